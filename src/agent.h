@@ -1,0 +1,26 @@
+/*
+ * Entry points of the agent core besides darwin_init, for tests and tools
+ * that drive the module in-process.
+ */
+#ifndef PMDA_DARWIN_AGENT_H
+#define PMDA_DARWIN_AGENT_H
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include "platform.h"
+
+/*
+ * Set up the agent on an interface that pmdaDSO (or pmdaDaemon) prepared:
+ * tables, callbacks, pmdaInit. With platform NULL the source is chosen as
+ * platform_open() says; otherwise the given source is used as is (tests).
+ * Returns dp->status after pmdaInit, or a negative error.
+ */
+int agent_setup(pmdaInterface *dp, const struct platform *platform);
+
+/* Release everything agent_setup and the refreshes allocated. */
+void agent_teardown(void);
+
+void darwin_init(pmdaInterface *dp);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * The contract between the agent core (src/pmda.c) and a collector: one
+ * metric family, its rows, its refresh, its values, its instance domain.
+ * The core knows no metric; a collector knows no other collector except
+ * through a function the other one exports.
+ */
+#ifndef PMDA_DARWIN_COLLECTOR_H
+#define PMDA_DARWIN_COLLECTOR_H
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include "platform.h"
+
+#define COLLECTOR_NO_INDOM 0xffffffffu
+#define COLLECTOR_MAX_DEPENDS 4
+
+/* One metric: everything pmcd, the PMNS and the help file need to agree on. */
+struct metric_row {
+    const char *name;
+    unsigned int item;
+    int type;
+    unsigned int indom;             /* serial within the domain, or COLLECTOR_NO_INDOM */
+    int sem;
+    pmUnits units;
+};
+
+/* An instance domain a collector owns. A NULL set means pmdaCache keeps it. */
+struct indom_def {
+    unsigned int serial;
+    const char *label_name;         /* the indom_name label */
+    pmdaInstid *set;
+    int nset;
+};
+
+struct collector {
+    const char *name;
+    unsigned int cluster;
+    unsigned int ndepends;                          /* clusters refreshed before this one */
+    unsigned int depends[COLLECTOR_MAX_DEPENDS];
+    const struct metric_row *rows;
+    unsigned int nrows;
+    const struct indom_def *indom;                  /* NULL when it owns none */
+    /* Read the platform once; 0 or a negative error (PCP or errno). indom is
+     * the full id of the owned indom (PM_INDOM_NULL if none). */
+    int (*refresh)(const struct platform *p, pmInDom indom);
+    /* Value of one row for one instance after a successful refresh:
+     * PMDA_FETCH_STATIC, or a negative error for this value alone. */
+    int (*fetch)(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+    /* Optional: labels of one instance; returns how many were added. */
+    int (*instance_labels)(pmInDom indom, unsigned int inst, pmLabelSet **lp);
+    /* Optional: release everything refresh allocated. */
+    void (*teardown)(pmInDom indom);
+};
+
+/* Every collector, in registry order (src/collectors/registry.c). */
+extern const struct collector *const darwin_collectors[];
+extern const unsigned int darwin_ncollectors;
+
+/* Map a platform error to what a fetch returns: an absent source becomes
+ * PM_ERR_APPVERSION ("not supported by this version"), anything else stays. */
+int collector_error(int platform_status);
+
+#endif

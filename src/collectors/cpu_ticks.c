@@ -1,0 +1,16 @@
+#include "cpu_ticks.h"
+
+void
+cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t)
+{
+    wrap32_extend(&c->state[CPU_USER], t->user);
+    wrap32_extend(&c->state[CPU_NICE], t->nice);
+    wrap32_extend(&c->state[CPU_SYS], t->sys);
+    wrap32_extend(&c->state[CPU_IDLE], t->idle);
+}
+
+uint64_t
+cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, uint32_t hz)
+{
+    return ticks_to_msec(c->state[state].total, hz);
+}

@@ -1,0 +1,64 @@
+/*
+ * Cluster 6: CPU time summed over all processors (HOST_CPU_LOAD_INFO).
+ */
+#include "collector.h"
+#include "cpu_ticks.h"
+#include "hinv.h"
+
+#define MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
+
+/* Items 42..45 follow enum cpu_state_index: user, nice, sys, idle. */
+#define ITEM_FIRST 42
+
+static const struct metric_row rows[] = {
+    { "kernel.all.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.all.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.all.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.all.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
+};
+
+static struct cpu_counters total;
+
+static int
+cpu_total_refresh(const struct platform *p, pmInDom indom)
+{
+    struct plat_cpu_ticks ticks;
+    int sts;
+
+    (void)indom;
+    if ((sts = p->cpu_total(p->ctx, &ticks)) < 0)
+        return collector_error(sts);
+    cpu_counters_update(&total, &ticks);
+    return 0;
+}
+
+static int
+cpu_total_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_host *host = hinv_host_facts();
+
+    (void)inst;
+    if (host == NULL)
+        return PM_ERR_AGAIN;
+    atom->ull = cpu_counters_msec(&total, (enum cpu_state_index)(row->item - ITEM_FIRST), host->clock_hz);
+    return PMDA_FETCH_STATIC;
+}
+
+static void
+cpu_total_teardown(pmInDom indom)
+{
+    (void)indom;
+    total = (struct cpu_counters){ 0 };
+}
+
+const struct collector cpu_total_collector = {
+    .name = "cpu_total",
+    .cluster = 6,
+    .ndepends = 1,
+    .depends = { HINV_CLUSTER },
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .refresh = cpu_total_refresh,
+    .fetch = cpu_total_fetch,
+    .teardown = cpu_total_teardown,
+};

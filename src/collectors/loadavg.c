@@ -1,0 +1,58 @@
+/*
+ * Cluster 3: load averages from vm.loadavg.
+ */
+#include "collector.h"
+#include "convert.h"
+
+#include <string.h>
+
+#define LOADAVG_INDOM 0
+
+static const struct metric_row rows[] = {
+    { "kernel.all.load", 30, PM_TYPE_FLOAT, LOADAVG_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+};
+
+/* Instance ids are the averaging periods in minutes, as on every PCP platform. */
+static pmdaInstid periods[] = {
+    { 1, "1 minute" }, { 5, "5 minute" }, { 15, "15 minute" },
+};
+
+static const struct indom_def indom = {
+    .serial = LOADAVG_INDOM,
+    .label_name = "load average period",
+    .set = periods,
+    .nset = sizeof(periods) / sizeof(periods[0]),
+};
+
+static struct plat_loadavg load;
+
+static int
+loadavg_refresh(const struct platform *p, pmInDom id)
+{
+    (void)id;
+    memset(&load, 0, sizeof(load));
+    return collector_error(p->loadavg(p->ctx, &load));
+}
+
+static int
+loadavg_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    switch (inst) {
+    case 1: atom->f = loadavg_value(load.ldavg[0], load.fscale); break;
+    case 5: atom->f = loadavg_value(load.ldavg[1], load.fscale); break;
+    case 15: atom->f = loadavg_value(load.ldavg[2], load.fscale); break;
+    default: return PM_ERR_INST;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+const struct collector loadavg_collector = {
+    .name = "loadavg",
+    .cluster = 3,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .refresh = loadavg_refresh,
+    .fetch = loadavg_fetch,
+};

@@ -1,0 +1,196 @@
+/*
+ * Cluster 1: physical memory, paging, swap and the compressor, from
+ * host_statistics64(HOST_VM_INFO64), vm.swapusage and the compressor sysctls.
+ */
+#include "collector.h"
+#include "convert.h"
+#include "hinv.h"
+
+#include <string.h>
+
+enum {
+    ITEM_HINV_PHYSMEM = 2, ITEM_PHYSMEM = 3, ITEM_FREEMEM = 4, ITEM_ACTIVE = 5, ITEM_INACTIVE = 6,
+    ITEM_PAGES_FREE = 7, ITEM_PAGES_ACTIVE = 8, ITEM_PAGES_INACTIVE = 9, ITEM_PAGES_REACTIVATED = 10,
+    ITEM_PAGES_WIRED = 11, ITEM_PAGES_FAULTS = 12, ITEM_PAGES_COW_FAULTS = 13, ITEM_PAGES_ZERO_FILLED = 14,
+    ITEM_PAGEINS = 15, ITEM_PAGEOUTS = 16,
+    ITEM_UTIL_WIRED = 19, ITEM_UTIL_ACTIVE = 20, ITEM_UTIL_INACTIVE = 21, ITEM_UTIL_FREE = 22,
+    ITEM_UTIL_USED = 23, ITEM_SWAP_LENGTH = 24, ITEM_SWAP_USED = 25, ITEM_SWAP_FREE = 26,
+    ITEM_SWAP_PAGESIN = 27, ITEM_SWAP_PAGESOUT = 28,
+    ITEM_UTIL_COMPRESSED = 130, ITEM_COMPRESSIONS = 131, ITEM_DECOMPRESSIONS = 132,
+    ITEM_COMPRESSOR_PAGES = 133, ITEM_COMPRESSOR_UNCOMPRESSED = 134,
+    ITEM_COMPRESSOR_SYSCTL_FIRST = 135     /* 135..140 follow enum plat_compressor_stat */
+};
+
+#define KBYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define ROW(name, item, type, sem, units) { name, item, type, COLLECTOR_NO_INDOM, sem, units }
+
+static const struct metric_row rows[] = {
+    ROW("hinv.physmem", ITEM_HINV_PHYSMEM, PM_TYPE_U32, PM_SEM_DISCRETE, PMDA_PMUNITS(1, 0, 0, PM_SPACE_MBYTE, 0, 0)),
+    ROW("mem.physmem", ITEM_PHYSMEM, PM_TYPE_U64, PM_SEM_DISCRETE, KBYTES),
+    ROW("mem.freemem", ITEM_FREEMEM, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.active", ITEM_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.inactive", ITEM_INACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.pages.freemem", ITEM_PAGES_FREE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.active", ITEM_PAGES_ACTIVE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.inactive", ITEM_PAGES_INACTIVE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.reactivated", ITEM_PAGES_REACTIVATED, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.pages.wired", ITEM_PAGES_WIRED, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.faults", ITEM_PAGES_FAULTS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.pages.cow_faults", ITEM_PAGES_COW_FAULTS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.pages.zero_filled", ITEM_PAGES_ZERO_FILLED, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.pageins", ITEM_PAGEINS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.pageouts", ITEM_PAGEOUTS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.util.wired", ITEM_UTIL_WIRED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.active", ITEM_UTIL_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.inactive", ITEM_UTIL_INACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.free", ITEM_UTIL_FREE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.used", ITEM_UTIL_USED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("swap.length", ITEM_SWAP_LENGTH, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("swap.used", ITEM_SWAP_USED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("swap.free", ITEM_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("swap.pagesin", ITEM_SWAP_PAGESIN, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("swap.pagesout", ITEM_SWAP_PAGESOUT, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.util.compressed", ITEM_UTIL_COMPRESSED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.compressions", ITEM_COMPRESSIONS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.decompressions", ITEM_DECOMPRESSIONS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.compressor.pages", ITEM_COMPRESSOR_PAGES, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.compressor.uncompressed_pages", ITEM_COMPRESSOR_UNCOMPRESSED, PM_TYPE_U64, PM_SEM_INSTANT, COUNT),
+    ROW("mem.compressor.swapouts_under_30s", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_SWAPOUTS_UNDER_30S,
+        PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.compressor.swapouts_under_60s", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_SWAPOUTS_UNDER_60S,
+        PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.compressor.swapouts_under_300s", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_SWAPOUTS_UNDER_300S,
+        PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.compressor.thrashing_detected", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_THRASHING_DETECTED,
+        PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.compressor.major_compactions", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_MAJOR_COMPACTIONS,
+        PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.compressor.lz4_compressions", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_LZ4_COMPRESSIONS,
+        PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+};
+
+static struct plat_memory mem;
+
+static int
+memory_refresh(const struct platform *p, pmInDom indom)
+{
+    (void)indom;
+    memset(&mem, 0, sizeof(mem));
+    return collector_error(p->memory(p->ctx, &mem));
+}
+
+static int
+fetch_swap(unsigned int item, pmAtomValue *atom)
+{
+    if (mem.swap_status < 0)
+        return collector_error(mem.swap_status);
+    switch (item) {
+    case ITEM_SWAP_LENGTH:
+        atom->ull = mem.swap.total / 1024;
+        break;
+    case ITEM_SWAP_USED:
+        atom->ull = mem.swap.used / 1024;
+        break;
+    default:
+        atom->ull = mem.swap.avail / 1024;
+        break;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+fetch_vm(unsigned int item, uint64_t page_size, pmAtomValue *atom)
+{
+    const struct plat_vm *vm = &mem.vm;
+
+    if (mem.vm_status < 0)
+        return collector_error(mem.vm_status);
+    switch (item) {
+    case ITEM_FREEMEM:
+    case ITEM_UTIL_FREE:
+        atom->ull = pages_to_kbytes(vm->free_count, page_size);
+        break;
+    case ITEM_ACTIVE:
+    case ITEM_UTIL_ACTIVE:
+        atom->ull = pages_to_kbytes(vm->active_count, page_size);
+        break;
+    case ITEM_INACTIVE:
+    case ITEM_UTIL_INACTIVE:
+        atom->ull = pages_to_kbytes(vm->inactive_count, page_size);
+        break;
+    case ITEM_UTIL_WIRED:
+        atom->ull = pages_to_kbytes(vm->wire_count, page_size);
+        break;
+    case ITEM_UTIL_USED:
+        atom->ull = pages_to_kbytes((uint64_t)vm->wire_count + vm->active_count + vm->inactive_count +
+                                    vm->compressor_page_count, page_size);
+        break;
+    case ITEM_UTIL_COMPRESSED:
+        atom->ull = pages_to_kbytes(vm->compressor_page_count, page_size);
+        break;
+    case ITEM_PAGES_FREE: atom->ul = vm->free_count; break;
+    case ITEM_PAGES_ACTIVE: atom->ul = vm->active_count; break;
+    case ITEM_PAGES_INACTIVE: atom->ul = vm->inactive_count; break;
+    case ITEM_PAGES_WIRED: atom->ul = vm->wire_count; break;
+    case ITEM_COMPRESSOR_PAGES: atom->ul = vm->compressor_page_count; break;
+    case ITEM_COMPRESSOR_UNCOMPRESSED: atom->ull = vm->total_uncompressed_pages_in_compressor; break;
+    case ITEM_PAGES_REACTIVATED: atom->ull = vm->reactivations; break;
+    case ITEM_PAGES_FAULTS: atom->ull = vm->faults; break;
+    case ITEM_PAGES_COW_FAULTS: atom->ull = vm->cow_faults; break;
+    case ITEM_PAGES_ZERO_FILLED: atom->ull = vm->zero_fill_count; break;
+    case ITEM_PAGEINS: atom->ull = vm->pageins; break;
+    case ITEM_PAGEOUTS: atom->ull = vm->pageouts; break;
+    case ITEM_SWAP_PAGESIN: atom->ull = vm->swapins; break;
+    case ITEM_SWAP_PAGESOUT: atom->ull = vm->swapouts; break;
+    case ITEM_COMPRESSIONS: atom->ull = vm->compressions; break;
+    case ITEM_DECOMPRESSIONS: atom->ull = vm->decompressions; break;
+    default:
+        return PM_ERR_PMID;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_host *host = hinv_host_facts();
+    unsigned int item = row->item;
+
+    (void)inst;
+    if (host == NULL)                   /* cannot happen: cluster 0 is a dependency */
+        return PM_ERR_AGAIN;
+    if (item >= ITEM_COMPRESSOR_SYSCTL_FIRST && item < ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_NSTATS) {
+        unsigned int which = item - ITEM_COMPRESSOR_SYSCTL_FIRST;
+
+        if (mem.compressor_status[which] < 0)
+            return collector_error(mem.compressor_status[which]);
+        atom->ull = mem.compressor[which];
+        return PMDA_FETCH_STATIC;
+    }
+    switch (item) {
+    case ITEM_HINV_PHYSMEM:
+        atom->ul = (uint32_t)(host->memsize >> 20);
+        return PMDA_FETCH_STATIC;
+    case ITEM_PHYSMEM:
+        atom->ull = host->memsize / 1024;
+        return PMDA_FETCH_STATIC;
+    case ITEM_SWAP_LENGTH:
+    case ITEM_SWAP_USED:
+    case ITEM_SWAP_FREE:
+        return fetch_swap(item, atom);
+    default:
+        return fetch_vm(item, host->page_size, atom);
+    }
+}
+
+const struct collector memory_collector = {
+    .name = "memory",
+    .cluster = 1,
+    .ndepends = 1,
+    .depends = { HINV_CLUSTER },
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .refresh = memory_refresh,
+    .fetch = memory_fetch,
+};

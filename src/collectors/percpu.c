@@ -1,0 +1,195 @@
+/*
+ * Cluster 8: per-processor CPU time (host_processor_info) and hinv.ncpu.
+ *
+ * Instances are kept in pmdaCache by name, so an id survives refreshes and a
+ * processor going away and coming back. Per-processor state lives in this
+ * file, one entry per processor present now, dropped when it goes away.
+ */
+#include "collector.h"
+#include "cpu_ticks.h"
+#include "hinv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CPU_INDOM 3
+#define MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
+#define ITEM_NCPU 71
+#define ITEM_FIRST 72           /* 72..75 follow enum cpu_state_index */
+
+static const struct metric_row rows[] = {
+    { "hinv.ncpu", ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "kernel.percpu.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.percpu.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.percpu.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.percpu.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
+};
+
+static const struct indom_def indom = {
+    .serial = CPU_INDOM,
+    .label_name = "per cpu",
+};
+
+struct cpu_entry {
+    int inst;
+    int present;
+    char name[PLAT_NAME_MAX];
+    int perflevel;
+    char perflevel_name[PLAT_NAME_MAX];
+    struct cpu_counters counters;
+};
+
+static struct cpu_entry *cpus;
+static unsigned int ncpus;
+static unsigned int cpus_cap;
+
+static struct cpu_entry *
+entry_by_name(const char *name)
+{
+    for (unsigned int i = 0; i < ncpus; i++)
+        if (strcmp(cpus[i].name, name) == 0)
+            return &cpus[i];
+    return NULL;
+}
+
+static struct cpu_entry *
+entry_by_inst(unsigned int inst)
+{
+    for (unsigned int i = 0; i < ncpus; i++)
+        if ((unsigned int)cpus[i].inst == inst)
+            return &cpus[i];
+    return NULL;
+}
+
+static struct cpu_entry *
+entry_add(const char *name)
+{
+    struct cpu_entry *e;
+
+    if (ncpus == cpus_cap) {
+        unsigned int cap = cpus_cap ? cpus_cap * 2 : 16;
+        struct cpu_entry *grown = realloc(cpus, cap * sizeof(*grown));
+
+        if (grown == NULL)
+            return NULL;
+        cpus = grown;
+        cpus_cap = cap;
+    }
+    e = &cpus[ncpus++];
+    memset(e, 0, sizeof(*e));
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    return e;
+}
+
+/* Keep only the processors seen in this refresh; their order is kept. */
+static void
+drop_absent(void)
+{
+    unsigned int kept = 0;
+
+    for (unsigned int i = 0; i < ncpus; i++)
+        if (cpus[i].present)
+            cpus[kept++] = cpus[i];
+    ncpus = kept;
+}
+
+static int
+percpu_refresh(const struct platform *p, pmInDom id)
+{
+    struct plat_cpu_set set;
+    int sts;
+
+    if ((sts = p->cpus(p->ctx, &set)) < 0)
+        return collector_error(sts);
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    for (unsigned int i = 0; i < ncpus; i++)
+        cpus[i].present = 0;
+    for (unsigned int i = 0; i < set.ncpu; i++) {
+        const struct plat_cpu *cpu = &set.cpu[i];
+        struct cpu_entry *e = entry_by_name(cpu->name);
+
+        if (e == NULL && (e = entry_add(cpu->name)) == NULL)
+            return -ENOMEM;
+        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, cpu->name, NULL)) < 0)
+            return sts;
+        e->inst = sts;
+        e->present = 1;
+        e->perflevel = cpu->perflevel;
+        snprintf(e->perflevel_name, sizeof(e->perflevel_name), "%s", cpu->perflevel_name);
+        cpu_counters_update(&e->counters, &cpu->ticks);
+    }
+    drop_absent();
+    return 0;
+}
+
+static int
+percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_host *host = hinv_host_facts();
+    const struct cpu_entry *e;
+
+    if (row->item == ITEM_NCPU) {
+        atom->ul = ncpus;
+        return PMDA_FETCH_STATIC;
+    }
+    if (host == NULL)
+        return PM_ERR_AGAIN;
+    if ((e = entry_by_inst(inst)) == NULL)
+        return PM_ERR_INST;
+    atom->ull = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), host->clock_hz);
+    return PMDA_FETCH_STATIC;
+}
+
+/* "Performance" -> "performance": label values a dashboard can match on. */
+static void
+label_word(const char *in, char *out, size_t outlen)
+{
+    size_t n = 0;
+
+    for (; *in != '\0' && n + 1 < outlen; in++)
+        if (isalnum((unsigned char)*in))
+            out[n++] = (char)tolower((unsigned char)*in);
+    out[n] = '\0';
+}
+
+static int
+percpu_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+{
+    const struct cpu_entry *e = entry_by_inst(inst);
+    char word[PLAT_NAME_MAX];
+
+    (void)id;
+    if (e == NULL || e->perflevel == PLAT_PERFLEVEL_UNKNOWN)
+        return 0;
+    label_word(e->perflevel_name, word, sizeof(word));
+    if (word[0] == '\0')
+        return pmdaAddLabels(lp, "{\"perflevel\":%d}", e->perflevel) < 0 ? 0 : 1;
+    return pmdaAddLabels(lp, "{\"perflevel\":%d,\"perflevel_name\":\"%s\"}", e->perflevel, word) < 0 ? 0 : 2;
+}
+
+static void
+percpu_teardown(pmInDom id)
+{
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    free(cpus);
+    cpus = NULL;
+    ncpus = cpus_cap = 0;
+}
+
+const struct collector percpu_collector = {
+    .name = "percpu",
+    .cluster = 8,
+    .ndepends = 1,
+    .depends = { HINV_CLUSTER },
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .refresh = percpu_refresh,
+    .fetch = percpu_fetch,
+    .instance_labels = percpu_labels,
+    .teardown = percpu_teardown,
+};

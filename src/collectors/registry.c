@@ -1,0 +1,35 @@
+/*
+ * The collectors linked into the module. Adding a metric family means adding
+ * its collector here (docs/adding-a-metric-family.md).
+ */
+#include "collector.h"
+
+#include <errno.h>
+
+extern const struct collector hinv_collector;
+extern const struct collector memory_collector;
+extern const struct collector uname_collector;
+extern const struct collector loadavg_collector;
+extern const struct collector cpu_total_collector;
+extern const struct collector percpu_collector;
+extern const struct collector uptime_collector;
+
+const struct collector *const darwin_collectors[] = {
+    &hinv_collector,
+    &memory_collector,
+    &uname_collector,
+    &loadavg_collector,
+    &cpu_total_collector,
+    &percpu_collector,
+    &uptime_collector,
+};
+
+const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);
+
+int
+collector_error(int platform_status)
+{
+    if (platform_status == -ENOENT || platform_status == -ENOTSUP || platform_status == -EOPNOTSUPP)
+        return PM_ERR_APPVERSION;
+    return platform_status;
+}

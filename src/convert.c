@@ -1,0 +1,47 @@
+#include "convert.h"
+
+#include <errno.h>
+
+uint64_t
+pages_to_kbytes(uint64_t pages, uint64_t page_size)
+{
+    if (page_size % 1024 == 0)
+        return pages * (page_size / 1024);
+    return (uint64_t)(((unsigned __int128)pages * page_size) / 1024);
+}
+
+uint64_t
+ticks_to_msec(uint64_t ticks, uint32_t hz)
+{
+    return (ticks / hz) * 1000 + ((ticks % hz) * 1000) / hz;
+}
+
+float
+loadavg_value(uint32_t fixed, uint64_t fscale)
+{
+    return (float)((double)fixed / (double)fscale);
+}
+
+uint64_t
+wrap32_extend(struct wrap32 *w, uint32_t raw)
+{
+    if (!w->primed) {
+        w->primed = 1;
+        w->total = raw;
+    } else {
+        w->total += (uint32_t)(raw - w->last);  /* modular: a wrap adds the small step */
+    }
+    w->last = raw;
+    return w->total;
+}
+
+int
+uptime_seconds(const struct plat_clock *c, uint32_t *out)
+{
+    int64_t usec = (c->now_sec - c->boot_sec) * 1000000 + (c->now_usec - c->boot_usec);
+
+    if (usec < 0 || usec / 1000000 > UINT32_MAX)
+        return -ERANGE;
+    *out = (uint32_t)(usec / 1000000);
+    return 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * Unit conversions and counter arithmetic shared by collectors. Portable,
+ * no PCP types, exercised at their edges by tests/unit/test_convert.c.
+ */
+#ifndef PMDA_DARWIN_CONVERT_H
+#define PMDA_DARWIN_CONVERT_H
+
+#include <stdint.h>
+
+#include "platform.h"
+
+/* pages * page_size / 1024, exact and without overflow for any page size. */
+uint64_t pages_to_kbytes(uint64_t pages, uint64_t page_size);
+
+/* Scheduler ticks to milliseconds at hz ticks per second (hz > 0), without
+ * overflow for any 64-bit tick count. */
+uint64_t ticks_to_msec(uint64_t ticks, uint32_t hz);
+
+/* A fixed-point load average (vm.loadavg) as a float. */
+float loadavg_value(uint32_t fixed, uint64_t fscale);
+
+/*
+ * Extends a 32-bit kernel counter to 64 bits so that the exported counter
+ * does not wrap at 2^32 (PCP could not rate-convert a wrap of a value that
+ * has been scaled). Correct as long as the counter is read at least once
+ * per 2^32 increments.
+ */
+struct wrap32 {
+    uint32_t last;
+    uint64_t total;
+    int primed;
+};
+uint64_t wrap32_extend(struct wrap32 *w, uint32_t raw);
+
+/* Whole seconds from boot to now; -ERANGE when the clock says boot is in the
+ * future or the result does not fit 32 bits. */
+int uptime_seconds(const struct plat_clock *c, uint32_t *out);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * Host facts: page size, scheduler clock rate, physical memory, model.
+ */
+#include "live_source.h"
+
+#include <errno.h>
+#include <sys/sysctl.h>
+#include <sys/time.h>
+
+int
+live_host(void *ctx, struct plat_host *out)
+{
+    struct live_source *src = ctx;
+    int mib[2] = { CTL_KERN, KERN_CLOCKRATE };
+    struct clockinfo clock;
+    vm_size_t page_size;
+    kern_return_t kr;
+    int sts;
+
+    /* The host's page size: 16 KiB on Apple Silicon, 4 KiB on Intel (and
+     * 4 KiB for x86_64 processes under Rosetta, which this agent is not). */
+    if ((kr = host_page_size(src->host, &page_size)) != KERN_SUCCESS)
+        return live_fail(src, -EIO, "host_page_size: %s", mach_error_string(kr));
+    out->page_size = page_size;
+    if ((sts = live_sysctl_struct(src, "kern.clockrate", mib, 2, &clock, sizeof(clock))) < 0)
+        return sts;
+    if (clock.hz <= 0)
+        return live_fail(src, -ERANGE, "kern.clockrate: hz is %d", clock.hz);
+    out->clock_hz = (uint32_t)clock.hz;
+    if ((sts = live_sysctl_uint(src, "hw.memsize", &out->memsize)) < 0)
+        return sts;
+    return live_sysctl_text(src, "hw.model", out->model, sizeof(out->model));
+}

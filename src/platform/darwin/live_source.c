@@ -1,0 +1,73 @@
+/*
+ * The live macOS platform source: opening, closing and error text. The
+ * readers live in one file per family beside this one.
+ */
+#include "live_source.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int
+live_fail(struct live_source *src, int err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(src->error, sizeof(src->error), fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+static const char *
+live_error(void *ctx)
+{
+    return ((struct live_source *)ctx)->error;
+}
+
+static const char *
+live_notes(void *ctx)
+{
+    (void)ctx;
+    return "";
+}
+
+static void
+live_close(void *ctx)
+{
+    struct live_source *src = ctx;
+
+    /* mach_host_self() added a send right at open; give it back once. */
+    mach_port_deallocate(mach_task_self(), src->host);
+    free(src->cpus);
+    free(src);
+}
+
+int
+platform_live_open(struct platform *out, char *msg, unsigned int msglen)
+{
+    struct live_source *src = calloc(1, sizeof(*src));
+
+    if (src == NULL) {
+        snprintf(msg, msglen, "out of memory");
+        return -ENOMEM;
+    }
+    src->host = mach_host_self();
+    *out = (struct platform) {
+        .name = "live",
+        .ctx = src,
+        .host = live_host,
+        .memory = live_memory,
+        .uname = live_uname,
+        .loadavg = live_loadavg,
+        .cpu_total = live_cpu_total,
+        .cpus = live_cpus,
+        .clock = live_clock,
+        .error = live_error,
+        .notes = live_notes,
+        .close = live_close,
+    };
+    snprintf(msg, msglen, "reading live macOS data");
+    return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * sysctl helpers that check the size the kernel returned, so that a field
+ * whose width changes between releases is reported instead of half-copied.
+ */
+#include "live_source.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/sysctl.h>
+
+int
+live_sysctl_uint(struct live_source *src, const char *name, uint64_t *out)
+{
+    union {
+        uint32_t u32;
+        uint64_t u64;
+    } value;
+    size_t size = sizeof(value);
+
+    if (sysctlbyname(name, &value, &size, NULL, 0) == -1)
+        return live_fail(src, -errno, "sysctl %s: %s", name, strerror(errno));
+    if (size == sizeof(uint32_t))
+        *out = value.u32;
+    else if (size == sizeof(uint64_t))
+        *out = value.u64;
+    else
+        return live_fail(src, -EMSGSIZE, "sysctl %s: unexpected size %zu", name, size);
+    return 0;
+}
+
+int
+live_sysctl_struct(struct live_source *src, const char *what, int *mib, unsigned int miblen,
+                   void *out, size_t size)
+{
+    size_t got = size;
+
+    if (sysctl(mib, miblen, out, &got, NULL, 0) == -1)
+        return live_fail(src, -errno, "sysctl %s: %s", what, strerror(errno));
+    if (got != size)
+        return live_fail(src, -EMSGSIZE, "sysctl %s: size %zu, expected %zu", what, got, size);
+    return 0;
+}
+
+int
+live_sysctl_text(struct live_source *src, const char *name, char *out, size_t outlen)
+{
+    size_t size = outlen - 1;
+
+    if (sysctlbyname(name, out, &size, NULL, 0) == -1)
+        return live_fail(src, -errno, "sysctl %s: %s", name, strerror(errno));
+    out[size < outlen ? size : outlen - 1] = '\0';
+    return 0;
+}

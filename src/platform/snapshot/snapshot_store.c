@@ -1,0 +1,762 @@
+/*
+ * Snapshot store: parse once at open, answer look-ups at a replay position.
+ * See snapshot_store.h for the contract and docs/snapshot-format.md for the format.
+ */
+#include "snapshot_store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SNAP_LINE_MAX 4096
+#define SNAP_NOTES_MAX 4096
+#define SNAP_MAX_SAMPLES 100000
+
+/* One key: its values per slot. Slot 0 holds the value given before the
+ * first sample line (a default for every sample); slot i+1 holds sample i. */
+struct snap_entry {
+    char *key;
+    const struct snap_field *field;
+    int bad_line;               /* > 0: the key is unusable because of this line */
+    char bad_why[160];
+    uint64_t *num;
+    char **text;
+    int *line;                  /* line that set each slot; 0 = not set */
+};
+
+struct snap_instance {
+    const char *family;         /* points into the schema */
+    char *name;
+};
+
+struct snap {
+    char *name;
+    const struct snap_field *schema;
+    unsigned int nsamples;
+    uint64_t *sample_usec;
+    int *sample_line;
+    struct snap_entry *entries;
+    size_t nentries;
+    size_t entries_cap;
+    struct snap_instance *instances;
+    size_t ninstances;
+    size_t instances_cap;
+    char notes[SNAP_NOTES_MAX];
+    char error[SNAP_MSG_MAX];
+    /* replay position */
+    unsigned int pos_sample;
+    uint64_t pos_frac_num;
+    uint64_t pos_frac_den;
+    uint64_t pos_cycle;
+    uint64_t pos_now;
+};
+
+static void
+set_msg(char *msg, size_t msglen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (msg == NULL || msglen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, msglen, fmt, ap);
+    va_end(ap);
+}
+
+static void
+add_note(struct snap *s, const char *fmt, ...)
+{
+    size_t used = strlen(s->notes);
+    va_list ap;
+
+    if (used + 2 >= sizeof(s->notes))
+        return;                 /* notes are a summary; the first ones are enough */
+    va_start(ap, fmt);
+    vsnprintf(s->notes + used, sizeof(s->notes) - used - 1, fmt, ap);
+    va_end(ap);
+    used = strlen(s->notes);
+    s->notes[used] = '\n';
+    s->notes[used + 1] = '\0';
+}
+
+static int
+fail(struct snap *s, int err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(s->error, sizeof(s->error), fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* Unsigned decimal, whole string, with overflow detection. */
+static int
+parse_unsigned(const char *text, uint64_t limit, uint64_t *out)
+{
+    uint64_t value = 0;
+    const char *p = text;
+
+    if (*p == '\0')
+        return -EINVAL;
+    for (; *p != '\0'; p++) {
+        unsigned int digit;
+
+        if (!isdigit((unsigned char)*p))
+            return -EINVAL;
+        digit = (unsigned int)(*p - '0');
+        if (value > (limit - digit) / 10)
+            return -ERANGE;
+        value = value * 10 + digit;
+    }
+    *out = value;
+    return 0;
+}
+
+/* seconds[.fraction] to microseconds; more than 6 fraction digits are refused. */
+static int
+parse_time(const char *text, uint64_t *out)
+{
+    char whole[32];
+    const char *dot = strchr(text, '.');
+    size_t wlen = dot ? (size_t)(dot - text) : strlen(text);
+    uint64_t sec, usec = 0;
+    int sts;
+
+    if (wlen == 0 || wlen >= sizeof(whole))
+        return wlen == 0 ? -EINVAL : -ERANGE;
+    memcpy(whole, text, wlen);
+    whole[wlen] = '\0';
+    if ((sts = parse_unsigned(whole, UINT64_MAX / 1000000 - 1, &sec)) < 0)
+        return sts;
+    if (dot != NULL) {
+        const char *f = dot + 1;
+        size_t flen = strlen(f);
+        uint64_t scale = 1;
+
+        if (flen == 0 || flen > 6)
+            return -EINVAL;
+        if ((sts = parse_unsigned(f, 999999, &usec)) < 0)
+            return sts;
+        for (size_t i = flen; i < 6; i++)
+            scale *= 10;
+        usec *= scale;
+    }
+    *out = sec * 1000000 + usec;
+    return 0;
+}
+
+static int
+parse_value(enum snap_kind kind, const char *text, uint64_t *num)
+{
+    switch (kind) {
+    case SNAP_COUNTER32:
+    case SNAP_GAUGE32:
+        return parse_unsigned(text, UINT32_MAX, num);
+    case SNAP_COUNTER64:
+    case SNAP_GAUGE64:
+        return parse_unsigned(text, UINT64_MAX, num);
+    case SNAP_INT: {
+        uint64_t magnitude;
+        int negative = (text[0] == '-');
+        int sts = parse_unsigned(text + negative, negative ? (uint64_t)INT32_MAX + 1 : INT32_MAX, &magnitude);
+
+        if (sts == 0)
+            *num = negative ? (uint64_t)(-(int64_t)magnitude) : magnitude;
+        return sts;
+    }
+    case SNAP_TIME:
+        return parse_time(text, num);
+    case SNAP_TEXT:
+        return 0;
+    }
+    return -EINVAL;
+}
+
+static const char *
+kind_name(enum snap_kind kind)
+{
+    switch (kind) {
+    case SNAP_COUNTER32: return "a 32-bit unsigned counter";
+    case SNAP_COUNTER64: return "a 64-bit unsigned counter";
+    case SNAP_GAUGE32: return "a 32-bit unsigned number";
+    case SNAP_GAUGE64: return "a 64-bit unsigned number";
+    case SNAP_INT: return "a signed 32-bit number";
+    case SNAP_TEXT: return "text";
+    case SNAP_TIME: return "a time in seconds";
+    }
+    return "?";
+}
+
+/*
+ * Split "family[instance].field" or "family.field". Returns 0 and fills the
+ * parts (pointing into buf, which is modified), or -EINVAL.
+ */
+static int
+split_key(char *buf, char **family, char **instance, char **field)
+{
+    char *p = buf;
+
+    *instance = NULL;
+    *family = p;
+    while (*p != '\0' && (islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_'))
+        p++;
+    if (p == *family)
+        return -EINVAL;
+    if (*p == '[') {
+        *p++ = '\0';
+        *instance = p;
+        while (*p != '\0' && *p != ']') {
+            if (!isgraph((unsigned char)*p) || *p == '[')
+                return -EINVAL;
+            p++;
+        }
+        if (*p != ']' || p == *instance)
+            return -EINVAL;
+        *p++ = '\0';
+    }
+    if (*p != '.')
+        return -EINVAL;
+    *p++ = '\0';
+    *field = p;
+    if (*p == '\0')
+        return -EINVAL;
+    for (; *p != '\0'; p++)
+        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_' || *p == '.'))
+            return -EINVAL;
+    return 0;
+}
+
+static const struct snap_field *
+schema_find(const struct snap_field *schema, const char *family, const char *field, int instanced)
+{
+    for (; schema->family != NULL; schema++)
+        if (strcmp(schema->family, family) == 0 && strcmp(schema->field, field) == 0 &&
+            schema->instanced == instanced)
+            return schema;
+    return NULL;
+}
+
+static struct snap_entry *
+entry_find(struct snap *s, const char *key)
+{
+    for (size_t i = 0; i < s->nentries; i++)
+        if (strcmp(s->entries[i].key, key) == 0)
+            return &s->entries[i];
+    return NULL;
+}
+
+static struct snap_entry *
+entry_add(struct snap *s, const char *key, const struct snap_field *field)
+{
+    size_t slots = (size_t)s->nsamples + 1;
+    struct snap_entry *e;
+
+    if (s->nentries == s->entries_cap) {
+        size_t cap = s->entries_cap ? s->entries_cap * 2 : 64;
+        struct snap_entry *grown = realloc(s->entries, cap * sizeof(*grown));
+
+        if (grown == NULL)
+            return NULL;
+        s->entries = grown;
+        s->entries_cap = cap;
+    }
+    e = &s->entries[s->nentries];
+    memset(e, 0, sizeof(*e));
+    e->field = field;
+    e->key = strdup(key);
+    e->num = calloc(slots, sizeof(*e->num));
+    e->line = calloc(slots, sizeof(*e->line));
+    if (field->kind == SNAP_TEXT)
+        e->text = calloc(slots, sizeof(*e->text));
+    if (e->key == NULL || e->num == NULL || e->line == NULL ||
+        (field->kind == SNAP_TEXT && e->text == NULL)) {
+        free(e->key);
+        free(e->num);
+        free(e->line);
+        free(e->text);
+        return NULL;
+    }
+    s->nentries++;
+    return e;
+}
+
+static int
+instance_note(struct snap *s, const struct snap_field *field, const char *name)
+{
+    for (size_t i = 0; i < s->ninstances; i++)
+        if (s->instances[i].family == field->family && strcmp(s->instances[i].name, name) == 0)
+            return 0;
+    if (s->ninstances == s->instances_cap) {
+        size_t cap = s->instances_cap ? s->instances_cap * 2 : 32;
+        struct snap_instance *grown = realloc(s->instances, cap * sizeof(*grown));
+
+        if (grown == NULL)
+            return -ENOMEM;
+        s->instances = grown;
+        s->instances_cap = cap;
+    }
+    s->instances[s->ninstances].family = field->family;
+    if ((s->instances[s->ninstances].name = strdup(name)) == NULL)
+        return -ENOMEM;
+    s->ninstances++;
+    return 0;
+}
+
+static void
+poison(struct snap_entry *e, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (e->bad_line != 0)
+        return;                 /* keep the first reason */
+    e->bad_line = line;
+    va_start(ap, fmt);
+    vsnprintf(e->bad_why, sizeof(e->bad_why), fmt, ap);
+    va_end(ap);
+}
+
+static int
+store_line(struct snap *s, unsigned int slot, int lineno, char *line)
+{
+    char *sep = line + strcspn(line, " \t");
+    char *value = sep + strspn(sep, " \t");
+    char keybuf[256];
+    char *family, *instance, *field;
+    const struct snap_field *def;
+    struct snap_entry *e;
+    uint64_t num = 0;
+    int sts;
+
+    if ((size_t)(sep - line) >= sizeof(keybuf)) {
+        add_note(s, "%s:%d: key too long, line ignored", s->name, lineno);
+        return 0;
+    }
+    memcpy(keybuf, line, (size_t)(sep - line));
+    keybuf[sep - line] = '\0';
+    *sep = '\0';
+    if (split_key(keybuf, &family, &instance, &field) < 0) {
+        add_note(s, "%s:%d: not a snapshot line, ignored: %.60s", s->name, lineno, line);
+        return 0;
+    }
+    if ((def = schema_find(s->schema, family, field, instance != NULL)) == NULL) {
+        add_note(s, "%s:%d: unknown key %s, ignored", s->name, lineno, line);
+        return 0;
+    }
+    if ((e = entry_find(s, line)) == NULL && (e = entry_add(s, line, def)) == NULL)
+        return -ENOMEM;
+    if (instance != NULL && (sts = instance_note(s, def, instance)) < 0)
+        return sts;
+    if (e->line[slot] != 0) {
+        poison(e, lineno, "%s is given twice in one sample (first at line %d)", line, e->line[slot]);
+        return 0;
+    }
+    e->line[slot] = lineno;
+    if (def->kind != SNAP_TEXT && *value == '\0') {
+        poison(e, lineno, "%s has no value", line);
+        return 0;
+    }
+    if ((sts = parse_value(def->kind, value, &num)) < 0) {
+        poison(e, lineno, "%s: \"%.40s\" is %s %s", line, value,
+               sts == -ERANGE ? "out of range for" : "not", kind_name(def->kind));
+        return 0;
+    }
+    e->num[slot] = num;
+    if (def->kind == SNAP_TEXT && (e->text[slot] = strdup(value)) == NULL)
+        return -ENOMEM;
+    return 0;
+}
+
+static void
+chomp(char *line)
+{
+    size_t len = strlen(line);
+
+    while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+                       line[len - 1] == ' ' || line[len - 1] == '\t'))
+        line[--len] = '\0';
+}
+
+static int
+is_skippable(const char *line)
+{
+    return line[0] == '\0' || line[0] == '#';
+}
+
+/* First pass: the version line and the sample lines, so that the second
+ * pass can size every key's slots. */
+static int
+scan_samples(struct snap *s, FILE *fp, char *msg, size_t msglen)
+{
+    char line[SNAP_LINE_MAX];
+    int lineno = 0, have_version = 0;
+    size_t cap = 0;
+
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        lineno++;
+        chomp(line);
+        if (is_skippable(line))
+            continue;
+        if (!have_version) {
+            uint64_t version;
+
+            if (strncmp(line, "pmda-darwin-snapshot ", 21) != 0) {
+                set_msg(msg, msglen, "%s:%d: not a pmda-darwin snapshot (the first line must be "
+                        "\"pmda-darwin-snapshot %d\")", s->name, lineno, SNAP_FORMAT_VERSION);
+                return -EINVAL;
+            }
+            if (parse_unsigned(line + 21, UINT32_MAX, &version) < 0 || version != SNAP_FORMAT_VERSION) {
+                set_msg(msg, msglen, "%s:%d: snapshot format version \"%s\" is not supported "
+                        "(this agent reads version %d)", s->name, lineno, line + 21, SNAP_FORMAT_VERSION);
+                return -EINVAL;
+            }
+            have_version = 1;
+            continue;
+        }
+        if (strncmp(line, "sample", 6) == 0 && (line[6] == ' ' || line[6] == '\0')) {
+            uint64_t usec;
+            const char *when = line + 6 + strspn(line + 6, " \t");
+
+            if (parse_time(when, &usec) < 0) {
+                set_msg(msg, msglen, "%s:%d: sample line needs a time in seconds since the epoch, "
+                        "got \"%s\"", s->name, lineno, when);
+                return -EINVAL;
+            }
+            if (s->nsamples > 0 && usec <= s->sample_usec[s->nsamples - 1]) {
+                set_msg(msg, msglen, "%s:%d: sample time is not later than the sample at line %d",
+                        s->name, lineno, s->sample_line[s->nsamples - 1]);
+                return -EINVAL;
+            }
+            if (s->nsamples == SNAP_MAX_SAMPLES) {
+                set_msg(msg, msglen, "%s:%d: more than %d samples", s->name, lineno, SNAP_MAX_SAMPLES);
+                return -E2BIG;
+            }
+            if (s->nsamples == cap) {
+                size_t ncap = cap ? cap * 2 : 8;
+                uint64_t *t = realloc(s->sample_usec, ncap * sizeof(*t));
+                int *l;
+
+                if (t == NULL)
+                    return -ENOMEM;
+                s->sample_usec = t;
+                if ((l = realloc(s->sample_line, ncap * sizeof(*l))) == NULL)
+                    return -ENOMEM;
+                s->sample_line = l;
+                cap = ncap;
+            }
+            s->sample_usec[s->nsamples] = usec;
+            s->sample_line[s->nsamples] = lineno;
+            s->nsamples++;
+        }
+    }
+    if (!have_version) {
+        set_msg(msg, msglen, "%s: empty, or no \"pmda-darwin-snapshot %d\" line", s->name, SNAP_FORMAT_VERSION);
+        return -EINVAL;
+    }
+    if (s->nsamples == 0) {
+        set_msg(msg, msglen, "%s: no \"sample\" line, so there is nothing to replay", s->name);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int
+load_values(struct snap *s, FILE *fp)
+{
+    char line[SNAP_LINE_MAX];
+    int lineno = 0, seen_version = 0, sts;
+    unsigned int slot = 0;
+
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        int complete = strchr(line, '\n') != NULL || feof(fp);
+
+        lineno++;
+        if (!complete) {
+            int c;
+
+            add_note(s, "%s:%d: line longer than %d bytes, ignored", s->name, lineno, SNAP_LINE_MAX - 2);
+            while ((c = fgetc(fp)) != EOF && c != '\n')
+                ;
+            continue;
+        }
+        chomp(line);
+        if (is_skippable(line))
+            continue;
+        if (!seen_version) {
+            seen_version = 1;
+            continue;
+        }
+        if (strncmp(line, "sample", 6) == 0 && (line[6] == ' ' || line[6] == '\0')) {
+            slot++;
+            continue;
+        }
+        if ((sts = store_line(s, slot, lineno, line)) < 0)
+            return sts;
+    }
+    return 0;
+}
+
+static int
+compare_entries(const void *a, const void *b)
+{
+    return strcmp(((const struct snap_entry *)a)->key, ((const struct snap_entry *)b)->key);
+}
+
+struct snap *
+snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg, size_t msglen)
+{
+    struct snap *s = calloc(1, sizeof(*s));
+    int sts;
+
+    if (s == NULL || (s->name = strdup(name)) == NULL) {
+        free(s);
+        set_msg(msg, msglen, "%s: out of memory", name);
+        return NULL;
+    }
+    s->schema = schema;
+    if ((sts = scan_samples(s, fp, msg, msglen)) < 0) {
+        if (sts == -ENOMEM)
+            set_msg(msg, msglen, "%s: out of memory", name);
+        snap_close(s);
+        return NULL;
+    }
+    rewind(fp);
+    if (load_values(s, fp) < 0) {
+        set_msg(msg, msglen, "%s: out of memory", name);
+        snap_close(s);
+        return NULL;
+    }
+    qsort(s->entries, s->nentries, sizeof(*s->entries), compare_entries);
+    snap_set_position(s, 0);
+    return s;
+}
+
+struct snap *
+snap_open(const char *path, const struct snap_field *schema, char *msg, size_t msglen)
+{
+    FILE *fp = fopen(path, "r");
+    struct snap *s;
+
+    if (fp == NULL) {
+        set_msg(msg, msglen, "%s: cannot open snapshot: %s", path, strerror(errno));
+        return NULL;
+    }
+    s = snap_read(fp, path, schema, msg, msglen);
+    fclose(fp);
+    return s;
+}
+
+void
+snap_close(struct snap *s)
+{
+    if (s == NULL)
+        return;
+    for (size_t i = 0; i < s->nentries; i++) {
+        struct snap_entry *e = &s->entries[i];
+
+        if (e->text != NULL)
+            for (unsigned int j = 0; j <= s->nsamples; j++)
+                free(e->text[j]);
+        free(e->text);
+        free(e->key);
+        free(e->num);
+        free(e->line);
+    }
+    for (size_t i = 0; i < s->ninstances; i++)
+        free(s->instances[i].name);
+    free(s->instances);
+    free(s->entries);
+    free(s->sample_usec);
+    free(s->sample_line);
+    free(s->name);
+    free(s);
+}
+
+const char *
+snap_notes(const struct snap *s)
+{
+    return s->notes;
+}
+
+unsigned int
+snap_nsamples(const struct snap *s)
+{
+    return s->nsamples;
+}
+
+const char *
+snap_error(const struct snap *s)
+{
+    return s->error;
+}
+
+void
+snap_set_position(struct snap *s, uint64_t elapsed)
+{
+    uint64_t first = s->sample_usec[0];
+    uint64_t span = s->sample_usec[s->nsamples - 1] - first;
+    uint64_t rem;
+    unsigned int r = 0;
+
+    s->pos_now = first + elapsed;
+    if (span == 0) {
+        s->pos_sample = 0;
+        s->pos_frac_num = 0;
+        s->pos_frac_den = 1;
+        s->pos_cycle = 0;
+        return;
+    }
+    s->pos_cycle = elapsed / span;
+    rem = elapsed % span;
+    while (r + 2 < s->nsamples && s->sample_usec[r + 1] - first <= rem)
+        r++;
+    s->pos_sample = r;
+    s->pos_frac_num = rem - (s->sample_usec[r] - first);
+    s->pos_frac_den = s->sample_usec[r + 1] - s->sample_usec[r];
+}
+
+static struct snap_entry *
+lookup(struct snap *s, const char *key)
+{
+    struct snap_entry probe = { .key = (char *)key };
+
+    return bsearch(&probe, s->entries, s->nentries, sizeof(*s->entries), compare_entries);
+}
+
+/* The slot holding a key's value in sample i: its own, else the header default. */
+static int
+slot_of(struct snap *s, const struct snap_entry *e, unsigned int sample, unsigned int *slot)
+{
+    if (e->line[sample + 1] != 0)
+        *slot = sample + 1;
+    else if (e->line[0] != 0)
+        *slot = 0;
+    else
+        return fail(s, -ENOENT, "%s: %s is missing from the sample at line %d",
+                    s->name, e->key, s->sample_line[sample]);
+    return 0;
+}
+
+static int
+usable(struct snap *s, const char *key, struct snap_entry **out)
+{
+    struct snap_entry *e = lookup(s, key);
+
+    if (e == NULL)
+        return fail(s, -ENOENT, "%s: no %s in the snapshot", s->name, key);
+    if (e->bad_line != 0)
+        return fail(s, -EINVAL, "%s:%d: %s", s->name, e->bad_line, e->bad_why);
+    *out = e;
+    return 0;
+}
+
+static uint64_t
+counter_at_position(const struct snap *s, const struct snap_entry *e, const unsigned int slot[4])
+{
+    uint64_t mask = e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX;
+    uint64_t here = e->num[slot[0]];
+    uint64_t step = (e->num[slot[1]] - here) & mask;
+    uint64_t lap = (e->num[slot[3]] - e->num[slot[2]]) & mask;
+    uint64_t part = (uint64_t)(((unsigned __int128)step * s->pos_frac_num) / s->pos_frac_den);
+
+    return (here + part + lap * s->pos_cycle) & mask;
+}
+
+int
+snap_u64(struct snap *s, const char *key, uint64_t *out)
+{
+    struct snap_entry *e;
+    unsigned int slot[4];
+    int sts;
+
+    if ((sts = usable(s, key, &e)) < 0)
+        return sts;
+    if (e->field->kind == SNAP_TEXT || e->field->kind == SNAP_INT)
+        return fail(s, -EINVAL, "%s: %s is %s, not an unsigned number", s->name, key, kind_name(e->field->kind));
+    if ((sts = slot_of(s, e, s->pos_sample, &slot[0])) < 0)
+        return sts;
+    if (e->field->kind != SNAP_COUNTER32 && e->field->kind != SNAP_COUNTER64) {
+        *out = e->num[slot[0]];
+        return 0;
+    }
+    if (s->nsamples == 1) {
+        *out = e->num[slot[0]];
+        return 0;
+    }
+    if ((sts = slot_of(s, e, s->pos_sample + 1, &slot[1])) < 0 ||
+        (sts = slot_of(s, e, 0, &slot[2])) < 0 ||
+        (sts = slot_of(s, e, s->nsamples - 1, &slot[3])) < 0)
+        return sts;
+    *out = counter_at_position(s, e, slot);
+    return 0;
+}
+
+int
+snap_int(struct snap *s, const char *key, int32_t *out)
+{
+    struct snap_entry *e;
+    unsigned int slot;
+    int sts;
+
+    if ((sts = usable(s, key, &e)) < 0)
+        return sts;
+    if (e->field->kind != SNAP_INT)
+        return fail(s, -EINVAL, "%s: %s is %s, not a signed number", s->name, key, kind_name(e->field->kind));
+    if ((sts = slot_of(s, e, s->pos_sample, &slot)) < 0)
+        return sts;
+    *out = (int32_t)(uint32_t)e->num[slot];
+    return 0;
+}
+
+int
+snap_text(struct snap *s, const char *key, const char **out)
+{
+    struct snap_entry *e;
+    unsigned int slot;
+    int sts;
+
+    if ((sts = usable(s, key, &e)) < 0)
+        return sts;
+    if (e->field->kind != SNAP_TEXT)
+        return fail(s, -EINVAL, "%s: %s is %s, not text", s->name, key, kind_name(e->field->kind));
+    if ((sts = slot_of(s, e, s->pos_sample, &slot)) < 0)
+        return sts;
+    *out = e->text[slot];
+    return 0;
+}
+
+int
+snap_time(struct snap *s, const char *key, uint64_t *usec)
+{
+    struct snap_entry *e;
+    unsigned int slot;
+    int sts;
+
+    if ((sts = usable(s, key, &e)) < 0)
+        return sts;
+    if (e->field->kind != SNAP_TIME)
+        return fail(s, -EINVAL, "%s: %s is %s, not a time", s->name, key, kind_name(e->field->kind));
+    if ((sts = slot_of(s, e, s->pos_sample, &slot)) < 0)
+        return sts;
+    *usec = e->num[slot];
+    return 0;
+}
+
+int
+snap_now(struct snap *s, uint64_t *usec)
+{
+    *usec = s->pos_now;
+    return 0;
+}
+
+const char *
+snap_instance(const struct snap *s, const char *family, unsigned int index)
+{
+    for (size_t i = 0; i < s->ninstances; i++)
+        if (strcmp(s->instances[i].family, family) == 0 && index-- == 0)
+            return s->instances[i].name;
+    return NULL;
+}

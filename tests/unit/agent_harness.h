@@ -1,0 +1,65 @@
+/*
+ * Drives the real agent in-process through the pmdaInterface that pmcd
+ * would use, over a fake platform. Header-only helpers for the tests.
+ */
+#ifndef PMDA_DARWIN_AGENT_HARNESS_H
+#define PMDA_DARWIN_AGENT_HARNESS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "fake_platform.h"
+
+static pmdaInterface harness_dp;
+static struct fake_platform fake;
+
+static inline int
+harness_start(void)
+{
+    memset(&harness_dp, 0, sizeof(harness_dp));
+    harness_dp.domain = 78;
+    pmdaDSO(&harness_dp, PMDA_INTERFACE_7, "darwin test", NULL);
+    return agent_setup(&harness_dp, &fake.p);
+}
+
+static inline void
+harness_stop(void)
+{
+    agent_teardown();
+}
+
+static inline pmdaExt *
+harness_ext(void)
+{
+    return harness_dp.version.seven.ext;
+}
+
+/* Fetch one metric; returns numval (or the error) and the first value(s) into atoms. */
+static inline int
+harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *atoms, int maxvals, int *insts)
+{
+    pmID pmid = pmID_build(78, cluster, item);
+    pmResult *res = NULL;
+    int sts = harness_dp.version.seven.fetch(1, &pmid, (void *)&res, harness_ext());
+    pmValueSet *vs;
+
+    if (sts < 0)
+        return sts;
+    vs = res->vset[0];
+    for (int i = 0; i < vs->numval && i < maxvals; i++) {
+        pmExtractValue(vs->valfmt, &vs->vlist[i], type, &atoms[i], type);
+        if (insts)
+            insts[i] = vs->vlist[i].inst;
+        if (type == PM_TYPE_STRING) {
+            static char copies[8][256];
+
+            strncpy(copies[i % 8], atoms[i].cp, sizeof(copies[0]) - 1);
+            free(atoms[i].cp);
+            atoms[i].cp = copies[i % 8];
+        }
+    }
+    return vs->numval;
+}
+
+#endif

@@ -1,0 +1,194 @@
+/*
+ * The agent core through the interface pmcd uses: refresh planning (proved
+ * by counting platform calls), per-cluster failure, errors for unknown
+ * PMIDs, instances and stores, help text and labels.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "agent_harness.h"
+
+static int
+setup(void **state)
+{
+    (void)state;
+    fake_platform_init(&fake);
+    return harness_start();
+}
+
+static int
+teardown(void **state)
+{
+    (void)state;
+    harness_stop();
+    return 0;
+}
+
+static void
+assert_calls(unsigned int host, unsigned int memory, unsigned int uname, unsigned int load,
+             unsigned int total, unsigned int cpus, unsigned int clock)
+{
+    assert_int_equal(fake.calls.host, host);
+    assert_int_equal(fake.calls.memory, memory);
+    assert_int_equal(fake.calls.uname, uname);
+    assert_int_equal(fake.calls.loadavg, load);
+    assert_int_equal(fake.calls.cpu_total, total);
+    assert_int_equal(fake.calls.cpus, cpus);
+    assert_int_equal(fake.calls.clock, clock);
+}
+
+static void
+a_fetch_refreshes_only_what_it_names(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    assert_calls(0, 0, 0, 0, 0, 0, 0);          /* init reads nothing */
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_calls(1, 0, 0, 0, 1, 0, 0);          /* cluster 6 and its dependency 0 */
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_calls(1, 0, 0, 0, 2, 0, 0);          /* host facts are read once */
+    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 1, NULL), 3);
+    assert_calls(1, 0, 0, 1, 2, 0, 0);
+}
+
+static void
+each_cluster_once_per_fetch(void **state)
+{
+    pmID pmids[] = {
+        pmID_build(78, 1, 4), pmID_build(78, 1, 23), pmID_build(78, 1, 25),     /* three of cluster 1 */
+        pmID_build(78, 8, 71), pmID_build(78, 8, 72), pmID_build(78, 8, 75),    /* three of cluster 8 */
+        pmID_build(78, 9, 76),
+    };
+    pmResult *res;
+
+    (void)state;
+    assert_int_equal(harness_dp.version.seven.fetch(7, pmids, (void *)&res, harness_ext()), 0);
+    assert_int_equal(res->numpmid, 7);
+    assert_calls(1, 1, 0, 0, 0, 1, 1);
+}
+
+static void
+an_instance_request_refreshes_only_the_owner(void **state)
+{
+    pmInResult *in = NULL;
+
+    (void)state;
+    assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, 3), PM_IN_NULL, NULL, &in, harness_ext()), 0);
+    assert_calls(0, 0, 0, 0, 0, 1, 0);
+    assert_int_equal(in->numinst, 4);
+    free(in->instlist);
+    free(in->namelist);
+    free(in);
+    in = NULL;
+    assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, 0), 5, NULL, &in, harness_ext()), 0);
+    assert_int_equal(in->numinst, 1);
+    assert_string_equal(in->namelist[0], "5 minute");
+    assert_calls(0, 0, 0, 0, 0, 1, 0);          /* a static indom needs no refresh */
+    free(in->namelist);
+    free(in);
+    assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, 3), 4242, NULL, &in, harness_ext()),
+                     PM_ERR_INST);
+}
+
+static void
+a_failing_source_fails_only_its_cluster(void **state)
+{
+    pmAtomValue v[3];
+
+    (void)state;
+    fake.memory_sts = -EIO;
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), -EIO);
+    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, NULL), 3);
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    fake.memory_sts = 0;
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(v[0].ull, 1000 * 16);
+}
+
+static void
+a_failing_dependency_fails_its_dependants(void **state)
+{
+    pmAtomValue v[3];
+
+    (void)state;
+    fake.host_sts = -EIO;
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), -EIO);
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), -EIO);
+    assert_int_equal(fake.calls.memory, 0);     /* no point reading what cannot be converted */
+    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, NULL), 3);
+    fake.host_sts = 0;
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+}
+
+static void
+unknown_pmids_and_stores_are_refused(void **state)
+{
+    pmAtomValue v[1];
+    pmResult store = { 0 };
+
+    (void)state;
+    assert_int_equal(harness_fetch(1, 999, PM_TYPE_U64, v, 1, NULL), PM_ERR_PMID);
+    assert_int_equal(harness_fetch(55, 1, PM_TYPE_U64, v, 1, NULL), PM_ERR_PMID);
+    assert_int_equal(harness_dp.version.seven.store((void *)&store, harness_ext()), PM_ERR_PERMISSION);
+    assert_calls(0, 0, 0, 0, 0, 0, 0);
+}
+
+static void
+help_text_for_metrics_and_indoms(void **state)
+{
+    char *text = NULL;
+
+    (void)state;
+    assert_int_equal(harness_dp.version.seven.text((int)pmID_build(78, 6, 42), PM_TEXT_PMID | PM_TEXT_ONELINE,
+                                                   &text, harness_ext()), 0);
+    assert_string_equal(text, "time all processors spent in user mode");
+    assert_int_equal(harness_dp.version.seven.text((int)pmID_build(78, 6, 42), PM_TEXT_PMID | PM_TEXT_HELP,
+                                                   &text, harness_ext()), 0);
+    assert_non_null(strstr(text, "HOST_CPU_LOAD_INFO"));
+    assert_int_equal(harness_dp.version.seven.text((int)pmInDom_build(78, 3), PM_TEXT_INDOM | PM_TEXT_ONELINE,
+                                                   &text, harness_ext()), 0);
+    assert_string_equal(text, "set of processors");
+    assert_int_equal(harness_dp.version.seven.text((int)pmID_build(78, 6, 99), PM_TEXT_PMID | PM_TEXT_ONELINE,
+                                                   &text, harness_ext()), PM_ERR_TEXT);
+}
+
+static void
+domain_and_indom_labels(void **state)
+{
+    pmLabelSet *ls = NULL;
+    char buf[256];
+
+    (void)state;
+    assert_true(harness_dp.version.seven.label(78, PM_LABEL_DOMAIN, &ls, harness_ext()) >= 0);
+    assert_non_null(ls);
+    assert_true(pmMergeLabelSets(&ls, 1, buf, sizeof(buf), NULL, NULL) > 0);
+    assert_non_null(strstr(buf, "\"source\":\"fake\""));
+    pmFreeLabelSets(ls, 1);
+    ls = NULL;
+    assert_true(harness_dp.version.seven.label((int)pmInDom_build(78, 3), PM_LABEL_INDOM, &ls, harness_ext()) >= 0);
+    assert_true(pmMergeLabelSets(&ls, 1, buf, sizeof(buf), NULL, NULL) > 0);
+    assert_non_null(strstr(buf, "\"indom_name\":\"per cpu\""));
+    pmFreeLabelSets(ls, 1);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_fetch_refreshes_only_what_it_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(each_cluster_once_per_fetch, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_instance_request_refreshes_only_the_owner, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_failing_source_fails_only_its_cluster, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_failing_dependency_fails_its_dependants, setup, teardown),
+        cmocka_unit_test_setup_teardown(unknown_pmids_and_stores_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(help_text_for_metrics_and_indoms, setup, teardown),
+        cmocka_unit_test_setup_teardown(domain_and_indom_labels, setup, teardown),
+    };
+    pmSetProgname("test_agent");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

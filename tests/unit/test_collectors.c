@@ -1,0 +1,288 @@
+/*
+ * Collector values through the agent: conversions with real page sizes and
+ * clock rates, 64-bit counters, the 32-bit tick wrap, per-part failures,
+ * and CPU instance churn.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "agent_harness.h"
+
+static int
+setup(void **state)
+{
+    (void)state;
+    fake_platform_init(&fake);
+    return harness_start();
+}
+
+static int
+teardown(void **state)
+{
+    (void)state;
+    harness_stop();
+    return 0;
+}
+
+static uint64_t
+u64(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U64, v, 1, NULL), 1);
+    return v[0].ull;
+}
+
+static uint32_t
+u32(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
+    return v[0].ul;
+}
+
+static void
+memory_in_kilobytes_at_16k_pages(void **state)
+{
+    (void)state;
+    assert_int_equal(u64(1, 4), 1000 * 16);                         /* mem.freemem */
+    assert_int_equal(u64(1, 5), 2000 * 16);                         /* mem.active */
+    assert_int_equal(u64(1, 23), (400 + 2000 + 3000 + 50) * 16);    /* mem.util.used */
+    assert_int_equal(u64(1, 130), 50 * 16);                         /* mem.util.compressed */
+    assert_int_equal(u64(1, 3), 16ULL << 20);                       /* mem.physmem, KB */
+    assert_int_equal(u32(1, 2), 16384);                             /* hinv.physmem, MB */
+    assert_int_equal(u64(1, 24), 2ULL << 20);                       /* swap.length, KB */
+    assert_int_equal(u64(1, 26), 3ULL << 19);                       /* swap.free */
+    assert_int_equal(u32(1, 7), 1000);                              /* mem.pages.freemem */
+}
+
+static void
+memory_at_4k_pages(void **state)
+{
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake.host.page_size = 4096;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(u64(1, 4), 1000 * 4);
+    assert_int_equal(u64(0, 0), 4096);                              /* hinv.pagesize */
+}
+
+static void
+vm_counters_are_full_64_bit(void **state)
+{
+    (void)state;
+    fake.memory.vm.faults = (1ULL << 40) + 3;
+    fake.memory.vm.reactivations = UINT64_MAX - 1;
+    fake.memory.vm.swapins = 77;
+    fake.memory.vm.pageins = 99;
+    assert_int_equal(u64(1, 12), (1ULL << 40) + 3);                 /* mem.pages.faults */
+    assert_int_equal(u64(1, 10), UINT64_MAX - 1);                   /* mem.pages.reactivated */
+    assert_int_equal(u64(1, 27), 77);                               /* swap.pagesin: true swap-ins */
+    assert_int_equal(u64(1, 15), 99);                               /* mem.pageins: pager */
+}
+
+static void
+one_failing_part_fails_only_its_metrics(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    fake.memory.swap_status = -ENOENT;
+    fake.memory.compressor_status[PLAT_COMP_MAJOR_COMPACTIONS] = -ENOENT;
+    fake.memory.compressor[PLAT_COMP_LZ4_COMPRESSIONS] = 321;
+    assert_int_equal(harness_fetch(1, 25, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);   /* swap.used */
+    assert_int_equal(harness_fetch(1, 139, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* major_compactions */
+    assert_int_equal(u64(1, 140), 321);                                                 /* lz4_compressions */
+    assert_int_equal(u64(1, 4), 16000);
+    fake.memory.vm_status = -EIO;
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), -EIO);
+    assert_int_equal(u64(1, 3), 16ULL << 20);       /* physmem comes from the host facts */
+}
+
+static void
+cpu_ticks_to_msec_and_across_the_wrap(void **state)
+{
+    (void)state;
+    assert_int_equal(u64(6, 42), 123450);           /* 12345 ticks at 100 Hz */
+    assert_int_equal(u64(6, 43), 70);               /* nice */
+    fake.total.user = UINT32_MAX - 9;
+    assert_int_equal(u64(6, 42), ((uint64_t)UINT32_MAX - 9) * 10);
+    fake.total.user = 20;                           /* the kernel's counter wrapped */
+    assert_int_equal(u64(6, 42), ((uint64_t)UINT32_MAX + 21) * 10);
+}
+
+static void
+cpu_msec_at_another_clock_rate(void **state)
+{
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake.host.clock_hz = 1000;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(u64(6, 42), 12345);
+    assert_int_equal(u32(0, 1), 1000);              /* kernel.all.hz */
+}
+
+static int
+percpu_user(pmAtomValue *v, int *insts, int max)
+{
+    return harness_fetch(8, 72, PM_TYPE_U64, v, max, insts);
+}
+
+/* The instance id pmdaCache holds for a name, or -1 when it is not active. */
+static int
+active_inst(const char *name)
+{
+    int inst;
+
+    if (pmdaCacheLookupName(pmInDom_build(78, 3), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
+        return -1;
+    return inst;
+}
+
+static void
+cpu_instances_survive_churn(void **state)
+{
+    pmAtomValue v[8];
+    int inst[8], before[4];
+
+    (void)state;
+    fake.cpu[2].ticks.user = 5;
+    assert_int_equal(percpu_user(v, inst, 8), 4);
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+
+        snprintf(name, sizeof(name), "cpu%d", i);
+        assert_true((before[i] = active_inst(name)) >= 0);
+        if (inst[i] == before[2])
+            assert_int_equal(v[i].ull, 50);
+    }
+    assert_int_equal(u32(8, 71), 4);                /* hinv.ncpu */
+
+    fake.cpu[2] = fake.cpu[3];                      /* cpu2 goes away */
+    fake.ncpu = 3;
+    assert_int_equal(percpu_user(v, inst, 8), 3);
+    assert_int_equal(active_inst("cpu0"), before[0]);
+    assert_int_equal(active_inst("cpu1"), before[1]);
+    assert_int_equal(active_inst("cpu2"), -1);
+    assert_int_equal(active_inst("cpu3"), before[3]);
+    for (int i = 0; i < 3; i++)
+        assert_int_not_equal(inst[i], before[2]);  /* no value for the absent CPU */
+    assert_int_equal(u32(8, 71), 3);
+
+    fake_platform_cpu(&fake, 3, "cpu2", 0);         /* cpu2 returns, listed last */
+    fake_platform_cpu(&fake, 4, "cpu9", 0);         /* and a new one appears */
+    fake.ncpu = 5;
+    assert_int_equal(percpu_user(v, inst, 8), 5);
+    assert_int_equal(active_inst("cpu2"), before[2]);   /* its old id back */
+    assert_true(active_inst("cpu9") >= 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_not_equal(active_inst("cpu9"), before[i]);
+}
+
+static void
+no_cpus_and_very_many_cpus(void **state)
+{
+    static pmAtomValue v[FAKE_MAX_CPUS];
+    static int inst[FAKE_MAX_CPUS];
+
+    (void)state;
+    fake.ncpu = 0;
+    assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 0);
+    assert_int_equal(u32(8, 71), 0);
+    fake.ncpu = 1024;
+    for (unsigned int i = 0; i < fake.ncpu; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "cpu%u", i);
+        fake_platform_cpu(&fake, i, name, -1);
+        fake.cpu[i].ticks.user = i;
+    }
+    assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 1024);
+    assert_int_equal(v[1023].ull, 10230);
+    assert_int_equal(u32(8, 71), 1024);
+}
+
+static void
+perflevel_labels_on_cpu_instances(void **state)
+{
+    pmLabelSet *sets = NULL;
+    pmAtomValue v[4];
+    int inst[4], n;
+    char buf[256];
+
+    (void)state;
+    fake.cpu[3].perflevel = PLAT_PERFLEVEL_UNKNOWN;
+    assert_int_equal(percpu_user(v, inst, 4), 4);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, 3), PM_LABEL_INSTANCES, &sets, harness_ext());
+    assert_int_equal(n, 4);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+
+        buf[0] = '\0';
+        if (one->nlabels > 0)
+            pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
+        if ((int)one->inst == inst[0] || (int)one->inst == inst[1])
+            assert_string_equal(buf, "{\"perflevel\":1,\"perflevel_name\":\"efficiency\"}");
+        else if ((int)one->inst == inst[2])
+            assert_string_equal(buf, "{\"perflevel\":0,\"perflevel_name\":\"performance\"}");
+        else
+            assert_int_equal(one->nlabels, 0);      /* level unknown: no label, nothing invented */
+    }
+    pmFreeLabelSets(sets, n);
+}
+
+static void
+load_uname_and_uptime(void **state)
+{
+    pmAtomValue v[3];
+    int inst[3];
+
+    (void)state;
+    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, inst), 3);
+    for (int i = 0; i < 3; i++) {
+        if (inst[i] == 1)
+            assert_float_equal(v[i].f, 2.5, 1e-6);
+        else if (inst[i] == 5)
+            assert_float_equal(v[i].f, 2.0, 1e-6);
+        else
+            assert_float_equal(v[i].f, 1.0, 1e-6);
+    }
+    assert_int_equal(harness_fetch(2, 30, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_string_equal(v[0].cp, "macOS 14.5");
+    assert_int_equal(harness_fetch(2, 28, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_string_equal(v[0].cp, "Darwin test.local 23.5.0 Darwin Kernel Version 23.5.0 arm64");
+    fake.uname.product_status = -ENOENT;
+    assert_int_equal(harness_fetch(2, 30, PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch(2, 25, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_string_equal(v[0].cp, "Darwin");
+    assert_int_equal(u32(9, 76), 3600);
+    fake.clock.now_sec = 10;                        /* clock set before boot */
+    assert_int_equal(harness_fetch(9, 76, PM_TYPE_U32, v, 1, NULL), -ERANGE);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(memory_in_kilobytes_at_16k_pages, setup, teardown),
+        cmocka_unit_test_setup_teardown(memory_at_4k_pages, setup, teardown),
+        cmocka_unit_test_setup_teardown(vm_counters_are_full_64_bit, setup, teardown),
+        cmocka_unit_test_setup_teardown(one_failing_part_fails_only_its_metrics, setup, teardown),
+        cmocka_unit_test_setup_teardown(cpu_ticks_to_msec_and_across_the_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(cpu_msec_at_another_clock_rate, setup, teardown),
+        cmocka_unit_test_setup_teardown(cpu_instances_survive_churn, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_cpus_and_very_many_cpus, setup, teardown),
+        cmocka_unit_test_setup_teardown(perflevel_labels_on_cpu_instances, setup, teardown),
+        cmocka_unit_test_setup_teardown(load_uname_and_uptime, setup, teardown),
+    };
+    pmSetProgname("test_collectors");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,315 @@
+/*
+ * Metadata cannot drift: the collectors' metric rows, pmns/, help/ and the
+ * upstream compatibility table (tests/upstream/) must agree.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "collector.h"
+#include "help_text.h"
+
+#define DOMAIN 78
+
+extern const char darwin_help_source[];
+
+static int
+for_each_row(int (*visit)(const struct collector *, const struct metric_row *, void *), void *arg)
+{
+    int failures = 0;
+
+    for (unsigned int c = 0; c < darwin_ncollectors; c++)
+        for (unsigned int r = 0; r < darwin_collectors[c]->nrows; r++)
+            failures += visit(darwin_collectors[c], &darwin_collectors[c]->rows[r], arg);
+    return failures;
+}
+
+static void
+names_and_pmids_are_unique(void **state)
+{
+    int failures = 0;
+
+    (void)state;
+    for (unsigned int a = 0; a < darwin_ncollectors; a++)
+        for (unsigned int i = 0; i < darwin_collectors[a]->nrows; i++)
+            for (unsigned int b = a; b < darwin_ncollectors; b++)
+                for (unsigned int j = (a == b ? i + 1 : 0); j < darwin_collectors[b]->nrows; j++) {
+                    const struct metric_row *x = &darwin_collectors[a]->rows[i], *y = &darwin_collectors[b]->rows[j];
+
+                    if (strcmp(x->name, y->name) == 0 ||
+                        (darwin_collectors[a]->cluster == darwin_collectors[b]->cluster && x->item == y->item)) {
+                        fprintf(stderr, "duplicate: %s and %s\n", x->name, y->name);
+                        failures++;
+                    }
+                }
+    for (unsigned int a = 0; a < darwin_ncollectors; a++)
+        for (unsigned int b = a + 1; b < darwin_ncollectors; b++)
+            if (darwin_collectors[a]->cluster == darwin_collectors[b]->cluster) {
+                fprintf(stderr, "two collectors own cluster %u\n", darwin_collectors[a]->cluster);
+                failures++;
+            }
+    assert_int_equal(failures, 0);
+}
+
+static int
+check_pmns_row(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    pmID pmid;
+    char *name = (char *)row->name;
+
+    (void)arg;
+    if (pmLookupName(1, (const char **)&name, &pmid) != 1) {
+        fprintf(stderr, "%s: in the metric table but not in pmns/pmns\n", row->name);
+        return 1;
+    }
+    if (pmid != pmID_build(DOMAIN, c->cluster, row->item)) {
+        fprintf(stderr, "%s: pmns says %s, the table says %u.%u.%u\n", row->name, pmIDStr(pmid),
+                DOMAIN, c->cluster, row->item);
+        return 1;
+    }
+    return 0;
+}
+
+static int pmns_extra;
+
+static void
+pmns_leaf(const char *name)
+{
+    if (strncmp(name, "event.", 6) == 0)
+        return;                 /* PCP adds its event.* names to every loaded PMNS */
+    for (unsigned int c = 0; c < darwin_ncollectors; c++)
+        for (unsigned int r = 0; r < darwin_collectors[c]->nrows; r++)
+            if (strcmp(darwin_collectors[c]->rows[r].name, name) == 0)
+                return;
+    fprintf(stderr, "%s: in pmns/pmns but not in the metric table\n", name);
+    pmns_extra++;
+}
+
+static void
+table_and_pmns_agree(void **state)
+{
+    (void)state;
+    assert_int_equal(pmLoadASCIINameSpace(SOURCE_DIR "/pmns/root", 1), 0);
+    assert_int_equal(for_each_row(check_pmns_row, NULL), 0);
+    pmns_extra = 0;
+    assert_true(pmTraversePMNS("", pmns_leaf) > 0);
+    assert_int_equal(pmns_extra, 0);
+    pmUnloadNameSpace();
+}
+
+static int
+check_help_row(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    const struct help_entry *h = help_find(arg, row->name);
+
+    (void)c;
+    if (h == NULL || strlen(h->text) < 40) {
+        fprintf(stderr, "%s: %s\n", row->name, h ? "help text too short to explain it" : "no help text");
+        return 1;
+    }
+    return 0;
+}
+
+static void
+every_metric_and_indom_has_help_and_nothing_else_does(void **state)
+{
+    struct help_table help;
+    char msg[256];
+    int failures;
+
+    (void)state;
+    assert_int_equal(help_parse(darwin_help_source, &help, msg, sizeof(msg)), 0);
+    failures = for_each_row(check_help_row, &help);
+    for (unsigned int c = 0; c < darwin_ncollectors; c++)
+        if (darwin_collectors[c]->indom) {
+            char key[32];
+
+            snprintf(key, sizeof(key), "%u.%u", DOMAIN, darwin_collectors[c]->indom->serial);
+            if (help_find(&help, key) == NULL) {
+                fprintf(stderr, "indom %s: no help text\n", key);
+                failures++;
+            }
+        }
+    for (size_t i = 0; i < help.nentries; i++) {
+        const char *key = help.entries[i].key;
+        int known = 0;
+
+        for (unsigned int c = 0; c < darwin_ncollectors && !known; c++) {
+            char ikey[32];
+
+            for (unsigned int r = 0; r < darwin_collectors[c]->nrows && !known; r++)
+                known = strcmp(darwin_collectors[c]->rows[r].name, key) == 0;
+            if (darwin_collectors[c]->indom) {
+                snprintf(ikey, sizeof(ikey), "%u.%u", DOMAIN, darwin_collectors[c]->indom->serial);
+                known |= strcmp(ikey, key) == 0;
+            }
+        }
+        if (!known) {
+            fprintf(stderr, "help entry %s names no metric or indom\n", key);
+            failures++;
+        }
+    }
+    help_free(&help);
+    assert_int_equal(failures, 0);
+}
+
+/* Read a tab-separated file with a header line, skipping '#' comments. */
+static char **
+read_tsv(const char *path, size_t *nlines)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024], **lines = NULL;
+    size_t n = 0;
+
+    assert_non_null(fp);
+    while (fgets(line, sizeof(line), fp)) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        lines = realloc(lines, (n + 1) * sizeof(*lines));
+        lines[n++] = strdup(line);
+    }
+    fclose(fp);
+    *nlines = n;
+    return lines;
+}
+
+static void
+split(char *line, char **fields, int max)
+{
+    for (int i = 0; i < max; i++) {
+        fields[i] = line;
+        line += strcspn(line, "\t");
+        if (*line != '\0')
+            *line++ = '\0';
+    }
+}
+
+static const char *
+sem_name(int sem)
+{
+    return sem == PM_SEM_COUNTER ? "counter" : sem == PM_SEM_INSTANT ? "instant" : "discrete";
+}
+
+struct compat {
+    char **upstream;
+    size_t nupstream;
+    char **differences;
+    size_t ndifferences;
+};
+
+/* 0 when the field matches upstream or the difference is listed with these values. */
+static int
+compare_field(const struct compat *cx, const char *name, const char *field, const char *upstream, const char *ours)
+{
+    if (strcmp(upstream, ours) == 0)
+        return 0;
+    for (size_t i = 1; i < cx->ndifferences; i++) {
+        char copy[1024], *f[5];
+
+        snprintf(copy, sizeof(copy), "%s", cx->differences[i]);
+        split(copy, f, 5);
+        if (strcmp(f[0], name) == 0 && strcmp(f[1], field) == 0 && strcmp(f[2], upstream) == 0 &&
+            strcmp(f[3], ours) == 0 && strlen(f[4]) > 10)
+            return 0;
+    }
+    fprintf(stderr, "%s: %s is %s upstream and %s here, and intended-differences.tsv does not say why\n",
+            name, field, upstream, ours);
+    return 1;
+}
+
+static int
+check_compat_row(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    const struct compat *cx = arg;
+    char pmid[32], indom[32], units[64], type[16];
+
+    snprintf(pmid, sizeof(pmid), "%u.%u.%u", DOMAIN, c->cluster, row->item);
+    if (row->indom == COLLECTOR_NO_INDOM)
+        snprintf(indom, sizeof(indom), "PM_INDOM_NULL");
+    else
+        snprintf(indom, sizeof(indom), "%u.%u", DOMAIN, row->indom);
+    snprintf(units, sizeof(units), "%d,%d,%d,%u,%u,%u", row->units.dimSpace, row->units.dimTime,
+             row->units.dimCount, row->units.scaleSpace, row->units.scaleTime, row->units.scaleCount);
+    snprintf(type, sizeof(type), "%s", pmTypeStr(row->type));
+    for (size_t i = 1; i < cx->nupstream; i++) {
+        char copy[1024], *f[7];
+        int failures = 0;
+
+        snprintf(copy, sizeof(copy), "%s", cx->upstream[i]);
+        split(copy, f, 7);
+        if (strcmp(f[0], row->name) != 0)
+            continue;
+        if (strcmp(f[1], pmid) != 0) {
+            fprintf(stderr, "%s: PMID %s here but %s upstream; PMIDs never change\n", row->name, pmid, f[1]);
+            return 1;
+        }
+        failures += compare_field(cx, row->name, "type", f[2], type);
+        failures += compare_field(cx, row->name, "indom", f[3], indom);
+        failures += compare_field(cx, row->name, "semantics", f[4], sem_name(row->sem));
+        failures += compare_field(cx, row->name, "units", f[5], units);
+        return failures;
+    }
+    if (c->cluster < 100) {
+        fprintf(stderr, "%s: not an upstream metric, yet in upstream's cluster range\n", row->name);
+        return 1;
+    }
+    return 0;
+}
+
+static void
+upstream_names_pmids_and_metadata_match(void **state)
+{
+    struct compat cx;
+    int failures;
+
+    (void)state;
+    cx.upstream = read_tsv(SOURCE_DIR "/tests/upstream/darwin-compat.tsv", &cx.nupstream);
+    cx.differences = read_tsv(SOURCE_DIR "/tests/upstream/intended-differences.tsv", &cx.ndifferences);
+    assert_true(cx.nupstream > 200);
+    failures = for_each_row(check_compat_row, &cx);
+    for (size_t i = 0; i < cx.nupstream; i++)
+        free(cx.upstream[i]);
+    for (size_t i = 0; i < cx.ndifferences; i++)
+        free(cx.differences[i]);
+    free(cx.upstream);
+    free(cx.differences);
+    assert_int_equal(failures, 0);
+}
+
+static int
+count_row(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    (void)c;
+    (void)row;
+    ++*(int *)arg;
+    return 0;
+}
+
+static void
+at_least_the_58_foundation_metrics_are_served(void **state)
+{
+    int n = 0;
+
+    (void)state;
+    for_each_row(count_row, &n);
+    assert_true(n >= 58);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_and_pmids_are_unique),
+        cmocka_unit_test(table_and_pmns_agree),
+        cmocka_unit_test(every_metric_and_indom_has_help_and_nothing_else_does),
+        cmocka_unit_test(upstream_names_pmids_and_metadata_match),
+        cmocka_unit_test(at_least_the_58_foundation_metrics_are_served),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

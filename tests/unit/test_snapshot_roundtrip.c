@@ -1,0 +1,179 @@
+/*
+ * What darwin-snapshot records replays as it was read: snapshot source ->
+ * writer -> snapshot source gives the same platform structs, for both
+ * fixtures. On a Mac the same writer records the live source.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "platform.h"
+#include "snapshot_write.h"
+
+static uint64_t fixed_now;
+
+static uint64_t
+fixed_clock(void)
+{
+    return fixed_now;
+}
+
+static void
+open_at(struct platform *p, const char *path, uint64_t elapsed_usec)
+{
+    char msg[512];
+
+    assert_int_equal(platform_snapshot_open(p, path, msg, sizeof(msg)), 0);
+    fixed_now = 1000;
+    platform_snapshot_set_clock(p, fixed_clock);
+    assert_int_equal(p->notes(p->ctx)[0], '\0');
+    fixed_now = 1000 + elapsed_usec;
+}
+
+static void
+same_everything(struct platform *a, struct platform *b)
+{
+    struct plat_host ha, hb;
+    struct plat_memory ma, mb;
+    struct plat_uname ua, ub;
+    struct plat_loadavg la, lb;
+    struct plat_cpu_ticks ta, tb;
+    struct plat_cpu_set ca, cb;
+    struct plat_clock ka, kb;
+
+    memset(&ha, 0, sizeof(ha)); memset(&hb, 0, sizeof(hb));
+    memset(&ma, 0, sizeof(ma)); memset(&mb, 0, sizeof(mb));
+    memset(&ua, 0, sizeof(ua)); memset(&ub, 0, sizeof(ub));
+    memset(&la, 0, sizeof(la)); memset(&lb, 0, sizeof(lb));     /* struct padding is compared too */
+    memset(&ta, 0, sizeof(ta)); memset(&tb, 0, sizeof(tb));
+    assert_int_equal(a->host(a->ctx, &ha), 0);
+    assert_int_equal(b->host(b->ctx, &hb), 0);
+    assert_int_equal(ha.page_size, hb.page_size);
+    assert_int_equal(ha.clock_hz, hb.clock_hz);
+    assert_int_equal(ha.memsize, hb.memsize);
+    assert_string_equal(ha.model, hb.model);
+    assert_int_equal(a->memory(a->ctx, &ma), 0);
+    assert_int_equal(b->memory(b->ctx, &mb), 0);
+    assert_int_equal(ma.vm_status, 0);
+    assert_int_equal(ma.swap_status, 0);
+    assert_memory_equal(&ma, &mb, sizeof(ma));
+    assert_int_equal(a->uname(a->ctx, &ua), 0);
+    assert_int_equal(b->uname(b->ctx, &ub), 0);
+    /* text fields compare as strings: snprintf leaves the bytes past the NUL unspecified */
+    assert_string_equal(ua.sysname, ub.sysname);
+    assert_string_equal(ua.nodename, ub.nodename);
+    assert_string_equal(ua.release, ub.release);
+    assert_string_equal(ua.version, ub.version);
+    assert_string_equal(ua.machine, ub.machine);
+    assert_int_equal(ua.product_status, ub.product_status);
+    assert_string_equal(ua.product_version, ub.product_version);
+    assert_int_equal(a->loadavg(a->ctx, &la), 0);
+    assert_int_equal(b->loadavg(b->ctx, &lb), 0);
+    assert_memory_equal(&la, &lb, sizeof(la));
+    assert_int_equal(a->cpu_total(a->ctx, &ta), 0);
+    assert_int_equal(b->cpu_total(b->ctx, &tb), 0);
+    assert_memory_equal(&ta, &tb, sizeof(ta));
+    assert_int_equal(a->cpus(a->ctx, &ca), 0);
+    assert_int_equal(b->cpus(b->ctx, &cb), 0);
+    assert_int_equal(ca.ncpu, cb.ncpu);
+    for (unsigned int i = 0; i < ca.ncpu; i++) {
+        assert_string_equal(ca.cpu[i].name, cb.cpu[i].name);
+        assert_int_equal(ca.cpu[i].perflevel, cb.cpu[i].perflevel);
+        assert_string_equal(ca.cpu[i].perflevel_name, cb.cpu[i].perflevel_name);
+        assert_memory_equal(&ca.cpu[i].ticks, &cb.cpu[i].ticks, sizeof(ca.cpu[i].ticks));
+    }
+    assert_int_equal(a->clock(a->ctx, &ka), 0);
+    assert_int_equal(b->clock(b->ctx, &kb), 0);
+    assert_int_equal(ka.boot_sec, kb.boot_sec);
+    assert_int_equal(ka.boot_usec, kb.boot_usec);
+}
+
+static void
+roundtrip(const char *fixture)
+{
+    char path[] = "/tmp/pmda-darwin-roundtrip-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *fp = fdopen(fd, "w");
+    struct platform src, copy;
+
+    assert_non_null(fp);
+    /* 7.5 s into the replay: between samples, so counters are interpolated */
+    open_at(&src, fixture, 7500000);
+    assert_int_equal(snapshot_write_header(fp, &src, "round-trip test"), 0);
+    assert_int_equal(snapshot_write_sample(fp, &src), 0);
+    fclose(fp);
+    open_at(&copy, path, 7500000);    /* one sample: any position reads it; keeps the source at 7.5 s */
+    same_everything(&src, &copy);
+    src.close(src.ctx);
+    copy.close(copy.ctx);
+    unlink(path);
+}
+
+static void
+apple_silicon_fixture_roundtrips(void **state)
+{
+    (void)state;
+    roundtrip(FIXTURES "/apple-silicon.snapshot");
+}
+
+static void
+intel_fixture_roundtrips(void **state)
+{
+    (void)state;
+    roundtrip(FIXTURES "/intel.snapshot");
+}
+
+static void
+fixtures_are_internally_consistent(void **state)
+{
+    static const char *const files[] = { FIXTURES "/apple-silicon.snapshot", FIXTURES "/intel.snapshot" };
+
+    (void)state;
+    for (size_t f = 0; f < 2; f++)
+        for (uint64_t at = 0; at < 20000000; at += 5000000) {
+            struct platform p;
+            struct plat_host h;
+            struct plat_memory m;
+            struct plat_cpu_ticks t;
+            struct plat_cpu_set set;
+            uint32_t sum[4] = { 0 };
+
+            open_at(&p, files[f], at);      /* at sample boundaries, where values are exact */
+            assert_int_equal(p.host(p.ctx, &h), 0);
+            assert_int_equal(p.memory(p.ctx, &m), 0);
+            assert_int_equal((uint64_t)m.vm.free_count + m.vm.active_count + m.vm.inactive_count +
+                             m.vm.wire_count + m.vm.compressor_page_count, h.memsize / h.page_size);
+            assert_int_equal(m.swap.used + m.swap.avail, m.swap.total);
+            assert_int_equal(p.cpu_total(p.ctx, &t), 0);
+            assert_int_equal(p.cpus(p.ctx, &set), 0);
+            for (unsigned int i = 0; i < set.ncpu; i++) {
+                sum[0] += set.cpu[i].ticks.user;
+                sum[1] += set.cpu[i].ticks.sys;
+                sum[2] += set.cpu[i].ticks.idle;
+                sum[3] += set.cpu[i].ticks.nice;
+            }
+            assert_int_equal(sum[0], t.user);
+            assert_int_equal(sum[1], t.sys);
+            assert_int_equal(sum[2], t.idle);
+            assert_int_equal(sum[3], t.nice);
+            p.close(p.ctx);
+        }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(apple_silicon_fixture_roundtrips),
+        cmocka_unit_test(intel_fixture_roundtrips),
+        cmocka_unit_test(fixtures_are_internally_consistent),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
