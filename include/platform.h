@@ -134,7 +134,7 @@ struct platform {
     int (*cpu_total)(void *ctx, struct plat_cpu_ticks *out);
     int (*cpus)(void *ctx, struct plat_cpu_set *out);
     int (*clock)(void *ctx, struct plat_clock *out);
-    /* Why the last failing call failed, for the log (never NULL). */
+    /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */
     const char *(*notes)(void *ctx);

@@ -57,6 +57,14 @@ struct collector {
 extern const struct collector *const darwin_collectors[];
 extern const unsigned int darwin_ncollectors;
 
+/*
+ * For a cluster whose refresh succeeds while some of its parts fail (each
+ * with its own metrics): log once per change of the set of failed parts,
+ * with the source's explanation, and once when all are back.
+ */
+void collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
+                          const char *detail);
+
 /* Map a platform error to what a fetch returns: an absent source becomes
  * PM_ERR_APPVERSION ("not supported by this version"), anything else stays. */
 int collector_error(int platform_status);

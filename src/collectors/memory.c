@@ -71,13 +71,24 @@ static const struct metric_row rows[] = {
 };
 
 static struct plat_memory mem;
+static unsigned int logged_failures;
 
 static int
 memory_refresh(const struct platform *p, pmInDom indom)
 {
+    unsigned int failures = 0;
+    int sts;
+
     (void)indom;
     memset(&mem, 0, sizeof(mem));
-    return collector_error(p->memory(p->ctx, &mem));
+    if ((sts = p->memory(p->ctx, &mem)) < 0)
+        return collector_error(sts);
+    failures |= (mem.vm_status < 0) << 0;
+    failures |= (mem.swap_status < 0) << 1;
+    for (int i = 0; i < PLAT_COMP_NSTATS; i++)
+        failures |= (unsigned int)(mem.compressor_status[i] < 0) << (2 + i);
+    collector_note_parts("memory", failures, &logged_failures, p->error(p->ctx));
+    return 0;
 }
 
 static int
@@ -184,6 +195,13 @@ memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     }
 }
 
+static void
+memory_teardown(pmInDom indom)
+{
+    (void)indom;
+    logged_failures = 0;
+}
+
 const struct collector memory_collector = {
     .name = "memory",
     .cluster = 1,
@@ -193,4 +211,5 @@ const struct collector memory_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = memory_refresh,
     .fetch = memory_fetch,
+    .teardown = memory_teardown,
 };

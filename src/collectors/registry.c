@@ -26,6 +26,19 @@ const struct collector *const darwin_collectors[] = {
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);
 
+void
+collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
+                      const char *detail)
+{
+    if (failed_mask == *logged_mask)
+        return;
+    if (failed_mask != 0)
+        pmNotifyErr(LOG_WARNING, "darwin: %s: some metrics unavailable: %s", collector, detail);
+    else
+        pmNotifyErr(LOG_INFO, "darwin: %s: all metrics available again", collector);
+    *logged_mask = failed_mask;
+}
+
 int
 collector_error(int platform_status)
 {

@@ -31,6 +31,7 @@ static struct plat_uname names;
 static char summary[5 * PLAT_TEXT_MAX + 8];
 static char distro[PLAT_NAME_MAX + 16];
 static char agent_version[] = PMDA_DARWIN_VERSION;
+static unsigned int logged_failures;
 
 static int
 uname_refresh(const struct platform *p, pmInDom indom)
@@ -44,6 +45,7 @@ uname_refresh(const struct platform *p, pmInDom indom)
     snprintf(summary, sizeof(summary), "%s %s %s %s %s",
              names.sysname, names.nodename, names.release, names.version, names.machine);
     snprintf(distro, sizeof(distro), "macOS %s", names.product_version);
+    collector_note_parts("uname", names.product_status < 0, &logged_failures, p->error(p->ctx));
     return 0;
 }
 

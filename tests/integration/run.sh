@@ -1,2 +1,116 @@
-#!/bin/sh
-echo "not written yet"; exit 1
+#!/bin/bash
+# Integration with real PCP: a private pmcd on a loopback port loads the built
+# module in snapshot mode, and PCP's own clients check what it serves.
+#
+# usage: run.sh MODULE SOURCE_DIR WORK_DIR
+set -u
+module=$(realpath "$1") src=$(realpath "$2") work=$3
+. "$src/tests/integration/lib.sh"
+fixtures=$src/tests/fixtures
+mkdir -p "$work"
+trap stop_pmcd EXIT
+
+names=$(pminfo -n "$src/pmns/root" | grep -v '^event\.' | sort)   # PCP adds event.* itself
+nnames=$(echo "$names" | wc -l)
+
+# Blocks of "pminfo" output, one per metric, each on one line, for grepping.
+blocks() { awk 'BEGIN{RS=""; FS="\n"} {gsub(/\n/, " | "); print}'; }
+every_block() { # every_block PATTERN FILE: each of the $nnames blocks matches PATTERN
+    [ "$(blocks < "$2" | grep -c -- "$1")" -eq "$nnames" ] && [ "$(blocks < "$2" | wc -l)" -eq "$nnames" ]
+}
+# all values of a pmval run (its numeric lines) lie in [lo, hi]; at least min of them
+values_within() { # values_within FILE LO HI MIN
+    awk -v lo="$2" -v hi="$3" -v min="$4" 'NF <= 2 && $NF ~ /^[0-9]+\.[0-9]+$/ {n++; if ($NF < lo || $NF > hi) bad++}
+        END {exit !(n >= min && bad == 0)}' "$1"
+}
+
+echo "# Apple Silicon fixture"
+start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
+check "the PMNS has the 58 metrics of the foundation" [ "$nnames" -eq 58 ]
+pminfo -h localhost -f $names > "$work/values" 2>&1
+check "every metric has a value through pmcd" every_block " value " "$work/values"
+check "no metric reports an error" sh -c "! grep -q -i error '$work/values'"
+pminfo -h localhost -T $names > "$work/help" 2>&1
+check "every metric has help text" every_block 'Help: | [A-Za-z"]' "$work/help"
+check "no help text is missing" sh -c "! grep -q -i 'not available' '$work/help'"
+pminfo -h localhost -l $names > "$work/labels" 2>&1
+check "every metric carries the domain label source=snapshot" every_block '"source":"snapshot"' "$work/labels"
+check "CPU instances carry their performance level" grep -q '"perflevel":1,"perflevel_name":"efficiency"' "$work/labels"
+check "indoms carry indom_name" grep -q '"indom_name":"load average period"' "$work/labels"
+pminfo -h localhost -m $names > "$work/pmids" 2>&1
+pminfo -n "$src/pmns/root" -m $names > "$work/pmids.expected" 2>&1
+check "pmcd reports the upstream PMIDs" cmp -s "$work/pmids" "$work/pmids.expected"
+pminfo -h localhost -d mem.pages.faults swap.pagesin > "$work/desc"
+check "vm_statistics64 counters are 64-bit" [ "$(grep -c '64-bit unsigned int' "$work/desc")" -eq 2 ]
+
+# 177 busy user ticks/s at 100 Hz over the 8 CPUs, scaled 0.7-1.3 by segment:
+# kernel.all.cpu.user moves at 1.24-2.30 s per second (pmval shows s/s).
+pmval -h localhost -t 1 -s 6 kernel.all.cpu.user > "$work/pmval" 2>&1
+check "pmval shows a positive kernel.all.cpu.user rate consistent with the fixture" \
+    values_within "$work/pmval" 1.2 2.35 5
+pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
+    kernel.all.load > "$work/pmrep" 2>&1
+check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&
+    [ \$(grep -c -E '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+' '$work/pmrep') -ge 2 ]"
+
+printf 'log mandatory on 1 sec {\n kernel.all.cpu\n kernel.percpu.cpu\n mem.util\n kernel.all.load\n}\n' > "$work/logger.conf"
+pmlogger -h localhost -c "$work/logger.conf" -s 3 -l "$work/pmlogger.log" "$work/archive" >/dev/null 2>&1
+pmdumplog -a "$work/archive" > "$work/dump" 2>&1
+check "pmlogger records an archive that pmdumplog reads" \
+    sh -c "grep -q '78.6.42 (kernel.all.cpu.user)' '$work/dump' && grep -q 'cpu7' '$work/dump'"
+pmval -a "$work/archive" -t 1 kernel.all.cpu.user > "$work/pmval.archive" 2>&1
+check "rates replay from the archive" values_within "$work/pmval.archive" 1.2 2.35 1
+
+printf 'kernel.all.cpu.user > 0 && kernel.all.load #'"'"'1 minute'"'"' > 1 -> print "cpu busy and loaded";\n' > "$work/rules"
+pmie -h localhost -c "$work/rules" -t 1 -T 4sec > "$work/pmie.out" 2>&1
+check "pmie evaluates a rule over the metrics" grep -q "cpu busy and loaded" "$work/pmie.out"
+
+pmstore -h localhost kernel.all.hz 5 > "$work/store" 2>&1
+check "a store is refused with PM_ERR_PERMISSION" grep -q "No permission" "$work/store"
+pmval -h localhost -s 1 -i no-such-cpu kernel.percpu.cpu.user > "$work/badinst" 2>&1
+check "an unknown instance is refused" grep -q "instance no-such-cpu not available" "$work/badinst"
+
+printf 'open dso %s darwin_init 78\ngetdesc on\nfetch 78.1.999\ninstance 78.3 9999\nfetch hinv.ncpu\nclose\n' "$module" > "$work/dbpmda.in"
+PMDA_DARWIN_SNAPSHOT=$fixtures/apple-silicon.snapshot dbpmda -n "$work/as/root" -ie < "$work/dbpmda.in" > "$work/dbpmda.out" 2>&1
+check "dbpmda opens the DSO directly" grep -q "value 8" "$work/dbpmda.out"
+check "dbpmda: unknown PMID is PM_ERR_PMID" grep -q "Unknown or illegal metric identifier" "$work/dbpmda.out"
+check "dbpmda: unknown instance is PM_ERR_INST" grep -q "Unknown or illegal instance identifier" "$work/dbpmda.out"
+check "pmcd is still healthy" pmcd_alive
+stop_pmcd
+
+echo "# Intel fixture: the host-wide idle tick counter wraps at 2^32 during the replay"
+start_pmcd "$work/intel" "$module" "$fixtures/intel.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
+# 8 CPUs accrue 800 ticks/s; 168 of them busy (scaled 0.7-1.3): idle is 5.8-6.9 s per second.
+pmval -h localhost -t 2 -s 10 kernel.all.cpu.idle > "$work/pmval.idle" 2>&1
+check "the idle rate stays right across the kernel counter's wrap" values_within "$work/pmval.idle" 5.7 7.0 9
+pminfo -h localhost -f hinv.pagesize hinv.machine > "$work/intel.values"
+check "Intel page size and model" sh -c "grep -q 'value 4096' '$work/intel.values' && grep -q MacBookPro16,1 '$work/intel.values'"
+pminfo -h localhost -l kernel.percpu.cpu.user > "$work/intel.labels"
+check "no performance level is invented where none was recorded" sh -c "! grep -q perflevel '$work/intel.labels'"
+stop_pmcd
+
+echo "# A malformed snapshot fails only what it feeds"
+broken=$work/broken.snapshot
+awk '/^vm.free_count/ && !done {print "vm.free_count lots"; done=1; next}
+     /^swap.used/ {next} {print} NR==8 {print "%%% garbage line"}' "$fixtures/apple-silicon.snapshot" > "$broken"
+line=$(grep -n '^vm.free_count lots' "$broken" | cut -d: -f1)
+start_pmcd "$work/broken" "$module" "$broken" || { not_ok "pmcd starts"; finish; exit 1; }
+pminfo -h localhost -f mem.freemem swap.used kernel.all.load hinv.ncpu > "$work/broken.values" 2>&1
+check "the poisoned key's cluster reports an error" grep -A1 '^mem.freemem' "$work/broken.values" | grep -q -i "error\|invalid"
+check "other clusters keep their values" sh -c "grep -A1 '^kernel.all.load' '$work/broken.values' | grep -q value &&
+    grep -A1 '^hinv.ncpu' '$work/broken.values' | grep -q 'value 8'"
+check "pmcd's log names the file and line" grep -q "broken.snapshot:$line: vm.free_count" "$work/broken/pmcd.log"
+check "stray lines are reported at start" grep -q "broken.snapshot:9: not a snapshot line" "$work/broken/pmcd.log"
+check "a missing key is reported by name" grep -q "no swap.used in the snapshot" "$work/broken/pmcd.log"
+check "pmcd is still healthy" pmcd_alive
+stop_pmcd
+
+echo "# Not a Mac and no snapshot"
+start_pmcd "$work/none" "$module" "" || { not_ok "pmcd starts without a data source"; finish; exit 1; }
+check "pmcd's log says a snapshot is needed" grep -q "not a Mac.*PMDA_DARWIN_SNAPSHOT" "$work/none/pmcd.log"
+pminfo -h localhost -f kernel.all.load > "$work/none.values" 2>&1
+check "metrics report an error, not zeros" sh -c "! grep -q value '$work/none.values'"
+check "pmcd is still healthy" sh -c "kill -0 $pmcd_pid && pminfo -h localhost -d hinv.ncpu >/dev/null"
+stop_pmcd
+
+finish

@@ -211,6 +211,11 @@ missing_keys_name_the_sample(void **state)
     assert_int_equal(snap_u64(s, "vm.faults", &v), -ENOENT);
     assert_string_equal(snap_error(s), "test.snapshot: vm.faults is missing from the sample at line 4");
     assert_int_equal(snap_u64(s, "vm.free_count", &v), -ENOENT);
+    /* failures accumulate until cleared, so a caller can report all of them */
+    assert_string_equal(snap_error(s), "test.snapshot: vm.faults is missing from the sample at line 4; "
+                        "test.snapshot: no vm.free_count in the snapshot");
+    snap_clear_error(s);
+    assert_int_equal(snap_u64(s, "vm.free_count", &v), -ENOENT);
     assert_string_equal(snap_error(s), "test.snapshot: no vm.free_count in the snapshot");
     snap_close(s);
 }

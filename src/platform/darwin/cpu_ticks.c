@@ -20,7 +20,7 @@ copy_ticks(const natural_t ticks[CPU_STATE_MAX], struct plat_cpu_ticks *out)
 int
 live_cpu_total(void *ctx, struct plat_cpu_ticks *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
     host_cpu_load_info_data_t info;
     /* The count is in/out; an uninitialised one fails on newer releases. */
     mach_msg_type_number_t count = HOST_CPU_LOAD_INFO_COUNT;
@@ -50,7 +50,7 @@ grow(struct live_source *src, unsigned int ncpu)
 int
 live_cpus(void *ctx, struct plat_cpu_set *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
     natural_t ncpu = 0;
     processor_info_array_t info = NULL;
     mach_msg_type_number_t count = 0;

@@ -10,7 +10,7 @@
 int
 live_host(void *ctx, struct plat_host *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
     int mib[2] = { CTL_KERN, KERN_CLOCKRATE };
     struct clockinfo clock;
     vm_size_t page_size;

@@ -14,7 +14,7 @@
 int
 live_uname(void *ctx, struct plat_uname *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
     struct utsname u;
 
     if (uname(&u) == -1)
@@ -34,7 +34,7 @@ live_uname(void *ctx, struct plat_uname *out)
 int
 live_loadavg(void *ctx, struct plat_loadavg *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
     int mib[2] = { CTL_VM, VM_LOADAVG };
     struct loadavg load;
     int sts;
@@ -52,7 +52,7 @@ live_loadavg(void *ctx, struct plat_loadavg *out)
 int
 live_clock(void *ctx, struct plat_clock *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
     int mib[2] = { CTL_KERN, KERN_BOOTTIME };
     struct timeval boot, now;
     int sts;

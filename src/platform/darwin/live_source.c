@@ -8,16 +8,33 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int
 live_fail(struct live_source *src, int err, const char *fmt, ...)
 {
+    size_t used = strlen(src->error);
     va_list ap;
 
-    va_start(ap, fmt);
-    vsnprintf(src->error, sizeof(src->error), fmt, ap);
-    va_end(ap);
+    if (used > 0 && used + 3 < sizeof(src->error)) {
+        memcpy(src->error + used, "; ", 3);
+        used += 2;
+    }
+    if (used + 1 < sizeof(src->error)) {
+        va_start(ap, fmt);
+        vsnprintf(src->error + used, sizeof(src->error) - used, fmt, ap);
+        va_end(ap);
+    }
     return err;
+}
+
+struct live_source *
+live_begin(void *ctx)
+{
+    struct live_source *src = ctx;
+
+    src->error[0] = '\0';
+    return src;
 }
 
 static const char *

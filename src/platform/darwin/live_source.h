@@ -14,10 +14,13 @@ struct live_source {
     mach_port_t host;               /* mach_host_self(), taken once at open */
     struct plat_cpu *cpus;          /* per-CPU array handed out by live_cpus() */
     unsigned int cpus_cap;
-    char error[256];                /* why the last failing call failed */
+    char error[512];                /* every failure of the current call */
 };
 
-/* Record why a call failed and return err (a negative errno). */
+/* Start a platform call: clears the failures of the previous one. */
+struct live_source *live_begin(void *ctx);
+
+/* Record why a call failed (appended to this call's failures) and return err. */
 int live_fail(struct live_source *src, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -64,7 +64,7 @@ read_swap(struct live_source *src, struct plat_swap *out)
 int
 live_memory(void *ctx, struct plat_memory *out)
 {
-    struct live_source *src = ctx;
+    struct live_source *src = live_begin(ctx);
 
     out->vm_status = read_vm(src, &out->vm);
     out->swap_status = read_swap(src, &out->swap);

@@ -105,6 +105,7 @@ at_now(void *ctx)
         src->start_usec = now;
     }
     snap_set_position(src->snap, now - src->start_usec);
+    snap_clear_error(src->snap);        /* each platform call reports its own failures */
     return src->snap;
 }
 

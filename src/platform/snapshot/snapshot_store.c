@@ -82,14 +82,23 @@ add_note(struct snap *s, const char *fmt, ...)
     s->notes[used + 1] = '\0';
 }
 
+/* Failures accumulate ("; "-separated) until snap_clear_error, so that a
+ * caller reading several keys can report every one that failed. */
 static int
 fail(struct snap *s, int err, const char *fmt, ...)
 {
+    size_t used = strlen(s->error);
     va_list ap;
 
-    va_start(ap, fmt);
-    vsnprintf(s->error, sizeof(s->error), fmt, ap);
-    va_end(ap);
+    if (used > 0 && used + 3 < sizeof(s->error)) {
+        memcpy(s->error + used, "; ", 3);
+        used += 2;
+    }
+    if (used + 1 < sizeof(s->error)) {
+        va_start(ap, fmt);
+        vsnprintf(s->error + used, sizeof(s->error) - used, fmt, ap);
+        va_end(ap);
+    }
     return err;
 }
 
@@ -591,6 +600,12 @@ const char *
 snap_error(const struct snap *s)
 {
     return s->error;
+}
+
+void
+snap_clear_error(struct snap *s)
+{
+    s->error[0] = '\0';
 }
 
 void

@@ -80,6 +80,8 @@ int snap_time(struct snap *s, const char *key, uint64_t *usec);
 /* The index-th instance name seen for a family, in order of first appearance; NULL past the end. */
 const char *snap_instance(const struct snap *s, const char *family, unsigned int index);
 
+/* Every failure since the last snap_clear_error, "; "-separated. */
 const char *snap_error(const struct snap *s);
+void snap_clear_error(struct snap *s);
 
 #endif
