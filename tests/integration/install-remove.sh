@@ -1,2 +1,80 @@
-#!/bin/sh
-echo "not written yet"; exit 1
+#!/bin/bash
+# Install and Remove against a real pmcd managed the way PCP manages it (rc
+# script, pmcd.conf, the system PMNS), inside private mount, PID and network
+# namespaces so that the machine's own PCP setup is never touched. The
+# sandbox starts with an existing "darwin" agent on domain 78, as a Mac with
+# upstream PCP has, and checks that Install replaces it and says so, that the
+# metrics are served, and that Remove leaves pmcd healthy.
+#
+# usage: install-remove.sh MODULE SOURCE_DIR WORK_DIR   (needs root and unshare)
+set -u
+module=$(realpath "$1") src=$(realpath "$2") work=$3
+
+if [ -z "${PMDA_DARWIN_IN_SANDBOX:-}" ]; then
+    if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null; then
+        echo "FAIL: this test needs root and unshare(1) to sandbox pmcd; run the suite as root"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+    rm -rf "$work"; mkdir -p "$work"
+    # Stage the files "cmake --install" would install, into the work dir.
+    build=$(dirname "$module")
+    DESTDIR="$work/stage" cmake --install "$build" >"$work/cmake-install.log" 2>&1 ||
+        { cat "$work/cmake-install.log"; echo "0 passed, 1 failed"; exit 1; }
+    export PMDA_DARWIN_IN_SANDBOX=1
+    exec unshare --mount --pid --net --fork --mount-proc "$0" "$@"
+fi
+
+. "$src/tests/integration/lib.sh"
+unset PMCD_PORT
+. /etc/pcp.conf
+mount --make-rprivate /
+ip link set lo up
+
+# Private copies of everything Install and pmcd write.
+for d in "$PCP_SYSCONF_DIR" "$PCP_VAR_DIR"; do
+    mkdir -p "$work/private$d"; cp -a "$d/." "$work/private$d/"; mount --bind "$work/private$d" "$d"
+done
+for d in "$PCP_LOG_DIR" "$PCP_RUN_DIR"; do
+    mkdir -p "$d"; mount -t tmpfs tmpfs "$d"; chmod 775 "$d"; chown "$PCP_USER:$PCP_GROUP" "$d" 2>/dev/null
+    mkdir -p "$d/pmcd"; chown "$PCP_USER:$PCP_GROUP" "$d/pmcd" 2>/dev/null
+done
+
+# The "upstream" darwin agent already configured: a copy of a darwin DSO at
+# another path, with its names in the PMNS. Only pmcd's own PMDA besides it.
+mkdir -p "$PCP_PMDAS_DIR/darwin-upstream"
+cp "$module" "$PCP_PMDAS_DIR/darwin-upstream/"
+printf 'pmcd\t2\tdso\tpmcd_init\t%s\ndarwin\t78\tdso\tdarwin_init\t%s\n' \
+    "$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so" "$PCP_PMDAS_DIR/darwin-upstream/$(basename "$module")" > "$PCP_PMCDCONF_PATH"
+find "$PCP_VAR_DIR/pmns" -name 'root_*' ! -name root_pmcd -delete
+{ echo "#define DARWIN 78"; echo "root { hinv kernel mem swap pmda }"; cat "$src/pmns/pmns"; } \
+    > "$PCP_VAR_DIR/pmns/root_darwin"
+(cd "$PCP_VAR_DIR/pmns" && ./Rebuild -s >/dev/null 2>&1)
+rm -rf "$PCP_PMDAS_DIR/darwin"
+cp -a "$work/stage$PCP_PMDAS_DIR/darwin" "$PCP_PMDAS_DIR/darwin"
+export PMDA_DARWIN_SNAPSHOT=$src/tests/fixtures/apple-silicon.snapshot
+
+"$PCP_RC_DIR/pmcd" start >"$work/pmcd-start.log" 2>&1
+check "the sandboxed pmcd serves the pre-existing darwin agent" pminfo -f hinv.ncpu
+
+(cd "$PCP_PMDAS_DIR/darwin" && ./Install </dev/null) >"$work/install.log" 2>&1
+cat "$work/install.log"
+check "Install says it replaces the existing darwin agent" grep -q "Replacing the agent that pmcd.conf has for domain 78" "$work/install.log"
+check "pmcd.conf has exactly one domain 78 entry, the installed module" \
+    sh -c "[ \$(awk '\$2 == 78' '$PCP_PMCDCONF_PATH' | wc -l) -eq 1 ] &&
+           grep -q '^darwin.*$PCP_PMDAS_DIR/darwin/pmda_darwin' '$PCP_PMCDCONF_PATH'"
+check "Install finds all 58 metrics with values" sh -c "awk '/metrics have appeared/ {m += \$(NF-4); v += \$(NF-1)}
+    END {exit !(m == 58 && v >= 58)}' '$work/install.log'"
+pminfo -f kernel.all.cpu.user mem.util.compressed kernel.percpu.cpu.idle > "$work/values" 2>&1
+check "the installed agent serves values" sh -c "[ \$(grep -c value '$work/values') -ge 10 ]"
+check "the pmlogrewrite rule is in place" cmp -s "$src/pmlogrewrite/darwin.conf" "$PCP_VAR_DIR/config/pmlogrewrite/darwin.conf"
+check "its help text reaches clients" sh -c "pminfo -t kernel.all.cpu.user | grep -q 'user mode'"
+
+(cd "$PCP_PMDAS_DIR/darwin" && ./Remove </dev/null) >"$work/remove.log" 2>&1
+cat "$work/remove.log"
+check "Remove takes the agent out of pmcd.conf" sh -c "! awk '\$2 == 78' '$PCP_PMCDCONF_PATH' | grep -q ."
+check "Remove takes the names out of the PMNS" sh -c "! pminfo hinv.ncpu >/dev/null 2>&1"
+check "pmcd is healthy after Remove" sh -c "pminfo -f pmcd.version | grep -q value && pminfo -f pmcd.agent.status | grep -q value"
+
+"$PCP_RC_DIR/pmcd" stop >/dev/null 2>&1
+finish
