@@ -1,9 +1,7 @@
-# Helpers for the integration tests: a private pmcd on a loopback port, never
-# the system one, and TAP-like bookkeeping ending in "N passed, M failed".
+# Helpers for the integration tests: TAP-like bookkeeping ending in
+# "N passed, M failed", and the private pmcd of scripts/private-pmcd.sh.
 
-PCP_BINADM_DIR=$(. /etc/pcp.conf 2>/dev/null; echo "${PCP_BINADM_DIR:-/usr/lib/pcp/bin}")
-export PCP_DERIVED_CONFIG=""            # keep the system's derived metrics out of the output
-export PCP_PYTHON_PROG=/usr/bin/python3 # pmrep needs the python3 that has Debian's pcp module
+. "$src/scripts/private-pmcd.sh"
 passed=0
 failed=0
 
@@ -11,46 +9,5 @@ ok() { passed=$((passed + 1)); echo "ok - $*"; }
 not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
-
-# A port nothing listens on, from a range the system pmcd does not use.
-free_port() {
-    port=$((45000 + $$ % 4000))
-    while (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null; do port=$((port + 1)); done
-    echo $port
-}
-
-# start_pmcd DIR MODULE [SNAPSHOT]: start a private pmcd serving only the
-# module, in snapshot mode when SNAPSHOT is given; sets PMCD_PORT.
-start_pmcd() {
-    dir=$1 module=$2 snapshot=${3:-}
-    rm -rf "$dir"; mkdir -p "$dir/run"
-    {
-        echo "#define DARWIN 78"
-        echo "root { hinv kernel mem swap pmda }"
-        echo "#include \"$src/pmns/pmns\""
-    } > "$dir/root"
-    printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" > "$dir/pmcd.conf"
-    port=$(free_port)
-    unset PMCD_PORT             # pmcd would listen on it as well as on -p
-    PCP_RUN_DIR="$dir/run" PMDA_DARWIN_SNAPSHOT="$snapshot" \
-        "$PCP_BINADM_DIR/pmcd" -f -A -i 127.0.0.1 -p "$port" -s "$dir/pmcd.socket" \
-        -c "$dir/pmcd.conf" -n "$dir/root" -l "$dir/pmcd.log" -x "$dir/pmcd.err" -U "$(id -un)" &
-    pmcd_pid=$!
-    PMCD_PORT=$port; export PMCD_PORT
-    for _ in $(seq 1 50); do
-        pminfo -h localhost hinv.ncpu >/dev/null 2>&1 && return 0
-        kill -0 "$pmcd_pid" 2>/dev/null || break
-        sleep 0.2
-    done
-    echo "pmcd did not start; its log:"; cat "$dir/pmcd.log" "$dir/pmcd.err" 2>/dev/null
-    return 1
-}
-
-stop_pmcd() {
-    [ -n "${pmcd_pid:-}" ] || return 0
-    kill "$pmcd_pid" 2>/dev/null
-    wait "$pmcd_pid" 2>/dev/null
-    pmcd_pid=
-}
 
 pmcd_alive() { kill -0 "$pmcd_pid" 2>/dev/null && pminfo -h localhost -f hinv.ncpu >/dev/null 2>&1; }

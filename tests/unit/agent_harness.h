@@ -47,6 +47,7 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
     if (sts < 0)
         return sts;
     vs = res->vset[0];
+    sts = vs->numval;
     for (int i = 0; i < vs->numval && i < maxvals; i++) {
         pmExtractValue(vs->valfmt, &vs->vlist[i], type, &atoms[i], type);
         if (insts)
@@ -59,7 +60,8 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
             atoms[i].cp = copies[i % 8];
         }
     }
-    return vs->numval;
+    harness_ext()->e_resultCallBack((void *)res);     /* as pmcd does after every fetch */
+    return sts;
 }
 
 #endif

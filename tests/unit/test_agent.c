@@ -69,6 +69,7 @@ each_cluster_once_per_fetch(void **state)
     (void)state;
     assert_int_equal(harness_dp.version.seven.fetch(7, pmids, (void *)&res, harness_ext()), 0);
     assert_int_equal(res->numpmid, 7);
+    harness_ext()->e_resultCallBack((void *)res);
     assert_calls(1, 1, 0, 0, 0, 1, 1);
 }
 
@@ -81,6 +82,8 @@ an_instance_request_refreshes_only_the_owner(void **state)
     assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, 3), PM_IN_NULL, NULL, &in, harness_ext()), 0);
     assert_calls(0, 0, 0, 0, 0, 1, 0);
     assert_int_equal(in->numinst, 4);
+    for (int i = 0; i < in->numinst; i++)
+        free(in->namelist[i]);      /* pmdaInstance copies the names; pmcd frees them */
     free(in->instlist);
     free(in->namelist);
     free(in);
@@ -89,6 +92,7 @@ an_instance_request_refreshes_only_the_owner(void **state)
     assert_int_equal(in->numinst, 1);
     assert_string_equal(in->namelist[0], "5 minute");
     assert_calls(0, 0, 0, 0, 0, 1, 0);          /* a static indom needs no refresh */
+    free(in->namelist[0]);
     free(in->namelist);
     free(in);
     assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, 3), 4242, NULL, &in, harness_ext()),

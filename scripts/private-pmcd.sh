@@ -1,0 +1,51 @@
+# A private pmcd on a loopback port that serves only pmda-darwin, never the
+# system one. Sourced by scripts/demo.sh and the integration tests; expects
+# $src to be the source tree.
+
+PCP_BINADM_DIR=$(. "${PCP_CONF:-/etc/pcp.conf}" 2>/dev/null; echo "${PCP_BINADM_DIR:-/usr/lib/pcp/bin}")
+export PCP_DERIVED_CONFIG=""            # keep the system's derived metrics out of the output
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pcp' 2>/dev/null; then
+    export PCP_PYTHON_PROG=/usr/bin/python3   # pmrep needs the python3 that has PCP's module
+fi
+
+# A port nothing listens on, from a range the system pmcd does not use.
+free_port() {
+    port=$((45000 + $$ % 4000))
+    while (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null; do port=$((port + 1)); done
+    echo $port
+}
+
+# start_pmcd DIR MODULE [SNAPSHOT]: start a private pmcd serving only the
+# module, in snapshot mode when SNAPSHOT is given; sets PMCD_PORT.
+start_pmcd() {
+    dir=$1 module=$2 snapshot=${3:-}
+    rm -rf "$dir"; mkdir -p "$dir/run"
+    {
+        echo "#define DARWIN 78"
+        echo "root { hinv kernel mem swap pmda }"
+        echo "#include \"$src/pmns/pmns\""
+    } > "$dir/root"
+    printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" > "$dir/pmcd.conf"
+    port=$(free_port)
+    unset PMCD_PORT             # pmcd would listen on it as well as on -p
+    PCP_RUN_DIR="$dir/run" PMDA_DARWIN_SNAPSHOT="$snapshot" \
+        "$PCP_BINADM_DIR/pmcd" -f -A -i 127.0.0.1 -p "$port" -s "$dir/pmcd.socket" \
+        -c "$dir/pmcd.conf" -n "$dir/root" -l "$dir/pmcd.log" -x "$dir/pmcd.err" -U "$(id -un)" &
+    pmcd_pid=$!
+    PMCD_PORT=$port; export PMCD_PORT
+    for _ in $(seq 1 50); do
+        pminfo -h localhost hinv.ncpu >/dev/null 2>&1 && return 0
+        kill -0 "$pmcd_pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    echo "pmcd did not start; its log:"; cat "$dir/pmcd.log" "$dir/pmcd.err" 2>/dev/null
+    return 1
+}
+
+stop_pmcd() {
+    [ -n "${pmcd_pid:-}" ] || return 0
+    kill "$pmcd_pid" 2>/dev/null
+    wait "$pmcd_pid" 2>/dev/null
+    pmcd_pid=
+}
+

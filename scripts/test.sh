@@ -1,0 +1,24 @@
+#!/bin/bash
+# Run every test of pmda-darwin, from a fresh Debian 12 machine: installs what
+# it needs, builds with warnings as errors, runs the whole ctest suite (unit,
+# metadata, fuzzing, valgrind fetch loop, real pmcd integration, Install and
+# Remove, macOS cross-compile), then the unit tests again under
+# AddressSanitizer, LeakSanitizer and UBSan. Run it as root (it installs
+# packages and sandboxes a pmcd in private namespaces).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+scripts/deps.sh test
+
+cmake -S . -B build -DPMDA_DARWIN_WERROR=ON
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j1)
+
+cmake -S . -B build-asan -DPMDA_DARWIN_WERROR=ON -DPMDA_DARWIN_SANITIZE=ON
+cmake --build build-asan -j"$jobs"
+(cd build-asan &&
+ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+ LSAN_OPTIONS="suppressions=$PWD/../tests/leak/lsan.supp:print_suppressions=0" \
+ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+ ctest --output-on-failure -R '^unit\.|^fuzz\.snapshot_corpus$')

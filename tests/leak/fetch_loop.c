@@ -1,0 +1,104 @@
+/*
+ * Loads the module as pmcd does (dlopen, darwin_init) and drives every
+ * callback in a loop: fetch of every metric, instance, text and label
+ * requests. Run under valgrind (ctest) or a sanitizer build, it shows
+ * whether anything leaks or misbehaves per request.
+ *
+ * usage: fetch_loop MODULE PMNS_ROOT ITERATIONS
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+static char **names;
+static int nnames;
+static pmdaInterface dp;        /* pmcd keeps an agent's interface for its whole life */
+
+static void
+collect(const char *name)
+{
+    if (strncmp(name, "event.", 6) == 0)
+        return;                 /* PCP's own, not the module's */
+    names = realloc(names, (nnames + 1) * sizeof(*names));
+    names[nnames++] = strdup(name);
+}
+
+int
+main(int argc, char **argv)
+{
+    void (*init)(pmdaInterface *);
+    void *handle;
+    pmID *pmids;
+    long iterations;
+
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s MODULE PMNS_ROOT ITERATIONS\n", argv[0]);
+        return 2;
+    }
+    iterations = atol(argv[3]);
+    pmSetProgname("fetch_loop");
+    if (pmLoadASCIINameSpace(argv[2], 1) < 0 || pmTraversePMNS("", collect) < 0) {
+        fprintf(stderr, "cannot load %s\n", argv[2]);
+        return 1;
+    }
+    pmids = calloc(nnames, sizeof(*pmids));
+    if (pmLookupName(nnames, (const char **)names, pmids) != nnames) {
+        fprintf(stderr, "cannot look up the names\n");
+        return 1;
+    }
+    if ((handle = dlopen(argv[1], RTLD_NOW)) == NULL ||
+        (init = (void (*)(pmdaInterface *))dlsym(handle, "darwin_init")) == NULL) {
+        fprintf(stderr, "cannot load %s: %s\n", argv[1], dlerror());
+        return 1;
+    }
+    memset(&dp, 0, sizeof(dp));
+    dp.domain = 78;
+    dp.comm.pmapi_version = PMAPI_VERSION;
+    dp.comm.pmda_interface = PMDA_INTERFACE_LATEST;
+    init(&dp);
+    if (dp.status != 0) {
+        fprintf(stderr, "darwin_init failed: %s\n", pmErrStr(dp.status));
+        return 1;
+    }
+    for (long i = 0; i < iterations; i++) {
+        pmResult *res;
+        pmInResult *in;
+        pmLabelSet *labels;
+        char *text;
+        int n;
+
+        if (dp.version.seven.fetch(nnames, pmids, (void *)&res, dp.version.seven.ext) < 0) {
+            fprintf(stderr, "fetch failed\n");
+            return 1;
+        }
+        /* pmcd hands every fetch result back through the result callback */
+        dp.version.seven.ext->e_resultCallBack((void *)res);
+        if (dp.version.seven.instance(pmInDom_build(78, 3), PM_IN_NULL, NULL, &in, dp.version.seven.ext) == 0) {
+            for (int k = 0; k < in->numinst; k++)
+                free(in->namelist[k]);          /* pmdaInstance copies the names; pmcd frees them */
+            free(in->instlist);
+            free(in->namelist);
+            free(in);
+        }
+        for (int m = 0; m < nnames; m++)
+            dp.version.seven.text((int)pmids[m], PM_TEXT_PMID | PM_TEXT_HELP, &text, dp.version.seven.ext);
+        labels = NULL;
+        if ((n = dp.version.seven.label((int)pmInDom_build(78, 3), PM_LABEL_INSTANCES, &labels,
+                                        dp.version.seven.ext)) > 0)
+            pmFreeLabelSets(labels, n);
+        labels = NULL;
+        if ((n = dp.version.seven.label(78, PM_LABEL_DOMAIN, &labels, dp.version.seven.ext)) > 0)
+            pmFreeLabelSets(labels, n);
+    }
+    printf("1 passed, 0 failed: %ld rounds of fetch/instance/text/label over %d metrics\n", iterations, nnames);
+    for (int m = 0; m < nnames; m++)
+        free(names[m]);
+    free(names);
+    free(pmids);
+    pmUnloadNameSpace();
+    return 0;
+}
