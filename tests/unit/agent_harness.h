@@ -29,6 +29,23 @@ harness_stop(void)
     agent_teardown();
 }
 
+/* cmocka setup and teardown: a fresh fake machine and agent per test */
+static inline int
+harness_setup(void **state)
+{
+    (void)state;
+    fake_platform_init(&fake);
+    return harness_start();
+}
+
+static inline int
+harness_teardown(void **state)
+{
+    (void)state;
+    harness_stop();
+    return 0;
+}
+
 static inline pmdaExt *
 harness_ext(void)
 {

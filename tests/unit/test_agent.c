@@ -12,22 +12,6 @@
 
 #include "agent_harness.h"
 
-static int
-setup(void **state)
-{
-    (void)state;
-    fake_platform_init(&fake);
-    return harness_start();
-}
-
-static int
-teardown(void **state)
-{
-    (void)state;
-    harness_stop();
-    return 0;
-}
-
 static void
 assert_calls(unsigned int host, unsigned int memory, unsigned int uname, unsigned int load,
              unsigned int total, unsigned int cpus, unsigned int clock)
@@ -184,14 +168,14 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(a_fetch_refreshes_only_what_it_names, setup, teardown),
-        cmocka_unit_test_setup_teardown(each_cluster_once_per_fetch, setup, teardown),
-        cmocka_unit_test_setup_teardown(an_instance_request_refreshes_only_the_owner, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_failing_source_fails_only_its_cluster, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_failing_dependency_fails_its_dependants, setup, teardown),
-        cmocka_unit_test_setup_teardown(unknown_pmids_and_stores_are_refused, setup, teardown),
-        cmocka_unit_test_setup_teardown(help_text_for_metrics_and_indoms, setup, teardown),
-        cmocka_unit_test_setup_teardown(domain_and_indom_labels, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fetch_refreshes_only_what_it_names, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(each_cluster_once_per_fetch, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(an_instance_request_refreshes_only_the_owner, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(a_failing_source_fails_only_its_cluster, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(a_failing_dependency_fails_its_dependants, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(unknown_pmids_and_stores_are_refused, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(help_text_for_metrics_and_indoms, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(domain_and_indom_labels, harness_setup, harness_teardown),
     };
     pmSetProgname("test_agent");
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,22 +13,6 @@
 
 #include "agent_harness.h"
 
-static int
-setup(void **state)
-{
-    (void)state;
-    fake_platform_init(&fake);
-    return harness_start();
-}
-
-static int
-teardown(void **state)
-{
-    (void)state;
-    harness_stop();
-    return 0;
-}
-
 static uint64_t
 u64(unsigned int cluster, unsigned int item)
 {
@@ -272,16 +256,16 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(memory_in_kilobytes_at_16k_pages, setup, teardown),
-        cmocka_unit_test_setup_teardown(memory_at_4k_pages, setup, teardown),
-        cmocka_unit_test_setup_teardown(vm_counters_are_full_64_bit, setup, teardown),
-        cmocka_unit_test_setup_teardown(one_failing_part_fails_only_its_metrics, setup, teardown),
-        cmocka_unit_test_setup_teardown(cpu_ticks_to_msec_and_across_the_wrap, setup, teardown),
-        cmocka_unit_test_setup_teardown(cpu_msec_at_another_clock_rate, setup, teardown),
-        cmocka_unit_test_setup_teardown(cpu_instances_survive_churn, setup, teardown),
-        cmocka_unit_test_setup_teardown(no_cpus_and_very_many_cpus, setup, teardown),
-        cmocka_unit_test_setup_teardown(perflevel_labels_on_cpu_instances, setup, teardown),
-        cmocka_unit_test_setup_teardown(load_uname_and_uptime, setup, teardown),
+        cmocka_unit_test_setup_teardown(memory_in_kilobytes_at_16k_pages, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(memory_at_4k_pages, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(vm_counters_are_full_64_bit, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(one_failing_part_fails_only_its_metrics, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(cpu_ticks_to_msec_and_across_the_wrap, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(cpu_msec_at_another_clock_rate, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(cpu_instances_survive_churn, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(no_cpus_and_very_many_cpus, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(perflevel_labels_on_cpu_instances, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(load_uname_and_uptime, harness_setup, harness_teardown),
     };
     pmSetProgname("test_collectors");
     return cmocka_run_group_tests(tests, NULL, NULL);

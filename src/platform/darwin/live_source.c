@@ -3,28 +3,21 @@
  * readers live in one file per family beside this one.
  */
 #include "live_source.h"
+#include "error_text.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 int
 live_fail(struct live_source *src, int err, const char *fmt, ...)
 {
-    size_t used = strlen(src->error);
     va_list ap;
 
-    if (used > 0 && used + 3 < sizeof(src->error)) {
-        memcpy(src->error + used, "; ", 3);
-        used += 2;
-    }
-    if (used + 1 < sizeof(src->error)) {
-        va_start(ap, fmt);
-        vsnprintf(src->error + used, sizeof(src->error) - used, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    error_text_append(src->error, sizeof(src->error), fmt, ap);
+    va_end(ap);
     return err;
 }
 

@@ -3,6 +3,7 @@
  * See snapshot_store.h for the contract and docs/snapshot-format.md for the format.
  */
 #include "snapshot_store.h"
+#include "error_text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -87,18 +88,11 @@ add_note(struct snap *s, const char *fmt, ...)
 static int
 fail(struct snap *s, int err, const char *fmt, ...)
 {
-    size_t used = strlen(s->error);
     va_list ap;
 
-    if (used > 0 && used + 3 < sizeof(s->error)) {
-        memcpy(s->error + used, "; ", 3);
-        used += 2;
-    }
-    if (used + 1 < sizeof(s->error)) {
-        va_start(ap, fmt);
-        vsnprintf(s->error + used, sizeof(s->error) - used, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    error_text_append(s->error, sizeof(s->error), fmt, ap);
+    va_end(ap);
     return err;
 }
 
@@ -683,6 +677,24 @@ counter_at_position(const struct snap *s, const struct snap_entry *e, const unsi
     return (here + part + lap * s->pos_cycle) & mask;
 }
 
+#define KIND(k) (1u << (k))
+#define UNSIGNED_KINDS (KIND(SNAP_COUNTER32) | KIND(SNAP_COUNTER64) | KIND(SNAP_GAUGE32) | KIND(SNAP_GAUGE64))
+
+/* The entry for key and its slot at the current sample, when the key is
+ * usable and of one of the kinds (a KIND() mask); wanted names them. */
+static int
+locate(struct snap *s, const char *key, unsigned int kinds, const char *wanted,
+       struct snap_entry **e, unsigned int *slot)
+{
+    int sts;
+
+    if ((sts = usable(s, key, e)) < 0)
+        return sts;
+    if (!(kinds & KIND((*e)->field->kind)))
+        return fail(s, -EINVAL, "%s: %s is %s, not %s", s->name, key, kind_name((*e)->field->kind), wanted);
+    return slot_of(s, *e, s->pos_sample, slot);
+}
+
 int
 snap_u64(struct snap *s, const char *key, uint64_t *out)
 {
@@ -690,17 +702,9 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
     unsigned int slot[4];
     int sts;
 
-    if ((sts = usable(s, key, &e)) < 0)
+    if ((sts = locate(s, key, UNSIGNED_KINDS, "an unsigned number", &e, &slot[0])) < 0)
         return sts;
-    if (e->field->kind == SNAP_TEXT || e->field->kind == SNAP_INT)
-        return fail(s, -EINVAL, "%s: %s is %s, not an unsigned number", s->name, key, kind_name(e->field->kind));
-    if ((sts = slot_of(s, e, s->pos_sample, &slot[0])) < 0)
-        return sts;
-    if (e->field->kind != SNAP_COUNTER32 && e->field->kind != SNAP_COUNTER64) {
-        *out = e->num[slot[0]];
-        return 0;
-    }
-    if (s->nsamples == 1) {
+    if ((e->field->kind != SNAP_COUNTER32 && e->field->kind != SNAP_COUNTER64) || s->nsamples == 1) {
         *out = e->num[slot[0]];
         return 0;
     }
@@ -719,11 +723,7 @@ snap_int(struct snap *s, const char *key, int32_t *out)
     unsigned int slot;
     int sts;
 
-    if ((sts = usable(s, key, &e)) < 0)
-        return sts;
-    if (e->field->kind != SNAP_INT)
-        return fail(s, -EINVAL, "%s: %s is %s, not a signed number", s->name, key, kind_name(e->field->kind));
-    if ((sts = slot_of(s, e, s->pos_sample, &slot)) < 0)
+    if ((sts = locate(s, key, KIND(SNAP_INT), "a signed number", &e, &slot)) < 0)
         return sts;
     *out = (int32_t)(uint32_t)e->num[slot];
     return 0;
@@ -736,11 +736,7 @@ snap_text(struct snap *s, const char *key, const char **out)
     unsigned int slot;
     int sts;
 
-    if ((sts = usable(s, key, &e)) < 0)
-        return sts;
-    if (e->field->kind != SNAP_TEXT)
-        return fail(s, -EINVAL, "%s: %s is %s, not text", s->name, key, kind_name(e->field->kind));
-    if ((sts = slot_of(s, e, s->pos_sample, &slot)) < 0)
+    if ((sts = locate(s, key, KIND(SNAP_TEXT), "text", &e, &slot)) < 0)
         return sts;
     *out = e->text[slot];
     return 0;
@@ -753,11 +749,7 @@ snap_time(struct snap *s, const char *key, uint64_t *usec)
     unsigned int slot;
     int sts;
 
-    if ((sts = usable(s, key, &e)) < 0)
-        return sts;
-    if (e->field->kind != SNAP_TIME)
-        return fail(s, -EINVAL, "%s: %s is %s, not a time", s->name, key, kind_name(e->field->kind));
-    if ((sts = slot_of(s, e, s->pos_sample, &slot)) < 0)
+    if ((sts = locate(s, key, KIND(SNAP_TIME), "a time", &e, &slot)) < 0)
         return sts;
     *usec = e->num[slot];
     return 0;
