@@ -10,6 +10,14 @@
 
 #include "platform.h"
 
+/* The PMDA fetch result: pmdaResult since PCP 7, pmResult before (CMake
+ * detects which; the struct layouts differ, so code must use this name). */
+#ifdef HAVE_PMDA_RESULT
+typedef pmdaResult agent_result;
+#else
+typedef pmResult agent_result;
+#endif
+
 /*
  * Set up the agent on an interface that pmdaDSO (or pmdaDaemon) prepared:
  * tables, callbacks, pmdaInit. With platform NULL the source is chosen as

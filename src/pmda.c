@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef HAVE_PMDA_RESULT
-typedef pmdaResult fetch_result;
-#else
-typedef pmResult fetch_result;
-#endif
-
 extern const char darwin_help_source[];
 
 /* What pmdaMetric.m_user points at: the row and the collector that owns it. */
@@ -122,7 +116,7 @@ collector_of(pmID pmid)
 }
 
 static int
-darwin_fetch(int numpmid, pmID pmidlist[], fetch_result **resp, pmdaExt *pmda)
+darwin_fetch(int numpmid, pmID pmidlist[], agent_result **resp, pmdaExt *pmda)
 {
     unsigned char wanted[darwin_ncollectors];
 
@@ -167,7 +161,7 @@ darwin_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaEx
 }
 
 static int
-darwin_store(fetch_result *result, pmdaExt *pmda)
+darwin_store(agent_result *result, pmdaExt *pmda)
 {
     (void)result;
     (void)pmda;

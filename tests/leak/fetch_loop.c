@@ -65,7 +65,7 @@ main(int argc, char **argv)
         return 1;
     }
     for (long i = 0; i < iterations; i++) {
-        pmResult *res;
+        void *res;              /* pmResult (PCP 6) or pmdaResult (PCP 7): only passed back */
         pmInResult *in;
         pmLabelSet *labels;
         char *text;

@@ -57,7 +57,7 @@ static inline int
 harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *atoms, int maxvals, int *insts)
 {
     pmID pmid = pmID_build(78, cluster, item);
-    pmResult *res = NULL;
+    agent_result *res = NULL;
     int sts = harness_dp.version.seven.fetch(1, &pmid, (void *)&res, harness_ext());
     pmValueSet *vs;
 

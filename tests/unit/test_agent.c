@@ -48,7 +48,7 @@ each_cluster_once_per_fetch(void **state)
         pmID_build(78, 8, 71), pmID_build(78, 8, 72), pmID_build(78, 8, 75),    /* three of cluster 8 */
         pmID_build(78, 9, 76),
     };
-    pmResult *res;
+    agent_result *res;
 
     (void)state;
     assert_int_equal(harness_dp.version.seven.fetch(7, pmids, (void *)&res, harness_ext()), 0);
@@ -117,7 +117,7 @@ static void
 unknown_pmids_and_stores_are_refused(void **state)
 {
     pmAtomValue v[1];
-    pmResult store = { 0 };
+    agent_result store = { 0 };
 
     (void)state;
     assert_int_equal(harness_fetch(1, 999, PM_TYPE_U64, v, 1, NULL), PM_ERR_PMID);
