@@ -65,8 +65,10 @@ extern const unsigned int darwin_ncollectors;
 void collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
                           const char *detail);
 
-/* Map a platform error to what a fetch returns: an absent source becomes
- * PM_ERR_APPVERSION ("not supported by this version"), anything else stays. */
+/* Map a platform error (negative errno) to what a fetch returns: an absent
+ * source is PM_ERR_APPVERSION ("not supported by this version"), any other
+ * failure PM_ERR_AGAIN. pmdaFetch logs every other code on every fetch, so
+ * the errno's detail goes to the log once, from the agent, instead. */
 int collector_error(int platform_status);
 
 #endif

@@ -83,7 +83,7 @@ refresh(const unsigned char *wanted, int with_depends)
     for (unsigned int k = 0; k < norder; k++) {
         unsigned int i = order[k];
         const struct collector *c = darwin_collectors[i];
-        int sts = agent.platform_status;
+        int sts = collector_error(agent.platform_status);
 
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
             for (unsigned int j = 0; j < darwin_ncollectors; j++)

@@ -42,7 +42,10 @@ collector_note_parts(const char *collector, unsigned int failed_mask, unsigned i
 int
 collector_error(int platform_status)
 {
-    if (platform_status == -ENOENT || platform_status == -ENOTSUP || platform_status == -EOPNOTSUPP)
+    if (platform_status >= 0)
+        return platform_status;
+    if (platform_status == -ENOENT || platform_status == -ENOTSUP || platform_status == -EOPNOTSUPP ||
+        platform_status == -ENOSYS)
         return PM_ERR_APPVERSION;
-    return platform_status;
+    return PM_ERR_AGAIN;
 }

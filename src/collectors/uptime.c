@@ -20,7 +20,7 @@ uptime_refresh(const struct platform *p, pmInDom indom)
     (void)indom;
     if ((sts = p->clock(p->ctx, &clock)) < 0)
         return collector_error(sts);
-    return uptime_seconds(&clock, &uptime);
+    return collector_error(uptime_seconds(&clock, &uptime));
 }
 
 static int

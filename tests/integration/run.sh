@@ -112,12 +112,15 @@ awk '/^vm.free_count/ && !done {print "vm.free_count lots"; done=1; next}
 line=$(grep -n '^vm.free_count lots' "$broken" | cut -d: -f1)
 start_pmcd "$work/broken" "$module" "$broken" || { not_ok "pmcd starts"; finish; exit 1; }
 pminfo -h localhost -f mem.freemem swap.used kernel.all.load hinv.ncpu > "$work/broken.values" 2>&1
-check "the poisoned key's cluster reports an error" grep -A1 '^mem.freemem' "$work/broken.values" | grep -q -i "error\|invalid"
+for _ in 1 2 3; do pminfo -h localhost -f mem swap >/dev/null 2>&1; done
+check "the poisoned key's metrics report an error" sh -c "grep -A1 '^mem.freemem' '$work/broken.values' | grep -q 'not currently available'"
 check "other clusters keep their values" sh -c "grep -A1 '^kernel.all.load' '$work/broken.values' | grep -q value &&
     grep -A1 '^hinv.ncpu' '$work/broken.values' | grep -q 'value 8'"
 check "pmcd's log names the file and line" grep -q "broken.snapshot:$line: vm.free_count" "$work/broken/pmcd.log"
 check "stray lines are reported at start" grep -q "broken.snapshot:9: not a snapshot line" "$work/broken/pmcd.log"
 check "a missing key is reported by name" grep -q "no swap.used in the snapshot" "$work/broken/pmcd.log"
+check "the failure is logged once, not per fetch" sh -c "[ \$(grep -c 'memory: some metrics unavailable' '$work/broken/pmcd.log') -eq 1 ] &&
+    ! grep -q 'Fetch callback error' '$work/broken/pmcd.log'"
 check "pmcd is still healthy" pmcd_alive
 stop_pmcd
 
@@ -126,6 +129,9 @@ start_pmcd "$work/none" "$module" "" || { not_ok "pmcd starts without a data sou
 check "pmcd's log says a snapshot is needed" grep -q "not a Mac.*PMDA_DARWIN_SNAPSHOT" "$work/none/pmcd.log"
 pminfo -h localhost -f kernel.all.load > "$work/none.values" 2>&1
 check "metrics report an error, not zeros" sh -c "! grep -q value '$work/none.values'"
+for _ in 1 2 3; do pminfo -h localhost -f hinv kernel mem >/dev/null 2>&1; done
+check "pmcd's log stays quiet across fetches" sh -c "! grep -q 'Fetch callback error' '$work/none/pmcd.log' &&
+    [ \$(grep -c 'darwin: cluster 1 (memory) unavailable' '$work/none/pmcd.log') -eq 1 ]"
 check "pmcd is still healthy" sh -c "kill -0 $pmcd_pid && pminfo -h localhost -d hinv.ncpu >/dev/null"
 stop_pmcd
 

@@ -90,7 +90,7 @@ a_failing_source_fails_only_its_cluster(void **state)
 
     (void)state;
     fake.memory_sts = -EIO;
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), -EIO);
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
     assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, NULL), 3);
     assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
     fake.memory_sts = 0;
@@ -105,12 +105,14 @@ a_failing_dependency_fails_its_dependants(void **state)
 
     (void)state;
     fake.host_sts = -EIO;
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), -EIO);
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), -EIO);
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
     assert_int_equal(fake.calls.memory, 0);     /* no point reading what cannot be converted */
     assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, NULL), 3);
     fake.host_sts = 0;
     assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    fake.total_sts = -ENOTSUP;          /* a source this OS release does not have */
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 static void
