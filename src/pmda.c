@@ -54,13 +54,11 @@ note_status(unsigned int i, int sts)
     struct cluster_state *cs = &agent.clusters[i];
     char errmsg[PM_MAXERRMSGLEN];
 
-    if (sts == cs->logged)
-        return;
+    if (sts == cs->logged || agent.platform_status < 0)
+        return;             /* with no source at all, init already said why */
     if (sts < 0)
-        pmNotifyErr(LOG_WARNING, "darwin: cluster %u (%s) unavailable: %s%s%s", c->cluster, c->name,
-                    pmErrStr_r(sts, errmsg, sizeof(errmsg)),
-                    agent.platform_status == 0 ? " - " : "",
-                    agent.platform_status == 0 ? agent.platform.error(agent.platform.ctx) : "");
+        pmNotifyErr(LOG_WARNING, "darwin: cluster %u (%s) unavailable: %s - %s", c->cluster, c->name,
+                    pmErrStr_r(sts, errmsg, sizeof(errmsg)), agent.platform.error(agent.platform.ctx));
     else
         pmNotifyErr(LOG_INFO, "darwin: cluster %u (%s) available again", c->cluster, c->name);
     cs->logged = sts;

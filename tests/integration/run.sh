@@ -131,7 +131,7 @@ pminfo -h localhost -f kernel.all.load > "$work/none.values" 2>&1
 check "metrics report an error, not zeros" sh -c "! grep -q value '$work/none.values'"
 for _ in 1 2 3; do pminfo -h localhost -f hinv kernel mem >/dev/null 2>&1; done
 check "pmcd's log stays quiet across fetches" sh -c "! grep -q 'Fetch callback error' '$work/none/pmcd.log' &&
-    [ \$(grep -c 'darwin: cluster 1 (memory) unavailable' '$work/none/pmcd.log') -eq 1 ]"
+    [ \$(grep -c 'darwin:' '$work/none/pmcd.log') -eq 1 ]"
 check "pmcd is still healthy" sh -c "kill -0 $pmcd_pid && pminfo -h localhost -d hinv.ncpu >/dev/null"
 stop_pmcd
 
