@@ -27,14 +27,13 @@ values_within() { # values_within FILE LO HI MIN
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
 check "the PMNS has the 58 metrics of the foundation" [ "$nnames" -eq 58 ]
-pminfo -h localhost -f $names > "$work/values" 2>&1
-check "every metric has a value through pmcd" every_block " value " "$work/values"
-check "no metric reports an error" sh -c "! grep -q -i error '$work/values'"
-pminfo -h localhost -T $names > "$work/help" 2>&1
-check "every metric has help text" every_block 'Help: | [A-Za-z"]' "$work/help"
-check "no help text is missing" sh -c "! grep -q -i 'not available' '$work/help'"
-pminfo -h localhost -l $names > "$work/labels" 2>&1
-check "every metric carries the domain label source=snapshot" every_block '"source":"snapshot"' "$work/labels"
+pminfo -h localhost -fdlT $names > "$work/fdlT" 2>&1
+check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
+check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
+check "pminfo -fdlT: every metric has help text" every_block 'Help: | [A-Za-z"]' "$work/fdlT"
+check "pminfo -fdlT: every metric carries the domain label source=snapshot" every_block '"source":"snapshot"' "$work/fdlT"
+check "no metric reports an error or lacks help" sh -c "! grep -q -E '^ *Error|No value|not available' '$work/fdlT'"
+cp "$work/fdlT" "$work/labels"
 check "CPU instances carry their performance level" grep -q '"perflevel":1,"perflevel_name":"efficiency"' "$work/labels"
 check "indoms carry indom_name" grep -q '"indom_name":"load average period"' "$work/labels"
 pminfo -h localhost -m $names > "$work/pmids" 2>&1
