@@ -80,6 +80,10 @@ printf 'kernel.all.cpu.user > 0 && kernel.all.load #'"'"'1 minute'"'"' > 1 -> pr
 pmie -h localhost -c "$work/rules" -t 1 -T 4sec > "$work/pmie.out" 2>&1
 check "pmie evaluates a rule over the metrics" grep -q "cpu busy and loaded" "$work/pmie.out"
 
+# A local PMNS naming a PMID the agent does not have makes pmcd pass it on.
+printf 'root { bogus }\nbogus { pmid 78:1:999 }\n' > "$work/bogus.pmns"
+pminfo -h localhost -n "$work/bogus.pmns" -f bogus.pmid > "$work/badpmid" 2>&1
+check "an unknown PMID through pmcd is PM_ERR_PMID" grep -q "Unknown or illegal metric identifier" "$work/badpmid"
 pmstore -h localhost kernel.all.hz 5 > "$work/store" 2>&1
 check "a store is refused with PM_ERR_PERMISSION" grep -q "No permission" "$work/store"
 pmval -h localhost -s 1 -i no-such-cpu kernel.percpu.cpu.user > "$work/badinst" 2>&1
