@@ -46,6 +46,9 @@ harness_teardown(void **state)
     return 0;
 }
 
+/* A cmocka test case run against a fresh fake machine and agent. */
+#define HARNESS_TEST(fn) cmocka_unit_test_setup_teardown(fn, harness_setup, harness_teardown)
+
 static inline pmdaExt *
 harness_ext(void)
 {

@@ -170,14 +170,14 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(a_fetch_refreshes_only_what_it_names, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(each_cluster_once_per_fetch, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(an_instance_request_refreshes_only_the_owner, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(a_failing_source_fails_only_its_cluster, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(a_failing_dependency_fails_its_dependants, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(unknown_pmids_and_stores_are_refused, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(help_text_for_metrics_and_indoms, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(domain_and_indom_labels, harness_setup, harness_teardown),
+        HARNESS_TEST(a_fetch_refreshes_only_what_it_names),
+        HARNESS_TEST(each_cluster_once_per_fetch),
+        HARNESS_TEST(an_instance_request_refreshes_only_the_owner),
+        HARNESS_TEST(a_failing_source_fails_only_its_cluster),
+        HARNESS_TEST(a_failing_dependency_fails_its_dependants),
+        HARNESS_TEST(unknown_pmids_and_stores_are_refused),
+        HARNESS_TEST(help_text_for_metrics_and_indoms),
+        HARNESS_TEST(domain_and_indom_labels),
     };
     pmSetProgname("test_agent");
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -256,16 +256,16 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(memory_in_kilobytes_at_16k_pages, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(memory_at_4k_pages, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(vm_counters_are_full_64_bit, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(one_failing_part_fails_only_its_metrics, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(cpu_ticks_to_msec_and_across_the_wrap, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(cpu_msec_at_another_clock_rate, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(cpu_instances_survive_churn, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(no_cpus_and_very_many_cpus, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(perflevel_labels_on_cpu_instances, harness_setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(load_uname_and_uptime, harness_setup, harness_teardown),
+        HARNESS_TEST(memory_in_kilobytes_at_16k_pages),
+        HARNESS_TEST(memory_at_4k_pages),
+        HARNESS_TEST(vm_counters_are_full_64_bit),
+        HARNESS_TEST(one_failing_part_fails_only_its_metrics),
+        HARNESS_TEST(cpu_ticks_to_msec_and_across_the_wrap),
+        HARNESS_TEST(cpu_msec_at_another_clock_rate),
+        HARNESS_TEST(cpu_instances_survive_churn),
+        HARNESS_TEST(no_cpus_and_very_many_cpus),
+        HARNESS_TEST(perflevel_labels_on_cpu_instances),
+        HARNESS_TEST(load_uname_and_uptime),
     };
     pmSetProgname("test_collectors");
     return cmocka_run_group_tests(tests, NULL, NULL);
