@@ -11,9 +11,9 @@
 #include <pcp/pmda.h>
 
 #include "platform.h"
+#include "refresh_plan.h"
 
 #define COLLECTOR_NO_INDOM 0xffffffffu
-#define COLLECTOR_MAX_DEPENDS 4
 
 /* One metric: everything pmcd, the PMNS and the help file need to agree on. */
 struct metric_row {
@@ -37,7 +37,7 @@ struct collector {
     const char *name;
     unsigned int cluster;
     unsigned int ndepends;                          /* clusters refreshed before this one */
-    unsigned int depends[COLLECTOR_MAX_DEPENDS];
+    unsigned int depends[PLAN_MAX_DEPENDS];
     const struct metric_row *rows;
     unsigned int nrows;
     const struct indom_def *indom;                  /* NULL when it owns none */

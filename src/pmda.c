@@ -71,8 +71,7 @@ refresh(const unsigned char *wanted, int with_depends)
     unsigned int order[darwin_ncollectors], norder = 0;
 
     if (with_depends) {
-        if (plan_refresh(agent.nodes, darwin_ncollectors, wanted, order, &norder) < 0)
-            return;         /* the table was checked at init; cannot happen */
+        plan_refresh(agent.nodes, darwin_ncollectors, wanted, order, &norder);
     } else {
         for (unsigned int i = 0; i < darwin_ncollectors; i++)
             if (wanted[i])
@@ -84,9 +83,7 @@ refresh(const unsigned char *wanted, int with_depends)
         int sts = collector_error(agent.platform_status);
 
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
-            for (unsigned int j = 0; j < darwin_ncollectors; j++)
-                if (darwin_collectors[j]->cluster == c->depends[d] && agent.clusters[j].status < 0)
-                    sts = agent.clusters[j].status;
+            sts = agent.clusters[agent.nodes[i].dep_index[d]].status;
         if (sts == 0)
             sts = c->refresh(&agent.platform, owned_indom(c));
         agent.clusters[i].status = sts;
@@ -110,6 +107,16 @@ collector_of(pmID pmid)
                 return (int)i;
         return -1;
     }
+    return -1;
+}
+
+/* The collector owning indom, or -1. */
+static int
+collector_of_indom(pmInDom indom)
+{
+    for (unsigned int i = 0; i < darwin_ncollectors; i++)
+        if (darwin_collectors[i]->indom && owned_indom(darwin_collectors[i]) == indom)
+            return (int)i;
     return -1;
 }
 
@@ -145,15 +152,12 @@ static int
 darwin_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
     unsigned char wanted[darwin_ncollectors];
+    int c = collector_of_indom(indom);
 
     /* Only a dynamic indom needs its owner refreshed; a static set is known. */
     memset(wanted, 0, sizeof(wanted));
-    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
-        const struct collector *c = darwin_collectors[i];
-
-        if (c->indom && c->indom->set == NULL && owned_indom(c) == indom)
-            wanted[i] = 1;
-    }
+    if (c >= 0 && darwin_collectors[c]->indom->set == NULL)
+        wanted[c] = 1;
     refresh(wanted, 0);
     return pmdaInstance(indom, inst, name, result, pmda);
 }
@@ -205,14 +209,13 @@ darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
         pmdaAddLabels(lp, "{\"source\":\"%s\"}",
                       agent.platform_status == 0 ? agent.platform.name : "unavailable");
         break;
-    case PM_LABEL_INDOM:
-        for (unsigned int i = 0; i < darwin_ncollectors; i++) {
-            const struct collector *c = darwin_collectors[i];
+    case PM_LABEL_INDOM: {
+        int c = collector_of_indom((pmInDom)ident);
 
-            if (c->indom && owned_indom(c) == (pmInDom)ident)
-                pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", c->indom->label_name);
-        }
+        if (c >= 0)
+            pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", darwin_collectors[c]->indom->label_name);
         break;
+    }
     default:
         break;
     }
@@ -222,21 +225,18 @@ darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 static int
 darwin_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
 {
-    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
-        const struct collector *c = darwin_collectors[i];
+    int c = collector_of_indom(indom);
 
-        if (c->indom && c->instance_labels && owned_indom(c) == indom)
-            return c->instance_labels(indom, inst, lp);
-    }
-    return 0;
+    if (c < 0 || darwin_collectors[c]->instance_labels == NULL)
+        return 0;
+    return darwin_collectors[c]->instance_labels(indom, inst, lp);
 }
 
 /* Build pmcd's tables from the collectors' rows; 0 or a negative errno. */
 static int
 build_tables(void)
 {
-    unsigned int m = 0, x = 0, order[darwin_ncollectors], norder;
-    unsigned char all[darwin_ncollectors];
+    unsigned int m = 0, x = 0;
 
     agent.nmetrics = agent.nindoms = 0;
     for (unsigned int i = 0; i < darwin_ncollectors; i++) {
@@ -253,7 +253,7 @@ build_tables(void)
     for (unsigned int i = 0; i < darwin_ncollectors; i++) {
         const struct collector *c = darwin_collectors[i];
 
-        agent.nodes[i] = (struct plan_node){ c->cluster, c->ndepends, c->depends };
+        agent.nodes[i] = (struct plan_node){ .cluster = c->cluster, .ndepends = c->ndepends, .depends = c->depends };
         if (c->indom) {
             agent.indoms[x].it_indom = owned_indom(c);
             agent.indoms[x].it_numinst = c->indom->nset;
@@ -273,8 +273,7 @@ build_tables(void)
             agent.metrics[m].m_desc.units = row->units;
         }
     }
-    memset(all, 1, sizeof(all));
-    return plan_refresh(agent.nodes, darwin_ncollectors, all, order, &norder);
+    return plan_check(agent.nodes, darwin_ncollectors);
 }
 
 static void

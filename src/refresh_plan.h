@@ -4,20 +4,30 @@
 #ifndef PMDA_DARWIN_REFRESH_PLAN_H
 #define PMDA_DARWIN_REFRESH_PLAN_H
 
+#define PLAN_MAX_DEPENDS 4
+
 struct plan_node {
     unsigned int cluster;
     unsigned int ndepends;
-    const unsigned int *depends;    /* cluster numbers */
+    const unsigned int *depends;            /* cluster numbers */
+    unsigned int dep_index[PLAN_MAX_DEPENDS]; /* the same as node indices: filled by plan_check */
 };
 
 /*
- * Given nodes[0..n) and wanted[i] != 0 for the nodes a request names, write
- * into order[] the node indices to refresh, every dependency before its
- * dependants, each node once; *norder receives the count (at most n).
- * Returns 0, or -EINVAL for a dependency on an unknown cluster, or -ELOOP
- * for a dependency cycle.
+ * Check the table once, at init: resolve every dependency to its node index
+ * (dep_index) and reject a table the planner could not order. Returns 0,
+ * -EINVAL for a dependency on an unknown cluster or more than
+ * PLAN_MAX_DEPENDS of them, or -ELOOP for a dependency cycle.
  */
-int plan_refresh(const struct plan_node *nodes, unsigned int n, const unsigned char *wanted,
-                 unsigned int *order, unsigned int *norder);
+int plan_check(struct plan_node *nodes, unsigned int n);
+
+/*
+ * Given nodes[0..n) checked by plan_check and wanted[i] != 0 for the nodes a
+ * request names, write into order[] the node indices to refresh, every
+ * dependency before its dependants, each node once; *norder receives the
+ * count (at most n).
+ */
+void plan_refresh(const struct plan_node *nodes, unsigned int n, const unsigned char *wanted,
+                  unsigned int *order, unsigned int *norder);
 
 #endif

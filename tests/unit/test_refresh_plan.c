@@ -15,14 +15,17 @@ static const unsigned int on0_and_6[] = { 0, 6 };
 static void
 dependencies_come_first_and_once(void **state)
 {
-    const struct plan_node nodes[] = {
-        { 0, 0, NULL }, { 1, 1, on0 }, { 6, 1, on0 }, { 26, 2, on0_and_6 }, { 9, 0, NULL },
+    struct plan_node nodes[] = {
+        { 0, 0, NULL, { 0 } }, { 1, 1, on0, { 0 } }, { 6, 1, on0, { 0 } }, { 26, 2, on0_and_6, { 0 } },
+        { 9, 0, NULL, { 0 } },
     };
     unsigned char wanted[5] = { 0, 1, 0, 1, 0 };
     unsigned int order[5], n;
 
     (void)state;
-    assert_int_equal(plan_refresh(nodes, 5, wanted, order, &n), 0);
+    assert_int_equal(plan_check(nodes, 5), 0);
+    assert_int_equal(nodes[3].dep_index[1], 2);     /* cluster 6 is node 2 */
+    plan_refresh(nodes, 5, wanted, order, &n);
     assert_int_equal(n, 4);
     assert_int_equal(order[0], 0);      /* cluster 0, needed by 1, 6 and 26 */
     assert_int_equal(order[1], 1);
@@ -33,12 +36,13 @@ dependencies_come_first_and_once(void **state)
 static void
 nothing_wanted_nothing_planned(void **state)
 {
-    const struct plan_node nodes[] = { { 0, 0, NULL }, { 1, 1, on0 } };
+    struct plan_node nodes[] = { { 0, 0, NULL, { 0 } }, { 1, 1, on0, { 0 } } };
     unsigned char wanted[2] = { 0, 0 };
     unsigned int order[2], n = 99;
 
     (void)state;
-    assert_int_equal(plan_refresh(nodes, 2, wanted, order, &n), 0);
+    assert_int_equal(plan_check(nodes, 2), 0);
+    plan_refresh(nodes, 2, wanted, order, &n);
     assert_int_equal(n, 0);
 }
 
@@ -47,14 +51,14 @@ bad_tables_are_refused(void **state)
 {
     static const unsigned int on1[] = { 1 };
     static const unsigned int on7[] = { 7 };
-    const struct plan_node cycle[] = { { 0, 1, on1 }, { 1, 1, on0 } };
-    const struct plan_node unknown[] = { { 0, 1, on7 } };
-    unsigned char wanted[2] = { 1, 1 };
-    unsigned int order[2], n;
+    struct plan_node cycle[] = { { 0, 1, on1, { 0 } }, { 1, 1, on0, { 0 } } };
+    struct plan_node unknown[] = { { 0, 1, on7, { 0 } } };
+    struct plan_node too_many[] = { { 0, PLAN_MAX_DEPENDS + 1, on0, { 0 } } };
 
     (void)state;
-    assert_int_equal(plan_refresh(cycle, 2, wanted, order, &n), -ELOOP);
-    assert_int_equal(plan_refresh(unknown, 1, wanted, order, &n), -EINVAL);
+    assert_int_equal(plan_check(cycle, 2), -ELOOP);
+    assert_int_equal(plan_check(unknown, 1), -EINVAL);
+    assert_int_equal(plan_check(too_many, 1), -EINVAL);
 }
 
 int
