@@ -27,16 +27,20 @@ if [ -n "$missing" ]; then
     echo "Installing:$missing"
     $sudo apt-get update -q
     # pcp's post-install script calls systemctl, which fails where systemd is
-    # not PID 1 (containers, CI): put a no-op one first in PATH meanwhile.
-    shim=""
-    if [ "$(ps -p 1 -o comm= 2>/dev/null)" != systemd ] && [ ! -e /usr/local/sbin/systemctl ]; then
-        shim=/usr/local/sbin/systemctl
-        printf '#!/bin/sh\nexit 0\n' | $sudo tee "$shim" >/dev/null
-        $sudo chmod +x "$shim"
+    # not PID 1 (containers, CI): put a no-op one first in the PATH that dpkg
+    # gives maintainer scripts. apt replaces dpkg's PATH with its DPkg::Path
+    # (/usr/sbin:/usr/bin:/sbin:/bin), so the shim's directory goes there.
+    dpkg_path=/usr/sbin:/usr/bin:/sbin:/bin
+    if [ "$(ps -p 1 -o comm= 2>/dev/null)" != systemd ]; then
+        shim_dir=$(mktemp -d)
+        trap 'rm -rf "$shim_dir"' EXIT
+        printf '#!/bin/sh\nexit 0\n' >"$shim_dir/systemctl"
+        chmod 755 "$shim_dir/systemctl"
+        dpkg_path=$shim_dir:$dpkg_path
     fi
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
-    $sudo dpkg --configure -a
-    [ -n "$shim" ] && $sudo rm -f "$shim"
+    $sudo env DEBIAN_FRONTEND=noninteractive PATH="$dpkg_path" \
+        apt-get install -y -q --no-install-recommends -o DPkg::Path="$dpkg_path" $missing
+    $sudo env PATH="$dpkg_path" dpkg --configure -a
 fi
 
 if [ "$what" = test ]; then
