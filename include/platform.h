@@ -43,6 +43,14 @@ struct plat_vm {
     uint64_t swapouts;
     uint64_t compressions;
     uint64_t decompressions;
+    /* What vm_stat prints besides the above. The kernel's free_count already
+     * includes speculative pages (vm_stat subtracts them for "Pages free"). */
+    uint32_t speculative_count;
+    uint32_t throttled_count;
+    uint32_t purgeable_count;
+    uint32_t external_page_count;       /* file-backed pages */
+    uint32_t internal_page_count;       /* anonymous pages */
+    uint64_t purges;
 };
 
 /* vm.swapusage (struct xsw_usage), in bytes. */
@@ -100,12 +108,8 @@ struct plat_cpu_ticks {
     uint32_t nice;
 };
 
-#define PLAT_PERFLEVEL_UNKNOWN (-1)
-
 struct plat_cpu {
-    char name[PLAT_NAME_MAX];               /* "cpu0", ... */
-    int perflevel;                          /* hw.perflevelN index, or PLAT_PERFLEVEL_UNKNOWN */
-    char perflevel_name[PLAT_NAME_MAX];     /* "Performance", "Efficiency"; "" if unknown */
+    char name[PLAT_NAME_MAX];               /* "cpu0", ...: "cpu" and the logical CPU number */
     struct plat_cpu_ticks ticks;
 };
 
@@ -124,6 +128,99 @@ struct plat_clock {
     int32_t now_usec;
 };
 
+/*
+ * Integer sysctls read by name, in families that one collector reads
+ * together. Each value has its own status. plat_sysctl_defs() names them, so
+ * that the live source, the snapshot replay and the snapshot writer agree.
+ */
+enum plat_sysctl_family {
+    PLAT_SYSCTL_VFS,
+    PLAT_SYSCTL_LIMITS,
+    PLAT_SYSCTL_IPC,
+    PLAT_SYSCTL_PRESSURE,
+    PLAT_SYSCTL_CPU_COUNTS,
+    PLAT_SYSCTL_NFAMILIES
+};
+enum { PLAT_VFS_NUM_FILES, PLAT_VFS_MAXFILES, PLAT_VFS_NUM_VNODES, PLAT_VFS_MAXVNODES, PLAT_VFS_N };
+enum {
+    PLAT_LIMITS_MAXPROC, PLAT_LIMITS_MAXPROCPERUID, PLAT_LIMITS_MAXFILES, PLAT_LIMITS_MAXFILESPERPROC,
+    PLAT_LIMITS_RECYCLED_VNODES, PLAT_LIMITS_N
+};
+enum { PLAT_IPC_NMBCLUSTERS, PLAT_IPC_MAXSOCKBUF, PLAT_IPC_SOMAXCONN, PLAT_IPC_SODEFUNCT_CALLS, PLAT_IPC_N };
+enum { PLAT_PRESSURE_LEVEL, PLAT_PRESSURE_FREE_PERCENT, PLAT_PRESSURE_N };
+enum { PLAT_CPU_PHYSICAL, PLAT_CPU_LOGICAL, PLAT_CPU_NPERFLEVELS, PLAT_CPU_COUNTS_N };
+
+#define PLAT_SYSCTL_SET_MAX 8
+
+struct plat_sysctl_def {
+    const char *name;           /* the sysctl, e.g. "kern.num_files" */
+    int counter;                /* 1 when it only ever increases (replay interpolates it) */
+};
+
+/* The definitions of a family; *n receives how many. */
+const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n);
+
+struct plat_sysctl_set {
+    unsigned int n;
+    int status[PLAT_SYSCTL_SET_MAX];        /* 0, or a negative errno for that value alone */
+    uint64_t value[PLAT_SYSCTL_SET_MAX];
+};
+
+/* Live task and thread totals (the default processor set's load info). */
+struct plat_tasks {
+    uint32_t tasks;
+    uint32_t threads;
+};
+
+/* One utmpx record: ut_type as the kernel defines it, and ut_user ("" if none). */
+#define PLAT_UTMPX_USER_PROCESS 7
+struct plat_login {
+    int type;
+    char user[PLAT_NAME_MAX];
+};
+
+/* The records; the array belongs to the source until the next call. */
+struct plat_login_set {
+    unsigned int n;
+    const struct plat_login *login;
+};
+
+/* hw.perflevelN.<field>: plat_perflevel_fields[] names them. */
+enum {
+    PLAT_PL_PHYSICALCPU, PLAT_PL_LOGICALCPU, PLAT_PL_L1ICACHESIZE, PLAT_PL_L1DCACHESIZE,
+    PLAT_PL_L2CACHESIZE, PLAT_PL_CPUSPERL2, PLAT_PL_L3CACHESIZE, PLAT_PL_CPUSPERL3, PLAT_PL_N
+};
+extern const char *const plat_perflevel_fields[PLAT_PL_N];
+
+#define PLAT_MAX_PERFLEVELS 8
+#define PLAT_MAX_CPUS 1024
+
+struct plat_perflevel {
+    int name_status;
+    char name[PLAT_NAME_MAX];               /* hw.perflevelN.name, e.g. "Performance" */
+    int status[PLAT_PL_N];
+    uint64_t value[PLAT_PL_N];
+};
+
+/* A CPU's cluster type from the IORegistry (IODeviceTree:/cpus/cpuN
+ * "cluster-type"): "E", "P", ... */
+struct plat_cpu_cluster {
+    char cpu[PLAT_NAME_MAX];                /* named as in plat_cpu */
+    char type[8];
+};
+
+/* The processor topology: fixed while the machine runs. */
+struct plat_topology {
+    int brand_status;
+    char brand[PLAT_TEXT_MAX];              /* machdep.cpu.brand_string */
+    struct plat_sysctl_set counts;          /* PLAT_SYSCTL_CPU_COUNTS */
+    unsigned int nlevels;                   /* levels read: min(hw.nperflevels, PLAT_MAX_PERFLEVELS) */
+    struct plat_perflevel level[PLAT_MAX_PERFLEVELS];
+    int clusters_status;
+    unsigned int nclusters;
+    const struct plat_cpu_cluster *cluster; /* belongs to the source until the next call */
+};
+
 struct platform {
     const char *name;           /* "live" or "snapshot" */
     void *ctx;
@@ -134,6 +231,10 @@ struct platform {
     int (*cpu_total)(void *ctx, struct plat_cpu_ticks *out);
     int (*cpus)(void *ctx, struct plat_cpu_set *out);
     int (*clock)(void *ctx, struct plat_clock *out);
+    int (*sysctls)(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out);
+    int (*tasks)(void *ctx, struct plat_tasks *out);
+    int (*logins)(void *ctx, struct plat_login_set *out);
+    int (*topology)(void *ctx, struct plat_topology *out);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

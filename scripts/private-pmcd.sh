@@ -22,7 +22,7 @@ start_pmcd() {
     rm -rf "$dir"; mkdir -p "$dir/run"
     {
         echo "#define DARWIN 78"
-        echo "root { hinv kernel mem swap pmda }"
+        sed -n '/^root {/,/^}/p' "$src/pmns/root"     # the subtrees this agent serves
         echo "#include \"$src/pmns/pmns\""
     } > "$dir/root"
     printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" > "$dir/pmcd.conf"

@@ -5,6 +5,7 @@
 #include "collector.h"
 #include "convert.h"
 #include "hinv.h"
+#include "memory.h"
 
 #include <string.h>
 
@@ -71,7 +72,14 @@ static const struct metric_row rows[] = {
 };
 
 static struct plat_memory mem;
+static int have_mem;
 static unsigned int logged_failures;
+
+const struct plat_memory *
+memory_facts(void)
+{
+    return have_mem ? &mem : NULL;
+}
 
 static int
 memory_refresh(const struct platform *p, pmInDom indom)
@@ -81,8 +89,10 @@ memory_refresh(const struct platform *p, pmInDom indom)
 
     (void)indom;
     memset(&mem, 0, sizeof(mem));
+    have_mem = 0;
     if ((sts = p->memory(p->ctx, &mem)) < 0)
         return collector_error(sts);
+    have_mem = 1;
     failures |= (mem.vm_status < 0) << 0;
     failures |= (mem.swap_status < 0) << 1;
     for (int i = 0; i < PLAT_COMP_NSTATS; i++)
@@ -200,11 +210,12 @@ memory_teardown(pmInDom indom)
 {
     (void)indom;
     logged_failures = 0;
+    have_mem = 0;
 }
 
 const struct collector memory_collector = {
     .name = "memory",
-    .cluster = 1,
+    .cluster = MEMORY_CLUSTER,
     .ndepends = 1,
     .depends = { HINV_CLUSTER },
     .rows = rows,

@@ -8,8 +8,9 @@
 #include "collector.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
+#include "percpu.h"
+#include "topology.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,6 @@ struct cpu_entry {
     int inst;
     int present;
     char name[PLAT_NAME_MAX];
-    int perflevel;
-    char perflevel_name[PLAT_NAME_MAX];
     struct cpu_counters counters;
 };
 
@@ -117,8 +116,6 @@ percpu_refresh(const struct platform *p, pmInDom id)
             return sts;
         e->inst = sts;
         e->present = 1;
-        e->perflevel = cpu->perflevel;
-        snprintf(e->perflevel_name, sizeof(e->perflevel_name), "%s", cpu->perflevel_name);
         cpu_counters_update(&e->counters, &cpu->ticks);
     }
     drop_absent();
@@ -143,31 +140,33 @@ percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-/* "Performance" -> "performance": label values a dashboard can match on. */
-static void
-label_word(const char *in, char *out, size_t outlen)
-{
-    size_t n = 0;
-
-    for (; *in != '\0' && n + 1 < outlen; in++)
-        if (isalnum((unsigned char)*in))
-            out[n++] = (char)tolower((unsigned char)*in);
-    out[n] = '\0';
-}
-
 static int
 percpu_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
 {
     const struct cpu_entry *e = entry_by_inst(inst);
-    char word[PLAT_NAME_MAX];
+    const char *word;
+    int level;
 
     (void)id;
-    if (e == NULL || e->perflevel == PLAT_PERFLEVEL_UNKNOWN)
-        return 0;
-    label_word(e->perflevel_name, word, sizeof(word));
-    if (word[0] == '\0')
-        return pmdaAddLabels(lp, "{\"perflevel\":%d}", e->perflevel) < 0 ? 0 : 1;
-    return pmdaAddLabels(lp, "{\"perflevel\":%d,\"perflevel_name\":\"%s\"}", e->perflevel, word) < 0 ? 0 : 2;
+    if (e == NULL || topology_cpu_level(e->name, &level, &word) < 0)
+        return 0;           /* level unknown: no label, nothing invented */
+    return pmdaAddLabels(lp, "{\"perflevel\":%d,\"perflevel_name\":\"%s\"}", level, word) < 0 ? 0 : 2;
+}
+
+unsigned int
+percpu_count(void)
+{
+    return ncpus;
+}
+
+int
+percpu_at(unsigned int i, struct percpu_view *out)
+{
+    if (i >= ncpus)
+        return -1;
+    out->name = cpus[i].name;
+    out->counters = &cpus[i].counters;
+    return 0;
 }
 
 static void
@@ -182,9 +181,9 @@ percpu_teardown(pmInDom id)
 
 const struct collector percpu_collector = {
     .name = "percpu",
-    .cluster = 8,
-    .ndepends = 1,
-    .depends = { HINV_CLUSTER },
+    .cluster = PERCPU_CLUSTER,
+    .ndepends = 2,
+    .depends = { HINV_CLUSTER, TOPOLOGY_CLUSTER },   /* the topology gives the labels */
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -13,6 +13,15 @@ extern const struct collector loadavg_collector;
 extern const struct collector cpu_total_collector;
 extern const struct collector percpu_collector;
 extern const struct collector uptime_collector;
+extern const struct collector vfs_collector;
+extern const struct collector login_collector;
+extern const struct collector limits_collector;
+extern const struct collector ipc_collector;
+extern const struct collector pressure_collector;
+extern const struct collector vmstat_collector;
+extern const struct collector boottime_collector;
+extern const struct collector topology_collector;
+extern const struct collector perflevel_cpu_collector;
 
 const struct collector *const darwin_collectors[] = {
     &hinv_collector,
@@ -22,6 +31,15 @@ const struct collector *const darwin_collectors[] = {
     &cpu_total_collector,
     &percpu_collector,
     &uptime_collector,
+    &vfs_collector,
+    &login_collector,
+    &limits_collector,
+    &ipc_collector,
+    &pressure_collector,
+    &vmstat_collector,
+    &boottime_collector,
+    &topology_collector,
+    &perflevel_cpu_collector,
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);

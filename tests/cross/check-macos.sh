@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compile the live macOS source against Apple's headers for arm64 and x86_64
 # with -Wall -Wextra -Werror, and link darwin-snapshot as a Mach-O executable
-# for both. Uses the Zig toolchain from npm, installing it when absent; this
+# for both (functions of the files that need the macOS SDK are linked from
+# sdk_stubs.c). Uses the Zig toolchain from npm, installing it when absent; this
 # check never skips: without a toolchain it fails.
 #
 # usage: check-macos.sh SOURCE_DIR WORK_DIR
@@ -42,9 +43,9 @@ for f in "$src"/src/platform/darwin/*.c; do
         live_sources="$live_sources $f"
     fi
 done
-portable_sources="$src/src/platform/error_text.c $src/src/platform/snapshot/snapshot_store.c $src/src/platform/snapshot/snapshot_source.c
+portable_sources="$src/src/platform/error_text.c $src/src/platform/sysctl_defs.c $src/src/platform/snapshot/snapshot_store.c $src/src/platform/snapshot/snapshot_source.c
 $src/src/platform/snapshot/snapshot_write.c"
-flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform -I$src/src/platform/snapshot"
+flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform -I$src/src/platform/snapshot -I$src/src/platform/darwin"
 
 passed=0
 failed=0
@@ -57,7 +58,8 @@ for target in aarch64-macos x86_64-macos; do
         fi
     done
     exe="$work/darwin-snapshot.$target"
-    if "$zig" cc -target "$target" $flags -o "$exe" "$src/tools/darwin-snapshot.c" $live_sources $portable_sources; then
+    if "$zig" cc -target "$target" $flags -o "$exe" "$src/tools/darwin-snapshot.c" $live_sources $portable_sources \
+            "$src/tests/cross/sdk_stubs.c"; then
         # Mach-O 64-bit magic, little-endian: cf fa ed fe
         magic=$(od -An -tx1 -N4 "$exe" | tr -d ' \n')
         if [ "$magic" = "cffaedfe" ]; then

@@ -11,7 +11,10 @@ rm -rf "$work"; mkdir -p "$work"
 trap stop_pmcd EXIT
 
 names=$(pminfo -n "$src/pmns/root" | grep -v '^event\.' | sort)   # PCP adds event.* itself
-nnames=$(echo "$names" | wc -l)
+# Apple Silicon reports no L3 cache per performance level: those two have no value there.
+no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
+as_names=$(echo "$names" | grep -v -E "$no_l3")
+nnames=$(echo "$as_names" | wc -l)
 
 # Blocks of "pminfo" output, one per metric, each on one line, for grepping.
 blocks() { awk 'BEGIN{RS=""; FS="\n"} {gsub(/\n/, " | "); print}'; }
@@ -26,8 +29,8 @@ values_within() { # values_within FILE LO HI MIN
 
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-check "the PMNS has the 58 metrics of the foundation" [ "$nnames" -eq 58 ]
-pminfo -h localhost -fdlT $names > "$work/fdlT" 2>&1
+check "the PMNS has the 112 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 112 ]
+pminfo -h localhost -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
 check "pminfo -fdlT: every metric has help text" every_block 'Help: | [A-Za-z"]' "$work/fdlT"
@@ -36,6 +39,9 @@ check "no metric reports an error or lacks help" sh -c "! grep -q -E '^ *Error|N
 cp "$work/fdlT" "$work/labels"
 check "CPU instances carry their performance level" grep -q '"perflevel":1,"perflevel_name":"efficiency"' "$work/labels"
 check "indoms carry indom_name" grep -q '"indom_name":"load average period"' "$work/labels"
+check "performance levels carry their index" grep -q 'inst \[[0-9]* or "efficiency"\] labels {.*"perflevel":1' "$work/labels"
+pminfo -h localhost -f $(echo "$names" | grep -E "$no_l3") > "$work/no-l3" 2>&1
+check "no L3 cache is invented for Apple Silicon levels" sh -c "[ \$(grep -c 'No value' '$work/no-l3') -eq 2 ] && ! grep -q ' value ' '$work/no-l3'"
 pminfo -h localhost -m $names > "$work/pmids" 2>&1
 pminfo -n "$src/pmns/root" -m $names > "$work/pmids.expected" 2>&1
 check "pmcd reports the upstream PMIDs" cmp -s "$work/pmids" "$work/pmids.expected"
@@ -47,6 +53,33 @@ check "vm_statistics64 counters are 64-bit" [ "$(grep -c '64-bit unsigned int' "
 pmval -h localhost -t 1 -s 6 kernel.all.cpu.user > "$work/pmval" 2>&1
 check "pmval shows a positive kernel.all.cpu.user rate consistent with the fixture" \
     values_within "$work/pmval" 1.2 2.35 5
+# Per performance level (fixture: E cores 39, P cores 138 busy user ticks/s, scaled 0.7-1.3).
+pmval -h localhost -t 1 -s 6 -i performance kernel.perflevel.cpu.user > "$work/pmval.p" 2>&1
+pmval -h localhost -t 1 -s 6 -i efficiency kernel.perflevel.cpu.user > "$work/pmval.e" 2>&1
+check "kernel.perflevel.cpu.user: performance cores do 1.0-1.8 s/s" values_within "$work/pmval.p" 0.95 1.8 5
+check "kernel.perflevel.cpu.user: efficiency cores do 0.26-0.51 s/s" values_within "$work/pmval.e" 0.26 0.51 5
+pmrep -h localhost -t 1 -s 3 -p kernel.perflevel.cpu.user kernel.perflevel.cpu.idle > "$work/pmrep.levels" 2>&1
+check "pmrep shows CPU use per performance level" sh -c "grep -q 'performanc' '$work/pmrep.levels' &&
+    grep -q 'efficiency' '$work/pmrep.levels' &&
+    [ \$(grep -c -E '^[0-9:]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' '$work/pmrep.levels') -ge 2 ]"
+pminfo -h localhost -f kernel.limits.maxproc > "$work/limits.alone" 2>&1
+check "kernel.limits.* refresh when fetched alone" grep -q 'value 8000' "$work/limits.alone"
+pminfo -h localhost -f mem.pressure kernel.all.nsessions kernel.all.nusers kernel.all.nroots \
+    kernel.all.nprocs kernel.all.boottime hinv.cpu.brand mem.compressor.ratio > "$work/kernel.values" 2>&1
+check "memory pressure reads normal (1) at the start of the recording" sh -c \
+    "grep -A1 '^mem.pressure.level\$' '$work/kernel.values' | grep -q 'value 1' &&
+     grep -A1 '^mem.pressure.level_name' '$work/kernel.values' | grep -q '\"normal\"'"
+check "login sessions: 2 USER_PROCESS records of 4, no root yet" sh -c \
+    "grep -A1 '^kernel.all.nsessions' '$work/kernel.values' | grep -q 'value 2\$' &&
+     grep -A1 '^kernel.all.nusers' '$work/kernel.values' | grep -q 'value 2\$' &&
+     grep -A1 '^kernel.all.nroots' '$work/kernel.values' | grep -q 'value 0\$'"
+check "nprocs counts tasks, boot time keeps microseconds, brand and compression ratio" sh -c \
+    "grep -A1 '^kernel.all.nprocs' '$work/kernel.values' | grep -q 'value 52[0-9]\$' &&
+     grep -A1 '^kernel.all.boottime' '$work/kernel.values' | grep -q 'value 1763500000.25\$' &&
+     grep -A1 '^hinv.cpu.brand' '$work/kernel.values' | grep -q 'Apple M2' &&
+     grep -A1 '^mem.compressor.ratio' '$work/kernel.values' | grep -q 'value 3'"
+pmval -h localhost -t 1 -s 4 vfs.vnodes.recycled > "$work/pmval.recycled" 2>&1
+check "vfs.vnodes.recycled is a counter: pmval shows its rate (250/s)" values_within "$work/pmval.recycled" 249 251 3
 pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
     kernel.all.load > "$work/pmrep" 2>&1
 check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&
@@ -105,7 +138,12 @@ check "the idle rate stays right across the kernel counter's wrap" values_within
 pminfo -h localhost -f hinv.pagesize hinv.machine > "$work/intel.values"
 check "Intel page size and model" sh -c "grep -q 'value 4096' '$work/intel.values' && grep -q MacBookPro16,1 '$work/intel.values'"
 pminfo -h localhost -l kernel.percpu.cpu.user > "$work/intel.labels"
-check "no performance level is invented where none was recorded" sh -c "! grep -q perflevel '$work/intel.labels'"
+check "with one performance level, every Intel CPU is in it" \
+    [ "$(grep -c '"perflevel":0,"perflevel_name":"performance"' "$work/intel.labels")" -eq 8 ]
+pminfo -h localhost -f hinv.perflevel.l3cache > "$work/intel.l3"
+check "Intel levels report their L3 cache" grep -q 'inst \[0 or "performance"\] value 16777216' "$work/intel.l3"
+pmval -h localhost -t 2 -s 4 -i performance kernel.perflevel.cpu.idle > "$work/pmval.intel.level" 2>&1
+check "the one level's idle time matches the host's across the wrap" values_within "$work/pmval.intel.level" 5.7 7.0 3
 stop_pmcd
 
 echo "# A malformed snapshot fails only what it feeds"

@@ -1,5 +1,6 @@
 #include "fake_platform.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,20 +22,80 @@ fake_cpus(void *c, struct plat_cpu_set *o)
     return FAKE(c)->cpus_sts;
 }
 
+static int
+fake_sysctls(void *c, enum plat_sysctl_family family, struct plat_sysctl_set *o)
+{
+    FAKE(c)->calls.sysctls[family]++;
+    *o = FAKE(c)->sysctl[family];
+    return FAKE(c)->sysctl_sts[family];
+}
+
+static int fake_tasks(void *c, struct plat_tasks *o) { FAKE(c)->calls.tasks++; *o = FAKE(c)->tasks; return FAKE(c)->tasks_sts; }
+
+static int
+fake_logins(void *c, struct plat_login_set *o)
+{
+    FAKE(c)->calls.logins++;
+    o->n = FAKE(c)->nlogin;
+    o->login = FAKE(c)->login;
+    return FAKE(c)->logins_sts;
+}
+
+static int
+fake_topology(void *c, struct plat_topology *o)
+{
+    FAKE(c)->calls.topology++;
+    *o = FAKE(c)->topology;
+    o->cluster = FAKE(c)->cluster;
+    return FAKE(c)->topology_sts;
+}
+
 static const char *fake_error(void *c) { (void)c; return "injected failure"; }
 static const char *fake_notes(void *c) { (void)c; return ""; }
 static void fake_close(void *c) { (void)c; }
 
 void
-fake_platform_cpu(struct fake_platform *f, unsigned int i, const char *name, int level)
+fake_platform_cpu(struct fake_platform *f, unsigned int i, const char *name, const char *cluster_type)
 {
-    struct plat_cpu *cpu = &f->cpu[i];
+    memset(&f->cpu[i], 0, sizeof(f->cpu[i]));
+    snprintf(f->cpu[i].name, sizeof(f->cpu[i].name), "%s", name);
+    /* the clusters are listed by CPU: the count covers every CPU set so far */
+    snprintf(f->cluster[i].cpu, sizeof(f->cluster[i].cpu), "%s", name);
+    snprintf(f->cluster[i].type, sizeof(f->cluster[i].type), "%s", cluster_type ? cluster_type : "");
+    if (i + 1 > f->topology.nclusters)
+        f->topology.nclusters = i + 1;
+}
 
-    memset(cpu, 0, sizeof(*cpu));
-    snprintf(cpu->name, sizeof(cpu->name), "%s", name);
-    cpu->perflevel = level < 0 ? PLAT_PERFLEVEL_UNKNOWN : level;
-    if (level >= 0)
-        snprintf(cpu->perflevel_name, sizeof(cpu->perflevel_name), "%s", level == 0 ? "Performance" : "Efficiency");
+void
+fake_platform_level(struct fake_platform *f, unsigned int i, const char *name, uint64_t ncpu, unsigned int n)
+{
+    struct plat_perflevel *l = &f->topology.level[i];
+
+    memset(l, 0, sizeof(*l));
+    snprintf(l->name, sizeof(l->name), "%s", name);
+    l->value[PLAT_PL_PHYSICALCPU] = l->value[PLAT_PL_LOGICALCPU] = ncpu;
+    l->value[PLAT_PL_L2CACHESIZE] = 4u << 20;
+    l->value[PLAT_PL_CPUSPERL2] = ncpu;
+    l->status[PLAT_PL_L3CACHESIZE] = l->status[PLAT_PL_CPUSPERL3] = -ENOENT;
+    f->topology.nlevels = n;
+    f->topology.counts.value[PLAT_CPU_NPERFLEVELS] = n;
+}
+
+void
+fake_platform_login(struct fake_platform *f, int type, const char *user)
+{
+    struct plat_login *l = &f->login[f->nlogin++];
+
+    l->type = type;
+    snprintf(l->user, sizeof(l->user), "%s", user);
+}
+
+static void
+set_sysctls(struct fake_platform *f, enum plat_sysctl_family family, const uint64_t *values, unsigned int n)
+{
+    f->sysctl[family].n = n;
+    for (unsigned int i = 0; i < n; i++)
+        f->sysctl[family].value[i] = values[i];
 }
 
 void
@@ -44,6 +105,7 @@ fake_platform_init(struct fake_platform *f)
     f->p = (struct platform){
         .name = "fake", .ctx = f, .host = fake_host, .memory = fake_memory, .uname = fake_uname,
         .loadavg = fake_loadavg, .cpu_total = fake_cpu_total, .cpus = fake_cpus, .clock = fake_clock,
+        .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
         .error = fake_error, .notes = fake_notes, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };
@@ -53,6 +115,12 @@ fake_platform_init(struct fake_platform *f)
     f->memory.vm.inactive_count = 3000;
     f->memory.vm.wire_count = 400;
     f->memory.vm.compressor_page_count = 50;
+    f->memory.vm.total_uncompressed_pages_in_compressor = 160;
+    f->memory.vm.speculative_count = 100;
+    f->memory.vm.purgeable_count = 300;
+    f->memory.vm.internal_page_count = 2600;    /* + external = active + inactive + speculative */
+    f->memory.vm.external_page_count = 2500;
+    f->memory.vm.purges = 77;
     f->memory.swap = (struct plat_swap){ .total = 2ULL << 30, .used = 1ULL << 29, .avail = 3ULL << 29 };
     snprintf(f->uname.sysname, sizeof(f->uname.sysname), "Darwin");
     snprintf(f->uname.nodename, sizeof(f->uname.nodename), "test.local");
@@ -63,9 +131,23 @@ fake_platform_init(struct fake_platform *f)
     f->load = (struct plat_loadavg){ .ldavg = { 5120, 4096, 2048 }, .fscale = 2048 };
     f->total = (struct plat_cpu_ticks){ .user = 12345, .sys = 2000, .idle = 90000, .nice = 7 };
     f->ncpu = 4;
-    fake_platform_cpu(f, 0, "cpu0", 1);
-    fake_platform_cpu(f, 1, "cpu1", 1);
-    fake_platform_cpu(f, 2, "cpu2", 0);
-    fake_platform_cpu(f, 3, "cpu3", 0);
-    f->clock = (struct plat_clock){ .boot_sec = 1000, .now_sec = 4600 };
+    fake_platform_cpu(f, 0, "cpu0", "E");
+    fake_platform_cpu(f, 1, "cpu1", "E");
+    fake_platform_cpu(f, 2, "cpu2", "P");
+    fake_platform_cpu(f, 3, "cpu3", "P");
+    f->clock = (struct plat_clock){ .boot_sec = 1000, .boot_usec = 250000, .now_sec = 4600, .now_usec = 250000 };
+    set_sysctls(f, PLAT_SYSCTL_VFS, (const uint64_t[]){ 9000, 245760, 140000, 263168 }, PLAT_VFS_N);
+    set_sysctls(f, PLAT_SYSCTL_LIMITS, (const uint64_t[]){ 8000, 5333, 245760, 122880, 5ULL << 32 }, PLAT_LIMITS_N);
+    set_sysctls(f, PLAT_SYSCTL_IPC, (const uint64_t[]){ 65536, 8388608, 128, 12 }, PLAT_IPC_N);
+    set_sysctls(f, PLAT_SYSCTL_PRESSURE, (const uint64_t[]){ 1, 63 }, PLAT_PRESSURE_N);
+    set_sysctls(f, PLAT_SYSCTL_CPU_COUNTS, (const uint64_t[]){ 4, 4, 2 }, PLAT_CPU_COUNTS_N);
+    f->tasks = (struct plat_tasks){ .tasks = 520, .threads = 2400 };
+    fake_platform_login(f, 2, "");                          /* BOOT_TIME */
+    fake_platform_login(f, PLAT_UTMPX_USER_PROCESS, "alice");
+    fake_platform_login(f, PLAT_UTMPX_USER_PROCESS, "root");
+    fake_platform_login(f, 8, "");                          /* DEAD_PROCESS */
+    snprintf(f->topology.brand, sizeof(f->topology.brand), "Apple M2");
+    f->topology.counts = f->sysctl[PLAT_SYSCTL_CPU_COUNTS];
+    fake_platform_level(f, 0, "Performance", 2, 2);
+    fake_platform_level(f, 1, "Efficiency", 2, 2);
 }

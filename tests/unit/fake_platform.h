@@ -10,8 +10,11 @@
 #define FAKE_MAX_CPUS 1100
 
 struct fake_calls {
-    unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock;
+    unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology;
+    unsigned int sysctls[PLAT_SYSCTL_NFAMILIES];
 };
+
+#define FAKE_MAX_LOGINS 16
 
 struct fake_platform {
     struct platform p;
@@ -23,15 +26,30 @@ struct fake_platform {
     struct plat_cpu cpu[FAKE_MAX_CPUS];
     unsigned int ncpu;
     struct plat_clock clock;
+    struct plat_sysctl_set sysctl[PLAT_SYSCTL_NFAMILIES];
+    struct plat_tasks tasks;
+    struct plat_login login[FAKE_MAX_LOGINS];
+    unsigned int nlogin;
+    struct plat_topology topology;
+    struct plat_cpu_cluster cluster[FAKE_MAX_CPUS];
     /* a negative errno makes that call fail */
-    int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts;
+    int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts, tasks_sts, logins_sts,
+        topology_sts;
+    int sysctl_sts[PLAT_SYSCTL_NFAMILIES];
     struct fake_calls calls;
 };
 
-/* An Apple-Silicon-like machine: 16 KiB pages, 100 Hz, 4 CPUs (2 E, 2 P). */
+/* An Apple-Silicon-like machine: 16 KiB pages, 100 Hz, 4 CPUs: cpu0 and
+ * cpu1 efficiency ("E"), cpu2 and cpu3 performance ("P"), two levels. */
 void fake_platform_init(struct fake_platform *f);
 
-/* Set CPU i to name and level (level < 0: unknown). */
-void fake_platform_cpu(struct fake_platform *f, unsigned int i, const char *name, int level);
+/* Set CPU i to name, with the cluster type cluster_type ("" or NULL: none). */
+void fake_platform_cpu(struct fake_platform *f, unsigned int i, const char *name, const char *cluster_type);
+
+/* Set performance level i's name and CPU count; n is the number of levels. */
+void fake_platform_level(struct fake_platform *f, unsigned int i, const char *name, uint64_t ncpu, unsigned int n);
+
+/* Append a utmpx record. */
+void fake_platform_login(struct fake_platform *f, int type, const char *user);
 
 #endif

@@ -161,8 +161,8 @@ cpu_instances_survive_churn(void **state)
         assert_int_not_equal(inst[i], before[2]);  /* no value for the absent CPU */
     assert_int_equal(u32(8, 71), 3);
 
-    fake_platform_cpu(&fake, 3, "cpu2", 0);         /* cpu2 returns, listed last */
-    fake_platform_cpu(&fake, 4, "cpu9", 0);         /* and a new one appears */
+    fake_platform_cpu(&fake, 3, "cpu2", "P");       /* cpu2 returns, listed last */
+    fake_platform_cpu(&fake, 4, "cpu9", "P");       /* and a new one appears */
     fake.ncpu = 5;
     assert_int_equal(percpu_user(v, inst, 8), 5);
     assert_int_equal(active_inst("cpu2"), before[2]);   /* its old id back */
@@ -186,7 +186,7 @@ no_cpus_and_very_many_cpus(void **state)
         char name[16];
 
         snprintf(name, sizeof(name), "cpu%u", i);
-        fake_platform_cpu(&fake, i, name, -1);
+        fake_platform_cpu(&fake, i, name, NULL);
         fake.cpu[i].ticks.user = i;
     }
     assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 1024);
@@ -203,7 +203,7 @@ perflevel_labels_on_cpu_instances(void **state)
     char buf[256];
 
     (void)state;
-    fake.cpu[3].perflevel = PLAT_PERFLEVEL_UNKNOWN;
+    snprintf(fake.cluster[3].type, sizeof(fake.cluster[3].type), "X");   /* a type no level name starts with */
     assert_int_equal(percpu_user(v, inst, 4), 4);
     n = harness_dp.version.seven.label((int)pmInDom_build(78, 3), PM_LABEL_INSTANCES, &sets, harness_ext());
     assert_int_equal(n, 4);

@@ -38,6 +38,64 @@ open_at(struct platform *p, const char *path, uint64_t elapsed_usec)
 }
 
 static void
+same_kernel(struct platform *a, struct platform *b)
+{
+    struct plat_sysctl_set sa, sb;
+    struct plat_tasks ka, kb;
+    struct plat_login_set la, lb;
+
+    for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
+        memset(&sa, 0, sizeof(sa));
+        memset(&sb, 0, sizeof(sb));
+        assert_int_equal(a->sysctls(a->ctx, (enum plat_sysctl_family)f, &sa), 0);
+        assert_int_equal(b->sysctls(b->ctx, (enum plat_sysctl_family)f, &sb), 0);
+        assert_true(sa.n > 0);
+        for (unsigned int i = 0; i < sa.n; i++)
+            assert_int_equal(sa.status[i], 0);      /* the fixtures have every value */
+        assert_memory_equal(&sa, &sb, sizeof(sa));
+    }
+    assert_int_equal(a->tasks(a->ctx, &ka), 0);
+    assert_int_equal(b->tasks(b->ctx, &kb), 0);
+    assert_memory_equal(&ka, &kb, sizeof(ka));
+    assert_int_equal(a->logins(a->ctx, &la), 0);
+    assert_int_equal(b->logins(b->ctx, &lb), 0);
+    assert_true(la.n > 0);
+    assert_int_equal(la.n, lb.n);
+    for (unsigned int i = 0; i < la.n; i++) {
+        assert_int_equal(la.login[i].type, lb.login[i].type);
+        assert_string_equal(la.login[i].user, lb.login[i].user);
+    }
+}
+
+static void
+same_topology(struct platform *a, struct platform *b)
+{
+    struct plat_topology ta, tb;
+
+    memset(&ta, 0, sizeof(ta));
+    memset(&tb, 0, sizeof(tb));
+    assert_int_equal(a->topology(a->ctx, &ta), 0);
+    assert_int_equal(b->topology(b->ctx, &tb), 0);
+    assert_int_equal(ta.brand_status, 0);
+    assert_string_equal(ta.brand, tb.brand);
+    assert_memory_equal(&ta.counts, &tb.counts, sizeof(ta.counts));
+    assert_true(ta.nlevels > 0);
+    assert_int_equal(ta.nlevels, tb.nlevels);
+    for (unsigned int l = 0; l < ta.nlevels; l++) {
+        assert_int_equal(ta.level[l].name_status, 0);
+        assert_string_equal(ta.level[l].name, tb.level[l].name);
+        assert_memory_equal(ta.level[l].status, tb.level[l].status, sizeof(ta.level[l].status));
+        assert_memory_equal(ta.level[l].value, tb.level[l].value, sizeof(ta.level[l].value));
+    }
+    assert_int_equal(ta.clusters_status, tb.clusters_status);
+    assert_int_equal(ta.nclusters, tb.nclusters);
+    for (unsigned int c = 0; c < ta.nclusters; c++) {
+        assert_string_equal(ta.cluster[c].cpu, tb.cluster[c].cpu);
+        assert_string_equal(ta.cluster[c].type, tb.cluster[c].type);
+    }
+}
+
+static void
 same_everything(struct platform *a, struct platform *b)
 {
     struct plat_host ha, hb;
@@ -85,14 +143,14 @@ same_everything(struct platform *a, struct platform *b)
     assert_int_equal(ca.ncpu, cb.ncpu);
     for (unsigned int i = 0; i < ca.ncpu; i++) {
         assert_string_equal(ca.cpu[i].name, cb.cpu[i].name);
-        assert_int_equal(ca.cpu[i].perflevel, cb.cpu[i].perflevel);
-        assert_string_equal(ca.cpu[i].perflevel_name, cb.cpu[i].perflevel_name);
         assert_memory_equal(&ca.cpu[i].ticks, &cb.cpu[i].ticks, sizeof(ca.cpu[i].ticks));
     }
     assert_int_equal(a->clock(a->ctx, &ka), 0);
     assert_int_equal(b->clock(b->ctx, &kb), 0);
     assert_int_equal(ka.boot_sec, kb.boot_sec);
     assert_int_equal(ka.boot_usec, kb.boot_usec);
+    same_kernel(a, b);
+    same_topology(a, b);
 }
 
 static void
@@ -130,6 +188,27 @@ intel_fixture_roundtrips(void **state)
     roundtrip(FIXTURES "/intel.snapshot");
 }
 
+/* Level CPU counts add up to hw.logicalcpu, and each level's CPUs carry its type. */
+static void
+levels_are_consistent(struct platform *p)
+{
+    struct plat_topology t;
+    uint64_t logical = 0;
+
+    memset(&t, 0, sizeof(t));
+    assert_int_equal(p->topology(p->ctx, &t), 0);
+    for (unsigned int l = 0; l < t.nlevels; l++) {
+        unsigned int typed = 0;
+
+        logical += t.level[l].value[PLAT_PL_LOGICALCPU];
+        for (unsigned int c = 0; c < t.nclusters; c++)
+            typed += t.cluster[c].type[0] == t.level[l].name[0];
+        if (t.nlevels > 1)
+            assert_int_equal(typed, t.level[l].value[PLAT_PL_LOGICALCPU]);
+    }
+    assert_int_equal(logical, t.counts.value[PLAT_CPU_LOGICAL]);
+}
+
 static void
 fixtures_are_internally_consistent(void **state)
 {
@@ -151,6 +230,11 @@ fixtures_are_internally_consistent(void **state)
             assert_int_equal((uint64_t)m.vm.free_count + m.vm.active_count + m.vm.inactive_count +
                              m.vm.wire_count + m.vm.compressor_page_count, h.memsize / h.page_size);
             assert_int_equal(m.swap.used + m.swap.avail, m.swap.total);
+            assert_true(m.vm.speculative_count <= m.vm.free_count);   /* free includes speculative */
+            assert_true(m.vm.purgeable_count <= m.vm.internal_page_count);
+            assert_int_equal((uint64_t)m.vm.internal_page_count + m.vm.external_page_count,
+                             (uint64_t)m.vm.active_count + m.vm.inactive_count + m.vm.speculative_count);
+            levels_are_consistent(&p);
             assert_int_equal(p.cpu_total(p.ctx, &t), 0);
             assert_int_equal(p.cpus(p.ctx, &set), 0);
             for (unsigned int i = 0; i < set.ncpu; i++) {

@@ -66,11 +66,9 @@ live_cpus(void *ctx, struct plat_cpu_set *out)
         for (natural_t i = 0; i < ncpu; i++) {
             struct plat_cpu *cpu = &src->cpus[i];
 
+            /* The array is indexed by logical CPU number, the number that
+             * the IORegistry's logical-cpu-id gives (cpu_clusters.c). */
             snprintf(cpu->name, sizeof(cpu->name), "cpu%u", (unsigned int)i);
-            /* The CPU's level lives in the IORegistry (cpus/cpuN cluster-type),
-             * which this sysctl/Mach source does not read yet: report unknown. */
-            cpu->perflevel = PLAT_PERFLEVEL_UNKNOWN;
-            cpu->perflevel_name[0] = '\0';
             copy_ticks(load[i].cpu_ticks, &cpu->ticks);
         }
         out->ncpu = ncpu;

@@ -48,9 +48,13 @@ live_close(void *ctx)
 {
     struct live_source *src = ctx;
 
-    /* mach_host_self() added a send right at open; give it back once. */
+    /* mach_host_self() and processor_set_default() each added a send right
+     * at open; give them back once. */
+    if (src->pset != MACH_PORT_NULL)
+        mach_port_deallocate(mach_task_self(), src->pset);
     mach_port_deallocate(mach_task_self(), src->host);
     free(src->cpus);
+    free(src->logins);
     free(src);
 }
 
@@ -64,6 +68,8 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         return -ENOMEM;
     }
     src->host = mach_host_self();
+    if ((src->pset_error = processor_set_default(src->host, &src->pset)) != KERN_SUCCESS)
+        src->pset = MACH_PORT_NULL;
     *out = (struct platform) {
         .name = "live",
         .ctx = src,
@@ -74,6 +80,10 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .cpu_total = live_cpu_total,
         .cpus = live_cpus,
         .clock = live_clock,
+        .sysctls = live_sysctls,
+        .tasks = live_tasks,
+        .logins = live_logins,
+        .topology = live_topology,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

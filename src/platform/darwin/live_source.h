@@ -12,8 +12,13 @@
 
 struct live_source {
     mach_port_t host;               /* mach_host_self(), taken once at open */
+    processor_set_name_t pset;      /* processor_set_default(), taken once at open, or MACH_PORT_NULL */
+    kern_return_t pset_error;       /* why pset is MACH_PORT_NULL */
     struct plat_cpu *cpus;          /* per-CPU array handed out by live_cpus() */
     unsigned int cpus_cap;
+    struct plat_login *logins;      /* handed out by live_logins() */
+    unsigned int logins_cap;
+    struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];    /* handed out by live_topology() */
     char error[512];                /* every failure of the current call */
 };
 
@@ -35,6 +40,12 @@ int live_sysctl_struct(struct live_source *src, const char *what, int *mib, unsi
 /* sysctlbyname of a string into out (always NUL-terminated). */
 int live_sysctl_text(struct live_source *src, const char *name, char *out, size_t outlen);
 
+/* Read an integer sysctl family into out (each value with its own status). */
+int live_read_sysctls(struct live_source *src, enum plat_sysctl_family family, struct plat_sysctl_set *out);
+
+/* The CPUs' cluster types from the IORegistry (cpu_clusters.c, IOKit). */
+int live_cpu_clusters(struct live_source *src, const struct plat_cpu_cluster **out, unsigned int *n);
+
 int live_host(void *ctx, struct plat_host *out);
 int live_memory(void *ctx, struct plat_memory *out);
 int live_uname(void *ctx, struct plat_uname *out);
@@ -42,5 +53,9 @@ int live_loadavg(void *ctx, struct plat_loadavg *out);
 int live_clock(void *ctx, struct plat_clock *out);
 int live_cpu_total(void *ctx, struct plat_cpu_ticks *out);
 int live_cpus(void *ctx, struct plat_cpu_set *out);
+int live_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out);
+int live_tasks(void *ctx, struct plat_tasks *out);
+int live_logins(void *ctx, struct plat_login_set *out);
+int live_topology(void *ctx, struct plat_topology *out);
 
 #endif

@@ -43,6 +43,12 @@ read_vm(struct live_source *src, struct plat_vm *out)
     out->swapouts = vs.swapouts;
     out->compressions = vs.compressions;
     out->decompressions = vs.decompressions;
+    out->speculative_count = vs.speculative_count;
+    out->throttled_count = vs.throttled_count;
+    out->purgeable_count = vs.purgeable_count;
+    out->external_page_count = vs.external_page_count;
+    out->internal_page_count = vs.internal_page_count;
+    out->purges = vs.purges;
     return 0;
 }
 

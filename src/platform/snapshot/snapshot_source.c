@@ -11,8 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-/* Every key the format knows (docs/snapshot-format.md lists them with their meaning). */
-static const struct snap_field schema[] = {
+/* Every key the format knows besides the sysctl families, which
+ * build_schema() adds as "sysctl.<name>" (docs/snapshot-format.md lists them
+ * all with their meaning). */
+static const struct snap_field base_schema[] = {
     { "host", "page_size", 0, SNAP_GAUGE64 },
     { "host", "clock_hz", 0, SNAP_GAUGE32 },
     { "host", "memsize", 0, SNAP_GAUGE64 },
@@ -33,6 +35,12 @@ static const struct snap_field schema[] = {
     { "vm", "swapouts", 0, SNAP_COUNTER64 },
     { "vm", "compressions", 0, SNAP_COUNTER64 },
     { "vm", "decompressions", 0, SNAP_COUNTER64 },
+    { "vm", "speculative_count", 0, SNAP_GAUGE32 },
+    { "vm", "throttled_count", 0, SNAP_GAUGE32 },
+    { "vm", "purgeable_count", 0, SNAP_GAUGE32 },
+    { "vm", "external_page_count", 0, SNAP_GAUGE32 },
+    { "vm", "internal_page_count", 0, SNAP_GAUGE32 },
+    { "vm", "purges", 0, SNAP_COUNTER64 },
     { "swap", "total", 0, SNAP_GAUGE64 },
     { "swap", "avail", 0, SNAP_GAUGE64 },
     { "swap", "used", 0, SNAP_GAUGE64 },
@@ -60,11 +68,25 @@ static const struct snap_field schema[] = {
     { "cpu", "sys", 1, SNAP_COUNTER32 },
     { "cpu", "idle", 1, SNAP_COUNTER32 },
     { "cpu", "nice", 1, SNAP_COUNTER32 },
-    { "cpu", "perflevel", 1, SNAP_INT },
-    { "perflevel", "name", 1, SNAP_TEXT },
+    { "cpu", "cluster_type", 1, SNAP_TEXT },
     { "clock", "boot", 0, SNAP_TIME },
-    { NULL, NULL, 0, 0 }
+    { "tasks", "count", 0, SNAP_GAUGE32 },
+    { "tasks", "threads", 0, SNAP_GAUGE32 },
+    { "utmpx", "type", 1, SNAP_INT },
+    { "utmpx", "user", 1, SNAP_TEXT },
+    { "topology", "brand", 0, SNAP_TEXT },
+    { "perflevel", "name", 1, SNAP_TEXT },
+    { "perflevel", "physicalcpu", 1, SNAP_GAUGE32 },
+    { "perflevel", "logicalcpu", 1, SNAP_GAUGE32 },
+    { "perflevel", "l1icachesize", 1, SNAP_GAUGE64 },
+    { "perflevel", "l1dcachesize", 1, SNAP_GAUGE64 },
+    { "perflevel", "l2cachesize", 1, SNAP_GAUGE64 },
+    { "perflevel", "cpusperl2", 1, SNAP_GAUGE32 },
+    { "perflevel", "l3cachesize", 1, SNAP_GAUGE64 },
+    { "perflevel", "cpusperl3", 1, SNAP_GAUGE32 },
 };
+
+#define BASE_SCHEMA_N (sizeof(base_schema) / sizeof(base_schema[0]))
 
 static const char *const compressor_keys[PLAT_COMP_NSTATS] = {
     [PLAT_COMP_SWAPOUTS_UNDER_30S] = "compressor.swapouts_under_30s",
@@ -80,8 +102,13 @@ struct snapshot_source {
     uint64_t (*now_usec)(void);
     int started;
     uint64_t start_usec;
+    struct snap_field *schema;          /* base_schema, the sysctl keys, and a terminator */
     struct plat_cpu *cpus;
     unsigned int cpus_cap;
+    struct plat_login *logins;
+    unsigned int logins_cap;
+    struct plat_cpu_cluster *clusters;
+    unsigned int clusters_cap;
 };
 
 static uint64_t
@@ -169,6 +196,12 @@ read_vm(struct snap *s, struct plat_vm *vm)
     KEEP_FIRST(sts, snap_u64(s, "vm.swapouts", &vm->swapouts));
     KEEP_FIRST(sts, snap_u64(s, "vm.compressions", &vm->compressions));
     KEEP_FIRST(sts, snap_u64(s, "vm.decompressions", &vm->decompressions));
+    KEEP_FIRST(sts, read_u32(s, "vm.speculative_count", &vm->speculative_count));
+    KEEP_FIRST(sts, read_u32(s, "vm.throttled_count", &vm->throttled_count));
+    KEEP_FIRST(sts, read_u32(s, "vm.purgeable_count", &vm->purgeable_count));
+    KEEP_FIRST(sts, read_u32(s, "vm.external_page_count", &vm->external_page_count));
+    KEEP_FIRST(sts, read_u32(s, "vm.internal_page_count", &vm->internal_page_count));
+    KEEP_FIRST(sts, snap_u64(s, "vm.purges", &vm->purges));
     return sts;
 }
 
@@ -225,6 +258,23 @@ snapshot_loadavg(void *ctx, struct plat_loadavg *out)
     return sts;
 }
 
+/* Make room for element `used` of an array that grows by doubling. */
+static int
+grow(void **array, unsigned int *cap, unsigned int used, size_t size)
+{
+    unsigned int want;
+    void *grown;
+
+    if (used < *cap)
+        return 0;
+    want = *cap ? *cap * 2 : 16;
+    if ((grown = realloc(*array, (size_t)want * size)) == NULL)
+        return -ENOMEM;
+    *array = grown;
+    *cap = want;
+    return 0;
+}
+
 /* Reads "<prefix>user" etc., where prefix is "cpu." or "cpu[name]." */
 static int
 read_ticks(struct snap *s, const char *prefix, struct plat_cpu_ticks *t)
@@ -247,30 +297,6 @@ snapshot_cpu_total(void *ctx, struct plat_cpu_ticks *out)
     return read_ticks(at_now(ctx), "cpu.", out);
 }
 
-/* The level of a CPU and its name are optional: a recording from a machine
- * that reports no performance levels simply has neither. */
-static int
-read_perflevel(struct snap *s, const char *cpu, struct plat_cpu *out)
-{
-    char key[PLAT_NAME_MAX + 32];
-    const char *name;
-    int32_t level;
-    int sts;
-
-    out->perflevel = PLAT_PERFLEVEL_UNKNOWN;
-    out->perflevel_name[0] = '\0';
-    snprintf(key, sizeof(key), "cpu[%s].perflevel", cpu);
-    if ((sts = snap_int(s, key, &level)) == -ENOENT)
-        return 0;
-    if (sts < 0)
-        return sts;
-    out->perflevel = level;
-    snprintf(key, sizeof(key), "perflevel[%d].name", (int)level);
-    if ((sts = snap_text(s, key, &name)) == 0)
-        snprintf(out->perflevel_name, sizeof(out->perflevel_name), "%s", name);
-    return sts == -ENOENT ? 0 : sts;
-}
-
 static int
 snapshot_cpus(void *ctx, struct plat_cpu_set *out)
 {
@@ -284,19 +310,12 @@ snapshot_cpus(void *ctx, struct plat_cpu_set *out)
         struct plat_cpu *cpu;
         char prefix[PLAT_NAME_MAX + 8];
 
-        if (n == src->cpus_cap) {
-            unsigned int cap = src->cpus_cap ? src->cpus_cap * 2 : 16;
-            struct plat_cpu *grown = realloc(src->cpus, cap * sizeof(*grown));
-
-            if (grown == NULL)
-                return -ENOMEM;
-            src->cpus = grown;
-            src->cpus_cap = cap;
-        }
+        if ((sts = grow((void **)&src->cpus, &src->cpus_cap, n, sizeof(*src->cpus))) < 0)
+            return sts;
         cpu = &src->cpus[n];
         snprintf(cpu->name, sizeof(cpu->name), "%s", name);
         snprintf(prefix, sizeof(prefix), "cpu[%s].", name);
-        if ((sts = read_ticks(s, prefix, &cpu->ticks)) < 0 || (sts = read_perflevel(s, name, cpu)) < 0)
+        if ((sts = read_ticks(s, prefix, &cpu->ticks)) < 0)
             return sts;
         n++;
     }
@@ -322,6 +341,134 @@ snapshot_clock(void *ctx, struct plat_clock *out)
     return 0;
 }
 
+static void
+read_sysctls(struct snap *s, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+{
+    unsigned int n;
+    const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
+    char key[128];
+
+    out->n = n;
+    for (unsigned int i = 0; i < n; i++) {
+        snprintf(key, sizeof(key), "sysctl.%s", defs[i].name);
+        out->status[i] = snap_u64(s, key, &out->value[i]);
+    }
+}
+
+static int
+snapshot_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+{
+    unsigned int n;
+
+    if (plat_sysctl_defs(family, &n) == NULL || n > PLAT_SYSCTL_SET_MAX)
+        return -EINVAL;
+    read_sysctls(at_now(ctx), family, out);
+    return 0;
+}
+
+static int
+snapshot_tasks(void *ctx, struct plat_tasks *out)
+{
+    struct snap *s = at_now(ctx);
+    int sts = 0;
+
+    KEEP_FIRST(sts, read_u32(s, "tasks.count", &out->tasks));
+    KEEP_FIRST(sts, read_u32(s, "tasks.threads", &out->threads));
+    return sts;
+}
+
+/* Records are instances of "utmpx"; one that a sample lacks is not in it. */
+static int
+snapshot_logins(void *ctx, struct plat_login_set *out)
+{
+    struct snapshot_source *src = ctx;
+    struct snap *s = at_now(ctx);
+    unsigned int n = 0;
+    const char *name;
+
+    for (unsigned int i = 0; (name = snap_instance(s, "utmpx", i)) != NULL; i++) {
+        char key[PLAT_NAME_MAX + 32];
+        const char *user;
+        int32_t type;
+        int sts;
+
+        snprintf(key, sizeof(key), "utmpx[%s].type", name);
+        if ((sts = snap_int(s, key, &type)) == -ENOENT)
+            continue;
+        if (sts < 0)
+            return sts;
+        if ((sts = grow((void **)&src->logins, &src->logins_cap, n, sizeof(*src->logins))) < 0)
+            return sts;
+        src->logins[n].type = type;
+        snprintf(key, sizeof(key), "utmpx[%s].user", name);
+        if ((sts = snap_text(s, key, &user)) < 0 && sts != -ENOENT)
+            return sts;
+        snprintf(src->logins[n].user, sizeof(src->logins[n].user), "%s", sts == 0 ? user : "");
+        n++;
+    }
+    snap_clear_error(s);            /* records absent from this sample are not failures */
+    out->n = n;
+    out->login = src->logins;
+    return 0;
+}
+
+static void
+read_level(struct snap *s, unsigned int index, struct plat_perflevel *out)
+{
+    char key[64];
+
+    snprintf(key, sizeof(key), "perflevel[%u].name", index);
+    out->name_status = copy_text(s, key, out->name, sizeof(out->name));
+    for (int f = 0; f < PLAT_PL_N; f++) {
+        snprintf(key, sizeof(key), "perflevel[%u].%s", index, plat_perflevel_fields[f]);
+        out->status[f] = snap_u64(s, key, &out->value[f]);
+    }
+}
+
+static int
+read_clusters(struct snapshot_source *src, struct snap *s, struct plat_topology *out)
+{
+    const char *cpu;
+    unsigned int n = 0;
+
+    for (unsigned int i = 0; (cpu = snap_instance(s, "cpu", i)) != NULL && n < PLAT_MAX_CPUS; i++) {
+        char key[PLAT_NAME_MAX + 32];
+        int sts;
+
+        if ((sts = grow((void **)&src->clusters, &src->clusters_cap, n, sizeof(*src->clusters))) < 0)
+            return sts;
+        snprintf(key, sizeof(key), "cpu[%s].cluster_type", cpu);
+        if ((sts = copy_text(s, key, src->clusters[n].type, sizeof(src->clusters[n].type))) == -ENOENT)
+            continue;
+        if (sts < 0)
+            return sts;
+        snprintf(src->clusters[n].cpu, sizeof(src->clusters[n].cpu), "%s", cpu);
+        n++;
+    }
+    out->cluster = src->clusters;
+    out->nclusters = n;
+    return n > 0 ? 0 : -ENOENT;     /* a recording from an Intel Mac has none */
+}
+
+static int
+snapshot_topology(void *ctx, struct plat_topology *out)
+{
+    struct snap *s = at_now(ctx);
+
+    out->brand_status = copy_text(s, "topology.brand", out->brand, sizeof(out->brand));
+    read_sysctls(s, PLAT_SYSCTL_CPU_COUNTS, &out->counts);
+    out->nlevels = 0;
+    if (out->counts.status[PLAT_CPU_NPERFLEVELS] == 0) {
+        uint64_t n = out->counts.value[PLAT_CPU_NPERFLEVELS];
+
+        out->nlevels = n < PLAT_MAX_PERFLEVELS ? (unsigned int)n : PLAT_MAX_PERFLEVELS;
+    }
+    for (unsigned int i = 0; i < out->nlevels; i++)
+        read_level(s, i, &out->level[i]);
+    out->clusters_status = read_clusters(ctx, s, out);
+    return 0;
+}
+
 static const char *
 snapshot_error(void *ctx)
 {
@@ -340,8 +487,39 @@ snapshot_close(void *ctx)
     struct snapshot_source *src = ctx;
 
     snap_close(src->snap);
+    free(src->schema);
     free(src->cpus);
+    free(src->logins);
+    free(src->clusters);
     free(src);
+}
+
+/* base_schema followed by a "sysctl.<name>" key for every sysctl family member. */
+static struct snap_field *
+build_schema(void)
+{
+    size_t n = BASE_SCHEMA_N, k = 0;
+    struct snap_field *schema;
+
+    for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
+        unsigned int count;
+
+        plat_sysctl_defs((enum plat_sysctl_family)f, &count);
+        n += count;
+    }
+    if ((schema = calloc(n + 1, sizeof(*schema))) == NULL)
+        return NULL;
+    for (; k < BASE_SCHEMA_N; k++)
+        schema[k] = base_schema[k];
+    for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
+        unsigned int count;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &count);
+
+        for (unsigned int i = 0; i < count; i++)
+            schema[k++] = (struct snap_field){ "sysctl", defs[i].name, 0,
+                                               defs[i].counter ? SNAP_COUNTER64 : SNAP_GAUGE64 };
+    }
+    return schema;      /* calloc left the terminator's family NULL */
 }
 
 int
@@ -353,7 +531,13 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         snprintf(msg, msglen, "out of memory");
         return -ENOMEM;
     }
-    if ((src->snap = snap_open(path, schema, msg, msglen)) == NULL) {
+    if ((src->schema = build_schema()) == NULL) {
+        free(src);
+        snprintf(msg, msglen, "out of memory");
+        return -ENOMEM;
+    }
+    if ((src->snap = snap_open(path, src->schema, msg, msglen)) == NULL) {
+        free(src->schema);
         free(src);
         return -EINVAL;
     }
@@ -368,6 +552,10 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .cpu_total = snapshot_cpu_total,
         .cpus = snapshot_cpus,
         .clock = snapshot_clock,
+        .sysctls = snapshot_sysctls,
+        .tasks = snapshot_tasks,
+        .logins = snapshot_logins,
+        .topology = snapshot_topology,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

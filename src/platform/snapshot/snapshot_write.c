@@ -17,6 +17,69 @@ write_time(FILE *fp, const char *key, int64_t sec, int32_t usec)
     fprintf(fp, "%s %" PRId64 ".%06d\n", key, sec, (int)usec);
 }
 
+/* Whether an earlier family already has this sysctl (a key is written once a sample). */
+static int
+written_before(enum plat_sysctl_family family, const char *name)
+{
+    for (int f = 0; f < (int)family; f++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
+
+        for (unsigned int i = 0; i < n; i++)
+            if (strcmp(defs[i].name, name) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+static void
+write_sysctl_set(FILE *fp, enum plat_sysctl_family family, const struct plat_sysctl_set *set)
+{
+    unsigned int n;
+    const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
+
+    for (unsigned int i = 0; i < n && i < set->n; i++) {
+        if (written_before(family, defs[i].name))
+            continue;
+        if (set->status[i] < 0)
+            fprintf(fp, "# sysctl.%s failed (%s)\n", defs[i].name, strerror(-set->status[i]));
+        else
+            fprintf(fp, "sysctl.%s %" PRIu64 "\n", defs[i].name, set->value[i]);
+    }
+}
+
+/* The fixed processor topology, once, before the samples. */
+static void
+write_topology(FILE *fp, const struct platform *p)
+{
+    struct plat_topology t;
+    int sts;
+
+    memset(&t, 0, sizeof(t));
+    if ((sts = p->topology(p->ctx, &t)) < 0) {
+        failed(fp, p, "topology", sts);
+        return;
+    }
+    if (t.brand_status < 0)
+        fprintf(fp, "# topology.brand failed (%s)\n", strerror(-t.brand_status));
+    else
+        fprintf(fp, "topology.brand %s\n", t.brand);
+    write_sysctl_set(fp, PLAT_SYSCTL_CPU_COUNTS, &t.counts);
+    for (unsigned int l = 0; l < t.nlevels; l++) {
+        const struct plat_perflevel *level = &t.level[l];
+
+        if (level->name_status == 0)
+            fprintf(fp, "perflevel[%u].name %s\n", l, level->name);
+        for (int f = 0; f < PLAT_PL_N; f++)
+            if (level->status[f] == 0)
+                fprintf(fp, "perflevel[%u].%s %" PRIu64 "\n", l, plat_perflevel_fields[f], level->value[f]);
+    }
+    if (t.clusters_status < 0)
+        fprintf(fp, "# cpu cluster types failed (%s)\n", strerror(-t.clusters_status));
+    for (unsigned int c = 0; c < t.nclusters; c++)
+        fprintf(fp, "cpu[%s].cluster_type %s\n", t.cluster[c].cpu, t.cluster[c].type);
+}
+
 int
 snapshot_write_header(FILE *fp, const struct platform *p, const char *note)
 {
@@ -47,6 +110,7 @@ snapshot_write_header(FILE *fp, const struct platform *p, const char *note)
         failed(fp, p, "boot time", sts);
     else
         write_time(fp, "clock.boot", clock.boot_sec, clock.boot_usec);
+    write_topology(fp, p);
     return ferror(fp) ? -EIO : 0;
 }
 
@@ -86,6 +150,11 @@ write_memory(FILE *fp, const struct platform *p)
                 vm->compressor_page_count, vm->total_uncompressed_pages_in_compressor, vm->reactivations,
                 vm->faults, vm->cow_faults, vm->zero_fill_count, vm->pageins, vm->pageouts, vm->swapins,
                 vm->swapouts, vm->compressions, vm->decompressions);
+    if (m.vm_status == 0)
+        fprintf(fp, "vm.speculative_count %" PRIu32 "\nvm.throttled_count %" PRIu32 "\nvm.purgeable_count %" PRIu32
+                "\nvm.external_page_count %" PRIu32 "\nvm.internal_page_count %" PRIu32 "\nvm.purges %" PRIu64 "\n",
+                vm->speculative_count, vm->throttled_count, vm->purgeable_count, vm->external_page_count,
+                vm->internal_page_count, vm->purges);
     if (m.swap_status < 0)
         failed(fp, p, "swap usage", m.swap_status);
     else
@@ -104,7 +173,6 @@ write_cpus(FILE *fp, const struct platform *p)
 {
     struct plat_cpu_ticks total;
     struct plat_cpu_set set;
-    uint64_t named = 0;         /* levels whose name this sample already has */
     int sts;
 
     if ((sts = p->cpu_total(p->ctx, &total)) < 0)
@@ -121,14 +189,39 @@ write_cpus(FILE *fp, const struct platform *p)
 
         snprintf(prefix, sizeof(prefix), "cpu[%s].", cpu->name);
         write_ticks(fp, prefix, &cpu->ticks);
-        if (cpu->perflevel != PLAT_PERFLEVEL_UNKNOWN) {
-            fprintf(fp, "%sperflevel %d\n", prefix, cpu->perflevel);
-            if (cpu->perflevel_name[0] != '\0' && cpu->perflevel >= 0 && cpu->perflevel < 64 &&
-                !(named & (UINT64_C(1) << cpu->perflevel))) {
-                named |= UINT64_C(1) << cpu->perflevel;
-                fprintf(fp, "perflevel[%d].name %s\n", cpu->perflevel, cpu->perflevel_name);
-            }
-        }
+    }
+}
+
+/* The sysctl families that change, task totals and login records. */
+static void
+write_kernel(FILE *fp, const struct platform *p)
+{
+    static const enum plat_sysctl_family families[] = {
+        PLAT_SYSCTL_VFS, PLAT_SYSCTL_LIMITS, PLAT_SYSCTL_IPC, PLAT_SYSCTL_PRESSURE,
+    };
+    struct plat_sysctl_set set;
+    struct plat_tasks tasks;
+    struct plat_login_set logins;
+    int sts;
+
+    for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+        if ((sts = p->sysctls(p->ctx, families[f], &set)) < 0)
+            failed(fp, p, "sysctls", sts);
+        else
+            write_sysctl_set(fp, families[f], &set);
+    }
+    if ((sts = p->tasks(p->ctx, &tasks)) < 0)
+        failed(fp, p, "task counts", sts);
+    else
+        fprintf(fp, "tasks.count %" PRIu32 "\ntasks.threads %" PRIu32 "\n", tasks.tasks, tasks.threads);
+    if ((sts = p->logins(p->ctx, &logins)) < 0) {
+        failed(fp, p, "login records", sts);
+        return;
+    }
+    for (unsigned int i = 0; i < logins.n; i++) {
+        fprintf(fp, "utmpx[%u].type %d\n", i, logins.login[i].type);
+        if (logins.login[i].user[0] != '\0')
+            fprintf(fp, "utmpx[%u].user %s\n", i, logins.login[i].user);
     }
 }
 
@@ -151,5 +244,6 @@ snapshot_write_sample(FILE *fp, const struct platform *p)
         fprintf(fp, "load.avg1 %" PRIu32 "\nload.avg5 %" PRIu32 "\nload.avg15 %" PRIu32 "\nload.fscale %" PRIu64 "\n",
                 load.ldavg[0], load.ldavg[1], load.ldavg[2], load.fscale);
     write_cpus(fp, p);
+    write_kernel(fp, p);
     return ferror(fp) ? -EIO : 0;
 }

@@ -1,0 +1,20 @@
+#ifndef PMDA_DARWIN_PERCPU_H
+#define PMDA_DARWIN_PERCPU_H
+
+#include "cpu_ticks.h"
+
+#define PERCPU_CLUSTER 8
+
+/* A processor present at the last cluster 8 refresh and its extended tick counters. */
+struct percpu_view {
+    const char *name;
+    const struct cpu_counters *counters;
+};
+
+/* How many processors the last cluster 8 refresh saw. */
+unsigned int percpu_count(void);
+
+/* The i-th of them: 0, or -1 past the end. Valid until the next refresh. */
+int percpu_at(unsigned int i, struct percpu_view *out);
+
+#endif

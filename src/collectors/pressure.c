@@ -1,0 +1,76 @@
+/*
+ * Cluster 100: memory pressure as the kernel acts on it
+ * (kern.memorystatus_vm_pressure_level) and the share of memory it
+ * considers free (kern.memorystatus_level).
+ */
+#include "collector.h"
+#include "sysctl_values.h"
+
+enum { ITEM_LEVEL = 0, ITEM_LEVEL_NAME = 1, ITEM_FREE_PERCENT = 2 };
+
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+
+static const struct metric_row rows[] = {
+    { "mem.pressure.level", ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "mem.pressure.level_name", ITEM_LEVEL_NAME, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "mem.pressure.free_percent", ITEM_FREE_PERCENT, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+};
+
+static struct plat_sysctl_set values;
+static unsigned int logged;
+
+static int
+pressure_refresh(const struct platform *p, pmInDom indom)
+{
+    (void)indom;
+    return sysctl_values_refresh(p, PLAT_SYSCTL_PRESSURE, &values, "pressure", &logged);
+}
+
+/* The dispatch flags the sysctl reports (DISPATCH_MEMORYPRESSURE_*). */
+static const char *
+level_name(uint32_t level)
+{
+    switch (level) {
+    case 1: return "normal";
+    case 2: return "warning";
+    case 4: return "critical";
+    default: return "unknown";
+    }
+}
+
+static int
+pressure_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    pmAtomValue level;
+    int sts;
+
+    (void)inst;
+    switch (row->item) {
+    case ITEM_LEVEL:
+        return sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, atom);
+    case ITEM_LEVEL_NAME:
+        if ((sts = sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) != PMDA_FETCH_STATIC)
+            return sts;
+        atom->cp = (char *)level_name(level.ul);
+        return PMDA_FETCH_STATIC;
+    default:
+        return sysctl_values_fetch(&values, PLAT_PRESSURE_FREE_PERCENT, PM_TYPE_U32, atom);
+    }
+}
+
+static void
+pressure_teardown(pmInDom indom)
+{
+    (void)indom;
+    logged = 0;
+}
+
+const struct collector pressure_collector = {
+    .name = "pressure",
+    .cluster = 100,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .refresh = pressure_refresh,
+    .fetch = pressure_fetch,
+    .teardown = pressure_teardown,
+};

@@ -1,0 +1,50 @@
+/*
+ * Collectors that serve integer sysctls read as a family
+ * (plat_sysctl_defs): refresh with per-value failures logged once, and
+ * fetch one value at the width its metric declares.
+ */
+#ifndef PMDA_DARWIN_SYSCTL_VALUES_H
+#define PMDA_DARWIN_SYSCTL_VALUES_H
+
+#include "collector.h"
+
+/* Read the family into set. Returns 0 (values fail alone), or the
+ * collector error when the whole call failed. Logs a change of the set of
+ * failed values once, as collector_note_parts does. */
+int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_family family, struct plat_sysctl_set *set,
+                          const char *collector, unsigned int *logged);
+
+/* Value index of set as a metric of the given type (PM_TYPE_U32 or
+ * PM_TYPE_U64): PMDA_FETCH_STATIC, or that value's error. A 32-bit metric
+ * whose value does not fit is PM_ERR_AGAIN, never a truncated number. */
+int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom);
+
+/*
+ * Define `const struct collector ident` for a cluster whose every row serves
+ * value row->item of one sysctl family at the row's type.
+ */
+#define SYSCTL_TABLE_COLLECTOR(ident, cname, ccluster, family, table)                         \
+    static struct plat_sysctl_set ident##_values;                                             \
+    static unsigned int ident##_logged;                                                       \
+    static int ident##_refresh(const struct platform *p, pmInDom indom)                        \
+    {                                                                                         \
+        (void)indom;                                                                          \
+        return sysctl_values_refresh(p, family, &ident##_values, cname, &ident##_logged);     \
+    }                                                                                         \
+    static int ident##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom) \
+    {                                                                                         \
+        (void)inst;                                                                           \
+        return sysctl_values_fetch(&ident##_values, row->item, row->type, atom);              \
+    }                                                                                         \
+    static void ident##_teardown(pmInDom indom)                                               \
+    {                                                                                         \
+        (void)indom;                                                                          \
+        ident##_logged = 0;                                                                   \
+    }                                                                                         \
+    const struct collector ident = {                                                          \
+        .name = cname, .cluster = ccluster, .rows = table,                                    \
+        .nrows = sizeof(table) / sizeof(table[0]), .refresh = ident##_refresh,                \
+        .fetch = ident##_fetch, .teardown = ident##_teardown,                                 \
+    }
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * Cluster 103: the processor topology (brand, CPU counts, performance
+ * levels and which CPU is in which). It does not change while the machine
+ * runs, so it is read once, on the first request that needs it.
+ *
+ * The refresh itself never fails: a failing part fails its own metrics,
+ * and the clusters that depend on this one (per-CPU labels, CPU time per
+ * level) carry on with levels unknown.
+ */
+#include "collector.h"
+#include "cpu_topology.h"
+#include "topology.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ITEM_BRAND = 0, ITEM_PHYSICAL, ITEM_LOGICAL, ITEM_NPERFLEVELS,
+    ITEM_LEVEL_NAME = 10,
+    ITEM_LEVEL_FIELD = 11       /* 11..18 follow the PLAT_PL_* fields */
+};
+
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define ROW(name, item, type) { name, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE }
+#define LEVEL_ROW(name, field, type, units) \
+    { name, ITEM_LEVEL_FIELD + (field), type, PERFLEVEL_INDOM, PM_SEM_DISCRETE, units }
+
+static const struct metric_row rows[] = {
+    ROW("hinv.cpu.brand", ITEM_BRAND, PM_TYPE_STRING),
+    ROW("hinv.cpu.physical", ITEM_PHYSICAL, PM_TYPE_U32),
+    ROW("hinv.cpu.logical", ITEM_LOGICAL, PM_TYPE_U32),
+    ROW("hinv.cpu.nperflevels", ITEM_NPERFLEVELS, PM_TYPE_U32),
+    { "hinv.perflevel.name", ITEM_LEVEL_NAME, PM_TYPE_STRING, PERFLEVEL_INDOM, PM_SEM_DISCRETE, NONE },
+    LEVEL_ROW("hinv.perflevel.physical", PLAT_PL_PHYSICALCPU, PM_TYPE_U32, NONE),
+    LEVEL_ROW("hinv.perflevel.logical", PLAT_PL_LOGICALCPU, PM_TYPE_U32, NONE),
+    LEVEL_ROW("hinv.perflevel.l1icache", PLAT_PL_L1ICACHESIZE, PM_TYPE_U64, BYTES),
+    LEVEL_ROW("hinv.perflevel.l1dcache", PLAT_PL_L1DCACHESIZE, PM_TYPE_U64, BYTES),
+    LEVEL_ROW("hinv.perflevel.l2cache", PLAT_PL_L2CACHESIZE, PM_TYPE_U64, BYTES),
+    LEVEL_ROW("hinv.perflevel.cpus_per_l2", PLAT_PL_CPUSPERL2, PM_TYPE_U32, NONE),
+    LEVEL_ROW("hinv.perflevel.l3cache", PLAT_PL_L3CACHESIZE, PM_TYPE_U64, BYTES),
+    LEVEL_ROW("hinv.perflevel.cpus_per_l3", PLAT_PL_CPUSPERL3, PM_TYPE_U32, NONE),
+};
+
+static const struct indom_def indom = {
+    .serial = PERFLEVEL_INDOM,
+    .label_name = "performance level",
+};
+
+static struct {
+    int status;                     /* of the whole read; 0 once it succeeded */
+    int loaded;
+    struct plat_topology t;         /* t.cluster is not kept: see cpu_level */
+    char word[PLAT_MAX_PERFLEVELS][PLAT_NAME_MAX];  /* instance names */
+    int inst[PLAT_MAX_PERFLEVELS];
+    signed char *cpu_level;         /* by logical CPU number */
+    unsigned int ncpu_level;
+    unsigned int logged;
+} topo = { .status = PM_ERR_AGAIN };
+
+unsigned int
+topology_nlevels(void)
+{
+    return topo.loaded ? topo.t.nlevels : 0;
+}
+
+/* The CPU number of a name "cpuN", or -1. */
+static int
+cpu_number(const char *cpu)
+{
+    char *end;
+    long n;
+
+    if (strncmp(cpu, "cpu", 3) != 0 || cpu[3] < '0' || cpu[3] > '9')
+        return -1;
+    n = strtol(cpu + 3, &end, 10);
+    return *end == '\0' && n < PLAT_MAX_CPUS ? (int)n : -1;
+}
+
+int
+topology_cpu_level(const char *cpu, int *level, const char **name)
+{
+    int n = cpu_number(cpu), l;
+
+    if (!topo.loaded || topo.t.nlevels == 0)
+        return -1;
+    if (topo.t.nlevels == 1)
+        l = 0;
+    else if (n < 0 || (unsigned int)n >= topo.ncpu_level || (l = topo.cpu_level[n]) < 0)
+        return -1;
+    *level = l;
+    *name = topo.word[l];
+    return 0;
+}
+
+int
+topology_level_of_inst(unsigned int inst)
+{
+    for (unsigned int l = 0; topo.loaded && l < topo.t.nlevels; l++)
+        if (topo.inst[l] == (int)inst)
+            return (int)l;
+    return -1;
+}
+
+/* Map every CPU's cluster type to its level once, by CPU number. */
+static int
+map_cpus(const struct plat_topology *t)
+{
+    const char *names[PLAT_MAX_PERFLEVELS];
+
+    for (unsigned int l = 0; l < t->nlevels; l++)
+        names[l] = t->level[l].name_status == 0 ? t->level[l].name : NULL;
+    topo.ncpu_level = 0;
+    for (unsigned int c = 0; t->clusters_status == 0 && c < t->nclusters; c++) {
+        int n = cpu_number(t->cluster[c].cpu);
+
+        if (n >= 0 && (unsigned int)n + 1 > topo.ncpu_level)
+            topo.ncpu_level = (unsigned int)n + 1;
+    }
+    free(topo.cpu_level);
+    topo.cpu_level = NULL;
+    if (topo.ncpu_level == 0)
+        return 0;
+    if ((topo.cpu_level = malloc(topo.ncpu_level)) == NULL)
+        return -ENOMEM;
+    memset(topo.cpu_level, -1, topo.ncpu_level);
+    for (unsigned int c = 0; c < t->nclusters; c++) {
+        int n = cpu_number(t->cluster[c].cpu);
+
+        if (n >= 0)
+            topo.cpu_level[n] = (signed char)cpu_level_of_cluster_type(t->cluster[c].type, names, t->nlevels);
+    }
+    return 0;
+}
+
+/* Instance names: the level's name as a word, "perflevelN" when it has none or repeats one. */
+static int
+name_levels(pmInDom id)
+{
+    for (unsigned int l = 0; l < topo.t.nlevels; l++) {
+        char *word = topo.word[l];
+        int sts;
+
+        word[0] = '\0';
+        if (topo.t.level[l].name_status == 0)
+            cpu_level_word(topo.t.level[l].name, word, sizeof(topo.word[l]));
+        for (unsigned int k = 0; k < l && word[0] != '\0'; k++)
+            if (strcmp(topo.word[k], word) == 0)
+                word[0] = '\0';
+        if (word[0] == '\0')
+            snprintf(word, sizeof(topo.word[l]), "perflevel%u", l);
+        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, word, NULL)) < 0)
+            return sts;
+        topo.inst[l] = sts;
+    }
+    return 0;
+}
+
+static int
+topology_refresh(const struct platform *p, pmInDom id)
+{
+    unsigned int failed = 0;
+    int sts;
+
+    if (topo.loaded)
+        return 0;
+    memset(&topo.t, 0, sizeof(topo.t));
+    if ((sts = p->topology(p->ctx, &topo.t)) < 0) {
+        topo.status = collector_error(sts);
+        collector_note_parts("topology", 1, &topo.logged, p->error(p->ctx));
+        return 0;
+    }
+    if ((sts = map_cpus(&topo.t)) < 0 || (sts = name_levels(id)) < 0) {
+        topo.status = sts;
+        return 0;
+    }
+    topo.t.cluster = NULL;          /* the source's array; cpu_level holds what was needed */
+    topo.status = 0;
+    topo.loaded = 1;
+    failed |= (topo.t.brand_status < 0) << 0;
+    for (unsigned int i = 0; i < topo.t.counts.n; i++)
+        failed |= (unsigned int)(topo.t.counts.status[i] < 0) << 1;
+    /* With one level, no CPU needs its cluster type (Intel Macs have none). */
+    failed |= (topo.t.nlevels > 1 && topo.t.clusters_status < 0) << 2;
+    collector_note_parts("topology", failed, &topo.logged, p->error(p->ctx));
+    return 0;
+}
+
+static int
+fetch_level(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    int l = topology_level_of_inst(inst);
+    const struct plat_perflevel *level;
+    unsigned int field;
+
+    if (l < 0)
+        return PM_ERR_INST;
+    level = &topo.t.level[l];
+    if (row->item == ITEM_LEVEL_NAME) {
+        if (level->name_status < 0)
+            return collector_error(level->name_status);
+        atom->cp = (char *)level->name;
+        return PMDA_FETCH_STATIC;
+    }
+    field = row->item - ITEM_LEVEL_FIELD;
+    if (level->status[field] < 0)
+        return PMDA_FETCH_NOVALUES;  /* e.g. no L3 on Apple Silicon: this level has no value */
+    if (row->type == PM_TYPE_U64)
+        atom->ull = level->value[field];
+    else
+        atom->ul = (uint32_t)level->value[field];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+fetch_count(unsigned int which, pmAtomValue *atom)
+{
+    if (topo.t.counts.status[which] < 0)
+        return collector_error(topo.t.counts.status[which]);
+    atom->ul = (uint32_t)topo.t.counts.value[which];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+topology_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    if (!topo.loaded)
+        return topo.status;
+    switch (row->item) {
+    case ITEM_BRAND:
+        if (topo.t.brand_status < 0)
+            return collector_error(topo.t.brand_status);
+        atom->cp = topo.t.brand;
+        return PMDA_FETCH_STATIC;
+    case ITEM_PHYSICAL:
+        return fetch_count(PLAT_CPU_PHYSICAL, atom);
+    case ITEM_LOGICAL:
+        return fetch_count(PLAT_CPU_LOGICAL, atom);
+    case ITEM_NPERFLEVELS:
+        return fetch_count(PLAT_CPU_NPERFLEVELS, atom);
+    default:
+        return fetch_level(row, inst, atom);
+    }
+}
+
+static int
+topology_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+{
+    int l = topology_level_of_inst(inst);
+
+    (void)id;
+    if (l < 0)
+        return 0;
+    return pmdaAddLabels(lp, "{\"perflevel\":%d}", l) < 0 ? 0 : 1;
+}
+
+static void
+topology_teardown(pmInDom id)
+{
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    free(topo.cpu_level);
+    memset(&topo, 0, sizeof(topo));
+    topo.status = PM_ERR_AGAIN;
+}
+
+const struct collector topology_collector = {
+    .name = "topology",
+    .cluster = TOPOLOGY_CLUSTER,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .refresh = topology_refresh,
+    .fetch = topology_fetch,
+    .instance_labels = topology_labels,
+    .teardown = topology_teardown,
+};

@@ -1,0 +1,23 @@
+#ifndef PMDA_DARWIN_TOPOLOGY_H
+#define PMDA_DARWIN_TOPOLOGY_H
+
+#include <pcp/pmapi.h>
+
+#define TOPOLOGY_CLUSTER 103
+#define PERFLEVEL_INDOM 100
+
+/*
+ * The performance level of a CPU named as in plat_cpu ("cpuN"): 0, with
+ * *level its hw.perflevelN index and *name its label word ("performance"),
+ * or -1 when it is not known. Valid after a cluster 103 refresh, which
+ * collectors that use it declare as a dependency.
+ */
+int topology_cpu_level(const char *cpu, int *level, const char **name);
+
+/* The level whose instance in the performance-level indom is inst, or -1. */
+int topology_level_of_inst(unsigned int inst);
+
+/* The performance levels known (0 until the topology has been read). */
+unsigned int topology_nlevels(void);
+
+#endif

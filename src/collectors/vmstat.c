@@ -1,0 +1,109 @@
+/*
+ * Cluster 101: the rest of what vm_stat prints, and derived figures with
+ * stated definitions (src/vm_derived.h). The data is cluster 1's read of
+ * host_statistics64, so this cluster makes no OS call of its own.
+ */
+#include "collector.h"
+#include "convert.h"
+#include "hinv.h"
+#include "memory.h"
+#include "vm_derived.h"
+
+enum {
+    ITEM_PAGES_SPECULATIVE = 0, ITEM_PAGES_THROTTLED, ITEM_PAGES_PURGEABLE, ITEM_PAGES_FILE_BACKED,
+    ITEM_PAGES_ANONYMOUS, ITEM_PURGES,
+    ITEM_UTIL_SPECULATIVE = 10, ITEM_UTIL_PURGEABLE, ITEM_UTIL_FILE_BACKED, ITEM_UTIL_ANONYMOUS,
+    ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO
+};
+
+#define KBYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define ROW(name, item, type, sem, units) { name, item, type, COLLECTOR_NO_INDOM, sem, units }
+
+static const struct metric_row rows[] = {
+    ROW("mem.pages.speculative", ITEM_PAGES_SPECULATIVE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.throttled", ITEM_PAGES_THROTTLED, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.purgeable", ITEM_PAGES_PURGEABLE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.file_backed", ITEM_PAGES_FILE_BACKED, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.pages.anonymous", ITEM_PAGES_ANONYMOUS, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    ROW("mem.purges", ITEM_PURGES, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("mem.util.speculative", ITEM_UTIL_SPECULATIVE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.purgeable", ITEM_UTIL_PURGEABLE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.file_backed", ITEM_UTIL_FILE_BACKED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.anonymous", ITEM_UTIL_ANONYMOUS, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT,
+        PMDA_PMUNITS(0, 0, 0, 0, 0, 0)),
+};
+
+static int
+vmstat_refresh(const struct platform *p, pmInDom indom)
+{
+    (void)p;
+    (void)indom;
+    return 0;       /* cluster 1, a dependency, has read the data */
+}
+
+static int
+fetch_pages(unsigned int item, const struct plat_vm *vm, uint64_t page_size, pmAtomValue *atom)
+{
+    uint64_t pages;
+
+    switch (item) {
+    case ITEM_UTIL_SPECULATIVE: pages = vm->speculative_count; break;
+    case ITEM_UTIL_PURGEABLE: pages = vm->purgeable_count; break;
+    case ITEM_UTIL_FILE_BACKED: pages = vm->external_page_count; break;
+    case ITEM_UTIL_ANONYMOUS: pages = vm->internal_page_count; break;
+    case ITEM_UTIL_APP: pages = vm_app_pages(vm); break;
+    case ITEM_UTIL_MEMORY_USED: pages = vm_used_pages(vm); break;
+    default:
+        return PM_ERR_PMID;
+    }
+    atom->ull = pages_to_kbytes(pages, page_size);
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+vmstat_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_host *host = hinv_host_facts();
+    const struct plat_memory *mem = memory_facts();
+    const struct plat_vm *vm;
+
+    (void)inst;
+    if (host == NULL || mem == NULL)            /* cannot happen: clusters 0 and 1 are dependencies */
+        return PM_ERR_AGAIN;
+    if (mem->vm_status < 0)
+        return collector_error(mem->vm_status);
+    vm = &mem->vm;
+    switch (row->item) {
+    case ITEM_PAGES_SPECULATIVE: atom->ul = vm->speculative_count; break;
+    case ITEM_PAGES_THROTTLED: atom->ul = vm->throttled_count; break;
+    case ITEM_PAGES_PURGEABLE: atom->ul = vm->purgeable_count; break;
+    case ITEM_PAGES_FILE_BACKED: atom->ul = vm->external_page_count; break;
+    case ITEM_PAGES_ANONYMOUS: atom->ul = vm->internal_page_count; break;
+    case ITEM_PURGES: atom->ull = vm->purges; break;
+    case ITEM_UTIL_AVAILABLE:
+        atom->ull = vm_available_bytes(vm, host->memsize, host->page_size) / 1024;
+        break;
+    case ITEM_COMPRESSION_RATIO:
+        /* An empty compressor has no ratio: no value, rather than 0 or 1. */
+        return vm_compression_ratio(vm, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+    default:
+        return fetch_pages(row->item, vm, host->page_size, atom);
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+const struct collector vmstat_collector = {
+    .name = "vmstat",
+    .cluster = 101,
+    .ndepends = 2,
+    .depends = { HINV_CLUSTER, MEMORY_CLUSTER },
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .refresh = vmstat_refresh,
+    .fetch = vmstat_fetch,
+};
