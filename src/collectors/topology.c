@@ -200,7 +200,7 @@ fetch_level(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     level = &topo.t.level[l];
     if (row->item == ITEM_LEVEL_NAME) {
         if (level->name_status < 0)
-            return collector_error(level->name_status);
+            return PMDA_FETCH_NOVALUES;     /* no value for this level alone */
         atom->cp = (char *)level->name;
         return PMDA_FETCH_STATIC;
     }

@@ -1,5 +1,6 @@
 /*
- * Conversions at their edges.
+ * Conversions and derivations at their edges: units, counters, the memory
+ * figures of src/vm_derived.c and the CPU level rules of src/cpu_topology.c.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -9,6 +10,8 @@
 #include <cmocka.h>
 
 #include "convert.h"
+#include "cpu_topology.h"
+#include "vm_derived.h"
 
 static void
 pages_to_kbytes_at_both_page_sizes(void **state)
@@ -76,6 +79,101 @@ uptime_edges(void **state)
     assert_int_equal(uptime_seconds(&c, &up), -ERANGE);
 }
 
+static void
+app_and_used_memory(void **state)
+{
+    struct plat_vm vm = { .internal_page_count = 2600, .purgeable_count = 300, .wire_count = 400,
+                          .compressor_page_count = 50 };
+
+    (void)state;
+    assert_int_equal(vm_app_pages(&vm), 2300);
+    assert_int_equal(vm_used_pages(&vm), 2300 + 400 + 50);
+    /* more purgeable than anonymous (read at different moments): no app memory, not a wrap */
+    vm.purgeable_count = 2601;
+    assert_int_equal(vm_app_pages(&vm), 0);
+    assert_int_equal(vm_used_pages(&vm), 450);
+    /* every 32-bit count at its maximum still adds up in 64 bits */
+    vm = (struct plat_vm){ .internal_page_count = UINT32_MAX, .wire_count = UINT32_MAX,
+                           .compressor_page_count = UINT32_MAX };
+    assert_int_equal(vm_used_pages(&vm), 3ULL * UINT32_MAX);
+}
+
+static void
+available_memory(void **state)
+{
+    struct plat_vm vm = { .internal_page_count = 1000, .wire_count = 24, .compressor_page_count = 0 };
+
+    (void)state;
+    assert_int_equal(vm_available_bytes(&vm, 16ULL << 20, 16384), (16ULL << 20) - 1024ULL * 16384);
+    assert_int_equal(vm_available_bytes(&vm, 1024ULL * 16384, 16384), 0);      /* exactly used up */
+    assert_int_equal(vm_available_bytes(&vm, 1000ULL * 16384, 16384), 0);      /* more used than there is */
+    /* 2^24 pages of 2^40 bytes is 2^64 bytes, which wraps to 0 in 64 bits: none available, not all */
+    vm = (struct plat_vm){ .internal_page_count = 1U << 24 };
+    assert_int_equal(vm_available_bytes(&vm, 64ULL << 30, 1ULL << 40), 0);
+}
+
+static void
+compression_ratio_and_an_empty_compressor(void **state)
+{
+    struct plat_vm vm = { .compressor_page_count = 50, .total_uncompressed_pages_in_compressor = 160 };
+    double ratio = -1;
+
+    (void)state;
+    assert_int_equal(vm_compression_ratio(&vm, &ratio), 0);
+    assert_float_equal(ratio, 3.2, 1e-12);
+    vm.compressor_page_count = 0;
+    ratio = -1;
+    assert_int_equal(vm_compression_ratio(&vm, &ratio), -ERANGE);
+    assert_float_equal(ratio, -1, 0);          /* left alone: no value is made up */
+    vm = (struct plat_vm){ .compressor_page_count = 1, .total_uncompressed_pages_in_compressor = UINT64_MAX };
+    assert_int_equal(vm_compression_ratio(&vm, &ratio), 0);
+    assert_true(ratio > 1.8e19);
+}
+
+static void
+cpu_levels_from_cluster_types(void **state)
+{
+    const char *const two[] = { "Performance", "Efficiency" };
+    const char *const three[] = { "Super", "Performance", "Efficiency" };
+    const char *const clash[] = { "Performance", "Pro", "Efficiency" };
+    const char *const unnamed[] = { "Performance", NULL };
+    const char *const one[] = { "Performance" };
+
+    (void)state;
+    assert_int_equal(cpu_level_of_cluster_type("P", two, 2), 0);
+    assert_int_equal(cpu_level_of_cluster_type("E", two, 2), 1);
+    assert_int_equal(cpu_level_of_cluster_type("e", two, 2), 1);        /* case aside */
+    assert_int_equal(cpu_level_of_cluster_type("X", two, 2), -1);       /* unknown type: no guess */
+    assert_int_equal(cpu_level_of_cluster_type("", two, 2), -1);
+    assert_int_equal(cpu_level_of_cluster_type(NULL, two, 2), -1);
+    assert_int_equal(cpu_level_of_cluster_type("S", three, 3), 0);
+    assert_int_equal(cpu_level_of_cluster_type("P", three, 3), 1);
+    assert_int_equal(cpu_level_of_cluster_type("E", three, 3), 2);
+    assert_int_equal(cpu_level_of_cluster_type("P", clash, 3), -1);     /* two levels start with P */
+    assert_int_equal(cpu_level_of_cluster_type("E", clash, 3), 2);
+    assert_int_equal(cpu_level_of_cluster_type("E", unnamed, 2), -1);   /* the level with no name */
+    /* one level (Intel): every CPU is in it, with or without a cluster type */
+    assert_int_equal(cpu_level_of_cluster_type(NULL, one, 1), 0);
+    assert_int_equal(cpu_level_of_cluster_type("E", one, 1), 0);
+    assert_int_equal(cpu_level_of_cluster_type("P", two, 0), -1);       /* no levels at all */
+}
+
+static void
+level_words(void **state)
+{
+    char word[16];
+
+    (void)state;
+    cpu_level_word("Performance", word, sizeof(word));
+    assert_string_equal(word, "performance");
+    cpu_level_word("Super Cores-2", word, sizeof(word));
+    assert_string_equal(word, "supercores2");
+    cpu_level_word("", word, sizeof(word));
+    assert_string_equal(word, "");
+    cpu_level_word("Efficiency", word, 5);     /* cut to fit, still terminated */
+    assert_string_equal(word, "effi");
+}
+
 int
 main(void)
 {
@@ -85,6 +183,11 @@ main(void)
         cmocka_unit_test(wrap32_extends_past_the_wrap),
         cmocka_unit_test(loadavg_fixed_point),
         cmocka_unit_test(uptime_edges),
+        cmocka_unit_test(app_and_used_memory),
+        cmocka_unit_test(available_memory),
+        cmocka_unit_test(compression_ratio_and_an_empty_compressor),
+        cmocka_unit_test(cpu_levels_from_cluster_types),
+        cmocka_unit_test(level_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,524 @@
+/*
+ * The kernel, memory-pressure, vm_stat and topology clusters through the
+ * agent: values and their edges, per-value failures, what each request
+ * reads from the platform, and CPU time per performance level.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "agent_harness.h"
+
+#define PERFLEVEL_INDOM 100
+
+static uint64_t
+u64(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U64, v, 1, NULL), 1);
+    return v[0].ull;
+}
+
+static uint32_t
+u32(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
+    return v[0].ul;
+}
+
+static const char *
+text(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_STRING, v, 1, NULL), 1);
+    return v[0].cp;
+}
+
+/* The status of a fetch of one metric (numval, or the error). */
+static int
+status(unsigned int cluster, unsigned int item, int type)
+{
+    pmAtomValue v[8];
+
+    return harness_fetch(cluster, item, type, v, 8, NULL);
+}
+
+/* The instance id of a performance level's name, or -1. */
+static int
+level_inst(const char *name)
+{
+    int inst;
+
+    if (pmdaCacheLookupName(pmInDom_build(78, PERFLEVEL_INDOM), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
+        return -1;
+    return inst;
+}
+
+/* The value of a per-level metric for one level (-1: none for it). */
+static int64_t
+level_value(unsigned int cluster, unsigned int item, int type, const char *level)
+{
+    pmAtomValue v[PLAT_MAX_PERFLEVELS];
+    int inst[PLAT_MAX_PERFLEVELS], n = harness_fetch(cluster, item, type, v, PLAT_MAX_PERFLEVELS, inst);
+
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++)
+        if (inst[i] == level_inst(level))
+            return type == PM_TYPE_U64 ? (int64_t)v[i].ull : (int64_t)v[i].ul;
+    return -1;
+}
+
+static void
+vfs_files_vnodes_and_tasks(void **state)
+{
+    (void)state;
+    assert_int_equal(u32(12, 135), 9000);                   /* vfs.files.count */
+    assert_int_equal(u32(12, 136), 245760);                 /* vfs.files.max */
+    assert_int_equal(u32(12, 137), 245760 - 9000);          /* vfs.files.free */
+    assert_int_equal(u32(12, 138), 140000);                 /* vfs.vnodes.count */
+    assert_int_equal(u32(12, 139), 263168);                 /* vfs.vnodes.max */
+    assert_int_equal(u32(12, 140), 520);                    /* kernel.all.nprocs: tasks, not task_max */
+    assert_int_equal(u32(12, 141), 2400);                   /* kernel.all.nthreads */
+    fake.sysctl[PLAT_SYSCTL_VFS].value[PLAT_VFS_MAXFILES] = 100;   /* lowered below the number open */
+    assert_int_equal(u32(12, 137), 0);
+}
+
+static void
+one_failing_sysctl_fails_only_its_metrics(void **state)
+{
+    (void)state;
+    fake.sysctl[PLAT_SYSCTL_VFS].status[PLAT_VFS_NUM_FILES] = -ENOENT;
+    fake.tasks_sts = -EIO;
+    assert_int_equal(status(12, 135, PM_TYPE_U32), PM_ERR_APPVERSION);  /* files.count */
+    assert_int_equal(status(12, 137, PM_TYPE_U32), PM_ERR_APPVERSION);  /* files.free needs it */
+    assert_int_equal(status(12, 140, PM_TYPE_U32), PM_ERR_AGAIN);       /* nprocs */
+    assert_int_equal(u32(12, 136), 245760);                             /* files.max still there */
+    assert_int_equal(u32(12, 138), 140000);
+    fake.sysctl_sts[PLAT_SYSCTL_VFS] = -EIO;                            /* the whole family */
+    assert_int_equal(status(12, 136, PM_TYPE_U32), PM_ERR_AGAIN);
+    assert_int_equal(u32(19, 0), 8000);                                 /* another cluster is unaffected */
+}
+
+static void
+limits_refresh_alone_and_read_nothing_else(void **state)
+{
+    (void)state;
+    assert_int_equal(u32(19, 0), 8000);                     /* kernel.limits.maxproc */
+    assert_int_equal(fake.calls.sysctls[PLAT_SYSCTL_LIMITS], 1);
+    assert_int_equal(fake.calls.sysctls[PLAT_SYSCTL_VFS], 0);
+    assert_int_equal(fake.calls.tasks, 0);
+    assert_int_equal(u32(19, 1), 5333);
+    assert_int_equal(u32(19, 2), 245760);
+    assert_int_equal(u32(19, 3), 122880);
+    assert_int_equal(u64(19, 4), 5ULL << 32);               /* vfs.vnodes.recycled: all 64 bits */
+    assert_int_equal(fake.calls.sysctls[PLAT_SYSCTL_LIMITS], 5);
+}
+
+static void
+a_32_bit_metric_never_serves_a_truncated_value(void **state)
+{
+    (void)state;
+    fake.sysctl[PLAT_SYSCTL_LIMITS].value[PLAT_LIMITS_MAXPROC] = 1ULL << 32;
+    assert_int_equal(status(19, 0, PM_TYPE_U32), PM_ERR_AGAIN);
+    assert_int_equal(u32(19, 1), 5333);
+}
+
+static void
+ipc_settings_and_defunct_sockets(void **state)
+{
+    (void)state;
+    assert_int_equal(u32(21, 0), 65536);                    /* ipc.mbuf.clusters */
+    assert_int_equal(u32(21, 1), 8388608);                  /* ipc.maxsockbuf */
+    assert_int_equal(u32(21, 2), 128);                      /* ipc.somaxconn */
+    fake.sysctl[PLAT_SYSCTL_IPC].value[PLAT_IPC_SODEFUNCT_CALLS] = UINT64_MAX - 5;
+    assert_int_equal(u64(21, 3), UINT64_MAX - 5);           /* ipc.socket.defunct */
+}
+
+static void
+logins_count_sessions_not_records(void **state)
+{
+    (void)state;
+    /* the fake has BOOT_TIME, alice, root and DEAD_PROCESS records */
+    assert_int_equal(u32(18, 189), 2);                      /* nsessions */
+    assert_int_equal(u32(18, 187), 2);                      /* nusers, root included */
+    assert_int_equal(u32(18, 188), 1);                      /* nroots */
+    fake_platform_login(&fake, PLAT_UTMPX_USER_PROCESS, "");    /* a session with no user name */
+    fake_platform_login(&fake, PLAT_UTMPX_USER_PROCESS, "alice");
+    fake_platform_login(&fake, 6, "LOGIN");                 /* LOGIN_PROCESS: a getty, not a session */
+    assert_int_equal(u32(18, 189), 4);
+    assert_int_equal(u32(18, 187), 3);
+    assert_int_equal(u32(18, 188), 1);
+    fake.nlogin = 0;                                        /* nobody logged in */
+    assert_int_equal(u32(18, 189), 0);
+    fake.logins_sts = -EACCES;                              /* unreadable: an error, not zero */
+    assert_int_equal(status(18, 189, PM_TYPE_U32), PM_ERR_AGAIN);
+}
+
+static void
+memory_pressure_levels(void **state)
+{
+    static const struct {
+        uint64_t level;
+        const char *name;
+    } cases[] = { { 1, "normal" }, { 2, "warning" }, { 4, "critical" }, { 0, "unknown" }, { 3, "unknown" },
+                  { 8, "unknown" }, { UINT32_MAX, "unknown" } };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        fake.sysctl[PLAT_SYSCTL_PRESSURE].value[PLAT_PRESSURE_LEVEL] = cases[i].level;
+        assert_int_equal(u32(100, 0), cases[i].level);      /* the kernel's value, as it is */
+        assert_string_equal(text(100, 1), cases[i].name);
+    }
+    assert_int_equal(u32(100, 2), 63);                      /* mem.pressure.free_percent */
+    fake.sysctl[PLAT_SYSCTL_PRESSURE].status[PLAT_PRESSURE_LEVEL] = -EPERM;
+    assert_int_equal(status(100, 0, PM_TYPE_U32), PM_ERR_AGAIN);
+    assert_int_equal(status(100, 1, PM_TYPE_STRING), PM_ERR_AGAIN);
+    assert_int_equal(u32(100, 2), 63);
+}
+
+static void
+vm_stat_fields_and_derived_memory(void **state)
+{
+    (void)state;
+    assert_int_equal(u32(101, 0), 100);                     /* mem.pages.speculative */
+    assert_int_equal(u32(101, 2), 300);                     /* mem.pages.purgeable */
+    assert_int_equal(u32(101, 3), 2500);                    /* mem.pages.file_backed */
+    assert_int_equal(u32(101, 4), 2600);                    /* mem.pages.anonymous */
+    assert_int_equal(u64(101, 5), 77);                      /* mem.purges */
+    assert_int_equal(u64(101, 10), 100 * 16);               /* mem.util.speculative, KB at 16 KiB pages */
+    assert_int_equal(u64(101, 14), (2600 - 300) * 16);      /* mem.util.app */
+    assert_int_equal(u64(101, 15), (2300 + 400 + 50) * 16); /* mem.util.memory_used */
+    assert_int_equal(u64(101, 16), (16ULL << 20) - 2750 * 16);  /* mem.util.available */
+    fake.memory.vm.purgeable_count = 3000;                  /* more than the anonymous pages */
+    assert_int_equal(u64(101, 14), 0);
+}
+
+static void
+compression_ratio_has_no_value_for_an_empty_compressor(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    assert_int_equal(harness_fetch(101, 17, PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_float_equal(v[0].d, 3.2, 1e-9);                  /* 160 stored in 50 */
+    fake.memory.vm.compressor_page_count = 0;
+    fake.memory.vm.total_uncompressed_pages_in_compressor = 0;
+    assert_int_equal(harness_fetch(101, 17, PM_TYPE_DOUBLE, v, 1, NULL), 0);
+}
+
+static void
+vm_stat_cluster_makes_no_os_call_of_its_own(void **state)
+{
+    pmID pmids[] = { pmID_build(78, 1, 4), pmID_build(78, 101, 14), pmID_build(78, 101, 17) };
+    agent_result *res = NULL;
+
+    (void)state;
+    assert_int_equal(harness_dp.version.seven.fetch(3, pmids, (void *)&res, harness_ext()), 0);
+    harness_ext()->e_resultCallBack((void *)res);
+    assert_int_equal(fake.calls.memory, 1);                 /* cluster 1's read serves both */
+    fake.memory.vm_status = -EIO;
+    assert_int_equal(status(101, 14, PM_TYPE_U64), PM_ERR_AGAIN);
+    fake.memory_sts = -EIO;                                 /* cluster 1 fails: its dependant too */
+    assert_int_equal(status(101, 14, PM_TYPE_U64), PM_ERR_AGAIN);
+}
+
+static void
+boot_time_keeps_microseconds_and_survives_a_bad_clock(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    assert_int_equal(harness_fetch(102, 0, PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_float_equal(v[0].d, 1000.25, 1e-9);
+    fake.clock.now_sec = 10;                                /* wall clock set before the boot time */
+    assert_int_equal(status(9, 76, PM_TYPE_U32), PM_ERR_AGAIN);        /* uptime fails alone */
+    assert_int_equal(harness_fetch(102, 0, PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    fake.clock.boot_sec = 1763500000;
+    fake.clock.boot_usec = 999999;
+    assert_int_equal(harness_fetch(102, 0, PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_float_equal(v[0].d, 1763500000.999999, 1e-7);
+    fake.clock_sts = -EIO;
+    assert_int_equal(status(102, 0, PM_TYPE_DOUBLE), PM_ERR_AGAIN);
+}
+
+static void
+topology_is_read_once(void **state)
+{
+    (void)state;
+    assert_string_equal(text(103, 0), "Apple M2");          /* hinv.cpu.brand */
+    assert_int_equal(u32(103, 1), 4);                       /* hinv.cpu.physical */
+    assert_int_equal(u32(103, 2), 4);                       /* hinv.cpu.logical */
+    assert_int_equal(u32(103, 3), 2);                       /* hinv.cpu.nperflevels */
+    assert_int_equal(level_value(103, 12, PM_TYPE_U32, "performance"), 2);   /* hinv.perflevel.logical */
+    assert_int_equal(level_value(103, 15, PM_TYPE_U64, "efficiency"), 4 << 20);
+    assert_int_equal(status(8, 72, PM_TYPE_U64), 4);        /* per-CPU fetches depend on it too */
+    assert_int_equal(fake.calls.topology, 1);
+}
+
+static void
+a_level_without_l3_has_no_value(void **state)
+{
+    (void)state;
+    assert_int_equal(status(103, 17, PM_TYPE_U64), 0);      /* hinv.perflevel.l3cache: neither level */
+    harness_stop();
+    fake_platform_init(&fake);
+    fake.topology.level[0].status[PLAT_PL_L3CACHESIZE] = 0;
+    fake.topology.level[0].value[PLAT_PL_L3CACHESIZE] = 12 << 20;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(status(103, 17, PM_TYPE_U64), 1);      /* only the level that has one */
+    assert_int_equal(level_value(103, 17, PM_TYPE_U64, "performance"), 12 << 20);
+}
+
+static void
+level_names_and_labels(void **state)
+{
+    pmLabelSet *sets = NULL;
+    char buf[128];
+    int n;
+
+    (void)state;
+    assert_int_equal(status(103, 10, PM_TYPE_STRING), 2);   /* hinv.perflevel.name */
+    assert_true(level_inst("performance") >= 0);
+    assert_true(level_inst("efficiency") >= 0);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, PERFLEVEL_INDOM), PM_LABEL_INSTANCES, &sets,
+                                       harness_ext());
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+
+        pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
+        assert_string_equal(buf, (int)one->inst == level_inst("performance") ? "{\"perflevel\":0}" : "{\"perflevel\":1}");
+    }
+    pmFreeLabelSets(sets, n);
+}
+
+static void
+duplicate_or_missing_level_names_get_indexed_names(void **state)
+{
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake_platform_level(&fake, 0, "Performance", 1, 3);
+    fake_platform_level(&fake, 1, "Performance", 1, 3);
+    fake_platform_level(&fake, 2, "", 2, 3);
+    fake.topology.level[2].name_status = -ENOENT;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(status(103, 10, PM_TYPE_STRING), 2);   /* the nameless level has no name value */
+    assert_true(level_inst("performance") >= 0);
+    assert_true(level_inst("perflevel1") >= 0);
+    assert_true(level_inst("perflevel2") >= 0);
+}
+
+/* The labels of each CPU instance cpuN, as text, into out[N]. */
+static void
+cpu_labels(char out[][96], int ncpu)
+{
+    pmLabelSet *sets = NULL;
+    pmAtomValue v[8];
+    int inst[8], n;
+
+    assert_int_equal(harness_fetch(8, 72, PM_TYPE_U64, v, 8, inst), ncpu);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, 3), PM_LABEL_INSTANCES, &sets, harness_ext());
+    assert_int_equal(n, ncpu);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+        char *name = NULL;
+        int cpu;
+
+        assert_int_equal(pmdaCacheLookup(pmInDom_build(78, 3), (int)one->inst, &name, NULL), PMDA_CACHE_ACTIVE);
+        assert_int_equal(sscanf(name, "cpu%d", &cpu), 1);
+        assert_true(cpu >= 0 && cpu < ncpu);
+        out[cpu][0] = '\0';
+        if (one->nlabels > 0)
+            pmMergeLabelSets(&one, 1, out[cpu], 96, NULL, NULL);
+    }
+    pmFreeLabelSets(sets, n);
+}
+
+static void
+three_levels_map_by_cluster_type(void **state)
+{
+    char labels[8][96];
+
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake_platform_level(&fake, 0, "Super", 2, 3);
+    fake_platform_level(&fake, 1, "Performance", 1, 3);
+    fake_platform_level(&fake, 2, "Efficiency", 1, 3);
+    fake_platform_cpu(&fake, 0, "cpu0", "E");
+    fake_platform_cpu(&fake, 1, "cpu1", "P");
+    fake_platform_cpu(&fake, 2, "cpu2", "S");
+    fake_platform_cpu(&fake, 3, "cpu3", "S");
+    assert_int_equal(harness_start(), 0);
+    cpu_labels(labels, 4);
+    assert_string_equal(labels[0], "{\"perflevel\":2,\"perflevel_name\":\"efficiency\"}");
+    assert_string_equal(labels[1], "{\"perflevel\":1,\"perflevel_name\":\"performance\"}");
+    assert_string_equal(labels[2], "{\"perflevel\":0,\"perflevel_name\":\"super\"}");
+    assert_string_equal(labels[3], "{\"perflevel\":0,\"perflevel_name\":\"super\"}");
+}
+
+static void
+one_level_holds_every_cpu_without_cluster_types(void **state)
+{
+    char labels[8][96];
+
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake_platform_level(&fake, 0, "Performance", 4, 1);
+    fake.topology.clusters_status = -ENOENT;            /* an Intel Mac has no IODeviceTree:/cpus */
+    fake.topology.nclusters = 0;
+    assert_int_equal(harness_start(), 0);
+    cpu_labels(labels, 4);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(labels[i], "{\"perflevel\":0,\"perflevel_name\":\"performance\"}");
+    fake.cpu[0].ticks.user = 100;
+    fake.cpu[3].ticks.user = 23;
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), 1230);   /* all four CPUs, msec */
+}
+
+static void
+a_failing_topology_leaves_cpus_working_without_levels(void **state)
+{
+    char labels[8][96];
+
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake.topology_sts = -EIO;
+    assert_int_equal(harness_start(), 0);
+    cpu_labels(labels, 4);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(labels[i], "");             /* no level is invented */
+    assert_int_equal(status(103, 0, PM_TYPE_STRING), PM_ERR_AGAIN);
+    assert_int_equal(status(104, 0, PM_TYPE_U64), 0);   /* no levels, no values */
+    fake.topology_sts = 0;                              /* read again until it works */
+    assert_string_equal(text(103, 0), "Apple M2");
+    cpu_labels(labels, 4);
+    assert_string_equal(labels[0], "{\"perflevel\":1,\"perflevel_name\":\"efficiency\"}");
+}
+
+static void
+no_perflevels_before_macos_12(void **state)
+{
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake.topology.nlevels = 0;
+    fake.topology.counts.status[PLAT_CPU_NPERFLEVELS] = -ENOENT;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(status(103, 3, PM_TYPE_U32), PM_ERR_APPVERSION);
+    assert_int_equal(status(103, 10, PM_TYPE_STRING), 0);
+    assert_int_equal(status(104, 2, PM_TYPE_U64), 0);
+    assert_int_equal(u32(103, 2), 4);                   /* the other counts are there */
+}
+
+static void
+cpu_time_per_level(void **state)
+{
+    (void)state;
+    /* cpu0, cpu1 efficiency; cpu2, cpu3 performance; 100 Hz */
+    fake.cpu[0].ticks = (struct plat_cpu_ticks){ .user = 10, .sys = 1, .idle = 500, .nice = 0 };
+    fake.cpu[1].ticks = (struct plat_cpu_ticks){ .user = 20, .sys = 2, .idle = 400, .nice = 1 };
+    fake.cpu[2].ticks = (struct plat_cpu_ticks){ .user = 300, .sys = 30, .idle = 100, .nice = 0 };
+    fake.cpu[3].ticks = (struct plat_cpu_ticks){ .user = 400, .sys = 40, .idle = 50, .nice = 2 };
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "efficiency"), 300);      /* user, msec */
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), 7000);
+    assert_int_equal(level_value(104, 2, PM_TYPE_U64, "performance"), 700);     /* sys */
+    assert_int_equal(level_value(104, 3, PM_TYPE_U64, "efficiency"), 9000);     /* idle */
+    assert_int_equal(level_value(104, 1, PM_TYPE_U64, "performance"), 20);      /* nice */
+    fake.cpu[0].ticks.user += 5;
+    fake.cpu[2].ticks.user = UINT32_MAX;            /* across the 32-bit wrap below */
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "efficiency"), 350);
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), ((uint64_t)UINT32_MAX + 400) * 10);
+    fake.cpu[2].ticks.user = 9;                     /* wrapped: +10 ticks */
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), ((uint64_t)UINT32_MAX + 410) * 10);
+}
+
+static void
+level_counters_never_go_backwards(void **state)
+{
+    int64_t before;
+
+    (void)state;
+    fake.cpu[2].ticks.user = 1000;
+    fake.cpu[3].ticks.user = 2000;
+    before = level_value(104, 0, PM_TYPE_U64, "performance");
+    assert_int_equal(before, 30000);
+    fake.ncpu = 3;                                  /* cpu3 goes away with its 2000 ticks */
+    fake.cpu[2].ticks.user = 1010;
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), before + 100);
+    fake.ncpu = 4;                                  /* it returns with its since-boot ticks */
+    fake.cpu[3].ticks.user = 5000;
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), before + 100);   /* counts from now */
+    fake.cpu[3].ticks.user = 5001;
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), before + 110);
+}
+
+static void
+per_cpu_fetches_in_between_lose_nothing(void **state)
+{
+    (void)state;
+    fake.cpu[2].ticks.user = 100;
+    fake.cpu[3].ticks.user = 100;
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), 2000);
+    fake.cpu[2].ticks.user = 150;
+    assert_int_equal(status(8, 72, PM_TYPE_U64), 4);       /* another client reads per-CPU values */
+    fake.cpu[2].ticks.user = 170;
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), 2700);
+}
+
+static void
+cpus_of_unknown_level_are_in_no_level(void **state)
+{
+    (void)state;
+    harness_stop();
+    fake_platform_init(&fake);
+    fake_platform_cpu(&fake, 3, "cpu3", "X");
+    fake.cpu[2].ticks.user = 100;
+    fake.cpu[3].ticks.user = 900;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), 1000);   /* cpu2 alone */
+    assert_int_equal(level_value(104, 0, PM_TYPE_U64, "efficiency"), 0);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        HARNESS_TEST(vfs_files_vnodes_and_tasks),
+        HARNESS_TEST(one_failing_sysctl_fails_only_its_metrics),
+        HARNESS_TEST(limits_refresh_alone_and_read_nothing_else),
+        HARNESS_TEST(a_32_bit_metric_never_serves_a_truncated_value),
+        HARNESS_TEST(ipc_settings_and_defunct_sockets),
+        HARNESS_TEST(logins_count_sessions_not_records),
+        HARNESS_TEST(memory_pressure_levels),
+        HARNESS_TEST(vm_stat_fields_and_derived_memory),
+        HARNESS_TEST(compression_ratio_has_no_value_for_an_empty_compressor),
+        HARNESS_TEST(vm_stat_cluster_makes_no_os_call_of_its_own),
+        HARNESS_TEST(boot_time_keeps_microseconds_and_survives_a_bad_clock),
+        HARNESS_TEST(topology_is_read_once),
+        HARNESS_TEST(a_level_without_l3_has_no_value),
+        HARNESS_TEST(level_names_and_labels),
+        HARNESS_TEST(duplicate_or_missing_level_names_get_indexed_names),
+        HARNESS_TEST(three_levels_map_by_cluster_type),
+        HARNESS_TEST(one_level_holds_every_cpu_without_cluster_types),
+        HARNESS_TEST(a_failing_topology_leaves_cpus_working_without_levels),
+        HARNESS_TEST(no_perflevels_before_macos_12),
+        HARNESS_TEST(cpu_time_per_level),
+        HARNESS_TEST(level_counters_never_go_backwards),
+        HARNESS_TEST(per_cpu_fetches_in_between_lose_nothing),
+        HARNESS_TEST(cpus_of_unknown_level_are_in_no_level),
+    };
+    pmSetProgname("test_kernel_collectors");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
