@@ -1,8 +1,8 @@
 #!/bin/bash
 # What one round of requests costs the agent inside pmcd: a fetch of every
-# metric plus an instance, text and label request, driven through the module
-# as pmcd drives it (tests/leak/fetch_loop.c), replaying the Apple Silicon
-# fixture. Reports instructions per round (callgrind counts instructions,
+# metric, instance and label requests for each dynamic instance domain, and
+# the help text of every metric, driven through the module as pmcd drives
+# it (tests/leak/fetch_loop.c), replaying the Apple Silicon fixture. Reports instructions per round (callgrind counts instructions,
 # so the figure repeats run to run on the same build) and peak RSS after
 # many rounds, and checks them against the targets below.
 #
@@ -15,7 +15,7 @@ module=$build/pmda_darwin.so
 [ -e "$module" ] || module=$build/pmda_darwin.dylib
 export PCP_DERIVED_CONFIG= PMDA_DARWIN_SNAPSHOT=$src/tests/fixtures/apple-silicon.snapshot
 
-# Targets: a round (58 metrics, 8 CPUs) stays under this many instructions,
+# Targets: a round (every metric, 8 CPUs, 2 performance levels) stays under this many instructions,
 # and 20000 rounds do not grow the process past this RSS.
 max_instructions_per_round=2000000
 max_rss_kb=20000

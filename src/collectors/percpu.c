@@ -5,6 +5,7 @@
  * processor going away and coming back. Per-processor state lives in this
  * file, one entry per processor present now, dropped when it goes away.
  */
+#include "array_grow.h"
 #include "collector.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
@@ -68,15 +69,8 @@ entry_add(const char *name)
 {
     struct cpu_entry *e;
 
-    if (ncpus == cpus_cap) {
-        unsigned int cap = cpus_cap ? cpus_cap * 2 : 16;
-        struct cpu_entry *grown = realloc(cpus, cap * sizeof(*grown));
-
-        if (grown == NULL)
-            return NULL;
-        cpus = grown;
-        cpus_cap = cap;
-    }
+    if (array_grow((void **)&cpus, &cpus_cap, ncpus, sizeof(*cpus)) < 0)
+        return NULL;
     e = &cpus[ncpus++];
     memset(e, 0, sizeof(*e));
     snprintf(e->name, sizeof(e->name), "%s", name);

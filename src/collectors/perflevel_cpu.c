@@ -8,6 +8,7 @@
  * a CPU seen later adds from then on. CPUs whose level is unknown are in no
  * level.
  */
+#include "array_grow.h"
 #include "collector.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
@@ -50,15 +51,8 @@ seen_cpu(const char *name, int *is_new)
             *is_new = 0;
             return &seen[i];
         }
-    if (nseen == seen_cap) {
-        unsigned int cap = seen_cap ? seen_cap * 2 : 16;
-        struct seen_cpu *grown = realloc(seen, cap * sizeof(*grown));
-
-        if (grown == NULL)
-            return NULL;
-        seen = grown;
-        seen_cap = cap;
-    }
+    if (array_grow((void **)&seen, &seen_cap, nseen, sizeof(*seen)) < 0)
+        return NULL;
     memset(&seen[nseen], 0, sizeof(seen[nseen]));
     snprintf(seen[nseen].name, sizeof(seen[nseen].name), "%s", name);
     *is_new = 1;

@@ -77,19 +77,23 @@ main(int argc, char **argv)
         }
         /* pmcd hands every fetch result back through the result callback */
         dp.version.seven.ext->e_resultCallBack((void *)res);
-        if (dp.version.seven.instance(pmInDom_build(78, 3), PM_IN_NULL, NULL, &in, dp.version.seven.ext) == 0) {
-            for (int k = 0; k < in->numinst; k++)
-                free(in->namelist[k]);          /* pmdaInstance copies the names; pmcd frees them */
-            free(in->instlist);
-            free(in->namelist);
-            free(in);
+        /* every dynamic instance domain: the processors and the performance levels */
+        for (int d = 0; d < 2; d++) {
+            pmInDom indom = pmInDom_build(78, d == 0 ? 3 : 100);
+
+            if (dp.version.seven.instance(indom, PM_IN_NULL, NULL, &in, dp.version.seven.ext) == 0) {
+                for (int k = 0; k < in->numinst; k++)
+                    free(in->namelist[k]);      /* pmdaInstance copies the names; pmcd frees them */
+                free(in->instlist);
+                free(in->namelist);
+                free(in);
+            }
+            labels = NULL;
+            if ((n = dp.version.seven.label((int)indom, PM_LABEL_INSTANCES, &labels, dp.version.seven.ext)) > 0)
+                pmFreeLabelSets(labels, n);
         }
         for (int m = 0; m < nnames; m++)
             dp.version.seven.text((int)pmids[m], PM_TEXT_PMID | PM_TEXT_HELP, &text, dp.version.seven.ext);
-        labels = NULL;
-        if ((n = dp.version.seven.label((int)pmInDom_build(78, 3), PM_LABEL_INSTANCES, &labels,
-                                        dp.version.seven.ext)) > 0)
-            pmFreeLabelSets(labels, n);
         labels = NULL;
         if ((n = dp.version.seven.label(78, PM_LABEL_DOMAIN, &labels, dp.version.seven.ext)) > 0)
             pmFreeLabelSets(labels, n);

@@ -84,4 +84,23 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
     return sts;
 }
 
+/* The one value of a singular metric, failing the test if there is not exactly one. */
+static inline uint64_t
+harness_u64(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U64, v, 1, NULL), 1);
+    return v[0].ull;
+}
+
+static inline uint32_t
+harness_u32(unsigned int cluster, unsigned int item)
+{
+    pmAtomValue v[1];
+
+    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
+    return v[0].ul;
+}
+
 #endif

@@ -13,37 +13,19 @@
 
 #include "agent_harness.h"
 
-static uint64_t
-u64(unsigned int cluster, unsigned int item)
-{
-    pmAtomValue v[1];
-
-    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U64, v, 1, NULL), 1);
-    return v[0].ull;
-}
-
-static uint32_t
-u32(unsigned int cluster, unsigned int item)
-{
-    pmAtomValue v[1];
-
-    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
-    return v[0].ul;
-}
-
 static void
 memory_in_kilobytes_at_16k_pages(void **state)
 {
     (void)state;
-    assert_int_equal(u64(1, 4), 1000 * 16);                         /* mem.freemem */
-    assert_int_equal(u64(1, 5), 2000 * 16);                         /* mem.active */
-    assert_int_equal(u64(1, 23), (400 + 2000 + 3000 + 50) * 16);    /* mem.util.used */
-    assert_int_equal(u64(1, 130), 50 * 16);                         /* mem.util.compressed */
-    assert_int_equal(u64(1, 3), 16ULL << 20);                       /* mem.physmem, KB */
-    assert_int_equal(u32(1, 2), 16384);                             /* hinv.physmem, MB */
-    assert_int_equal(u64(1, 24), 2ULL << 20);                       /* swap.length, KB */
-    assert_int_equal(u64(1, 26), 3ULL << 19);                       /* swap.free */
-    assert_int_equal(u32(1, 7), 1000);                              /* mem.pages.freemem */
+    assert_int_equal(harness_u64(1, 4), 1000 * 16);                         /* mem.freemem */
+    assert_int_equal(harness_u64(1, 5), 2000 * 16);                         /* mem.active */
+    assert_int_equal(harness_u64(1, 23), (400 + 2000 + 3000 + 50) * 16);    /* mem.util.used */
+    assert_int_equal(harness_u64(1, 130), 50 * 16);                         /* mem.util.compressed */
+    assert_int_equal(harness_u64(1, 3), 16ULL << 20);                       /* mem.physmem, KB */
+    assert_int_equal(harness_u32(1, 2), 16384);                             /* hinv.physmem, MB */
+    assert_int_equal(harness_u64(1, 24), 2ULL << 20);                       /* swap.length, KB */
+    assert_int_equal(harness_u64(1, 26), 3ULL << 19);                       /* swap.free */
+    assert_int_equal(harness_u32(1, 7), 1000);                              /* mem.pages.freemem */
 }
 
 static void
@@ -54,8 +36,8 @@ memory_at_4k_pages(void **state)
     fake_platform_init(&fake);
     fake.host.page_size = 4096;
     assert_int_equal(harness_start(), 0);
-    assert_int_equal(u64(1, 4), 1000 * 4);
-    assert_int_equal(u64(0, 0), 4096);                              /* hinv.pagesize */
+    assert_int_equal(harness_u64(1, 4), 1000 * 4);
+    assert_int_equal(harness_u64(0, 0), 4096);                              /* hinv.pagesize */
 }
 
 static void
@@ -66,10 +48,10 @@ vm_counters_are_full_64_bit(void **state)
     fake.memory.vm.reactivations = UINT64_MAX - 1;
     fake.memory.vm.swapins = 77;
     fake.memory.vm.pageins = 99;
-    assert_int_equal(u64(1, 12), (1ULL << 40) + 3);                 /* mem.pages.faults */
-    assert_int_equal(u64(1, 10), UINT64_MAX - 1);                   /* mem.pages.reactivated */
-    assert_int_equal(u64(1, 27), 77);                               /* swap.pagesin: true swap-ins */
-    assert_int_equal(u64(1, 15), 99);                               /* mem.pageins: pager */
+    assert_int_equal(harness_u64(1, 12), (1ULL << 40) + 3);                 /* mem.pages.faults */
+    assert_int_equal(harness_u64(1, 10), UINT64_MAX - 1);                   /* mem.pages.reactivated */
+    assert_int_equal(harness_u64(1, 27), 77);                               /* swap.pagesin: true swap-ins */
+    assert_int_equal(harness_u64(1, 15), 99);                               /* mem.pageins: pager */
 }
 
 static void
@@ -83,23 +65,23 @@ one_failing_part_fails_only_its_metrics(void **state)
     fake.memory.compressor[PLAT_COMP_LZ4_COMPRESSIONS] = 321;
     assert_int_equal(harness_fetch(1, 25, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);   /* swap.used */
     assert_int_equal(harness_fetch(1, 139, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* major_compactions */
-    assert_int_equal(u64(1, 140), 321);                                                 /* lz4_compressions */
-    assert_int_equal(u64(1, 4), 16000);
+    assert_int_equal(harness_u64(1, 140), 321);                                                 /* lz4_compressions */
+    assert_int_equal(harness_u64(1, 4), 16000);
     fake.memory.vm_status = -EIO;
     assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
-    assert_int_equal(u64(1, 3), 16ULL << 20);       /* physmem comes from the host facts */
+    assert_int_equal(harness_u64(1, 3), 16ULL << 20);       /* physmem comes from the host facts */
 }
 
 static void
 cpu_ticks_to_msec_and_across_the_wrap(void **state)
 {
     (void)state;
-    assert_int_equal(u64(6, 42), 123450);           /* 12345 ticks at 100 Hz */
-    assert_int_equal(u64(6, 43), 70);               /* nice */
+    assert_int_equal(harness_u64(6, 42), 123450);           /* 12345 ticks at 100 Hz */
+    assert_int_equal(harness_u64(6, 43), 70);               /* nice */
     fake.total.user = UINT32_MAX - 9;
-    assert_int_equal(u64(6, 42), ((uint64_t)UINT32_MAX - 9) * 10);
+    assert_int_equal(harness_u64(6, 42), ((uint64_t)UINT32_MAX - 9) * 10);
     fake.total.user = 20;                           /* the kernel's counter wrapped */
-    assert_int_equal(u64(6, 42), ((uint64_t)UINT32_MAX + 21) * 10);
+    assert_int_equal(harness_u64(6, 42), ((uint64_t)UINT32_MAX + 21) * 10);
 }
 
 static void
@@ -110,8 +92,8 @@ cpu_msec_at_another_clock_rate(void **state)
     fake_platform_init(&fake);
     fake.host.clock_hz = 1000;
     assert_int_equal(harness_start(), 0);
-    assert_int_equal(u64(6, 42), 12345);
-    assert_int_equal(u32(0, 1), 1000);              /* kernel.all.hz */
+    assert_int_equal(harness_u64(6, 42), 12345);
+    assert_int_equal(harness_u32(0, 1), 1000);              /* kernel.all.hz */
 }
 
 static int
@@ -148,7 +130,7 @@ cpu_instances_survive_churn(void **state)
         if (inst[i] == before[2])
             assert_int_equal(v[i].ull, 50);
     }
-    assert_int_equal(u32(8, 71), 4);                /* hinv.ncpu */
+    assert_int_equal(harness_u32(8, 71), 4);                /* hinv.ncpu */
 
     fake.cpu[2] = fake.cpu[3];                      /* cpu2 goes away */
     fake.ncpu = 3;
@@ -159,7 +141,7 @@ cpu_instances_survive_churn(void **state)
     assert_int_equal(active_inst("cpu3"), before[3]);
     for (int i = 0; i < 3; i++)
         assert_int_not_equal(inst[i], before[2]);  /* no value for the absent CPU */
-    assert_int_equal(u32(8, 71), 3);
+    assert_int_equal(harness_u32(8, 71), 3);
 
     fake_platform_cpu(&fake, 3, "cpu2", "P");       /* cpu2 returns, listed last */
     fake_platform_cpu(&fake, 4, "cpu9", "P");       /* and a new one appears */
@@ -180,7 +162,7 @@ no_cpus_and_very_many_cpus(void **state)
     (void)state;
     fake.ncpu = 0;
     assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 0);
-    assert_int_equal(u32(8, 71), 0);
+    assert_int_equal(harness_u32(8, 71), 0);
     fake.ncpu = 1024;
     for (unsigned int i = 0; i < fake.ncpu; i++) {
         char name[16];
@@ -191,7 +173,7 @@ no_cpus_and_very_many_cpus(void **state)
     }
     assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 1024);
     assert_int_equal(v[1023].ull, 10230);
-    assert_int_equal(u32(8, 71), 1024);
+    assert_int_equal(harness_u32(8, 71), 1024);
 }
 
 static void
@@ -247,7 +229,7 @@ load_uname_and_uptime(void **state)
     assert_int_equal(harness_fetch(2, 30, PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);
     assert_int_equal(harness_fetch(2, 25, PM_TYPE_STRING, v, 1, NULL), 1);
     assert_string_equal(v[0].cp, "Darwin");
-    assert_int_equal(u32(9, 76), 3600);
+    assert_int_equal(harness_u32(9, 76), 3600);
     fake.clock.now_sec = 10;                        /* clock set before boot */
     assert_int_equal(harness_fetch(9, 76, PM_TYPE_U32, v, 1, NULL), PM_ERR_AGAIN);
 }

@@ -15,23 +15,6 @@
 
 #define PERFLEVEL_INDOM 100
 
-static uint64_t
-u64(unsigned int cluster, unsigned int item)
-{
-    pmAtomValue v[1];
-
-    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U64, v, 1, NULL), 1);
-    return v[0].ull;
-}
-
-static uint32_t
-u32(unsigned int cluster, unsigned int item)
-{
-    pmAtomValue v[1];
-
-    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
-    return v[0].ul;
-}
 
 static const char *
 text(unsigned int cluster, unsigned int item)
@@ -80,15 +63,15 @@ static void
 vfs_files_vnodes_and_tasks(void **state)
 {
     (void)state;
-    assert_int_equal(u32(12, 135), 9000);                   /* vfs.files.count */
-    assert_int_equal(u32(12, 136), 245760);                 /* vfs.files.max */
-    assert_int_equal(u32(12, 137), 245760 - 9000);          /* vfs.files.free */
-    assert_int_equal(u32(12, 138), 140000);                 /* vfs.vnodes.count */
-    assert_int_equal(u32(12, 139), 263168);                 /* vfs.vnodes.max */
-    assert_int_equal(u32(12, 140), 520);                    /* kernel.all.nprocs: tasks, not task_max */
-    assert_int_equal(u32(12, 141), 2400);                   /* kernel.all.nthreads */
+    assert_int_equal(harness_u32(12, 135), 9000);                   /* vfs.files.count */
+    assert_int_equal(harness_u32(12, 136), 245760);                 /* vfs.files.max */
+    assert_int_equal(harness_u32(12, 137), 245760 - 9000);          /* vfs.files.free */
+    assert_int_equal(harness_u32(12, 138), 140000);                 /* vfs.vnodes.count */
+    assert_int_equal(harness_u32(12, 139), 263168);                 /* vfs.vnodes.max */
+    assert_int_equal(harness_u32(12, 140), 520);                    /* kernel.all.nprocs: tasks, not task_max */
+    assert_int_equal(harness_u32(12, 141), 2400);                   /* kernel.all.nthreads */
     fake.sysctl[PLAT_SYSCTL_VFS].value[PLAT_VFS_MAXFILES] = 100;   /* lowered below the number open */
-    assert_int_equal(u32(12, 137), 0);
+    assert_int_equal(harness_u32(12, 137), 0);
 }
 
 static void
@@ -100,25 +83,25 @@ one_failing_sysctl_fails_only_its_metrics(void **state)
     assert_int_equal(status(12, 135, PM_TYPE_U32), PM_ERR_APPVERSION);  /* files.count */
     assert_int_equal(status(12, 137, PM_TYPE_U32), PM_ERR_APPVERSION);  /* files.free needs it */
     assert_int_equal(status(12, 140, PM_TYPE_U32), PM_ERR_AGAIN);       /* nprocs */
-    assert_int_equal(u32(12, 136), 245760);                             /* files.max still there */
-    assert_int_equal(u32(12, 138), 140000);
+    assert_int_equal(harness_u32(12, 136), 245760);                             /* files.max still there */
+    assert_int_equal(harness_u32(12, 138), 140000);
     fake.sysctl_sts[PLAT_SYSCTL_VFS] = -EIO;                            /* the whole family */
     assert_int_equal(status(12, 136, PM_TYPE_U32), PM_ERR_AGAIN);
-    assert_int_equal(u32(19, 0), 8000);                                 /* another cluster is unaffected */
+    assert_int_equal(harness_u32(19, 0), 8000);                                 /* another cluster is unaffected */
 }
 
 static void
 limits_refresh_alone_and_read_nothing_else(void **state)
 {
     (void)state;
-    assert_int_equal(u32(19, 0), 8000);                     /* kernel.limits.maxproc */
+    assert_int_equal(harness_u32(19, 0), 8000);                     /* kernel.limits.maxproc */
     assert_int_equal(fake.calls.sysctls[PLAT_SYSCTL_LIMITS], 1);
     assert_int_equal(fake.calls.sysctls[PLAT_SYSCTL_VFS], 0);
     assert_int_equal(fake.calls.tasks, 0);
-    assert_int_equal(u32(19, 1), 5333);
-    assert_int_equal(u32(19, 2), 245760);
-    assert_int_equal(u32(19, 3), 122880);
-    assert_int_equal(u64(19, 4), 5ULL << 32);               /* vfs.vnodes.recycled: all 64 bits */
+    assert_int_equal(harness_u32(19, 1), 5333);
+    assert_int_equal(harness_u32(19, 2), 245760);
+    assert_int_equal(harness_u32(19, 3), 122880);
+    assert_int_equal(harness_u64(19, 4), 5ULL << 32);               /* vfs.vnodes.recycled: all 64 bits */
     assert_int_equal(fake.calls.sysctls[PLAT_SYSCTL_LIMITS], 5);
 }
 
@@ -128,18 +111,18 @@ a_32_bit_metric_never_serves_a_truncated_value(void **state)
     (void)state;
     fake.sysctl[PLAT_SYSCTL_LIMITS].value[PLAT_LIMITS_MAXPROC] = 1ULL << 32;
     assert_int_equal(status(19, 0, PM_TYPE_U32), PM_ERR_AGAIN);
-    assert_int_equal(u32(19, 1), 5333);
+    assert_int_equal(harness_u32(19, 1), 5333);
 }
 
 static void
 ipc_settings_and_defunct_sockets(void **state)
 {
     (void)state;
-    assert_int_equal(u32(21, 0), 65536);                    /* ipc.mbuf.clusters */
-    assert_int_equal(u32(21, 1), 8388608);                  /* ipc.maxsockbuf */
-    assert_int_equal(u32(21, 2), 128);                      /* ipc.somaxconn */
+    assert_int_equal(harness_u32(21, 0), 65536);                    /* ipc.mbuf.clusters */
+    assert_int_equal(harness_u32(21, 1), 8388608);                  /* ipc.maxsockbuf */
+    assert_int_equal(harness_u32(21, 2), 128);                      /* ipc.somaxconn */
     fake.sysctl[PLAT_SYSCTL_IPC].value[PLAT_IPC_SODEFUNCT_CALLS] = UINT64_MAX - 5;
-    assert_int_equal(u64(21, 3), UINT64_MAX - 5);           /* ipc.socket.defunct */
+    assert_int_equal(harness_u64(21, 3), UINT64_MAX - 5);           /* ipc.socket.defunct */
 }
 
 static void
@@ -147,17 +130,17 @@ logins_count_sessions_not_records(void **state)
 {
     (void)state;
     /* the fake has BOOT_TIME, alice, root and DEAD_PROCESS records */
-    assert_int_equal(u32(18, 189), 2);                      /* nsessions */
-    assert_int_equal(u32(18, 187), 2);                      /* nusers, root included */
-    assert_int_equal(u32(18, 188), 1);                      /* nroots */
+    assert_int_equal(harness_u32(18, 189), 2);                      /* nsessions */
+    assert_int_equal(harness_u32(18, 187), 2);                      /* nusers, root included */
+    assert_int_equal(harness_u32(18, 188), 1);                      /* nroots */
     fake_platform_login(&fake, PLAT_UTMPX_USER_PROCESS, "");    /* a session with no user name */
     fake_platform_login(&fake, PLAT_UTMPX_USER_PROCESS, "alice");
     fake_platform_login(&fake, 6, "LOGIN");                 /* LOGIN_PROCESS: a getty, not a session */
-    assert_int_equal(u32(18, 189), 4);
-    assert_int_equal(u32(18, 187), 3);
-    assert_int_equal(u32(18, 188), 1);
+    assert_int_equal(harness_u32(18, 189), 4);
+    assert_int_equal(harness_u32(18, 187), 3);
+    assert_int_equal(harness_u32(18, 188), 1);
     fake.nlogin = 0;                                        /* nobody logged in */
-    assert_int_equal(u32(18, 189), 0);
+    assert_int_equal(harness_u32(18, 189), 0);
     fake.logins_sts = -EACCES;                              /* unreadable: an error, not zero */
     assert_int_equal(status(18, 189, PM_TYPE_U32), PM_ERR_AGAIN);
 }
@@ -174,31 +157,31 @@ memory_pressure_levels(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         fake.sysctl[PLAT_SYSCTL_PRESSURE].value[PLAT_PRESSURE_LEVEL] = cases[i].level;
-        assert_int_equal(u32(100, 0), cases[i].level);      /* the kernel's value, as it is */
+        assert_int_equal(harness_u32(100, 0), cases[i].level);      /* the kernel's value, as it is */
         assert_string_equal(text(100, 1), cases[i].name);
     }
-    assert_int_equal(u32(100, 2), 63);                      /* mem.pressure.free_percent */
+    assert_int_equal(harness_u32(100, 2), 63);                      /* mem.pressure.free_percent */
     fake.sysctl[PLAT_SYSCTL_PRESSURE].status[PLAT_PRESSURE_LEVEL] = -EPERM;
     assert_int_equal(status(100, 0, PM_TYPE_U32), PM_ERR_AGAIN);
     assert_int_equal(status(100, 1, PM_TYPE_STRING), PM_ERR_AGAIN);
-    assert_int_equal(u32(100, 2), 63);
+    assert_int_equal(harness_u32(100, 2), 63);
 }
 
 static void
 vm_stat_fields_and_derived_memory(void **state)
 {
     (void)state;
-    assert_int_equal(u32(101, 0), 100);                     /* mem.pages.speculative */
-    assert_int_equal(u32(101, 2), 300);                     /* mem.pages.purgeable */
-    assert_int_equal(u32(101, 3), 2500);                    /* mem.pages.file_backed */
-    assert_int_equal(u32(101, 4), 2600);                    /* mem.pages.anonymous */
-    assert_int_equal(u64(101, 5), 77);                      /* mem.purges */
-    assert_int_equal(u64(101, 10), 100 * 16);               /* mem.util.speculative, KB at 16 KiB pages */
-    assert_int_equal(u64(101, 14), (2600 - 300) * 16);      /* mem.util.app */
-    assert_int_equal(u64(101, 15), (2300 + 400 + 50) * 16); /* mem.util.memory_used */
-    assert_int_equal(u64(101, 16), (16ULL << 20) - 2750 * 16);  /* mem.util.available */
+    assert_int_equal(harness_u32(101, 0), 100);                     /* mem.pages.speculative */
+    assert_int_equal(harness_u32(101, 2), 300);                     /* mem.pages.purgeable */
+    assert_int_equal(harness_u32(101, 3), 2500);                    /* mem.pages.file_backed */
+    assert_int_equal(harness_u32(101, 4), 2600);                    /* mem.pages.anonymous */
+    assert_int_equal(harness_u64(101, 5), 77);                      /* mem.purges */
+    assert_int_equal(harness_u64(101, 10), 100 * 16);               /* mem.util.speculative, KB at 16 KiB pages */
+    assert_int_equal(harness_u64(101, 14), (2600 - 300) * 16);      /* mem.util.app */
+    assert_int_equal(harness_u64(101, 15), (2300 + 400 + 50) * 16); /* mem.util.memory_used */
+    assert_int_equal(harness_u64(101, 16), (16ULL << 20) - 2750 * 16);  /* mem.util.available */
     fake.memory.vm.purgeable_count = 3000;                  /* more than the anonymous pages */
-    assert_int_equal(u64(101, 14), 0);
+    assert_int_equal(harness_u64(101, 14), 0);
 }
 
 static void
@@ -254,9 +237,9 @@ topology_is_read_once(void **state)
 {
     (void)state;
     assert_string_equal(text(103, 0), "Apple M2");          /* hinv.cpu.brand */
-    assert_int_equal(u32(103, 1), 4);                       /* hinv.cpu.physical */
-    assert_int_equal(u32(103, 2), 4);                       /* hinv.cpu.logical */
-    assert_int_equal(u32(103, 3), 2);                       /* hinv.cpu.nperflevels */
+    assert_int_equal(harness_u32(103, 1), 4);                       /* hinv.cpu.physical */
+    assert_int_equal(harness_u32(103, 2), 4);                       /* hinv.cpu.logical */
+    assert_int_equal(harness_u32(103, 3), 2);                       /* hinv.cpu.nperflevels */
     assert_int_equal(level_value(103, 12, PM_TYPE_U32, "performance"), 2);   /* hinv.perflevel.logical */
     assert_int_equal(level_value(103, 15, PM_TYPE_U64, "efficiency"), 4 << 20);
     assert_int_equal(status(8, 72, PM_TYPE_U64), 4);        /* per-CPU fetches depend on it too */
@@ -419,7 +402,7 @@ no_perflevels_before_macos_12(void **state)
     assert_int_equal(status(103, 3, PM_TYPE_U32), PM_ERR_APPVERSION);
     assert_int_equal(status(103, 10, PM_TYPE_STRING), 0);
     assert_int_equal(status(104, 2, PM_TYPE_U64), 0);
-    assert_int_equal(u32(103, 2), 4);                   /* the other counts are there */
+    assert_int_equal(harness_u32(103, 2), 4);                   /* the other counts are there */
 }
 
 static void

@@ -1,6 +1,7 @@
 /*
  * Login records: every utmpx record's type and user.
  */
+#include "array_grow.h"
 #include "live_source.h"
 
 #include <errno.h>
@@ -28,16 +29,9 @@ live_logins(void *ctx, struct plat_login_set *out)
         return live_fail(src, -errno, "%s: %s", _PATH_UTMPX, strerror(errno));
     setutxent();
     while (n < MAX_LOGINS && (ut = getutxent()) != NULL) {
-        if (n == src->logins_cap) {
-            unsigned int cap = src->logins_cap ? src->logins_cap * 2 : 32;
-            struct plat_login *grown = realloc(src->logins, cap * sizeof(*grown));
-
-            if (grown == NULL) {
-                endutxent();
-                return live_fail(src, -ENOMEM, "login records: out of memory");
-            }
-            src->logins = grown;
-            src->logins_cap = cap;
+        if (array_grow((void **)&src->logins, &src->logins_cap, n, sizeof(*src->logins)) < 0) {
+            endutxent();
+            return live_fail(src, -ENOMEM, "login records: out of memory");
         }
         src->logins[n].type = ut->ut_type;
         /* ut_user is a fixed array, not always NUL-terminated. */

@@ -2,6 +2,7 @@
  * The snapshot platform source: answers every platform call from a snapshot
  * file at the replay position that the elapsed time selects.
  */
+#include "array_grow.h"
 #include "platform.h"
 #include "snapshot_store.h"
 
@@ -258,23 +259,6 @@ snapshot_loadavg(void *ctx, struct plat_loadavg *out)
     return sts;
 }
 
-/* Make room for element `used` of an array that grows by doubling. */
-static int
-grow(void **array, unsigned int *cap, unsigned int used, size_t size)
-{
-    unsigned int want;
-    void *grown;
-
-    if (used < *cap)
-        return 0;
-    want = *cap ? *cap * 2 : 16;
-    if ((grown = realloc(*array, (size_t)want * size)) == NULL)
-        return -ENOMEM;
-    *array = grown;
-    *cap = want;
-    return 0;
-}
-
 /* Reads "<prefix>user" etc., where prefix is "cpu." or "cpu[name]." */
 static int
 read_ticks(struct snap *s, const char *prefix, struct plat_cpu_ticks *t)
@@ -310,7 +294,7 @@ snapshot_cpus(void *ctx, struct plat_cpu_set *out)
         struct plat_cpu *cpu;
         char prefix[PLAT_NAME_MAX + 8];
 
-        if ((sts = grow((void **)&src->cpus, &src->cpus_cap, n, sizeof(*src->cpus))) < 0)
+        if ((sts = array_grow((void **)&src->cpus, &src->cpus_cap, n, sizeof(*src->cpus))) < 0)
             return sts;
         cpu = &src->cpus[n];
         snprintf(cpu->name, sizeof(cpu->name), "%s", name);
@@ -397,7 +381,7 @@ snapshot_logins(void *ctx, struct plat_login_set *out)
             continue;
         if (sts < 0)
             return sts;
-        if ((sts = grow((void **)&src->logins, &src->logins_cap, n, sizeof(*src->logins))) < 0)
+        if ((sts = array_grow((void **)&src->logins, &src->logins_cap, n, sizeof(*src->logins))) < 0)
             return sts;
         src->logins[n].type = type;
         snprintf(key, sizeof(key), "utmpx[%s].user", name);
@@ -435,7 +419,7 @@ read_clusters(struct snapshot_source *src, struct snap *s, struct plat_topology 
         char key[PLAT_NAME_MAX + 32];
         int sts;
 
-        if ((sts = grow((void **)&src->clusters, &src->clusters_cap, n, sizeof(*src->clusters))) < 0)
+        if ((sts = array_grow((void **)&src->clusters, &src->clusters_cap, n, sizeof(*src->clusters))) < 0)
             return sts;
         snprintf(key, sizeof(key), "cpu[%s].cluster_type", cpu);
         if ((sts = copy_text(s, key, src->clusters[n].type, sizeof(src->clusters[n].type))) == -ENOENT)

@@ -1,0 +1,20 @@
+#include "array_grow.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int
+array_grow(void **array, unsigned int *cap, unsigned int used, size_t size)
+{
+    unsigned int want;
+    void *grown;
+
+    if (used < *cap)
+        return 0;
+    want = *cap ? *cap * 2 : 16;
+    if ((grown = realloc(*array, (size_t)want * size)) == NULL)
+        return -ENOMEM;
+    *array = grown;
+    *cap = want;
+    return 0;
+}
