@@ -85,7 +85,7 @@ pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.use
 check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&
     [ \$(grep -c -E '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+' '$work/pmrep') -ge 2 ]"
 
-printf 'log mandatory on 1 sec {\n kernel.all.cpu\n kernel.percpu.cpu\n mem\n swap\n kernel.all.load\n}\n' > "$work/logger.conf"
+printf 'log mandatory on 1 sec {\n kernel.all.cpu\n kernel.percpu.cpu\n mem\n swap\n kernel.all.load\n vfs\n ipc\n}\n' > "$work/logger.conf"
 pmlogger -h localhost -c "$work/logger.conf" -s 3 -l "$work/pmlogger.log" "$work/archive" >/dev/null 2>&1
 pmdumplog -a "$work/archive" > "$work/dump" 2>&1
 check "pmlogger records an archive that pmdumplog reads" \
@@ -95,18 +95,21 @@ check "rates replay from the archive" values_within "$work/pmval.archive" 1.2 2.
 
 # An archive as upstream's agent would have written it (its types), rewritten
 # by the shipped rule, must have this agent's metadata and the same values.
-sed -n 's/^metric \([0-9.]*\) { type -> \(U32\|U64\) }.*/metric \1 { type -> 32 }/p' \
-    "$src/pmlogrewrite/darwin.conf" > "$work/to-upstream.conf"
+{ sed -n 's/^metric \([0-9.]*\) { type -> \(U32\|U64\) }.*/metric \1 { type -> 32 }/p' "$src/pmlogrewrite/darwin.conf"
+  echo 'metric 78.19.4 { type -> U32 sem -> INSTANT }'      # vfs.vnodes.recycled
+  echo 'metric 78.21.0 { sem -> INSTANT }'                   # ipc.mbuf.clusters
+} > "$work/to-upstream.conf"
 rm -f "$work"/upstream.* "$work"/rewritten.*
 "$PCP_BINADM_DIR/pmlogrewrite" -c "$work/to-upstream.conf" "$work/archive" "$work/upstream" 2>&1
 "$PCP_BINADM_DIR/pmlogrewrite" -c "$src/pmlogrewrite/darwin.conf" "$work/upstream" "$work/rewritten" 2>&1
-pminfo -a "$work/upstream" -d mem.pages.faults > "$work/upstream.desc" 2>&1
-pminfo -a "$work/rewritten" -d mem.pages swap mem.pageins mem.pageouts > "$work/rewritten.desc" 2>&1
-pminfo -a "$work/archive" -d mem.pages swap mem.pageins mem.pageouts > "$work/original.desc" 2>&1
-check "the rewrite rule turns upstream's types into this agent's" sh -c "grep -q '32-bit int' '$work/upstream.desc' &&
+pminfo -a "$work/upstream" -d mem.pages.faults vfs.vnodes.recycled > "$work/upstream.desc" 2>&1
+pminfo -a "$work/rewritten" -d mem.pages swap mem.pageins mem.pageouts vfs ipc > "$work/rewritten.desc" 2>&1
+pminfo -a "$work/archive" -d mem.pages swap mem.pageins mem.pageouts vfs ipc > "$work/original.desc" 2>&1
+check "the rewrite rules turn upstream's types and semantics into this agent's" sh -c "grep -q '32-bit int' '$work/upstream.desc' &&
+    grep -A2 '^vfs.vnodes.recycled' '$work/upstream.desc' | grep -q 'Semantics: instant' &&
     cmp -s '$work/original.desc' '$work/rewritten.desc'"
-pmdumplog "$work/archive" mem.pages.faults swap.pagesin | grep -v '^archive\|^Log' > "$work/original.values"
-pmdumplog "$work/rewritten" mem.pages.faults swap.pagesin | grep -v '^archive\|^Log' > "$work/rewritten.values"
+pmdumplog "$work/archive" mem.pages.faults swap.pagesin vfs.vnodes.recycled | grep -v '^archive\|^Log' > "$work/original.values"
+pmdumplog "$work/rewritten" mem.pages.faults swap.pagesin vfs.vnodes.recycled | grep -v '^archive\|^Log' > "$work/rewritten.values"
 check "the rewritten archive keeps the values" sh -c "[ -s '$work/original.values' ] && cmp -s '$work/original.values' '$work/rewritten.values'"
 
 printf 'kernel.all.cpu.user > 0 && kernel.all.load #'"'"'1 minute'"'"' > 1 -> print "cpu busy and loaded";\n' > "$work/rules"

@@ -11,7 +11,6 @@
 #include <IOKit/IOKitLib.h>
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 /* A number property stored as CFNumber or as little-endian CFData. */
 static int
@@ -23,10 +22,12 @@ number_property(io_registry_entry_t entry, CFStringRef key, uint32_t *out)
     if (value == NULL)
         return 0;
     if (CFGetTypeID(value) == CFNumberGetTypeID()) {
-        SInt64 n;
+        SInt64 n = -1;
 
-        found = CFNumberGetValue((CFNumberRef)value, kCFNumberSInt64Type, &n) && n >= 0 && n <= UINT32_MAX;
-        *out = (uint32_t)n;
+        if (CFNumberGetValue((CFNumberRef)value, kCFNumberSInt64Type, &n) && n >= 0 && n <= UINT32_MAX) {
+            *out = (uint32_t)n;
+            found = 1;
+        }
     } else if (CFGetTypeID(value) == CFDataGetTypeID() && CFDataGetLength((CFDataRef)value) >= 4) {
         const UInt8 *b = CFDataGetBytePtr((CFDataRef)value);
 
