@@ -74,7 +74,10 @@ write_topology(FILE *fp, const struct platform *p)
             if (level->status[f] == 0)
                 fprintf(fp, "perflevel[%u].%s %" PRIu64 "\n", l, plat_perflevel_fields[f], level->value[f]);
     }
-    if (t.clusters_status < 0)
+    /* Intel Macs have no cluster types: absent there is not a failure. */
+    if (t.clusters_status == -ENOENT)
+        fprintf(fp, "# cpu cluster types absent (%s)\n", strerror(ENOENT));
+    else if (t.clusters_status < 0)
         fprintf(fp, "# cpu cluster types failed (%s)\n", strerror(-t.clusters_status));
     for (unsigned int c = 0; c < t.nclusters; c++)
         fprintf(fp, "cpu[%s].cluster_type %s\n", t.cluster[c].cpu, t.cluster[c].type);
