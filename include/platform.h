@@ -221,6 +221,34 @@ struct plat_topology {
     const struct plat_cpu_cluster *cluster; /* belongs to the source until the next call */
 };
 
+/* One network interface: what NET_RT_IFLIST2 reports for it (its
+ * if_msghdr2 and link address), the byte counters of its IFMIB_IFDATA
+ * sysctl, and its functional type. */
+struct plat_netif {
+    char name[PLAT_NAME_MAX];
+    uint32_t index;
+    uint32_t flags;                 /* IFF_* */
+    uint32_t type;                  /* IFT_* (if_data64.ifi_type) */
+    int functional_status;          /* 0, or why functional_type is unknown */
+    uint32_t functional_type;       /* IFRTYPE_FUNCTIONAL_* (SIOCGIFFUNCTIONALTYPE) */
+    uint32_t mtu;
+    uint64_t baudrate;              /* bits per second */
+    uint64_t ipackets, ierrors, opackets, oerrors, collisions;
+    uint64_t ibytes, obytes;        /* as NET_RT_IFLIST2 gives them: truncated to 32 bits on some releases */
+    uint64_t imcasts, omcasts, iqdrops;
+    uint32_t snd_drops;             /* ifm_snd_drops: packets dropped from the send queue (int in the kernel) */
+    int mib_status;                 /* 0, or why mib_ibytes/mib_obytes are unknown */
+    uint64_t mib_ibytes, mib_obytes;
+};
+
+#define PLAT_MAX_NETIFS 1024
+
+/* The interfaces; the array belongs to the source until the next call. */
+struct plat_netif_set {
+    unsigned int n;
+    const struct plat_netif *netif;
+};
+
 struct platform {
     const char *name;           /* "live" or "snapshot" */
     void *ctx;
@@ -235,6 +263,7 @@ struct platform {
     int (*tasks)(void *ctx, struct plat_tasks *out);
     int (*logins)(void *ctx, struct plat_login_set *out);
     int (*topology)(void *ctx, struct plat_topology *out);
+    int (*interfaces)(void *ctx, struct plat_netif_set *out);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

@@ -170,13 +170,22 @@ darwin_store(agent_result *result, pmdaExt *pmda)
     return PM_ERR_PERMISSION;       /* every metric here is read-only */
 }
 
+static int
+by_pmid(const void *a, const void *b)
+{
+    pmID x = ((const pmdaMetric *)a)->m_desc.pmid, y = ((const pmdaMetric *)b)->m_desc.pmid;
+
+    return x < y ? -1 : x > y;
+}
+
+/* agent.metrics is sorted by PMID (build_tables): a binary search. */
 static const struct binding *
 binding_of(pmID pmid)
 {
-    for (unsigned int i = 0; i < agent.nmetrics; i++)
-        if (agent.metrics[i].m_desc.pmid == pmid)
-            return &agent.bindings[i];
-    return NULL;
+    pmdaMetric key = { .m_desc.pmid = pmid };
+    const pmdaMetric *m = bsearch(&key, agent.metrics, agent.nmetrics, sizeof(*m), by_pmid);
+
+    return m ? m->m_user : NULL;
 }
 
 static int
@@ -273,6 +282,8 @@ build_tables(void)
             agent.metrics[m].m_desc.units = row->units;
         }
     }
+    /* m_user points into bindings, so the table can be put in PMID order */
+    qsort(agent.metrics, agent.nmetrics, sizeof(*agent.metrics), by_pmid);
     return plan_check(agent.nodes, darwin_ncollectors);
 }
 

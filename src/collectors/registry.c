@@ -22,6 +22,9 @@ extern const struct collector vmstat_collector;
 extern const struct collector boottime_collector;
 extern const struct collector topology_collector;
 extern const struct collector perflevel_cpu_collector;
+extern const struct collector netif_collector;
+extern const struct collector netif_state_collector;
+extern const struct collector network_all_collector;
 
 const struct collector *const darwin_collectors[] = {
     &hinv_collector,
@@ -40,6 +43,9 @@ const struct collector *const darwin_collectors[] = {
     &boottime_collector,
     &topology_collector,
     &perflevel_cpu_collector,
+    &netif_collector,
+    &netif_state_collector,
+    &network_all_collector,
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);

@@ -1,15 +1,43 @@
 /*
- * Fuzz target for the snapshot parser: any bytes in, no crash, no leak, and
- * every look-up either succeeds or explains itself. Built for libFuzzer by
- * tests/fuzz/run-fuzz.sh and replayed over the corpus by ctest.
+ * Fuzz target for the parsers: the same bytes go to the snapshot parser (as
+ * a file, through every platform call) and to the interface-list and
+ * ifmibdata decoders (as a sysctl buffer). Any bytes in: no crash, no leak,
+ * no read outside the buffer, and every failure explains itself. Built for
+ * libFuzzer by tests/fuzz/run-fuzz.sh and replayed over the corpus by ctest.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "netif_parse.h"
 #include "platform.h"
+
+/* As a sysctl would hand them over: an exact-size heap copy, so that any
+ * read past the end is caught by the sanitizers. */
+static void
+parse_as_sysctl_buffer(const uint8_t *data, size_t size)
+{
+    static struct plat_netif netifs[64];
+    unsigned char *copy = malloc(size ? size : 1);
+    unsigned int n;
+    uint64_t ib, ob;
+    int sts;
+
+    if (copy == NULL)
+        return;
+    memcpy(copy, data, size);
+    sts = netif_parse_iflist2(copy, size, netifs, 64, &n);
+    if (sts != 0 && sts != -EINVAL && sts != -E2BIG)
+        __builtin_trap();
+    for (unsigned int i = 0; i < n; i++)
+        if (memchr(netifs[i].name, '\0', sizeof(netifs[i].name)) == NULL)
+            __builtin_trap();       /* names are always terminated */
+    netif_parse_ifmibdata(copy, size, &ib, &ob);
+    free(copy);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,6 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int fd = mkstemp(path);
     FILE *fp;
 
+    parse_as_sysctl_buffer(data, size);
     if (fd < 0 || (fp = fdopen(fd, "w")) == NULL)
         return 0;
     fwrite(data, 1, size, fp);
@@ -34,6 +63,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct plat_cpu_ticks t;
         struct plat_cpu_set c;
         struct plat_clock k;
+        struct plat_sysctl_set sy;
+        struct plat_tasks ts;
+        struct plat_login_set lg;
+        struct plat_topology tp;
+        struct plat_netif_set ni;
 
         if (p.host(p.ctx, &h) < 0 && p.error(p.ctx)[0] == '\0')
             __builtin_trap();       /* a failure must say why */
@@ -43,6 +77,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.cpu_total(p.ctx, &t);
         p.cpus(p.ctx, &c);
         p.clock(p.ctx, &k);
+        for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++)
+            p.sysctls(p.ctx, (enum plat_sysctl_family)f, &sy);
+        p.tasks(p.ctx, &ts);
+        p.logins(p.ctx, &lg);
+        p.topology(p.ctx, &tp);
+        p.interfaces(p.ctx, &ni);
         p.close(p.ctx);
     } else if (msg[0] == '\0') {
         __builtin_trap();

@@ -27,9 +27,14 @@ values_within() { # values_within FILE LO HI MIN
         END {exit !(n >= min && bad == 0)}' "$1"
 }
 
+values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for whole numbers
+    awk -v lo="$2" -v hi="$3" -v min="$4" 'NF == 1 && $1 ~ /^[0-9]+$/ {n++; if ($NF < lo || $NF > hi) bad++}
+        END {exit !(n >= min && bad == 0)}' "$1"
+}
+
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-check "the PMNS has the 112 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 112 ]
+check "the PMNS has the 146 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 146 ]
 pminfo -h localhost -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
@@ -80,6 +85,20 @@ check "nprocs counts tasks, boot time keeps microseconds, brand and compression 
      grep -A1 '^mem.compressor.ratio' '$work/kernel.values' | grep -q 'value 3'"
 pmval -h localhost -t 1 -s 4 vfs.vnodes.recycled > "$work/pmval.recycled" 2>&1
 check "vfs.vnodes.recycled is a counter: pmval shows its rate (250/s)" values_within "$work/pmval.recycled" 249 251 3
+# Interfaces (fixture: en0 receives 2,000,000 bytes/s while the kernel's
+# NET_RT_IFLIST2 counter, truncated to 32 bits, wraps in the first interval).
+pmval -h localhost -t 1 -s 8 -f 0 -i en0 network.interface.in.bytes > "$work/pmval.en0" 2>&1
+check "en0's receive rate is right across the truncated counter's wrap" values_within_int "$work/pmval.en0" 1999000 2001000 7
+pminfo -h localhost -f network.interface.bytes_truncated network.interface.type > "$work/netif.values" 2>&1
+check "the truncation is reported for en0 and only en0" sh -c \
+    "grep -q 'inst \[[0-9]* or \"en0\"\] value 1' '$work/netif.values' &&
+     [ \$(grep -c ' value 1\$' '$work/netif.values') -eq 1 ]"
+check "interfaces have their kind: wifi, ethernet, awdl, bridge, tunnel, loopback" sh -c \
+    "for k in wifi ethernet awdl bridge tunnel loopback; do grep -q \"\\\"\$k\\\"\" '$work/netif.values' || exit 1; done"
+check "interface instances carry a type label" grep -q '"type":"wifi"' "$work/labels"
+# network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out.
+pmval -h localhost -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
+check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s)" values_within_int "$work/pmval.all" 2100000 2103000 5
 pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
     kernel.all.load > "$work/pmrep" 2>&1
 check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&
@@ -135,6 +154,7 @@ stop_pmcd
 
 echo "# Intel fixture: the host-wide idle tick counter wraps at 2^32 during the replay"
 start_pmcd "$work/intel" "$module" "$fixtures/intel.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
+pminfo -h localhost -f network.interface.in.bytes > /dev/null 2>&1     # seen before en1's listed counter wraps
 # 8 CPUs accrue 800 ticks/s; 168 of them busy (scaled 0.7-1.3): idle is 5.8-6.9 s per second.
 pmval -h localhost -t 2 -s 10 kernel.all.cpu.idle > "$work/pmval.idle" 2>&1
 check "the idle rate stays right across the kernel counter's wrap" values_within "$work/pmval.idle" 5.7 7.0 9
@@ -147,13 +167,20 @@ pminfo -h localhost -f hinv.perflevel.l3cache > "$work/intel.l3"
 check "Intel levels report their L3 cache" grep -q 'inst \[0 or "performance"\] value 16777216' "$work/intel.l3"
 pmval -h localhost -t 2 -s 4 -i performance kernel.perflevel.cpu.idle > "$work/pmval.intel.level" 2>&1
 check "the one level's idle time matches the host's across the wrap" values_within "$work/pmval.intel.level" 5.7 7.0 3
+pminfo -h localhost -f network.interface.in.bytes network.interface.bytes_truncated > "$work/intel.netif" 2>&1
+check "without IFMIB_IFDATA, en1's wrapped truncated bytes have no value, and say why" sh -c \
+    "! grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en1\"' &&
+     grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en0\"' &&
+     grep -q 'inst \[[0-9]* or \"en1\"\] value 1' '$work/intel.netif' &&
+     grep -q 'en1: NET_RT_IFLIST2 byte counters are truncated' '$work/intel/pmcd.log'"
 stop_pmcd
 
 echo "# A malformed snapshot fails only what it feeds"
 broken=$work/broken.snapshot
 awk '/^vm.free_count/ && !done {print "vm.free_count lots"; done=1; next}
-     /^swap.used/ {next} {print} NR==8 {print "%%% garbage line"}' "$fixtures/apple-silicon.snapshot" > "$broken"
+     /^swap.used/ {next} {print} /^pmda-darwin-snapshot/ {print "%%% garbage line"}' "$fixtures/apple-silicon.snapshot" > "$broken"
 line=$(grep -n '^vm.free_count lots' "$broken" | cut -d: -f1)
+garbage=$(grep -n '^%%% garbage line' "$broken" | cut -d: -f1)
 start_pmcd "$work/broken" "$module" "$broken" || { not_ok "pmcd starts"; finish; exit 1; }
 pminfo -h localhost -f mem.freemem swap.used kernel.all.load hinv.ncpu > "$work/broken.values" 2>&1
 for _ in 1 2 3; do pminfo -h localhost -f mem swap >/dev/null 2>&1; done
@@ -161,7 +188,7 @@ check "the poisoned key's metrics report an error" sh -c "grep -A1 '^mem.freemem
 check "other clusters keep their values" sh -c "grep -A1 '^kernel.all.load' '$work/broken.values' | grep -q value &&
     grep -A1 '^hinv.ncpu' '$work/broken.values' | grep -q 'value 8'"
 check "pmcd's log names the file and line" grep -q "broken.snapshot:$line: vm.free_count" "$work/broken/pmcd.log"
-check "stray lines are reported at start" grep -q "broken.snapshot:9: not a snapshot line" "$work/broken/pmcd.log"
+check "stray lines are reported at start" grep -q "broken.snapshot:$garbage: not a snapshot line" "$work/broken/pmcd.log"
 check "a missing key is reported by name" grep -q "no swap.used in the snapshot" "$work/broken/pmcd.log"
 check "the failure is logged once, not per fetch" sh -c "[ \$(grep -c 'memory: some metrics unavailable' '$work/broken/pmcd.log') -eq 1 ] &&
     ! grep -q 'Fetch callback error' '$work/broken/pmcd.log'"

@@ -77,9 +77,9 @@ main(int argc, char **argv)
         }
         /* pmcd hands every fetch result back through the result callback */
         dp.version.seven.ext->e_resultCallBack((void *)res);
-        /* every dynamic instance domain: the processors and the performance levels */
-        for (int d = 0; d < 2; d++) {
-            pmInDom indom = pmInDom_build(78, d == 0 ? 3 : 100);
+        /* every dynamic instance domain: processors, network interfaces, performance levels */
+        for (int d = 0; d < 3; d++) {
+            pmInDom indom = pmInDom_build(78, d == 0 ? 3 : d == 1 ? 4 : 100);
 
             if (dp.version.seven.instance(indom, PM_IN_NULL, NULL, &in, dp.version.seven.ext) == 0) {
                 for (int k = 0; k < in->numinst; k++)

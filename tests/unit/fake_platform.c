@@ -50,6 +50,15 @@ fake_topology(void *c, struct plat_topology *o)
     return FAKE(c)->topology_sts;
 }
 
+static int
+fake_interfaces(void *c, struct plat_netif_set *o)
+{
+    FAKE(c)->calls.interfaces++;
+    o->n = FAKE(c)->nnetif;
+    o->netif = FAKE(c)->netif;
+    return FAKE(c)->interfaces_sts;
+}
+
 static const char *fake_error(void *c) { (void)c; return "injected failure"; }
 static const char *fake_notes(void *c) { (void)c; return ""; }
 static void fake_close(void *c) { (void)c; }
@@ -82,6 +91,28 @@ fake_platform_level(struct fake_platform *f, unsigned int i, const char *name, u
 }
 
 void
+fake_platform_netif(struct fake_platform *f, unsigned int i, const char *name, uint32_t type, int functional)
+{
+    struct plat_netif *n = &f->netif[i];
+
+    memset(n, 0, sizeof(*n));
+    snprintf(n->name, sizeof(n->name), "%s", name);
+    n->index = i + 1;
+    n->flags = 0x1 | 0x40;                      /* up, running */
+    n->type = type;
+    n->functional_status = functional < 0 ? -ENOTTY : 0;
+    n->functional_type = functional < 0 ? 0 : (uint32_t)functional;
+    n->mtu = 1500;
+    n->baudrate = 1000000000;
+    n->ipackets = 1000 * (i + 1);
+    n->opackets = 500 * (i + 1);
+    n->ibytes = n->mib_ibytes = 1000000 * (i + 1);
+    n->obytes = n->mib_obytes = 400000 * (i + 1);
+    if (i + 1 > f->nnetif)
+        f->nnetif = i + 1;
+}
+
+void
 fake_platform_login(struct fake_platform *f, int type, const char *user)
 {
     struct plat_login *l = &f->login[f->nlogin++];
@@ -106,6 +137,7 @@ fake_platform_init(struct fake_platform *f)
         .name = "fake", .ctx = f, .host = fake_host, .memory = fake_memory, .uname = fake_uname,
         .loadavg = fake_loadavg, .cpu_total = fake_cpu_total, .cpus = fake_cpus, .clock = fake_clock,
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
+        .interfaces = fake_interfaces,
         .error = fake_error, .notes = fake_notes, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };
@@ -150,4 +182,8 @@ fake_platform_init(struct fake_platform *f)
     f->topology.counts = f->sysctl[PLAT_SYSCTL_CPU_COUNTS];
     fake_platform_level(f, 0, "Performance", 2, 2);
     fake_platform_level(f, 1, "Efficiency", 2, 2);
+    fake_platform_netif(f, 0, "lo0", 0x18, 1);
+    fake_platform_netif(f, 1, "en0", 0x06, 3);             /* Wi-Fi */
+    fake_platform_netif(f, 2, "en1", 0x06, 2);             /* Ethernet */
+    fake_platform_netif(f, 3, "utun0", 0x01, -1);          /* no functional type: a tunnel by name */
 }

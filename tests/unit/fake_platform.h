@@ -10,11 +10,12 @@
 #define FAKE_MAX_CPUS 1100
 
 struct fake_calls {
-    unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology;
+    unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology, interfaces;
     unsigned int sysctls[PLAT_SYSCTL_NFAMILIES];
 };
 
 #define FAKE_MAX_LOGINS 16
+#define FAKE_MAX_NETIFS 16
 
 struct fake_platform {
     struct platform p;
@@ -32,9 +33,11 @@ struct fake_platform {
     unsigned int nlogin;
     struct plat_topology topology;
     struct plat_cpu_cluster cluster[FAKE_MAX_CPUS];
+    struct plat_netif netif[FAKE_MAX_NETIFS];
+    unsigned int nnetif;
     /* a negative errno makes that call fail */
     int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts, tasks_sts, logins_sts,
-        topology_sts;
+        topology_sts, interfaces_sts;
     int sysctl_sts[PLAT_SYSCTL_NFAMILIES];
     struct fake_calls calls;
 };
@@ -48,6 +51,10 @@ void fake_platform_cpu(struct fake_platform *f, unsigned int i, const char *name
 
 /* Set performance level i's name and CPU count; n is the number of levels. */
 void fake_platform_level(struct fake_platform *f, unsigned int i, const char *name, uint64_t ncpu, unsigned int n);
+
+/* Set interface i: name, IFT type, functional type (negative: unknown), and
+ * IFMIB byte counters equal to the listed ones (as where nothing truncates). */
+void fake_platform_netif(struct fake_platform *f, unsigned int i, const char *name, uint32_t type, int functional);
 
 /* Append a utmpx record. */
 void fake_platform_login(struct fake_platform *f, int type, const char *user);

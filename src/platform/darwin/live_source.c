@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 int
 live_fail(struct live_source *src, int err, const char *fmt, ...)
@@ -53,8 +55,12 @@ live_close(void *ctx)
     if (src->pset != MACH_PORT_NULL)
         mach_port_deallocate(mach_task_self(), src->pset);
     mach_port_deallocate(mach_task_self(), src->host);
+    if (src->ioctl_fd >= 0)
+        close(src->ioctl_fd);
     free(src->cpus);
     free(src->logins);
+    free(src->iflist);
+    free(src->netifs);
     free(src);
 }
 
@@ -70,6 +76,7 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
     src->host = mach_host_self();
     if ((src->pset_error = processor_set_default(src->host, &src->pset)) != KERN_SUCCESS)
         src->pset = MACH_PORT_NULL;
+    src->ioctl_fd = socket(AF_INET, SOCK_DGRAM, 0);     /* -1: functional types unknown */
     *out = (struct platform) {
         .name = "live",
         .ctx = src,
@@ -84,6 +91,7 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .tasks = live_tasks,
         .logins = live_logins,
         .topology = live_topology,
+        .interfaces = live_interfaces,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

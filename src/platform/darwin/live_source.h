@@ -19,6 +19,10 @@ struct live_source {
     struct plat_login *logins;      /* handed out by live_logins() */
     unsigned int logins_cap;
     struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];    /* handed out by live_topology() */
+    unsigned char *iflist;          /* NET_RT_IFLIST2 buffer, kept between calls */
+    size_t iflist_cap;
+    struct plat_netif *netifs;      /* PLAT_MAX_NETIFS, handed out by live_interfaces() */
+    int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
     char error[512];                /* every failure of the current call */
 };
 
@@ -57,5 +61,6 @@ int live_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_s
 int live_tasks(void *ctx, struct plat_tasks *out);
 int live_logins(void *ctx, struct plat_login_set *out);
 int live_topology(void *ctx, struct plat_topology *out);
+int live_interfaces(void *ctx, struct plat_netif_set *out);
 
 #endif

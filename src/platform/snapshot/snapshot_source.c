@@ -85,6 +85,27 @@ static const struct snap_field base_schema[] = {
     { "perflevel", "cpusperl2", 1, SNAP_GAUGE32 },
     { "perflevel", "l3cachesize", 1, SNAP_GAUGE64 },
     { "perflevel", "cpusperl3", 1, SNAP_GAUGE32 },
+    { "netif", "index", 1, SNAP_GAUGE32 },
+    { "netif", "flags", 1, SNAP_GAUGE32 },
+    { "netif", "type", 1, SNAP_GAUGE32 },
+    { "netif", "functional_type", 1, SNAP_GAUGE32 },
+    { "netif", "mtu", 1, SNAP_GAUGE32 },
+    { "netif", "baudrate", 1, SNAP_GAUGE64 },
+    { "netif", "ipackets", 1, SNAP_COUNTER64 },
+    { "netif", "ierrors", 1, SNAP_COUNTER64 },
+    { "netif", "opackets", 1, SNAP_COUNTER64 },
+    { "netif", "oerrors", 1, SNAP_COUNTER64 },
+    { "netif", "collisions", 1, SNAP_COUNTER64 },
+    /* as NET_RT_IFLIST2 gave them, possibly truncated to 32 bits: replayed
+     * as recorded, not interpolated */
+    { "netif", "ibytes", 1, SNAP_GAUGE64 },
+    { "netif", "obytes", 1, SNAP_GAUGE64 },
+    { "netif", "imcasts", 1, SNAP_COUNTER64 },
+    { "netif", "omcasts", 1, SNAP_COUNTER64 },
+    { "netif", "iqdrops", 1, SNAP_COUNTER64 },
+    { "netif", "snd_drops", 1, SNAP_COUNTER32 },
+    { "netif", "mib_ibytes", 1, SNAP_COUNTER64 },
+    { "netif", "mib_obytes", 1, SNAP_COUNTER64 },
 };
 
 #define BASE_SCHEMA_N (sizeof(base_schema) / sizeof(base_schema[0]))
@@ -110,6 +131,8 @@ struct snapshot_source {
     unsigned int logins_cap;
     struct plat_cpu_cluster *clusters;
     unsigned int clusters_cap;
+    struct plat_netif *netifs;
+    unsigned int netifs_cap;
 };
 
 static uint64_t
@@ -259,6 +282,23 @@ snapshot_loadavg(void *ctx, struct plat_loadavg *out)
     return sts;
 }
 
+/* prefix followed by field in buf (cut to fit): cheaper than snprintf for
+ * the many per-instance keys a refresh looks up. */
+static const char *
+join(char *buf, size_t size, const char *prefix, const char *field)
+{
+    size_t p = strlen(prefix), f = strlen(field);
+
+    if (p >= size)
+        p = size - 1;
+    if (f >= size - p)
+        f = size - p - 1;
+    memcpy(buf, prefix, p);
+    memcpy(buf + p, field, f);
+    buf[p + f] = '\0';
+    return buf;
+}
+
 /* Reads "<prefix>user" etc., where prefix is "cpu." or "cpu[name]." */
 static int
 read_ticks(struct snap *s, const char *prefix, struct plat_cpu_ticks *t)
@@ -268,10 +308,8 @@ read_ticks(struct snap *s, const char *prefix, struct plat_cpu_ticks *t)
     char key[PLAT_NAME_MAX + 32];
     int sts = 0;
 
-    for (int i = 0; i < 4 && sts == 0; i++) {
-        snprintf(key, sizeof(key), "%s%s", prefix, states[i]);
-        sts = read_u32(s, key, fields[i]);
-    }
+    for (int i = 0; i < 4 && sts == 0; i++)
+        sts = read_u32(s, join(key, sizeof(key), prefix, states[i]), fields[i]);
     return sts;
 }
 
@@ -453,6 +491,81 @@ snapshot_topology(void *ctx, struct plat_topology *out)
     return 0;
 }
 
+static int
+optional_u64(struct snap *s, const char *prefix, const char *field, uint64_t *out)
+{
+    char key[PLAT_NAME_MAX + 48];
+
+    return snap_u64(s, join(key, sizeof(key), prefix, field), out);
+}
+
+static int
+read_netif(struct snap *s, const char *name, struct plat_netif *out)
+{
+    static const char *const fields[] = {
+        "ipackets", "ierrors", "opackets", "oerrors", "collisions", "ibytes", "obytes", "imcasts", "omcasts", "iqdrops",
+    };
+    uint64_t *values[] = { &out->ipackets, &out->ierrors, &out->opackets, &out->oerrors, &out->collisions,
+                           &out->ibytes, &out->obytes, &out->imcasts, &out->omcasts, &out->iqdrops };
+    char prefix[PLAT_NAME_MAX + 16], key[PLAT_NAME_MAX + 48];
+    uint64_t ft;
+    int sts = 0;
+
+    memset(out, 0, sizeof(*out));
+    snprintf(out->name, sizeof(out->name), "%s", name);
+    snprintf(prefix, sizeof(prefix), "netif[%s].", name);
+#define FIELD32(f, dst) read_u32(s, join(key, sizeof(key), prefix, f), dst)
+    KEEP_FIRST(sts, FIELD32("index", &out->index));
+    KEEP_FIRST(sts, FIELD32("flags", &out->flags));
+    KEEP_FIRST(sts, FIELD32("type", &out->type));
+    KEEP_FIRST(sts, FIELD32("mtu", &out->mtu));
+    KEEP_FIRST(sts, FIELD32("snd_drops", &out->snd_drops));
+#undef FIELD32
+    KEEP_FIRST(sts, optional_u64(s, prefix, "baudrate", &out->baudrate));
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+        KEEP_FIRST(sts, optional_u64(s, prefix, fields[i], values[i]));
+    if (sts < 0)
+        return sts;
+    /* a Mac answers these per interface, and may not for some */
+    out->functional_status = optional_u64(s, prefix, "functional_type", &ft);
+    out->functional_type = (uint32_t)ft;
+    out->mib_status = optional_u64(s, prefix, "mib_ibytes", &out->mib_ibytes);
+    if (out->mib_status == 0)
+        out->mib_status = optional_u64(s, prefix, "mib_obytes", &out->mib_obytes);
+    return 0;
+}
+
+/* Interfaces are the instances of "netif"; one that a sample lacks is not in it. */
+static int
+snapshot_interfaces(void *ctx, struct plat_netif_set *out)
+{
+    struct snapshot_source *src = ctx;
+    struct snap *s = at_now(ctx);
+    unsigned int n = 0;
+    const char *name;
+    int sts;
+
+    for (unsigned int i = 0; (name = snap_instance(s, "netif", i)) != NULL && n < PLAT_MAX_NETIFS; i++) {
+        char key[PLAT_NAME_MAX + 32];
+        uint32_t index;
+
+        snprintf(key, sizeof(key), "netif[%s].index", name);
+        if (read_u32(s, key, &index) == -ENOENT)
+            continue;
+        if ((sts = array_grow((void **)&src->netifs, &src->netifs_cap, n, sizeof(*src->netifs))) < 0)
+            return sts;
+        /* missing from one end of the interval being replayed: not there now */
+        if ((sts = read_netif(s, name, &src->netifs[n])) == -ENOENT)
+            continue;
+        if (sts < 0)
+            return sts;
+        n++;
+    }
+    out->n = n;
+    out->netif = src->netifs;
+    return 0;
+}
+
 static const char *
 snapshot_error(void *ctx)
 {
@@ -475,6 +588,7 @@ snapshot_close(void *ctx)
     free(src->cpus);
     free(src->logins);
     free(src->clusters);
+    free(src->netifs);
     free(src);
 }
 
@@ -540,6 +654,7 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .tasks = snapshot_tasks,
         .logins = snapshot_logins,
         .topology = snapshot_topology,
+        .interfaces = snapshot_interfaces,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

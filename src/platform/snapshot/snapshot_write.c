@@ -228,6 +228,39 @@ write_kernel(FILE *fp, const struct platform *p)
     }
 }
 
+static void
+write_interfaces(FILE *fp, const struct platform *p)
+{
+    struct plat_netif_set set;
+    int sts;
+
+    if ((sts = p->interfaces(p->ctx, &set)) < 0) {
+        failed(fp, p, "interfaces", sts);
+        return;
+    }
+    for (unsigned int i = 0; i < set.n; i++) {
+        const struct plat_netif *f = &set.netif[i];
+        const char *n = f->name;
+
+        fprintf(fp, "netif[%s].index %" PRIu32 "\nnetif[%s].flags %" PRIu32 "\nnetif[%s].type %" PRIu32
+                "\nnetif[%s].mtu %" PRIu32 "\nnetif[%s].baudrate %" PRIu64 "\nnetif[%s].ipackets %" PRIu64
+                "\nnetif[%s].ierrors %" PRIu64 "\nnetif[%s].opackets %" PRIu64 "\nnetif[%s].oerrors %" PRIu64
+                "\nnetif[%s].collisions %" PRIu64 "\nnetif[%s].ibytes %" PRIu64 "\nnetif[%s].obytes %" PRIu64
+                "\nnetif[%s].imcasts %" PRIu64 "\nnetif[%s].omcasts %" PRIu64 "\nnetif[%s].iqdrops %" PRIu64
+                "\nnetif[%s].snd_drops %" PRIu32 "\n",
+                n, f->index, n, f->flags, n, f->type, n, f->mtu, n, f->baudrate, n, f->ipackets, n, f->ierrors,
+                n, f->opackets, n, f->oerrors, n, f->collisions, n, f->ibytes, n, f->obytes, n, f->imcasts,
+                n, f->omcasts, n, f->iqdrops, n, f->snd_drops);
+        if (f->functional_status == 0)
+            fprintf(fp, "netif[%s].functional_type %" PRIu32 "\n", n, f->functional_type);
+        if (f->mib_status == 0)
+            fprintf(fp, "netif[%s].mib_ibytes %" PRIu64 "\nnetif[%s].mib_obytes %" PRIu64 "\n",
+                    n, f->mib_ibytes, n, f->mib_obytes);
+        else
+            fprintf(fp, "# netif[%s] IFMIB_IFDATA failed (%s)\n", n, strerror(-f->mib_status));
+    }
+}
+
 int
 snapshot_write_sample(FILE *fp, const struct platform *p)
 {
@@ -248,5 +281,6 @@ snapshot_write_sample(FILE *fp, const struct platform *p)
                 load.ldavg[0], load.ldavg[1], load.ldavg[2], load.fscale);
     write_cpus(fp, p);
     write_kernel(fp, p);
+    write_interfaces(fp, p);
     return ferror(fp) ? -EIO : 0;
 }

@@ -1,0 +1,276 @@
+/*
+ * Cluster 10: network interfaces (NET_RT_IFLIST2), with byte counters from
+ * each interface's IFMIB_IFDATA record.
+ *
+ * macOS truncates NET_RT_IFLIST2's 64-bit byte counters to 32 bits for
+ * programs other than its own on several releases, which would show as a
+ * wrap every 4 GiB. Bytes therefore come from IFMIB_IFDATA. Truncation is
+ * detected (the list's value fits 32 bits while the IFMIB value does not, or
+ * the list's value went back from below 2^32) and reported; where IFMIB_IFDATA cannot
+ * be read and the list's counters are truncated, the interface's byte
+ * metrics have no value rather than a wrapped one.
+ *
+ * Instances are kept in pmdaCache by name, so ids survive interfaces coming
+ * and going; each carries a "type" label (netif_kind).
+ */
+#include "array_grow.h"
+#include "collector.h"
+#include "convert.h"
+#include "netif.h"
+#include "netif_kind.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ITEM_IN_BYTES = 77, ITEM_IN_PACKETS, ITEM_IN_ERRORS, ITEM_IN_DROPS, ITEM_IN_MCASTS,
+    ITEM_OUT_BYTES, ITEM_OUT_PACKETS, ITEM_OUT_ERRORS, ITEM_OUT_MCASTS, ITEM_COLLISIONS,
+    ITEM_MTU, ITEM_BAUDRATE, ITEM_TOTAL_BYTES, ITEM_TOTAL_PACKETS, ITEM_TOTAL_ERRORS, ITEM_TOTAL_DROPS,
+    ITEM_TOTAL_MCASTS
+};
+
+#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define ROW(name, item, sem, units) { name, item, PM_TYPE_U64, NETIF_INDOM, sem, units }
+
+static const struct metric_row rows[] = {
+    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, BYTES),
+    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, BYTES),
+    ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.collisions", ITEM_COLLISIONS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.mtu", ITEM_MTU, PM_SEM_INSTANT, BYTES),
+    /* bits per second: a count per second (PCP has no bit unit) */
+    ROW("network.interface.baudrate", ITEM_BAUDRATE, PM_SEM_INSTANT,
+        PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE)),
+    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, BYTES),
+    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, COUNT),
+};
+
+static const struct indom_def indom = {
+    .serial = NETIF_INDOM,
+    .label_name = "network interface",
+};
+
+struct netif_entry {
+    int inst;
+    int present;
+    int seen;                       /* refreshed at least once before this refresh */
+    struct plat_netif now;
+    int bytes_ok;
+    uint64_t ibytes, obytes;
+    struct wrap32 snd_drops;
+    int truncated;
+};
+
+static struct netif_entry *ifs;
+static unsigned int nifs, ifs_cap;
+static unsigned int logged_mib;
+
+static struct netif_entry *
+entry_for(const char *name)
+{
+    struct netif_entry *e;
+
+    for (unsigned int i = 0; i < nifs; i++)
+        if (strcmp(ifs[i].now.name, name) == 0)
+            return &ifs[i];
+    if (array_grow((void **)&ifs, &ifs_cap, nifs, sizeof(*ifs)) < 0)
+        return NULL;
+    e = &ifs[nifs++];
+    memset(e, 0, sizeof(*e));
+    return e;
+}
+
+/* Whether NET_RT_IFLIST2 gave this interface's byte counters truncated: a
+ * list value that fits 32 bits while IFMIB_IFDATA's does not. (The two are
+ * read moments apart, so their low 32 bits need not be equal.) */
+static int
+list_truncated(const struct netif_entry *e, const struct plat_netif *f)
+{
+    if (f->mib_status == 0)
+        return (f->mib_ibytes > UINT32_MAX && f->ibytes <= UINT32_MAX) ||
+               (f->mib_obytes > UINT32_MAX && f->obytes <= UINT32_MAX);
+    /* without IFMIB: a counter below 2^32 that went back wrapped at 32 bits */
+    return e->seen && ((f->ibytes < e->now.ibytes && e->now.ibytes <= UINT32_MAX) ||
+                       (f->obytes < e->now.obytes && e->now.obytes <= UINT32_MAX));
+}
+
+static void
+update(struct netif_entry *e, const struct plat_netif *f)
+{
+    if (!e->truncated && list_truncated(e, f)) {
+        e->truncated = 1;
+        pmNotifyErr(LOG_WARNING, "darwin: %s: NET_RT_IFLIST2 byte counters are truncated to 32 bits; %s", f->name,
+                    f->mib_status == 0 ? "bytes come from IFMIB_IFDATA" : "its byte metrics have no value");
+    }
+    if (f->mib_status == 0) {
+        e->ibytes = f->mib_ibytes;
+        e->obytes = f->mib_obytes;
+        e->bytes_ok = 1;
+    } else {
+        e->ibytes = f->ibytes;
+        e->obytes = f->obytes;
+        e->bytes_ok = !e->truncated;
+    }
+    wrap32_extend(&e->snd_drops, f->snd_drops);
+    e->now = *f;
+}
+
+/* Keep only the interfaces seen in this refresh; their order is kept. */
+static void
+drop_absent(void)
+{
+    unsigned int kept = 0;
+
+    for (unsigned int i = 0; i < nifs; i++)
+        if (ifs[i].present) {
+            ifs[i].seen = 1;
+            ifs[kept++] = ifs[i];
+        }
+    nifs = kept;
+}
+
+static int
+netif_refresh(const struct platform *p, pmInDom id)
+{
+    struct plat_netif_set set;
+    unsigned int mib_failed = 0;
+    int sts;
+
+    if ((sts = p->interfaces(p->ctx, &set)) < 0)
+        return collector_error(sts);
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    for (unsigned int i = 0; i < nifs; i++)
+        ifs[i].present = 0;
+    for (unsigned int i = 0; i < set.n; i++) {
+        const struct plat_netif *f = &set.netif[i];
+        struct netif_entry *e;
+
+        if ((e = entry_for(f->name)) == NULL)
+            return -ENOMEM;
+        if (e->present)
+            continue;               /* a name twice in one list: the first one stands */
+        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, f->name, NULL)) < 0)
+            return sts;
+        e->inst = sts;
+        update(e, f);
+        e->present = 1;
+        mib_failed |= f->mib_status < 0;
+    }
+    drop_absent();
+    collector_note_parts("interfaces (IFMIB_IFDATA)", mib_failed, &logged_mib, p->error(p->ctx));
+    return 0;
+}
+
+static void
+view_of(const struct netif_entry *e, struct netif_view *out)
+{
+    *out = (struct netif_view){
+        .name = e->now.name, .kind = netif_kind(&e->now), .inst = e->inst, .raw = &e->now,
+        .bytes_ok = e->bytes_ok, .ibytes = e->ibytes, .obytes = e->obytes, .out_drops = e->snd_drops.total,
+        .truncated = e->truncated,
+    };
+}
+
+int
+netif_at(unsigned int i, struct netif_view *out)
+{
+    if (i >= nifs)
+        return -1;
+    view_of(&ifs[i], out);
+    return 0;
+}
+
+int
+netif_of_inst(unsigned int inst, struct netif_view *out)
+{
+    for (unsigned int i = 0; i < nifs; i++)
+        if ((unsigned int)ifs[i].inst == inst) {
+            view_of(&ifs[i], out);
+            return 0;
+        }
+    return -1;
+}
+
+static int
+netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    struct netif_view v;
+    const struct plat_netif *f;
+
+    if (netif_of_inst(inst, &v) < 0)
+        return PM_ERR_INST;
+    f = v.raw;
+    switch (row->item) {
+    case ITEM_IN_BYTES:
+    case ITEM_OUT_BYTES:
+    case ITEM_TOTAL_BYTES:
+        if (!v.bytes_ok)
+            return PMDA_FETCH_NOVALUES;     /* truncated and no IFMIB: no value, not a wrapped one */
+        atom->ull = row->item == ITEM_IN_BYTES ? v.ibytes : row->item == ITEM_OUT_BYTES ? v.obytes
+                                                                                        : v.ibytes + v.obytes;
+        return PMDA_FETCH_STATIC;
+    case ITEM_IN_PACKETS: atom->ull = f->ipackets; break;
+    case ITEM_IN_ERRORS: atom->ull = f->ierrors; break;
+    case ITEM_IN_DROPS: atom->ull = f->iqdrops; break;
+    case ITEM_IN_MCASTS: atom->ull = f->imcasts; break;
+    case ITEM_OUT_PACKETS: atom->ull = f->opackets; break;
+    case ITEM_OUT_ERRORS: atom->ull = f->oerrors; break;
+    case ITEM_OUT_MCASTS: atom->ull = f->omcasts; break;
+    case ITEM_COLLISIONS: atom->ull = f->collisions; break;
+    case ITEM_MTU: atom->ull = f->mtu; break;
+    case ITEM_BAUDRATE: atom->ull = f->baudrate; break;
+    case ITEM_TOTAL_PACKETS: atom->ull = f->ipackets + f->opackets; break;
+    case ITEM_TOTAL_ERRORS: atom->ull = f->ierrors + f->oerrors; break;
+    case ITEM_TOTAL_DROPS: atom->ull = f->iqdrops + v.out_drops; break;
+    case ITEM_TOTAL_MCASTS: atom->ull = f->imcasts + f->omcasts; break;
+    default:
+        return PM_ERR_PMID;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+netif_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+{
+    struct netif_view v;
+
+    (void)id;
+    if (netif_of_inst(inst, &v) < 0)
+        return 0;
+    return pmdaAddLabels(lp, "{\"type\":\"%s\"}", v.kind) < 0 ? 0 : 1;
+}
+
+static void
+netif_teardown(pmInDom id)
+{
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    free(ifs);
+    ifs = NULL;
+    nifs = ifs_cap = 0;
+    logged_mib = 0;
+}
+
+const struct collector netif_collector = {
+    .name = "interfaces",
+    .cluster = NETIF_CLUSTER,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .refresh = netif_refresh,
+    .fetch = netif_fetch,
+    .instance_labels = netif_labels,
+    .teardown = netif_teardown,
+};

@@ -1,0 +1,30 @@
+#ifndef PMDA_DARWIN_NETIF_H
+#define PMDA_DARWIN_NETIF_H
+
+#include <pcp/pmapi.h>
+
+#include "platform.h"
+
+#define NETIF_CLUSTER 10
+#define NETIF_INDOM 4
+
+/* An interface present at the last cluster 10 refresh, as the collector
+ * judged it. */
+struct netif_view {
+    const char *name;
+    const char *kind;                   /* netif_kind() */
+    int inst;
+    const struct plat_netif *raw;
+    int bytes_ok;                       /* ibytes/obytes can be trusted */
+    uint64_t ibytes, obytes;            /* from IFMIB_IFDATA, else NET_RT_IFLIST2 */
+    uint64_t out_drops;                 /* ifm_snd_drops extended past its 32-bit wrap */
+    int truncated;                      /* NET_RT_IFLIST2 bytes were seen truncated to 32 bits */
+};
+
+/* The i-th interface: 0, or -1 past the end. Valid until the next refresh. */
+int netif_at(unsigned int i, struct netif_view *out);
+
+/* The interface whose instance is inst: 0, or -1. */
+int netif_of_inst(unsigned int inst, struct netif_view *out);
+
+#endif

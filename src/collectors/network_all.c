@@ -1,0 +1,124 @@
+/*
+ * Cluster 26: traffic summed over the network interfaces present now, loopback
+ * excluded, from cluster 10's read. The sums grow by what the interfaces
+ * accrued since the previous refresh (delta_sum.h), so an interface going
+ * away does not make them go backwards (upstream summed every slot it had
+ * ever seen, loopback included). Interfaces whose byte counters cannot be
+ * trusted are left out of the byte sums while they cannot.
+ */
+#include "collector.h"
+#include "delta_sum.h"
+#include "netif.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum {
+    ITEM_IN_BYTES = 0, ITEM_IN_PACKETS, ITEM_IN_ERRORS, ITEM_IN_DROPS,
+    ITEM_OUT_BYTES, ITEM_OUT_PACKETS, ITEM_OUT_ERRORS, ITEM_OUT_DROPS,
+    ITEM_TOTAL_BYTES, ITEM_TOTAL_PACKETS, ITEM_TOTAL_ERRORS, ITEM_TOTAL_DROPS
+};
+
+/* What is summed, in this order. */
+enum { SUM_IBYTES, SUM_OBYTES, SUM_IPACKETS, SUM_IERRORS, SUM_IDROPS, SUM_OPACKETS, SUM_OERRORS, SUM_ODROPS, NSUMS };
+
+#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define ROW(name, item, units) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, units }
+
+static const struct metric_row rows[] = {
+    ROW("network.all.in.bytes", ITEM_IN_BYTES, BYTES),
+    ROW("network.all.in.packets", ITEM_IN_PACKETS, COUNT),
+    ROW("network.all.in.errors", ITEM_IN_ERRORS, COUNT),
+    ROW("network.all.in.drops", ITEM_IN_DROPS, COUNT),
+    ROW("network.all.out.bytes", ITEM_OUT_BYTES, BYTES),
+    ROW("network.all.out.packets", ITEM_OUT_PACKETS, COUNT),
+    ROW("network.all.out.errors", ITEM_OUT_ERRORS, COUNT),
+    ROW("network.all.out.drops", ITEM_OUT_DROPS, COUNT),
+    ROW("network.all.total.bytes", ITEM_TOTAL_BYTES, BYTES),
+    ROW("network.all.total.packets", ITEM_TOTAL_PACKETS, COUNT),
+    ROW("network.all.total.errors", ITEM_TOTAL_ERRORS, COUNT),
+    ROW("network.all.total.drops", ITEM_TOTAL_DROPS, COUNT),
+};
+
+static uint64_t sums[NSUMS];
+static struct delta_sum packets, bytes;     /* bytes apart: an interface may lack them alone */
+
+static int
+network_all_refresh(const struct platform *p, pmInDom indom)
+{
+    struct netif_view v;
+
+    (void)p;
+    (void)indom;
+    delta_sum_begin(&packets);
+    delta_sum_begin(&bytes);
+    for (unsigned int i = 0; netif_at(i, &v) == 0; i++) {
+        uint64_t now[NSUMS], add[NSUMS];
+
+        if (strcmp(v.kind, "loopback") == 0)
+            continue;
+        now[SUM_IPACKETS] = v.raw->ipackets;
+        now[SUM_IERRORS] = v.raw->ierrors;
+        now[SUM_IDROPS] = v.raw->iqdrops;
+        now[SUM_OPACKETS] = v.raw->opackets;
+        now[SUM_OERRORS] = v.raw->oerrors;
+        now[SUM_ODROPS] = v.out_drops;
+        if (delta_sum_step(&packets, v.name, now + SUM_IPACKETS, NSUMS - SUM_IPACKETS, add + SUM_IPACKETS) < 0)
+            return -ENOMEM;
+        for (int s = SUM_IPACKETS; s < NSUMS; s++)
+            sums[s] += add[s];
+        if (!v.bytes_ok)
+            continue;
+        now[SUM_IBYTES] = v.ibytes;
+        now[SUM_OBYTES] = v.obytes;
+        if (delta_sum_step(&bytes, v.name, now, 2, add) < 0)
+            return -ENOMEM;
+        sums[SUM_IBYTES] += add[SUM_IBYTES];
+        sums[SUM_OBYTES] += add[SUM_OBYTES];
+    }
+    delta_sum_end(&packets);
+    delta_sum_end(&bytes);
+    return 0;
+}
+
+static int
+network_all_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    static const int single[] = {
+        [ITEM_IN_BYTES] = SUM_IBYTES, [ITEM_IN_PACKETS] = SUM_IPACKETS, [ITEM_IN_ERRORS] = SUM_IERRORS,
+        [ITEM_IN_DROPS] = SUM_IDROPS, [ITEM_OUT_BYTES] = SUM_OBYTES, [ITEM_OUT_PACKETS] = SUM_OPACKETS,
+        [ITEM_OUT_ERRORS] = SUM_OERRORS, [ITEM_OUT_DROPS] = SUM_ODROPS,
+    };
+
+    (void)inst;
+    switch (row->item) {
+    case ITEM_TOTAL_BYTES: atom->ull = sums[SUM_IBYTES] + sums[SUM_OBYTES]; break;
+    case ITEM_TOTAL_PACKETS: atom->ull = sums[SUM_IPACKETS] + sums[SUM_OPACKETS]; break;
+    case ITEM_TOTAL_ERRORS: atom->ull = sums[SUM_IERRORS] + sums[SUM_OERRORS]; break;
+    case ITEM_TOTAL_DROPS: atom->ull = sums[SUM_IDROPS] + sums[SUM_ODROPS]; break;
+    default: atom->ull = sums[single[row->item]]; break;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static void
+network_all_teardown(pmInDom indom)
+{
+    (void)indom;
+    delta_sum_free(&packets);
+    delta_sum_free(&bytes);
+    memset(sums, 0, sizeof(sums));
+}
+
+const struct collector network_all_collector = {
+    .name = "network all",
+    .cluster = 26,
+    .ndepends = 1,
+    .depends = { NETIF_CLUSTER },
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .refresh = network_all_refresh,
+    .fetch = network_all_fetch,
+    .teardown = network_all_teardown,
+};

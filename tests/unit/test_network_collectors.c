@@ -1,0 +1,262 @@
+/*
+ * The network interface clusters through the agent: byte counters that the
+ * kernel truncates, interface kinds and labels, stable instances across
+ * interfaces coming and going, and network.all sums that leave out loopback
+ * and never go backwards.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "agent_harness.h"
+
+#define NETIF_INDOM 4
+
+static int
+netif_inst(const char *name)
+{
+    int inst;
+
+    if (pmdaCacheLookupName(pmInDom_build(78, NETIF_INDOM), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
+        return -1;
+    return inst;
+}
+
+/* The value of a per-interface metric for one interface; -1 when it has none. */
+static int64_t
+if_value(unsigned int cluster, unsigned int item, int type, const char *name)
+{
+    pmAtomValue v[FAKE_MAX_NETIFS];
+    int inst[FAKE_MAX_NETIFS], n = harness_fetch(cluster, item, type, v, FAKE_MAX_NETIFS, inst);
+
+    assert_true(n >= 0);
+    for (int i = 0; i < n; i++)
+        if (inst[i] == netif_inst(name))
+            return type == PM_TYPE_U64 ? (int64_t)v[i].ull : (int64_t)v[i].ul;
+    return -1;
+}
+
+static const char *
+if_text(unsigned int cluster, unsigned int item, const char *name)
+{
+    pmAtomValue v[FAKE_MAX_NETIFS];
+    int inst[FAKE_MAX_NETIFS], n = harness_fetch(cluster, item, PM_TYPE_STRING, v, FAKE_MAX_NETIFS, inst);
+
+    for (int i = 0; i < n; i++)
+        if (inst[i] == netif_inst(name))
+            return v[i].cp;
+    return "";
+}
+
+static void
+interface_counters_and_state(void **state)
+{
+    (void)state;
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), 2000000);          /* in.bytes */
+    assert_int_equal(if_value(10, 82, PM_TYPE_U64, "en0"), 800000);           /* out.bytes */
+    assert_int_equal(if_value(10, 89, PM_TYPE_U64, "en0"), 2800000);          /* total.bytes */
+    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en1"), 3000);             /* in.packets */
+    assert_int_equal(if_value(10, 90, PM_TYPE_U64, "en1"), 4500);             /* total.packets */
+    assert_int_equal(if_value(10, 87, PM_TYPE_U64, "en1"), 1500);             /* mtu */
+    assert_int_equal(if_value(10, 88, PM_TYPE_U64, "en1"), 1000000000);       /* baudrate, bits/s */
+    assert_int_equal(if_value(110, 0, PM_TYPE_U32, "en1"), 1);                /* up */
+    fake.netif[2].flags = 0x1;                                                  /* up, not running */
+    assert_int_equal(if_value(110, 1, PM_TYPE_U32, "en1"), 0);
+    assert_int_equal(if_value(110, 0, PM_TYPE_U32, "en1"), 1);
+    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 0);                /* bytes_truncated */
+}
+
+static void
+interface_kinds_as_metric_and_label(void **state)
+{
+    pmLabelSet *sets = NULL;
+    char buf[64];
+    int n;
+
+    (void)state;
+    assert_string_equal(if_text(110, 2, "lo0"), "loopback");
+    assert_string_equal(if_text(110, 2, "en0"), "wifi");         /* IFT_ETHER, but the functional type knows */
+    assert_string_equal(if_text(110, 2, "en1"), "ethernet");
+    assert_string_equal(if_text(110, 2, "utun0"), "tunnel");
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, NETIF_INDOM), PM_LABEL_INSTANCES, &sets,
+                                       harness_ext());
+    assert_int_equal(n, 4);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+
+        pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
+        if ((int)one->inst == netif_inst("en0"))
+            assert_string_equal(buf, "{\"type\":\"wifi\"}");
+    }
+    pmFreeLabelSets(sets, n);
+}
+
+static void
+truncated_list_counters_are_reported_and_not_used(void **state)
+{
+    (void)state;
+    fake.netif[1].mib_ibytes = (5ULL << 32) + 1234;
+    fake.netif[1].ibytes = 1234 - 77;                   /* the list's: modulo 2^32, read a moment earlier */
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), (5ULL << 32) + 1234);
+    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 1);
+    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 0);
+}
+
+static void
+without_ifmib_a_wrapped_list_counter_has_no_value(void **state)
+{
+    (void)state;
+    fake.netif[1].mib_status = -ENOENT;
+    fake.netif[1].ibytes = UINT32_MAX - 10;
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), UINT32_MAX - 10);    /* cannot tell yet */
+    fake.netif[1].ibytes = 100;                                                 /* went back from below 2^32 */
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), -1);                 /* no value, not a wrap */
+    assert_int_equal(if_value(10, 89, PM_TYPE_U64, "en0"), -1);
+    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 1);
+    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en0"), 2000);               /* packets still served */
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en1"), 3000000);            /* others unaffected */
+    fake.netif[1].ibytes = 200;
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), -1);                 /* it stays untrusted */
+}
+
+static void
+instances_survive_interfaces_coming_and_going(void **state)
+{
+    int en1, utun0;
+
+    (void)state;
+    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "lo0"), 1000);
+    en1 = netif_inst("en1");
+    utun0 = netif_inst("utun0");
+    fake.netif[2] = fake.netif[3];                      /* en1 unplugged */
+    fake.nnetif = 3;
+    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "utun0"), 4000);
+    assert_int_equal(netif_inst("en1"), -1);
+    assert_int_equal(netif_inst("utun0"), utun0);
+    fake_platform_netif(&fake, 3, "en1", 0x06, 2);      /* back, listed last */
+    fake_platform_netif(&fake, 4, "en5", 0x06, 2);      /* and a new one */
+    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en1"), 4000);
+    assert_int_equal(netif_inst("en1"), en1);
+    assert_true(netif_inst("en5") >= 0 && netif_inst("en5") != en1 && netif_inst("en5") != utun0);
+}
+
+static void
+a_name_listed_twice_counts_once(void **state)
+{
+    (void)state;
+    fake_platform_netif(&fake, 4, "en0", 0x06, 3);
+    fake.netif[4].ipackets = 99;
+    assert_int_equal(harness_fetch(10, 78, PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL), 4);
+    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en0"), 2000);
+}
+
+static void
+send_queue_drops_extend_past_their_wrap(void **state)
+{
+    (void)state;
+    fake.netif[2].snd_drops = UINT32_MAX;
+    fake.netif[2].iqdrops = 5;
+    assert_int_equal(if_value(110, 3, PM_TYPE_U64, "en1"), UINT32_MAX);
+    fake.netif[2].snd_drops = 4;                        /* wrapped: +5 */
+    assert_int_equal(if_value(110, 3, PM_TYPE_U64, "en1"), (uint64_t)UINT32_MAX + 5);
+    assert_int_equal(if_value(10, 92, PM_TYPE_U64, "en1"), (uint64_t)UINT32_MAX + 10);  /* total.drops */
+}
+
+static void
+network_all_leaves_out_loopback(void **state)
+{
+    (void)state;
+    /* en0 2e6, en1 3e6, utun0 4e6 bytes in; lo0's 1e6 left out */
+    assert_int_equal(harness_u64(26, 0), 9000000);                         /* in.bytes */
+    assert_int_equal(harness_u64(26, 5), 1000 + 1500 + 2000);              /* out.packets */
+    assert_int_equal(harness_u64(26, 8), 9000000 + 3600000);               /* total.bytes */
+    fake.netif[1].ibytes = fake.netif[1].mib_ibytes += 500;
+    fake.netif[0].ibytes = fake.netif[0].mib_ibytes += 777;                 /* loopback traffic */
+    assert_int_equal(harness_u64(26, 0), 9000500);
+}
+
+static void
+network_all_never_goes_backwards(void **state)
+{
+    uint64_t before;
+
+    (void)state;
+    before = harness_u64(26, 0);
+    fake.netif[2].ibytes = fake.netif[2].mib_ibytes += 100;
+    fake.nnetif = 2;                                    /* en1 and utun0 go away */
+    assert_int_equal(harness_u64(26, 0), before);       /* en1's last 100 bytes were not seen */
+    fake.netif[1].ibytes = fake.netif[1].mib_ibytes += 10;
+    assert_int_equal(harness_u64(26, 0), before + 10);
+    fake.nnetif = 4;                                    /* they return with their totals */
+    assert_int_equal(harness_u64(26, 0), before + 10);  /* counted from now on */
+    fake.netif[3].ibytes = fake.netif[3].mib_ibytes += 7;
+    assert_int_equal(harness_u64(26, 0), before + 17);
+}
+
+static void
+network_all_leaves_out_untrusted_bytes_only(void **state)
+{
+    uint64_t bytes, packets;
+
+    (void)state;
+    bytes = harness_u64(26, 0);
+    packets = harness_u64(26, 1);
+    fake.netif[1].mib_status = -EIO;                    /* en0: truncated list, no IFMIB */
+    fake.netif[1].ibytes = 100;                         /* went back: wrapped */
+    fake.netif[1].ipackets += 3;
+    assert_int_equal(harness_u64(26, 0), bytes);
+    assert_int_equal(harness_u64(26, 1), packets + 3);
+    fake.netif[2].ibytes = fake.netif[2].mib_ibytes += 50;
+    assert_int_equal(harness_u64(26, 0), bytes + 50);
+}
+
+static void
+a_failing_interface_list_fails_only_the_network_clusters(void **state)
+{
+    (void)state;
+    assert_int_equal(if_value(110, 0, PM_TYPE_U32, "en1"), 1);     /* interfaces known, then the list fails */
+    fake.interfaces_sts = -EIO;
+    assert_int_equal(harness_fetch(10, 77, PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch(26, 0, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch(110, 0, PM_TYPE_U32, (pmAtomValue[8]){ 0 }, 8, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_u32(8, 71), 4);            /* hinv.ncpu */
+    fake.interfaces_sts = 0;
+    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en1"), 3000000);
+}
+
+static void
+one_read_serves_all_three_clusters(void **state)
+{
+    pmID pmids[] = { pmID_build(78, 10, 77), pmID_build(78, 26, 0), pmID_build(78, 110, 2) };
+    agent_result *res = NULL;
+
+    (void)state;
+    assert_int_equal(harness_dp.version.seven.fetch(3, pmids, (void *)&res, harness_ext()), 0);
+    harness_ext()->e_resultCallBack((void *)res);
+    assert_int_equal(fake.calls.interfaces, 1);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        HARNESS_TEST(interface_counters_and_state),
+        HARNESS_TEST(interface_kinds_as_metric_and_label),
+        HARNESS_TEST(truncated_list_counters_are_reported_and_not_used),
+        HARNESS_TEST(without_ifmib_a_wrapped_list_counter_has_no_value),
+        HARNESS_TEST(instances_survive_interfaces_coming_and_going),
+        HARNESS_TEST(a_name_listed_twice_counts_once),
+        HARNESS_TEST(send_queue_drops_extend_past_their_wrap),
+        HARNESS_TEST(network_all_leaves_out_loopback),
+        HARNESS_TEST(network_all_never_goes_backwards),
+        HARNESS_TEST(network_all_leaves_out_untrusted_bytes_only),
+        HARNESS_TEST(a_failing_interface_list_fails_only_the_network_clusters),
+        HARNESS_TEST(one_read_serves_all_three_clusters),
+    };
+    pmSetProgname("test_network_collectors");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
