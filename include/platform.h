@@ -139,6 +139,7 @@ enum plat_sysctl_family {
     PLAT_SYSCTL_IPC,
     PLAT_SYSCTL_PRESSURE,
     PLAT_SYSCTL_CPU_COUNTS,
+    PLAT_SYSCTL_SOCKSTAT,
     PLAT_SYSCTL_NFAMILIES
 };
 enum { PLAT_VFS_NUM_FILES, PLAT_VFS_MAXFILES, PLAT_VFS_NUM_VNODES, PLAT_VFS_MAXVNODES, PLAT_VFS_N };
@@ -149,6 +150,7 @@ enum {
 enum { PLAT_IPC_NMBCLUSTERS, PLAT_IPC_MAXSOCKBUF, PLAT_IPC_SOMAXCONN, PLAT_IPC_SODEFUNCT_CALLS, PLAT_IPC_N };
 enum { PLAT_PRESSURE_LEVEL, PLAT_PRESSURE_FREE_PERCENT, PLAT_PRESSURE_N };
 enum { PLAT_CPU_PHYSICAL, PLAT_CPU_LOGICAL, PLAT_CPU_NPERFLEVELS, PLAT_CPU_COUNTS_N };
+enum { PLAT_SOCKSTAT_TCP, PLAT_SOCKSTAT_UDP, PLAT_SOCKSTAT_N };
 
 #define PLAT_SYSCTL_SET_MAX 8
 
@@ -221,6 +223,24 @@ struct plat_topology {
     const struct plat_cpu_cluster *cluster; /* belongs to the source until the next call */
 };
 
+/* UDP statistics (net.inet.udp.stats, struct udpstat): 32-bit kernel counters. */
+struct plat_udp {
+    uint32_t ipackets, hdrops, badsum, badlen, noport, fullsock, opackets;
+};
+
+/* ICMP statistics (net.inet.icmp.stats, struct icmpstat): 32-bit counters,
+ * and a histogram of messages by ICMP type in each direction. */
+#define PLAT_ICMP_NTYPES 19         /* ICMP_MAXTYPE + 1 */
+struct plat_icmp {
+    uint32_t error, badcode, tooshort, checksum, badlen;
+    uint32_t inhist[PLAT_ICMP_NTYPES], outhist[PLAT_ICMP_NTYPES];
+};
+
+/* IPv6 statistics (net.inet6.ip6.stats, struct ip6stat): 64-bit counters. */
+struct plat_ip6 {
+    uint64_t total, tooshort, toosmall, forward, odropped, reassembled, ofragments;
+};
+
 /* One network interface: what NET_RT_IFLIST2 reports for it (its
  * if_msghdr2 and link address), the byte counters of its IFMIB_IFDATA
  * sysctl, and its functional type. */
@@ -264,6 +284,9 @@ struct platform {
     int (*logins)(void *ctx, struct plat_login_set *out);
     int (*topology)(void *ctx, struct plat_topology *out);
     int (*interfaces)(void *ctx, struct plat_netif_set *out);
+    int (*udp)(void *ctx, struct plat_udp *out);
+    int (*icmp)(void *ctx, struct plat_icmp *out);
+    int (*ip6)(void *ctx, struct plat_ip6 *out);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

@@ -16,4 +16,4 @@ static const struct metric_row rows[] = {
     { "ipc.socket.defunct", PLAT_IPC_SODEFUNCT_CALLS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, COUNT },
 };
 
-SYSCTL_TABLE_COLLECTOR(ipc_collector, "ipc", 21, PLAT_SYSCTL_IPC, rows);
+SYSCTL_TABLE_COLLECTOR(ipc_collector, "ipc", 21, PLAT_SYSCTL_IPC, rows, 0);

@@ -18,4 +18,4 @@ static const struct metric_row rows[] = {
     { "vfs.vnodes.recycled", PLAT_LIMITS_RECYCLED_VNODES, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, NONE },
 };
 
-SYSCTL_TABLE_COLLECTOR(limits_collector, "limits", 19, PLAT_SYSCTL_LIMITS, rows);
+SYSCTL_TABLE_COLLECTOR(limits_collector, "limits", 19, PLAT_SYSCTL_LIMITS, rows, 0);

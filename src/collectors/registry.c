@@ -25,6 +25,10 @@ extern const struct collector perflevel_cpu_collector;
 extern const struct collector netif_collector;
 extern const struct collector netif_state_collector;
 extern const struct collector network_all_collector;
+extern const struct collector sockstat_collector;
+extern const struct collector udp_collector;
+extern const struct collector icmp_collector;
+extern const struct collector ipv6_collector;
 
 const struct collector *const darwin_collectors[] = {
     &hinv_collector,
@@ -46,6 +50,10 @@ const struct collector *const darwin_collectors[] = {
     &netif_collector,
     &netif_state_collector,
     &network_all_collector,
+    &sockstat_collector,
+    &udp_collector,
+    &icmp_collector,
+    &ipv6_collector,
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);

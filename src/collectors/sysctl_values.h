@@ -21,9 +21,9 @@ int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, i
 
 /*
  * Define `const struct collector ident` for a cluster whose every row serves
- * value row->item of one sysctl family at the row's type.
+ * value (row->item - first) of one sysctl family at the row's type.
  */
-#define SYSCTL_TABLE_COLLECTOR(ident, cname, ccluster, family, table)                         \
+#define SYSCTL_TABLE_COLLECTOR(ident, cname, ccluster, family, table, first)                  \
     static struct plat_sysctl_set ident##_values;                                             \
     static unsigned int ident##_logged;                                                       \
     static int ident##_refresh(const struct platform *p, pmInDom indom)                        \
@@ -34,7 +34,7 @@ int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, i
     static int ident##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom) \
     {                                                                                         \
         (void)inst;                                                                           \
-        return sysctl_values_fetch(&ident##_values, row->item, row->type, atom);              \
+        return sysctl_values_fetch(&ident##_values, row->item - (first), row->type, atom);    \
     }                                                                                         \
     static void ident##_teardown(pmInDom indom)                                               \
     {                                                                                         \

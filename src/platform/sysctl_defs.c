@@ -45,6 +45,11 @@ static const struct plat_sysctl_def cpu_counts[PLAT_CPU_COUNTS_N] = {
     [PLAT_CPU_NPERFLEVELS] = { "hw.nperflevels", 0 },
 };
 
+static const struct plat_sysctl_def sockstat[PLAT_SOCKSTAT_N] = {
+    [PLAT_SOCKSTAT_TCP] = { "net.inet.tcp.pcbcount", 0 },
+    [PLAT_SOCKSTAT_UDP] = { "net.inet.udp.pcbcount", 0 },
+};
+
 const char *const plat_perflevel_fields[PLAT_PL_N] = {
     [PLAT_PL_PHYSICALCPU] = "physicalcpu",
     [PLAT_PL_LOGICALCPU] = "logicalcpu",
@@ -68,6 +73,7 @@ plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n)
         [PLAT_SYSCTL_IPC] = { ipc, PLAT_IPC_N },
         [PLAT_SYSCTL_PRESSURE] = { pressure, PLAT_PRESSURE_N },
         [PLAT_SYSCTL_CPU_COUNTS] = { cpu_counts, PLAT_CPU_COUNTS_N },
+        [PLAT_SYSCTL_SOCKSTAT] = { sockstat, PLAT_SOCKSTAT_N },
     };
 
     if ((unsigned int)family >= PLAT_SYSCTL_NFAMILIES) {

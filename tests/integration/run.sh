@@ -34,7 +34,7 @@ values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for 
 
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-check "the PMNS has the 146 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 146 ]
+check "the PMNS has the 170 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 170 ]
 pminfo -h localhost -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
@@ -99,6 +99,16 @@ check "interface instances carry a type label" grep -q '"type":"wifi"' "$work/la
 # network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out.
 pmval -h localhost -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
 check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s)" values_within_int "$work/pmval.all" 2100000 2103000 5
+# Protocols (fixture: 4000 UDP datagrams/s in, the kernel's 32-bit counter
+# wrapping between the 2nd and 3rd samples; 32 ICMP messages/s in).
+pmval -h localhost -t 2 -s 8 -f 0 network.udp.indatagrams > "$work/pmval.udp" 2>&1
+check "UDP datagram rate stays right across the kernel counter's wrap" values_within_int "$work/pmval.udp" 3990 4010 7
+pmval -h localhost -t 1 -s 3 -f 0 network.icmp.inmsgs > "$work/pmval.icmp" 2>&1
+check "ICMP messages in: 32/s from the histogram" values_within_int "$work/pmval.icmp" 31 33 2
+pminfo -h localhost -f network.sockstat network.ipv6.inreceives > "$work/proto.values" 2>&1
+check "socket counts and IPv6 counters are served" sh -c \
+    "grep -A1 '^network.sockstat.tcp.inuse' '$work/proto.values' | grep -q 'value 6[0-9]\$' &&
+     grep -A1 '^network.ipv6.inreceives' '$work/proto.values' | grep -q 'value 50[0-9]*\$'"
 pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
     kernel.all.load > "$work/pmrep" 2>&1
 check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&

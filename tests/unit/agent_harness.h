@@ -84,6 +84,31 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
     return sts;
 }
 
+/* The active instance id pmdaCache holds for name in an indom of domain 78, or -1. */
+static inline int
+harness_inst(unsigned int indom_serial, const char *name)
+{
+    int inst;
+
+    if (pmdaCacheLookupName(pmInDom_build(78, indom_serial), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
+        return -1;
+    return inst;
+}
+
+/* An integer metric's value for the instance called name (-1: no value for it). */
+static inline int64_t
+harness_inst_value(unsigned int cluster, unsigned int item, int type, unsigned int indom_serial, const char *name)
+{
+    pmAtomValue v[64];
+    int inst[64], n = harness_fetch(cluster, item, type, v, 64, inst);
+
+    assert_true(n >= 0);
+    for (int i = 0; i < n && i < 64; i++)
+        if (inst[i] == harness_inst(indom_serial, name))
+            return type == PM_TYPE_U64 ? (int64_t)v[i].ull : (int64_t)v[i].ul;
+    return -1;
+}
+
 /* The one value of a singular metric, failing the test if there is not exactly one. */
 static inline uint64_t
 harness_u64(unsigned int cluster, unsigned int item)

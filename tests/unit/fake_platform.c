@@ -59,6 +59,10 @@ fake_interfaces(void *c, struct plat_netif_set *o)
     return FAKE(c)->interfaces_sts;
 }
 
+static int fake_udp(void *c, struct plat_udp *o) { *o = FAKE(c)->udp; return FAKE(c)->udp_sts; }
+static int fake_icmp(void *c, struct plat_icmp *o) { *o = FAKE(c)->icmp; return FAKE(c)->icmp_sts; }
+static int fake_ip6(void *c, struct plat_ip6 *o) { *o = FAKE(c)->ip6; return FAKE(c)->ip6_sts; }
+
 static const char *fake_error(void *c) { (void)c; return "injected failure"; }
 static const char *fake_notes(void *c) { (void)c; return ""; }
 static void fake_close(void *c) { (void)c; }
@@ -137,7 +141,7 @@ fake_platform_init(struct fake_platform *f)
         .name = "fake", .ctx = f, .host = fake_host, .memory = fake_memory, .uname = fake_uname,
         .loadavg = fake_loadavg, .cpu_total = fake_cpu_total, .cpus = fake_cpus, .clock = fake_clock,
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
-        .interfaces = fake_interfaces,
+        .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
         .error = fake_error, .notes = fake_notes, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };
@@ -186,4 +190,14 @@ fake_platform_init(struct fake_platform *f)
     fake_platform_netif(f, 1, "en0", 0x06, 3);             /* Wi-Fi */
     fake_platform_netif(f, 2, "en1", 0x06, 2);             /* Ethernet */
     fake_platform_netif(f, 3, "utun0", 0x01, -1);          /* no functional type: a tunnel by name */
+    set_sysctls(f, PLAT_SYSCTL_SOCKSTAT, (const uint64_t[]){ 42, 17 }, PLAT_SOCKSTAT_N);
+    f->udp = (struct plat_udp){ .ipackets = 1000, .hdrops = 1, .badsum = 2, .badlen = 3, .noport = 4,
+                                .fullsock = 5, .opackets = 900 };
+    f->icmp = (struct plat_icmp){ .error = 7, .badcode = 1, .tooshort = 2, .checksum = 3, .badlen = 4 };
+    for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++) {
+        f->icmp.inhist[t] = t + 1;                          /* inmsgs = 190 */
+        f->icmp.outhist[t] = 2 * (t + 1);                   /* outmsgs = 380 */
+    }
+    f->ip6 = (struct plat_ip6){ .total = 5000, .tooshort = 1, .toosmall = 2, .forward = 3, .odropped = 4,
+                                .reassembled = 5, .ofragments = 6 };
 }

@@ -34,10 +34,13 @@ struct fake_platform {
     struct plat_topology topology;
     struct plat_cpu_cluster cluster[FAKE_MAX_CPUS];
     struct plat_netif netif[FAKE_MAX_NETIFS];
+    struct plat_udp udp;
+    struct plat_icmp icmp;
+    struct plat_ip6 ip6;
     unsigned int nnetif;
     /* a negative errno makes that call fail */
     int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts, tasks_sts, logins_sts,
-        topology_sts, interfaces_sts;
+        topology_sts, interfaces_sts, udp_sts, icmp_sts, ip6_sts;
     int sysctl_sts[PLAT_SYSCTL_NFAMILIES];
     struct fake_calls calls;
 };

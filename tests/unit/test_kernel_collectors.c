@@ -34,29 +34,16 @@ status(unsigned int cluster, unsigned int item, int type)
     return harness_fetch(cluster, item, type, v, 8, NULL);
 }
 
-/* The instance id of a performance level's name, or -1. */
 static int
 level_inst(const char *name)
 {
-    int inst;
-
-    if (pmdaCacheLookupName(pmInDom_build(78, PERFLEVEL_INDOM), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
-        return -1;
-    return inst;
+    return harness_inst(PERFLEVEL_INDOM, name);
 }
 
-/* The value of a per-level metric for one level (-1: none for it). */
 static int64_t
 level_value(unsigned int cluster, unsigned int item, int type, const char *level)
 {
-    pmAtomValue v[PLAT_MAX_PERFLEVELS];
-    int inst[PLAT_MAX_PERFLEVELS], n = harness_fetch(cluster, item, type, v, PLAT_MAX_PERFLEVELS, inst);
-
-    assert_true(n >= 0);
-    for (int i = 0; i < n; i++)
-        if (inst[i] == level_inst(level))
-            return type == PM_TYPE_U64 ? (int64_t)v[i].ull : (int64_t)v[i].ul;
-    return -1;
+    return harness_inst_value(cluster, item, type, PERFLEVEL_INDOM, level);
 }
 
 static void

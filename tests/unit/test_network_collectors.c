@@ -1,8 +1,9 @@
 /*
- * The network interface clusters through the agent: byte counters that the
+ * The network clusters through the agent: interface byte counters that the
  * kernel truncates, interface kinds and labels, stable instances across
- * interfaces coming and going, and network.all sums that leave out loopback
- * and never go backwards.
+ * interfaces coming and going, network.all sums that leave out loopback and
+ * never go backwards; UDP, ICMP and IPv6 counters and their sums across the
+ * kernel's 32-bit wrap; socket counts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,25 +20,13 @@
 static int
 netif_inst(const char *name)
 {
-    int inst;
-
-    if (pmdaCacheLookupName(pmInDom_build(78, NETIF_INDOM), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
-        return -1;
-    return inst;
+    return harness_inst(NETIF_INDOM, name);
 }
 
-/* The value of a per-interface metric for one interface; -1 when it has none. */
 static int64_t
 if_value(unsigned int cluster, unsigned int item, int type, const char *name)
 {
-    pmAtomValue v[FAKE_MAX_NETIFS];
-    int inst[FAKE_MAX_NETIFS], n = harness_fetch(cluster, item, type, v, FAKE_MAX_NETIFS, inst);
-
-    assert_true(n >= 0);
-    for (int i = 0; i < n; i++)
-        if (inst[i] == netif_inst(name))
-            return type == PM_TYPE_U64 ? (int64_t)v[i].ull : (int64_t)v[i].ul;
-    return -1;
+    return harness_inst_value(cluster, item, type, NETIF_INDOM, name);
 }
 
 static const char *
@@ -240,6 +229,62 @@ one_read_serves_all_three_clusters(void **state)
     assert_int_equal(fake.calls.interfaces, 1);
 }
 
+static void
+udp_counters_sums_and_wrap(void **state)
+{
+    (void)state;
+    assert_int_equal(harness_u64(13, 142), 1000);                  /* indatagrams */
+    assert_int_equal(harness_u64(13, 143), 900);                   /* outdatagrams */
+    assert_int_equal(harness_u64(13, 144), 4);                     /* noports */
+    assert_int_equal(harness_u64(13, 145), 1 + 2 + 3);             /* inerrors.total */
+    assert_int_equal(harness_u64(13, 146), 5);                     /* rcvbuferrors */
+    assert_int_equal(harness_u64(13, 149), 3);                     /* inerrors.badlen */
+    fake.udp.ipackets = UINT32_MAX - 1;
+    assert_int_equal(harness_u64(13, 142), UINT32_MAX - 1);
+    fake.udp.ipackets = 8;                                          /* the kernel's counter wrapped */
+    assert_int_equal(harness_u64(13, 142), (uint64_t)UINT32_MAX + 9);
+    fake.udp_sts = -EPERM;
+    assert_int_equal(harness_fetch(13, 142, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_AGAIN);
+}
+
+static void
+icmp_histogram_sums_and_input_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(harness_u64(14, 147), 190);                   /* inmsgs: 1 + 2 + ... + 19 */
+    assert_int_equal(harness_u64(14, 148), 380);                   /* outmsgs */
+    assert_int_equal(harness_u64(14, 149), 1 + 2 + 3 + 4);         /* inerrors: not icps_error (7) */
+    assert_int_equal(harness_u64(14, 150), 4);                     /* indestunreachs: type 3 */
+    assert_int_equal(harness_u64(14, 151), 9);                     /* inechos: type 8 */
+    assert_int_equal(harness_u64(14, 152), 1);                     /* inechoreps: type 0 */
+    assert_int_equal(harness_u64(14, 153), 18);                    /* outechos */
+    assert_int_equal(harness_u64(14, 154), 2);                     /* outechoreps */
+    fake.icmp.inhist[8] = UINT32_MAX;
+    assert_int_equal(harness_u64(14, 151), UINT32_MAX);
+    fake.icmp.inhist[8] = 0;                                        /* +1 across the wrap */
+    assert_int_equal(harness_u64(14, 151), (uint64_t)UINT32_MAX + 1);
+    assert_int_equal(harness_u64(14, 147), 190 - 9 + (uint64_t)UINT32_MAX + 1);
+}
+
+static void
+ipv6_counters_and_socket_counts(void **state)
+{
+    (void)state;
+    assert_int_equal(harness_u64(23, 187), 5000);                  /* inreceives */
+    assert_int_equal(harness_u64(23, 188), 3);                     /* outforwarded */
+    assert_int_equal(harness_u64(23, 189), 1 + 2);                 /* indiscards */
+    assert_int_equal(harness_u64(23, 190), 4);                     /* outdiscards */
+    assert_int_equal(harness_u64(23, 191), 6);                     /* fragcreates */
+    assert_int_equal(harness_u64(23, 192), 5);                     /* reasmoks */
+    fake.ip6.total = 1ULL << 40;
+    assert_int_equal(harness_u64(23, 187), 1ULL << 40);
+    assert_int_equal(harness_u32(15, 155), 42);                    /* sockstat.tcp.inuse */
+    assert_int_equal(harness_u32(15, 156), 17);
+    fake.sysctl[PLAT_SYSCTL_SOCKSTAT].status[PLAT_SOCKSTAT_TCP] = -ENOENT;
+    assert_int_equal(harness_fetch(15, 155, PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u32(15, 156), 17);
+}
+
 int
 main(void)
 {
@@ -256,6 +301,9 @@ main(void)
         HARNESS_TEST(network_all_leaves_out_untrusted_bytes_only),
         HARNESS_TEST(a_failing_interface_list_fails_only_the_network_clusters),
         HARNESS_TEST(one_read_serves_all_three_clusters),
+        HARNESS_TEST(udp_counters_sums_and_wrap),
+        HARNESS_TEST(icmp_histogram_sums_and_input_errors),
+        HARNESS_TEST(ipv6_counters_and_socket_counts),
     };
     pmSetProgname("test_network_collectors");
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,7 @@ live_close(void *ctx)
     free(src->logins);
     free(src->iflist);
     free(src->netifs);
+    free(src->stats);
     free(src);
 }
 
@@ -92,6 +93,9 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .logins = live_logins,
         .topology = live_topology,
         .interfaces = live_interfaces,
+        .udp = live_udp,
+        .icmp = live_icmp,
+        .ip6 = live_ip6,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

@@ -23,6 +23,7 @@ struct live_source {
     size_t iflist_cap;
     struct plat_netif *netifs;      /* PLAT_MAX_NETIFS, handed out by live_interfaces() */
     int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
+    unsigned char *stats;           /* buffer for the protocol statistics structs */
     char error[512];                /* every failure of the current call */
 };
 
@@ -62,5 +63,8 @@ int live_tasks(void *ctx, struct plat_tasks *out);
 int live_logins(void *ctx, struct plat_login_set *out);
 int live_topology(void *ctx, struct plat_topology *out);
 int live_interfaces(void *ctx, struct plat_netif_set *out);
+int live_udp(void *ctx, struct plat_udp *out);
+int live_icmp(void *ctx, struct plat_icmp *out);
+int live_ip6(void *ctx, struct plat_ip6 *out);
 
 #endif

@@ -106,6 +106,26 @@ static const struct snap_field base_schema[] = {
     { "netif", "snd_drops", 1, SNAP_COUNTER32 },
     { "netif", "mib_ibytes", 1, SNAP_COUNTER64 },
     { "netif", "mib_obytes", 1, SNAP_COUNTER64 },
+    { "udp", "ipackets", 0, SNAP_COUNTER32 },
+    { "udp", "hdrops", 0, SNAP_COUNTER32 },
+    { "udp", "badsum", 0, SNAP_COUNTER32 },
+    { "udp", "badlen", 0, SNAP_COUNTER32 },
+    { "udp", "noport", 0, SNAP_COUNTER32 },
+    { "udp", "fullsock", 0, SNAP_COUNTER32 },
+    { "udp", "opackets", 0, SNAP_COUNTER32 },
+    { "icmp", "error", 0, SNAP_COUNTER32 },
+    { "icmp", "badcode", 0, SNAP_COUNTER32 },
+    { "icmp", "tooshort", 0, SNAP_COUNTER32 },
+    { "icmp", "checksum", 0, SNAP_COUNTER32 },
+    { "icmp", "badlen", 0, SNAP_COUNTER32 },
+    /* icmp.inhist_N and icmp.outhist_N: build_schema() adds them */
+    { "ip6", "total", 0, SNAP_COUNTER64 },
+    { "ip6", "tooshort", 0, SNAP_COUNTER64 },
+    { "ip6", "toosmall", 0, SNAP_COUNTER64 },
+    { "ip6", "forward", 0, SNAP_COUNTER64 },
+    { "ip6", "odropped", 0, SNAP_COUNTER64 },
+    { "ip6", "reassembled", 0, SNAP_COUNTER64 },
+    { "ip6", "ofragments", 0, SNAP_COUNTER64 },
 };
 
 #define BASE_SCHEMA_N (sizeof(base_schema) / sizeof(base_schema[0]))
@@ -566,6 +586,70 @@ snapshot_interfaces(void *ctx, struct plat_netif_set *out)
     return 0;
 }
 
+/* The ICMP histogram's keys, "icmp.inhist_N" and "icmp.outhist_N", by type. */
+static char icmp_hist_fields[2][PLAT_ICMP_NTYPES][16];
+
+static const char *
+icmp_hist_field(int out, unsigned int type)
+{
+    char *f = icmp_hist_fields[out][type];
+
+    if (f[0] == '\0')
+        snprintf(f, sizeof(icmp_hist_fields[0][0]), "%s_%u", out ? "outhist" : "inhist", type);
+    return f;
+}
+
+static int
+snapshot_udp(void *ctx, struct plat_udp *out)
+{
+    struct snap *s = at_now(ctx);
+    int sts = 0;
+
+    KEEP_FIRST(sts, read_u32(s, "udp.ipackets", &out->ipackets));
+    KEEP_FIRST(sts, read_u32(s, "udp.hdrops", &out->hdrops));
+    KEEP_FIRST(sts, read_u32(s, "udp.badsum", &out->badsum));
+    KEEP_FIRST(sts, read_u32(s, "udp.badlen", &out->badlen));
+    KEEP_FIRST(sts, read_u32(s, "udp.noport", &out->noport));
+    KEEP_FIRST(sts, read_u32(s, "udp.fullsock", &out->fullsock));
+    KEEP_FIRST(sts, read_u32(s, "udp.opackets", &out->opackets));
+    return sts;
+}
+
+static int
+snapshot_icmp(void *ctx, struct plat_icmp *out)
+{
+    struct snap *s = at_now(ctx);
+    char key[32];
+    int sts = 0;
+
+    KEEP_FIRST(sts, read_u32(s, "icmp.error", &out->error));
+    KEEP_FIRST(sts, read_u32(s, "icmp.badcode", &out->badcode));
+    KEEP_FIRST(sts, read_u32(s, "icmp.tooshort", &out->tooshort));
+    KEEP_FIRST(sts, read_u32(s, "icmp.checksum", &out->checksum));
+    KEEP_FIRST(sts, read_u32(s, "icmp.badlen", &out->badlen));
+    for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++) {
+        KEEP_FIRST(sts, read_u32(s, join(key, sizeof(key), "icmp.", icmp_hist_field(0, t)), &out->inhist[t]));
+        KEEP_FIRST(sts, read_u32(s, join(key, sizeof(key), "icmp.", icmp_hist_field(1, t)), &out->outhist[t]));
+    }
+    return sts;
+}
+
+static int
+snapshot_ip6(void *ctx, struct plat_ip6 *out)
+{
+    struct snap *s = at_now(ctx);
+    int sts = 0;
+
+    KEEP_FIRST(sts, snap_u64(s, "ip6.total", &out->total));
+    KEEP_FIRST(sts, snap_u64(s, "ip6.tooshort", &out->tooshort));
+    KEEP_FIRST(sts, snap_u64(s, "ip6.toosmall", &out->toosmall));
+    KEEP_FIRST(sts, snap_u64(s, "ip6.forward", &out->forward));
+    KEEP_FIRST(sts, snap_u64(s, "ip6.odropped", &out->odropped));
+    KEEP_FIRST(sts, snap_u64(s, "ip6.reassembled", &out->reassembled));
+    KEEP_FIRST(sts, snap_u64(s, "ip6.ofragments", &out->ofragments));
+    return sts;
+}
+
 static const char *
 snapshot_error(void *ctx)
 {
@@ -592,11 +676,12 @@ snapshot_close(void *ctx)
     free(src);
 }
 
-/* base_schema followed by a "sysctl.<name>" key for every sysctl family member. */
+/* base_schema followed by a "sysctl.<name>" key for every sysctl family
+ * member and the ICMP histogram's keys. */
 static struct snap_field *
 build_schema(void)
 {
-    size_t n = BASE_SCHEMA_N, k = 0;
+    size_t n = BASE_SCHEMA_N + 2 * PLAT_ICMP_NTYPES, k = 0;
     struct snap_field *schema;
 
     for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
@@ -617,6 +702,9 @@ build_schema(void)
             schema[k++] = (struct snap_field){ "sysctl", defs[i].name, 0,
                                                defs[i].counter ? SNAP_COUNTER64 : SNAP_GAUGE64 };
     }
+    for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++)
+        for (int out = 0; out < 2; out++)
+            schema[k++] = (struct snap_field){ "icmp", icmp_hist_field(out, t), 0, SNAP_COUNTER32 };
     return schema;      /* calloc left the terminator's family NULL */
 }
 
@@ -655,6 +743,9 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .logins = snapshot_logins,
         .topology = snapshot_topology,
         .interfaces = snapshot_interfaces,
+        .udp = snapshot_udp,
+        .icmp = snapshot_icmp,
+        .ip6 = snapshot_ip6,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

@@ -200,7 +200,7 @@ static void
 write_kernel(FILE *fp, const struct platform *p)
 {
     static const enum plat_sysctl_family families[] = {
-        PLAT_SYSCTL_VFS, PLAT_SYSCTL_LIMITS, PLAT_SYSCTL_IPC, PLAT_SYSCTL_PRESSURE,
+        PLAT_SYSCTL_VFS, PLAT_SYSCTL_LIMITS, PLAT_SYSCTL_IPC, PLAT_SYSCTL_PRESSURE, PLAT_SYSCTL_SOCKSTAT,
     };
     struct plat_sysctl_set set;
     struct plat_tasks tasks;
@@ -261,6 +261,37 @@ write_interfaces(FILE *fp, const struct platform *p)
     }
 }
 
+static void
+write_protocols(FILE *fp, const struct platform *p)
+{
+    struct plat_udp u;
+    struct plat_icmp c;
+    struct plat_ip6 i;
+    int sts;
+
+    if ((sts = p->udp(p->ctx, &u)) < 0)
+        failed(fp, p, "udp statistics", sts);
+    else
+        fprintf(fp, "udp.ipackets %" PRIu32 "\nudp.hdrops %" PRIu32 "\nudp.badsum %" PRIu32 "\nudp.badlen %" PRIu32
+                "\nudp.noport %" PRIu32 "\nudp.fullsock %" PRIu32 "\nudp.opackets %" PRIu32 "\n",
+                u.ipackets, u.hdrops, u.badsum, u.badlen, u.noport, u.fullsock, u.opackets);
+    if ((sts = p->icmp(p->ctx, &c)) < 0) {
+        failed(fp, p, "icmp statistics", sts);
+    } else {
+        fprintf(fp, "icmp.error %" PRIu32 "\nicmp.badcode %" PRIu32 "\nicmp.tooshort %" PRIu32
+                "\nicmp.checksum %" PRIu32 "\nicmp.badlen %" PRIu32 "\n",
+                c.error, c.badcode, c.tooshort, c.checksum, c.badlen);
+        for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++)
+            fprintf(fp, "icmp.inhist_%u %" PRIu32 "\nicmp.outhist_%u %" PRIu32 "\n", t, c.inhist[t], t, c.outhist[t]);
+    }
+    if ((sts = p->ip6(p->ctx, &i)) < 0)
+        failed(fp, p, "ipv6 statistics", sts);
+    else
+        fprintf(fp, "ip6.total %" PRIu64 "\nip6.tooshort %" PRIu64 "\nip6.toosmall %" PRIu64 "\nip6.forward %" PRIu64
+                "\nip6.odropped %" PRIu64 "\nip6.reassembled %" PRIu64 "\nip6.ofragments %" PRIu64 "\n",
+                i.total, i.tooshort, i.toosmall, i.forward, i.odropped, i.reassembled, i.ofragments);
+}
+
 int
 snapshot_write_sample(FILE *fp, const struct platform *p)
 {
@@ -282,5 +313,6 @@ snapshot_write_sample(FILE *fp, const struct platform *p)
     write_cpus(fp, p);
     write_kernel(fp, p);
     write_interfaces(fp, p);
+    write_protocols(fp, p);
     return ferror(fp) ? -EIO : 0;
 }

@@ -1,8 +1,9 @@
 /*
- * The NET_RT_IFLIST2 and IFMIB_IFDATA decoders over crafted buffers: the
- * layouts of net/if.h, net/if_var.h, net/if_dl.h and net/if_mib.h (which the
- * live source checks against Apple's headers), other message types, names,
- * and every way a buffer can be short or lie about its lengths.
+ * The network sysctl decoders over crafted buffers: NET_RT_IFLIST2 and
+ * IFMIB_IFDATA (the layouts of net/if.h, net/if_var.h, net/if_dl.h and
+ * net/if_mib.h, which the live source checks against Apple's headers),
+ * other message types, names, every way a buffer can be short or lie about
+ * its lengths; and the udpstat, icmpstat and ip6stat structs.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "netif_parse.h"
+#include "netstat_parse.h"
 
 static void
 put(unsigned char *p, uint64_t v, unsigned int size)
@@ -179,6 +181,66 @@ ifmibdata_byte_counters(void **state)
     assert_int_equal(ib, 42);                                            /* nothing made up */
 }
 
+static void
+udpstat_fields_and_a_short_buffer(void **state)
+{
+    unsigned char b[4 * UDPSTAT_MIN_FIELDS + 64];
+    struct plat_udp u;
+
+    (void)state;
+    for (unsigned int i = 0; i < sizeof(b) / 4; i++)
+        put(b + 4 * i, 0x01000000u + i, 4);         /* each field holds its own index */
+    assert_int_equal(netstat_parse_udp(b, sizeof(b), &u), 0);
+    assert_int_equal(u.ipackets, 0x01000000u + 0);
+    assert_int_equal(u.hdrops, 0x01000000u + 1);
+    assert_int_equal(u.badsum, 0x01000000u + 2);
+    assert_int_equal(u.badlen, 0x01000000u + 3);
+    assert_int_equal(u.noport, 0x01000000u + 4);
+    assert_int_equal(u.fullsock, 0x01000000u + 6);
+    assert_int_equal(u.opackets, 0x01000000u + 9);
+    assert_int_equal(netstat_parse_udp(b, 4 * UDPSTAT_MIN_FIELDS - 1, &u), -EINVAL);
+}
+
+static void
+icmpstat_histograms(void **state)
+{
+    unsigned char b[4 * ICMPSTAT_MIN_FIELDS + 8];
+    struct plat_icmp c;
+
+    (void)state;
+    for (unsigned int i = 0; i < sizeof(b) / 4; i++)
+        put(b + 4 * i, 1000 + i, 4);
+    assert_int_equal(netstat_parse_icmp(b, sizeof(b), &c), 0);
+    assert_int_equal(c.error, 1000);
+    assert_int_equal(c.outhist[0], 1003);           /* after error, oldshort, oldicmp */
+    assert_int_equal(c.outhist[18], 1021);
+    assert_int_equal(c.badcode, 1022);
+    assert_int_equal(c.badlen, 1025);
+    assert_int_equal(c.inhist[0], 1027);            /* after tooshort, checksum, badlen, reflect */
+    assert_int_equal(c.inhist[8], 1035);
+    assert_int_equal(c.inhist[18], 1045);
+    assert_int_equal(netstat_parse_icmp(b, 4 * ICMPSTAT_MIN_FIELDS - 1, &c), -EINVAL);
+}
+
+static void
+ip6stat_64_bit_fields(void **state)
+{
+    unsigned char b[8 * IP6STAT_MIN_FIELDS];
+    struct plat_ip6 i6;
+
+    (void)state;
+    for (unsigned int i = 0; i < IP6STAT_MIN_FIELDS; i++)
+        put(b + 8 * i, (7ULL << 40) + i, 8);
+    assert_int_equal(netstat_parse_ip6(b, sizeof(b), &i6), 0);
+    assert_int_equal(i6.total, (7ULL << 40) + 0);
+    assert_int_equal(i6.toosmall, (7ULL << 40) + 2);
+    assert_int_equal(i6.forward, (7ULL << 40) + 7);
+    assert_int_equal(i6.odropped, (7ULL << 40) + 12);
+    assert_int_equal(i6.reassembled, (7ULL << 40) + 13);
+    assert_int_equal(i6.ofragments, (7ULL << 40) + 16);    /* after atmfrag_rcvd and fragmented */
+    assert_int_equal(netstat_parse_ip6(b, sizeof(b) - 1, &i6), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -189,6 +251,9 @@ main(void)
         cmocka_unit_test(truncated_and_lying_buffers),
         cmocka_unit_test(more_interfaces_than_room),
         cmocka_unit_test(ifmibdata_byte_counters),
+        cmocka_unit_test(udpstat_fields_and_a_short_buffer),
+        cmocka_unit_test(icmpstat_histograms),
+        cmocka_unit_test(ip6stat_64_bit_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,19 @@
+/*
+ * Cluster 15: sockets in use per protocol (net.inet.tcp.pcbcount,
+ * net.inet.udp.pcbcount). Upstream ignored a failed read and kept the old
+ * values; here each fails on its own.
+ */
+#include "collector.h"
+#include "sysctl_values.h"
+
+#define FIRST_ITEM 155      /* items follow the PLAT_SOCKSTAT_* order */
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+
+static const struct metric_row rows[] = {
+    { "network.sockstat.tcp.inuse", FIRST_ITEM + PLAT_SOCKSTAT_TCP, PM_TYPE_U32, COLLECTOR_NO_INDOM,
+      PM_SEM_INSTANT, NONE },
+    { "network.sockstat.udp.inuse", FIRST_ITEM + PLAT_SOCKSTAT_UDP, PM_TYPE_U32, COLLECTOR_NO_INDOM,
+      PM_SEM_INSTANT, NONE },
+};
+
+SYSCTL_TABLE_COLLECTOR(sockstat_collector, "sockstat", 15, PLAT_SYSCTL_SOCKSTAT, rows, FIRST_ITEM);
