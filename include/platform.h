@@ -241,6 +241,25 @@ struct plat_ip6 {
     uint64_t total, tooshort, toosmall, forward, odropped, reassembled, ofragments;
 };
 
+/* TCP statistics (net.inet.tcp.stats, struct tcpstat: 32-bit counters),
+ * and net.inet.tcp.disable_access_to_stats, while set (the default) the
+ * kernel hands out zeros instead. */
+struct plat_tcp {
+    uint32_t connattempt, accepts, drops, conndrops, sndtotal, sndrexmitpack, sndctrl;
+    uint32_t rcvtotal, rcvbadsum, rcvbadoff, rcvmemdrop, rcvshort;
+    int access_status;              /* of the disable_access_to_stats read */
+    uint32_t access_disabled;
+};
+
+/* TCP connections by state (netinet/tcp_fsm.h: CLOSED 0 ... TIME_WAIT 10),
+ * from the records of net.inet.tcp.pcblist_n. */
+#define PLAT_TCP_NSTATES 11
+struct plat_tcpconn {
+    uint32_t state[PLAT_TCP_NSTATES];
+    uint32_t unknown_state;         /* records with a state outside 0..10 */
+    int generation_changed;         /* the list changed while it was read (every retry) */
+};
+
 /* One network interface: what NET_RT_IFLIST2 reports for it (its
  * if_msghdr2 and link address), the byte counters of its IFMIB_IFDATA
  * sysctl, and its functional type. */
@@ -287,6 +306,8 @@ struct platform {
     int (*udp)(void *ctx, struct plat_udp *out);
     int (*icmp)(void *ctx, struct plat_icmp *out);
     int (*ip6)(void *ctx, struct plat_ip6 *out);
+    int (*tcp)(void *ctx, struct plat_tcp *out);
+    int (*tcpconn)(void *ctx, struct plat_tcpconn *out);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

@@ -29,6 +29,9 @@ extern const struct collector sockstat_collector;
 extern const struct collector udp_collector;
 extern const struct collector icmp_collector;
 extern const struct collector ipv6_collector;
+extern const struct collector tcpconn_collector;
+extern const struct collector tcp_collector;
+extern const struct collector tcp_access_collector;
 
 const struct collector *const darwin_collectors[] = {
     &hinv_collector,
@@ -54,6 +57,9 @@ const struct collector *const darwin_collectors[] = {
     &udp_collector,
     &icmp_collector,
     &ipv6_collector,
+    &tcpconn_collector,
+    &tcp_collector,
+    &tcp_access_collector,
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "netif_parse.h"
+#include "netstat_parse.h"
 #include "platform.h"
 
 /* As a sysctl would hand them over: an exact-size heap copy, so that any
@@ -36,6 +37,20 @@ parse_as_sysctl_buffer(const uint8_t *data, size_t size)
         if (memchr(netifs[i].name, '\0', sizeof(netifs[i].name)) == NULL)
             __builtin_trap();       /* names are always terminated */
     netif_parse_ifmibdata(copy, size, &ib, &ob);
+    {
+        struct plat_udp u;
+        struct plat_icmp c;
+        struct plat_ip6 i6;
+        struct plat_tcp t;
+        struct plat_tcpconn tc;
+
+        netstat_parse_udp(copy, size, &u);
+        netstat_parse_icmp(copy, size, &c);
+        netstat_parse_ip6(copy, size, &i6);
+        netstat_parse_tcp(copy, size, &t);
+        if ((sts = netstat_count_tcp_states(copy, size, &tc)) != 0 && sts != -EINVAL)
+            __builtin_trap();
+    }
     free(copy);
 }
 
@@ -68,6 +83,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct plat_login_set lg;
         struct plat_topology tp;
         struct plat_netif_set ni;
+        struct plat_udp ud;
+        struct plat_icmp ic;
+        struct plat_ip6 i6;
+        struct plat_tcp tp2;
+        struct plat_tcpconn tc;
 
         if (p.host(p.ctx, &h) < 0 && p.error(p.ctx)[0] == '\0')
             __builtin_trap();       /* a failure must say why */
@@ -83,6 +103,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.logins(p.ctx, &lg);
         p.topology(p.ctx, &tp);
         p.interfaces(p.ctx, &ni);
+        p.udp(p.ctx, &ud);
+        p.icmp(p.ctx, &ic);
+        p.ip6(p.ctx, &i6);
+        p.tcp(p.ctx, &tp2);
+        p.tcpconn(p.ctx, &tc);
         p.close(p.ctx);
     } else if (msg[0] == '\0') {
         __builtin_trap();

@@ -13,7 +13,10 @@ trap stop_pmcd EXIT
 names=$(pminfo -n "$src/pmns/root" | grep -v '^event\.' | sort)   # PCP adds event.* itself
 # Apple Silicon reports no L3 cache per performance level: those two have no value there.
 no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
-as_names=$(echo "$names" | grep -v -E "$no_l3")
+# The Apple Silicon fixture has the TCP statistics withheld (the macOS default), and
+# macOS has no TIME_WAIT count nor retransmission-timeout bounds: no values for these.
+no_tcp='^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
+as_names=$(echo "$names" | grep -v -E "$no_l3|$no_tcp")
 nnames=$(echo "$as_names" | wc -l)
 
 # Blocks of "pminfo" output, one per metric, each on one line, for grepping.
@@ -34,7 +37,7 @@ values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for 
 
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-check "the PMNS has the 170 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 170 ]
+check "the PMNS has the 201 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 201 ]
 pminfo -h localhost -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
@@ -109,6 +112,17 @@ pminfo -h localhost -f network.sockstat network.ipv6.inreceives > "$work/proto.v
 check "socket counts and IPv6 counters are served" sh -c \
     "grep -A1 '^network.sockstat.tcp.inuse' '$work/proto.values' | grep -q 'value 6[0-9]\$' &&
      grep -A1 '^network.ipv6.inreceives' '$work/proto.values' | grep -q 'value 50[0-9]*\$'"
+# TCP: statistics withheld by macOS's default report an error and say so; states are counted.
+pminfo -h localhost -f network.tcp.insegs network.tcp.stats_accessible network.tcp.currestab \
+    network.tcpconn.listen network.tcpconn.time_wait > "$work/tcp.values" 2>&1
+check "withheld TCP statistics report a permission error, not 0, and the log says why once" sh -c \
+    "grep -A1 '^network.tcp.insegs' '$work/tcp.values' | grep -q 'No permission' &&
+     grep -A1 '^network.tcp.stats_accessible' '$work/tcp.values' | grep -q 'value 0\$' &&
+     [ \$(grep -c 'statistics withheld by net.inet.tcp.disable_access_to_stats' '$work/as/pmcd.log') -eq 1 ]"
+check "TCP connection states are counted; TIME_WAIT says macOS does not list it" sh -c \
+    "grep -A1 '^network.tcp.currestab' '$work/tcp.values' | grep -q 'value \(3[7-9]\|4[01]\)\$' &&
+     grep -A1 '^network.tcpconn.listen' '$work/tcp.values' | grep -q 'value 14\$' &&
+     grep -A1 '^network.tcpconn.time_wait' '$work/tcp.values' | grep -q 'not supported by this version'"
 pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
     kernel.all.load > "$work/pmrep" 2>&1
 check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&
@@ -177,6 +191,8 @@ pminfo -h localhost -f hinv.perflevel.l3cache > "$work/intel.l3"
 check "Intel levels report their L3 cache" grep -q 'inst \[0 or "performance"\] value 16777216' "$work/intel.l3"
 pmval -h localhost -t 2 -s 4 -i performance kernel.perflevel.cpu.idle > "$work/pmval.intel.level" 2>&1
 check "the one level's idle time matches the host's across the wrap" values_within "$work/pmval.intel.level" 5.7 7.0 3
+pmval -h localhost -t 1 -s 4 -f 0 network.tcp.insegs > "$work/pmval.tcp" 2>&1
+check "readable TCP statistics: segments in at 700/s" values_within_int "$work/pmval.tcp" 695 705 3
 pminfo -h localhost -f network.interface.in.bytes network.interface.bytes_truncated > "$work/intel.netif" 2>&1
 check "without IFMIB_IFDATA, en1's wrapped truncated bytes have no value, and say why" sh -c \
     "! grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en1\"' &&

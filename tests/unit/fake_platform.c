@@ -63,6 +63,9 @@ static int fake_udp(void *c, struct plat_udp *o) { *o = FAKE(c)->udp; return FAK
 static int fake_icmp(void *c, struct plat_icmp *o) { *o = FAKE(c)->icmp; return FAKE(c)->icmp_sts; }
 static int fake_ip6(void *c, struct plat_ip6 *o) { *o = FAKE(c)->ip6; return FAKE(c)->ip6_sts; }
 
+static int fake_tcp(void *c, struct plat_tcp *o) { FAKE(c)->calls.tcp++; *o = FAKE(c)->tcp; return FAKE(c)->tcp_sts; }
+static int fake_tcpconn(void *c, struct plat_tcpconn *o) { FAKE(c)->calls.tcpconn++; *o = FAKE(c)->tcpconn; return FAKE(c)->tcpconn_sts; }
+
 static const char *fake_error(void *c) { (void)c; return "injected failure"; }
 static const char *fake_notes(void *c) { (void)c; return ""; }
 static void fake_close(void *c) { (void)c; }
@@ -142,6 +145,7 @@ fake_platform_init(struct fake_platform *f)
         .loadavg = fake_loadavg, .cpu_total = fake_cpu_total, .cpus = fake_cpus, .clock = fake_clock,
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
         .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
+        .tcp = fake_tcp, .tcpconn = fake_tcpconn,
         .error = fake_error, .notes = fake_notes, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };
@@ -198,6 +202,11 @@ fake_platform_init(struct fake_platform *f)
         f->icmp.inhist[t] = t + 1;                          /* inmsgs = 190 */
         f->icmp.outhist[t] = 2 * (t + 1);                   /* outmsgs = 380 */
     }
+    f->tcp = (struct plat_tcp){ .connattempt = 100, .accepts = 50, .drops = 3, .conndrops = 4, .sndtotal = 9000,
+                                .sndrexmitpack = 12, .sndctrl = 300, .rcvtotal = 8000, .rcvbadsum = 1, .rcvbadoff = 2,
+                                .rcvmemdrop = 3, .rcvshort = 4, .access_disabled = 1 };
+    for (int s = 0; s < PLAT_TCP_NSTATES; s++)
+        f->tcpconn.state[s] = 10 * (uint32_t)s + 1;         /* established (4): 41 */
     f->ip6 = (struct plat_ip6){ .total = 5000, .tooshort = 1, .toosmall = 2, .forward = 3, .odropped = 4,
                                 .reassembled = 5, .ofragments = 6 };
 }

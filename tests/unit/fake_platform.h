@@ -10,7 +10,8 @@
 #define FAKE_MAX_CPUS 1100
 
 struct fake_calls {
-    unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology, interfaces;
+    unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology, interfaces, tcp,
+        tcpconn;
     unsigned int sysctls[PLAT_SYSCTL_NFAMILIES];
 };
 
@@ -37,10 +38,12 @@ struct fake_platform {
     struct plat_udp udp;
     struct plat_icmp icmp;
     struct plat_ip6 ip6;
+    struct plat_tcp tcp;
+    struct plat_tcpconn tcpconn;
     unsigned int nnetif;
     /* a negative errno makes that call fail */
     int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts, tasks_sts, logins_sts,
-        topology_sts, interfaces_sts, udp_sts, icmp_sts, ip6_sts;
+        topology_sts, interfaces_sts, udp_sts, icmp_sts, ip6_sts, tcp_sts, tcpconn_sts;
     int sysctl_sts[PLAT_SYSCTL_NFAMILIES];
     struct fake_calls calls;
 };

@@ -3,7 +3,9 @@
  * IFMIB_IFDATA (the layouts of net/if.h, net/if_var.h, net/if_dl.h and
  * net/if_mib.h, which the live source checks against Apple's headers),
  * other message types, names, every way a buffer can be short or lie about
- * its lengths; and the udpstat, icmpstat and ip6stat structs.
+ * its lengths; the udpstat, icmpstat, ip6stat and tcpstat structs; and the
+ * pcblist_n record walk (unknown kinds, odd lengths, generation changes,
+ * truncation anywhere).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -241,6 +243,118 @@ ip6stat_64_bit_fields(void **state)
     assert_int_equal(netstat_parse_ip6(b, sizeof(b) - 1, &i6), -EINVAL);
 }
 
+static void
+tcpstat_fields(void **state)
+{
+    unsigned char b[4 * TCPSTAT_MIN_FIELDS];
+    struct plat_tcp t;
+
+    (void)state;
+    for (unsigned int i = 0; i < TCPSTAT_MIN_FIELDS; i++)
+        put(b + 4 * i, 500 + i, 4);
+    assert_int_equal(netstat_parse_tcp(b, sizeof(b), &t), 0);
+    assert_int_equal(t.connattempt, 500);
+    assert_int_equal(t.accepts, 501);
+    assert_int_equal(t.drops, 503);
+    assert_int_equal(t.conndrops, 504);
+    assert_int_equal(t.sndtotal, 515);
+    assert_int_equal(t.sndrexmitpack, 518);
+    assert_int_equal(t.sndctrl, 524);
+    assert_int_equal(t.rcvtotal, 525);
+    assert_int_equal(t.rcvbadsum, 528);
+    assert_int_equal(t.rcvshort, 531);
+    assert_int_equal(netstat_parse_tcp(b, sizeof(b) - 1, &t), -EINVAL);
+}
+
+/* A pcblist_n buffer: the xinpgen header, records, the xinpgen trailer. */
+static size_t
+pcb_header(unsigned char *b, uint64_t gen)
+{
+    memset(b, 0, PCBLIST_XINPGEN_SIZE);
+    put(b, PCBLIST_XINPGEN_SIZE, 4);
+    put(b + PCBLIST_XINPGEN_GEN, gen, 8);
+    return (PCBLIST_XINPGEN_SIZE + 7) / 8 * 8;
+}
+
+static size_t
+pcb_record(unsigned char *b, size_t at, uint32_t kind, uint32_t len, int32_t state)
+{
+    memset(b + at, 0xee, (len + 7) / 8 * 8);       /* junk, as real records hold data */
+    put(b + at, len, 4);
+    put(b + at + 4, kind, 4);
+    if (kind == PCBLIST_KIND_TCPCB)
+        put(b + at + PCBLIST_TCPCB_STATE, (uint32_t)state, 4);
+    return at + (len + 7) / 8 * 8;
+}
+
+/* One connection: the six record kinds of a TCP pcb, in the kernel's order. */
+static size_t
+pcb_connection(unsigned char *b, size_t at, int32_t state)
+{
+    at = pcb_record(b, at, 0x10, 125, 0);          /* xinpcb_n (odd length: padded) */
+    at = pcb_record(b, at, 0x01, 100, 0);          /* xsocket_n */
+    at = pcb_record(b, at, 0x02, 36, 0);           /* xsockbuf_n receive */
+    at = pcb_record(b, at, 0x04, 36, 0);           /* xsockbuf_n send */
+    at = pcb_record(b, at, 0x08, 72, 0);           /* xsockstat_n */
+    return pcb_record(b, at, PCBLIST_KIND_TCPCB, 208, state);
+}
+
+static size_t
+pcb_trailer(unsigned char *b, size_t at, uint64_t gen)
+{
+    memset(b + at, 0, PCBLIST_XINPGEN_SIZE);
+    put(b + at, PCBLIST_XINPGEN_SIZE, 4);
+    put(b + at + PCBLIST_XINPGEN_GEN, gen, 8);
+    return at + PCBLIST_XINPGEN_SIZE;
+}
+
+static void
+pcblist_counts_states(void **state)
+{
+    struct plat_tcpconn c;
+    size_t len = pcb_header(buf, 7);
+
+    (void)state;
+    len = pcb_connection(buf, len, 4);              /* ESTABLISHED */
+    len = pcb_connection(buf, len, 4);
+    len = pcb_connection(buf, len, 1);              /* LISTEN */
+    len = pcb_record(buf, len, 0x400, 64, 0);       /* a kind this code does not know: skipped */
+    len = pcb_connection(buf, len, 99);             /* a state it does not know */
+    len = pcb_connection(buf, len, -1);
+    len = pcb_trailer(buf, len, 7);
+    assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);
+    assert_int_equal(c.state[4], 2);
+    assert_int_equal(c.state[1], 1);
+    assert_int_equal(c.unknown_state, 2);
+    assert_int_equal(c.generation_changed, 0);
+    pcb_trailer(buf, len - PCBLIST_XINPGEN_SIZE, 8);    /* the list changed while it was read */
+    assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);
+    assert_int_equal(c.generation_changed, 1);
+}
+
+static void
+pcblist_empty_truncated_and_lying(void **state)
+{
+    struct plat_tcpconn c;
+    size_t len = pcb_trailer(buf, pcb_header(buf, 1), 1), full;
+
+    (void)state;
+    assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);            /* no connections */
+    assert_int_equal(c.state[4], 0);
+    assert_int_equal(netstat_count_tcp_states(buf, 0, &c), -EINVAL);
+    assert_int_equal(netstat_count_tcp_states(buf, 23, &c), -EINVAL);       /* not even a header */
+    full = pcb_trailer(buf, pcb_connection(buf, pcb_header(buf, 1), 4), 1);
+    for (size_t cut = 24; cut < full; cut += 5)                              /* cut anywhere: no trailer */
+        assert_int_equal(netstat_count_tcp_states(buf, cut, &c), -EINVAL);
+    put(buf + 24, 4000, 4);                                                  /* a record longer than the rest */
+    assert_int_equal(netstat_count_tcp_states(buf, full, &c), -EINVAL);
+    len = pcb_record(buf, pcb_header(buf, 1), PCBLIST_KIND_TCPCB, 30, 4);   /* a TCP record too short for its state */
+    len = pcb_trailer(buf, len, 1);
+    assert_int_equal(netstat_count_tcp_states(buf, len, &c), -EINVAL);
+    put(buf, 100000, 4);                                                     /* a header longer than the buffer */
+    assert_int_equal(netstat_count_tcp_states(buf, len, &c), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -254,6 +368,9 @@ main(void)
         cmocka_unit_test(udpstat_fields_and_a_short_buffer),
         cmocka_unit_test(icmpstat_histograms),
         cmocka_unit_test(ip6stat_64_bit_fields),
+        cmocka_unit_test(tcpstat_fields),
+        cmocka_unit_test(pcblist_counts_states),
+        cmocka_unit_test(pcblist_empty_truncated_and_lying),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "agent_harness.h"
@@ -285,6 +286,68 @@ ipv6_counters_and_socket_counts(void **state)
     assert_int_equal(harness_u32(15, 156), 17);
 }
 
+static void
+tcp_statistics_withheld_report_an_error(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    memset(&fake.tcp, 0, sizeof(fake.tcp));
+    fake.tcp.access_disabled = 1;                                   /* the macOS default: zeros */
+    assert_int_equal(harness_fetch(17, 173, PM_TYPE_U64, v, 1, NULL), PM_ERR_PERMISSION);
+    assert_int_equal(harness_u32(111, 0), 0);                       /* stats_accessible */
+    assert_int_equal(harness_u32(17, 172), 41);                     /* currestab is not withheld */
+    fake.tcp.access_disabled = 0;                                   /* turned off: real (zero) values */
+    assert_int_equal(harness_u64(17, 173), 0);
+    assert_int_equal(harness_u32(111, 0), 1);
+    fake.tcp.access_status = -ENOENT;                               /* the setting cannot be read */
+    fake.tcp.rcvtotal = 5;
+    assert_int_equal(harness_u64(17, 173), 5);
+}
+
+static void
+tcp_counters_sums_and_wrap(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    /* the fake's setting is on, but its counters are not zero: a reader the kernel lets see them */
+    assert_int_equal(harness_u32(111, 0), 1);
+    assert_int_equal(harness_u64(17, 168), 100);                    /* activeopens */
+    assert_int_equal(harness_u64(17, 169), 50);                     /* passiveopens */
+    assert_int_equal(harness_u64(17, 170), 4);                      /* attemptfails: conndrops */
+    assert_int_equal(harness_u64(17, 171), 3);                      /* estabresets: drops */
+    assert_int_equal(harness_u64(17, 174), 9000);                   /* outsegs */
+    assert_int_equal(harness_u64(17, 175), 12);                     /* retranssegs */
+    assert_int_equal(harness_u64(17, 176), 1 + 2 + 4 + 3);          /* inerrs.total */
+    assert_int_equal(harness_u64(17, 177), 300);                    /* outrsts: control segments */
+    assert_int_equal(harness_u64(17, 178), 1);                      /* incsumerrors */
+    fake.tcp.rcvtotal = UINT32_MAX;
+    assert_int_equal(harness_u64(17, 173), UINT32_MAX);
+    fake.tcp.rcvtotal = 9;                                          /* +10 across the kernel's wrap */
+    assert_int_equal(harness_u64(17, 173), (uint64_t)UINT32_MAX + 10);
+    for (unsigned int item = 179; item <= 182; item++)              /* rtoalgorithm .. maxconn */
+        assert_int_equal(harness_fetch(17, item, item == 182 ? PM_TYPE_32 : PM_TYPE_U32, v, 1, NULL),
+                         PM_ERR_APPVERSION);
+}
+
+static void
+connection_states_and_currestab_alone(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    assert_int_equal(harness_u32(17, 172), 41);                     /* currestab fetched alone */
+    assert_int_equal(fake.calls.tcpconn, 1);                        /* refreshed its source */
+    assert_int_equal(harness_u32(16, 157), 41);                     /* established */
+    assert_int_equal(harness_u32(16, 166), 11);                     /* listen (state 1) */
+    assert_int_equal(harness_u32(16, 163), 1);                      /* close (state 0) */
+    assert_int_equal(harness_u32(16, 161), 91);                     /* fin_wait2 (state 9) */
+    assert_int_equal(harness_fetch(16, 162, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);   /* time_wait */
+    fake.tcpconn_sts = -EIO;
+    assert_int_equal(harness_fetch(17, 172, PM_TYPE_U32, v, 1, NULL), PM_ERR_AGAIN);
+}
+
 int
 main(void)
 {
@@ -304,6 +367,9 @@ main(void)
         HARNESS_TEST(udp_counters_sums_and_wrap),
         HARNESS_TEST(icmp_histogram_sums_and_input_errors),
         HARNESS_TEST(ipv6_counters_and_socket_counts),
+        HARNESS_TEST(tcp_statistics_withheld_report_an_error),
+        HARNESS_TEST(tcp_counters_sums_and_wrap),
+        HARNESS_TEST(connection_states_and_currestab_alone),
     };
     pmSetProgname("test_network_collectors");
     return cmocka_run_group_tests(tests, NULL, NULL);

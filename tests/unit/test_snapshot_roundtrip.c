@@ -57,6 +57,21 @@ same_kernel(struct platform *a, struct platform *b)
     assert_int_equal(a->tasks(a->ctx, &ka), 0);
     assert_int_equal(b->tasks(b->ctx, &kb), 0);
     assert_memory_equal(&ka, &kb, sizeof(ka));
+    {
+        struct plat_tcp pa, pb;
+        struct plat_tcpconn ca, cb;
+
+        memset(&pa, 0, sizeof(pa));
+        memset(&pb, 0, sizeof(pb));
+        assert_int_equal(a->tcp(a->ctx, &pa), 0);
+        assert_int_equal(b->tcp(b->ctx, &pb), 0);
+        assert_int_equal(pa.access_status, 0);
+        assert_memory_equal(&pa, &pb, sizeof(pa));
+        assert_int_equal(a->tcpconn(a->ctx, &ca), 0);
+        assert_int_equal(b->tcpconn(b->ctx, &cb), 0);
+        assert_memory_equal(&ca, &cb, sizeof(ca));
+        assert_true(ca.state[1] > 0);       /* something listens */
+    }
     assert_int_equal(a->logins(a->ctx, &la), 0);
     assert_int_equal(b->logins(b->ctx, &lb), 0);
     assert_true(la.n > 0);

@@ -62,6 +62,7 @@ live_close(void *ctx)
     free(src->iflist);
     free(src->netifs);
     free(src->stats);
+    free(src->pcblist);
     free(src);
 }
 
@@ -96,6 +97,8 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .udp = live_udp,
         .icmp = live_icmp,
         .ip6 = live_ip6,
+        .tcp = live_tcp,
+        .tcpconn = live_tcpconn,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

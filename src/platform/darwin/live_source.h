@@ -24,6 +24,8 @@ struct live_source {
     struct plat_netif *netifs;      /* PLAT_MAX_NETIFS, handed out by live_interfaces() */
     int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
     unsigned char *stats;           /* buffer for the protocol statistics structs */
+    unsigned char *pcblist;         /* net.inet.tcp.pcblist_n buffer, kept between calls */
+    size_t pcblist_cap;
     char error[512];                /* every failure of the current call */
 };
 
@@ -66,5 +68,7 @@ int live_interfaces(void *ctx, struct plat_netif_set *out);
 int live_udp(void *ctx, struct plat_udp *out);
 int live_icmp(void *ctx, struct plat_icmp *out);
 int live_ip6(void *ctx, struct plat_ip6 *out);
+int live_tcp(void *ctx, struct plat_tcp *out);
+int live_tcpconn(void *ctx, struct plat_tcpconn *out);
 
 #endif

@@ -126,6 +126,31 @@ static const struct snap_field base_schema[] = {
     { "ip6", "odropped", 0, SNAP_COUNTER64 },
     { "ip6", "reassembled", 0, SNAP_COUNTER64 },
     { "ip6", "ofragments", 0, SNAP_COUNTER64 },
+    { "tcp", "connattempt", 0, SNAP_COUNTER32 },
+    { "tcp", "accepts", 0, SNAP_COUNTER32 },
+    { "tcp", "drops", 0, SNAP_COUNTER32 },
+    { "tcp", "conndrops", 0, SNAP_COUNTER32 },
+    { "tcp", "sndtotal", 0, SNAP_COUNTER32 },
+    { "tcp", "sndrexmitpack", 0, SNAP_COUNTER32 },
+    { "tcp", "sndctrl", 0, SNAP_COUNTER32 },
+    { "tcp", "rcvtotal", 0, SNAP_COUNTER32 },
+    { "tcp", "rcvbadsum", 0, SNAP_COUNTER32 },
+    { "tcp", "rcvbadoff", 0, SNAP_COUNTER32 },
+    { "tcp", "rcvmemdrop", 0, SNAP_COUNTER32 },
+    { "tcp", "rcvshort", 0, SNAP_COUNTER32 },
+    { "tcp", "access_disabled", 0, SNAP_GAUGE32 },
+    { "tcpconn", "closed", 0, SNAP_GAUGE32 },
+    { "tcpconn", "listen", 0, SNAP_GAUGE32 },
+    { "tcpconn", "syn_sent", 0, SNAP_GAUGE32 },
+    { "tcpconn", "syn_received", 0, SNAP_GAUGE32 },
+    { "tcpconn", "established", 0, SNAP_GAUGE32 },
+    { "tcpconn", "close_wait", 0, SNAP_GAUGE32 },
+    { "tcpconn", "fin_wait_1", 0, SNAP_GAUGE32 },
+    { "tcpconn", "closing", 0, SNAP_GAUGE32 },
+    { "tcpconn", "last_ack", 0, SNAP_GAUGE32 },
+    { "tcpconn", "fin_wait_2", 0, SNAP_GAUGE32 },
+    { "tcpconn", "time_wait", 0, SNAP_GAUGE32 },
+    { "tcpconn", "unknown_state", 0, SNAP_GAUGE32 },
 };
 
 #define BASE_SCHEMA_N (sizeof(base_schema) / sizeof(base_schema[0]))
@@ -650,6 +675,39 @@ snapshot_ip6(void *ctx, struct plat_ip6 *out)
     return sts;
 }
 
+static const char *const tcp_fields[] = { "connattempt", "accepts", "drops", "conndrops", "sndtotal", "sndrexmitpack", "sndctrl", "rcvtotal", "rcvbadsum", "rcvbadoff", "rcvmemdrop", "rcvshort" };
+static const char *const tcp_states[PLAT_TCP_NSTATES] = { "closed", "listen", "syn_sent", "syn_received", "established", "close_wait", "fin_wait_1", "closing", "last_ack", "fin_wait_2", "time_wait" };
+
+static int
+snapshot_tcp(void *ctx, struct plat_tcp *out)
+{
+    struct snap *s = at_now(ctx);
+    uint32_t *fields[] = { &out->connattempt, &out->accepts, &out->drops, &out->conndrops, &out->sndtotal,
+                           &out->sndrexmitpack, &out->sndctrl, &out->rcvtotal, &out->rcvbadsum, &out->rcvbadoff,
+                           &out->rcvmemdrop, &out->rcvshort };
+    char key[40];
+    int sts = 0;
+
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+        KEEP_FIRST(sts, read_u32(s, join(key, sizeof(key), "tcp.", tcp_fields[i]), fields[i]));
+    out->access_status = read_u32(s, "tcp.access_disabled", &out->access_disabled);
+    return sts;
+}
+
+static int
+snapshot_tcpconn(void *ctx, struct plat_tcpconn *out)
+{
+    struct snap *s = at_now(ctx);
+    char key[40];
+    int sts = 0;
+
+    memset(out, 0, sizeof(*out));
+    for (int i = 0; i < PLAT_TCP_NSTATES; i++)
+        KEEP_FIRST(sts, read_u32(s, join(key, sizeof(key), "tcpconn.", tcp_states[i]), &out->state[i]));
+    KEEP_FIRST(sts, read_u32(s, "tcpconn.unknown_state", &out->unknown_state));
+    return sts;
+}
+
 static const char *
 snapshot_error(void *ctx)
 {
@@ -746,6 +804,8 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .udp = snapshot_udp,
         .icmp = snapshot_icmp,
         .ip6 = snapshot_ip6,
+        .tcp = snapshot_tcp,
+        .tcpconn = snapshot_tcpconn,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

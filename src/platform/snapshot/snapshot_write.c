@@ -262,6 +262,36 @@ write_interfaces(FILE *fp, const struct platform *p)
 }
 
 static void
+write_tcp(FILE *fp, const struct platform *p)
+{
+    static const char *const states[PLAT_TCP_NSTATES] = {
+        "closed", "listen", "syn_sent", "syn_received", "established", "close_wait", "fin_wait_1", "closing", "last_ack", "fin_wait_2", "time_wait",
+    };
+    struct plat_tcp t;
+    struct plat_tcpconn c;
+    int sts;
+
+    if ((sts = p->tcp(p->ctx, &t)) < 0) {
+        failed(fp, p, "tcp statistics", sts);
+    } else {
+        fprintf(fp, "tcp.connattempt %" PRIu32 "\ntcp.accepts %" PRIu32 "\ntcp.drops %" PRIu32 "\ntcp.conndrops %" PRIu32
+                "\ntcp.sndtotal %" PRIu32 "\ntcp.sndrexmitpack %" PRIu32 "\ntcp.sndctrl %" PRIu32 "\ntcp.rcvtotal %" PRIu32
+                "\ntcp.rcvbadsum %" PRIu32 "\ntcp.rcvbadoff %" PRIu32 "\ntcp.rcvmemdrop %" PRIu32 "\ntcp.rcvshort %" PRIu32 "\n",
+                t.connattempt, t.accepts, t.drops, t.conndrops, t.sndtotal, t.sndrexmitpack, t.sndctrl, t.rcvtotal,
+                t.rcvbadsum, t.rcvbadoff, t.rcvmemdrop, t.rcvshort);
+        if (t.access_status == 0)
+            fprintf(fp, "tcp.access_disabled %" PRIu32 "\n", t.access_disabled);
+    }
+    if ((sts = p->tcpconn(p->ctx, &c)) < 0) {
+        failed(fp, p, "tcp connections", sts);
+        return;
+    }
+    for (int i = 0; i < PLAT_TCP_NSTATES; i++)
+        fprintf(fp, "tcpconn.%s %" PRIu32 "\n", states[i], c.state[i]);
+    fprintf(fp, "tcpconn.unknown_state %" PRIu32 "\n", c.unknown_state);
+}
+
+static void
 write_protocols(FILE *fp, const struct platform *p)
 {
     struct plat_udp u;
@@ -284,6 +314,7 @@ write_protocols(FILE *fp, const struct platform *p)
         for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++)
             fprintf(fp, "icmp.inhist_%u %" PRIu32 "\nicmp.outhist_%u %" PRIu32 "\n", t, c.inhist[t], t, c.outhist[t]);
     }
+    write_tcp(fp, p);
     if ((sts = p->ip6(p->ctx, &i)) < 0)
         failed(fp, p, "ipv6 statistics", sts);
     else
