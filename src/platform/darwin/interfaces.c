@@ -47,39 +47,7 @@ _Static_assert(RTM_IFINFO2 == NETIF_RTM_IFINFO2 && AF_LINK == NETIF_AF_LINK, "co
 #define SIOCGIFFUNCTIONALTYPE _IOWR('i', 173, struct ifreq)
 #endif
 
-/* The list may grow between the size probe and the read: read with slack,
- * and again (a bounded number of times) while the kernel says ENOMEM. */
-#define IFLIST_TRIES 4
-
-static int
-read_iflist(struct live_source *src, size_t *len)
-{
-    int mib[6] = { CTL_NET, PF_ROUTE, 0, 0, NET_RT_IFLIST2, 0 };
-
-    for (int attempt = 0; attempt < IFLIST_TRIES; attempt++) {
-        size_t need = 0, got;
-
-        if (sysctl(mib, 6, NULL, &need, NULL, 0) == -1)
-            return live_fail(src, -errno, "sysctl NET_RT_IFLIST2 (size): %s", strerror(errno));
-        need += need / 4 + 4096;
-        if (need > src->iflist_cap) {
-            unsigned char *grown = realloc(src->iflist, need);
-
-            if (grown == NULL)
-                return live_fail(src, -ENOMEM, "NET_RT_IFLIST2: out of memory for %zu bytes", need);
-            src->iflist = grown;
-            src->iflist_cap = need;
-        }
-        got = src->iflist_cap;
-        if (sysctl(mib, 6, src->iflist, &got, NULL, 0) == 0) {
-            *len = got;
-            return 0;
-        }
-        if (errno != ENOMEM)
-            return live_fail(src, -errno, "sysctl NET_RT_IFLIST2: %s", strerror(errno));
-    }
-    return live_fail(src, -ENOMEM, "sysctl NET_RT_IFLIST2: the list kept growing past %zu bytes", src->iflist_cap);
-}
+#define IFLIST_MAX (16u << 20)
 
 /* The 64-bit byte counters of NET_RT_IFLIST2 are truncated to 32 bits for
  * programs other than Apple's on several releases; the per-interface
@@ -123,15 +91,16 @@ int
 live_interfaces(void *ctx, struct plat_netif_set *out)
 {
     struct live_source *src = live_begin(ctx);
+    int mib[6] = { CTL_NET, PF_ROUTE, 0, 0, NET_RT_IFLIST2, 0 };
     size_t len;
     unsigned int n;
     int sts;
 
-    if ((sts = read_iflist(src, &len)) < 0)
+    if ((sts = live_sysctl_growing(src, "NET_RT_IFLIST2", mib, 6, &src->iflist, IFLIST_MAX, &len)) < 0)
         return sts;
     if (src->netifs == NULL && (src->netifs = calloc(PLAT_MAX_NETIFS, sizeof(*src->netifs))) == NULL)
         return live_fail(src, -ENOMEM, "interfaces: out of memory");
-    if ((sts = netif_parse_iflist2(src->iflist, len, src->netifs, PLAT_MAX_NETIFS, &n)) < 0)
+    if ((sts = netif_parse_iflist2(src->iflist.data, len, src->netifs, PLAT_MAX_NETIFS, &n)) < 0)
         return live_fail(src, sts, "NET_RT_IFLIST2: %s after %u interfaces in %zu bytes",
                          sts == -E2BIG ? "too many interfaces" : "malformed message", n, len);
     for (unsigned int i = 0; i < n; i++) {

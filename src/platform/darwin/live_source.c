@@ -59,10 +59,10 @@ live_close(void *ctx)
         close(src->ioctl_fd);
     free(src->cpus);
     free(src->logins);
-    free(src->iflist);
+    free(src->iflist.data);
     free(src->netifs);
     free(src->stats);
-    free(src->pcblist);
+    free(src->pcblist.data);
     free(src);
 }
 

@@ -10,6 +10,12 @@
 #include <mach/mach.h>
 #include <stddef.h>
 
+/* A buffer kept between calls, grown as a sysctl's answer grows. */
+struct live_buffer {
+    unsigned char *data;
+    size_t cap;
+};
+
 struct live_source {
     mach_port_t host;               /* mach_host_self(), taken once at open */
     processor_set_name_t pset;      /* processor_set_default(), taken once at open, or MACH_PORT_NULL */
@@ -19,13 +25,11 @@ struct live_source {
     struct plat_login *logins;      /* handed out by live_logins() */
     unsigned int logins_cap;
     struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];    /* handed out by live_topology() */
-    unsigned char *iflist;          /* NET_RT_IFLIST2 buffer, kept between calls */
-    size_t iflist_cap;
+    struct live_buffer iflist;      /* NET_RT_IFLIST2 */
     struct plat_netif *netifs;      /* PLAT_MAX_NETIFS, handed out by live_interfaces() */
     int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
     unsigned char *stats;           /* buffer for the protocol statistics structs */
-    unsigned char *pcblist;         /* net.inet.tcp.pcblist_n buffer, kept between calls */
-    size_t pcblist_cap;
+    struct live_buffer pcblist;     /* net.inet.tcp.pcblist_n */
     char error[512];                /* every failure of the current call */
 };
 
@@ -43,6 +47,11 @@ int live_sysctl_uint(struct live_source *src, const char *name, uint64_t *out);
 /* sysctl into a fixed-size struct; a size mismatch is -EMSGSIZE. */
 int live_sysctl_struct(struct live_source *src, const char *what, int *mib, unsigned int miblen,
                        void *out, size_t size);
+
+/* Read a sysctl whose answer can grow between the size probe and the read
+ * (lists): into buf, grown as needed up to max bytes; *len gets the size. */
+int live_sysctl_growing(struct live_source *src, const char *what, int *mib, unsigned int miblen,
+                        struct live_buffer *buf, size_t max, size_t *len);
 
 /* sysctlbyname of a string into out (always NUL-terminated). */
 int live_sysctl_text(struct live_source *src, const char *name, char *out, size_t outlen);

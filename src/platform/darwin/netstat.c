@@ -74,9 +74,8 @@ live_tcp(void *ctx, struct plat_tcp *out)
     READ_AND_PARSE(src, "net.inet.tcp.stats", netstat_parse_tcp, out);
 }
 
-/* The list can grow between the size probe and the read (ENOMEM) and change
- * while it is copied out (its generation moves): read again, a bounded
- * number of times, and keep the last read. */
+/* The list can change while it is copied out (its generation moves): read
+ * it again, a bounded number of times, and keep the last read. */
 #define PCBLIST_TRIES 3
 #define PCBLIST_MAX (64u << 20)
 
@@ -84,36 +83,20 @@ int
 live_tcpconn(void *ctx, struct plat_tcpconn *out)
 {
     struct live_source *src = live_begin(ctx);
-    int sts = -EAGAIN;
+    int mib[CTL_MAXNAME];
+    size_t miblen = CTL_MAXNAME, len;
+    int sts;
 
+    if (sysctlnametomib("net.inet.tcp.pcblist_n", mib, &miblen) == -1)
+        return live_fail(src, -errno, "sysctl net.inet.tcp.pcblist_n: %s", strerror(errno));
     for (int attempt = 0; attempt < PCBLIST_TRIES; attempt++) {
-        size_t need = 0, got;
-
-        if (sysctlbyname("net.inet.tcp.pcblist_n", NULL, &need, NULL, 0) == -1)
-            return live_fail(src, -errno, "sysctl net.inet.tcp.pcblist_n (size): %s", strerror(errno));
-        need += need / 4 + 4096;
-        if (need > PCBLIST_MAX)
-            return live_fail(src, -E2BIG, "net.inet.tcp.pcblist_n: %zu bytes is more than this agent reads", need);
-        if (need > src->pcblist_cap) {
-            unsigned char *grown = realloc(src->pcblist, need);
-
-            if (grown == NULL)
-                return live_fail(src, -ENOMEM, "net.inet.tcp.pcblist_n: out of memory for %zu bytes", need);
-            src->pcblist = grown;
-            src->pcblist_cap = need;
-        }
-        got = src->pcblist_cap;
-        if (sysctlbyname("net.inet.tcp.pcblist_n", src->pcblist, &got, NULL, 0) == -1) {
-            if (errno == ENOMEM)
-                continue;
-            return live_fail(src, -errno, "sysctl net.inet.tcp.pcblist_n: %s", strerror(errno));
-        }
-        if ((sts = netstat_count_tcp_states(src->pcblist, got, out)) < 0)
-            return live_fail(src, sts, "net.inet.tcp.pcblist_n: malformed list of %zu bytes", got);
+        if ((sts = live_sysctl_growing(src, "net.inet.tcp.pcblist_n", mib, (unsigned int)miblen, &src->pcblist,
+                                       PCBLIST_MAX, &len)) < 0)
+            return sts;
+        if ((sts = netstat_count_tcp_states(src->pcblist.data, len, out)) < 0)
+            return live_fail(src, sts, "net.inet.tcp.pcblist_n: malformed list of %zu bytes", len);
         if (!out->generation_changed)
-            return 0;
+            break;
     }
-    if (sts == 0)
-        return 0;                   /* changed on every read: the last count stands */
-    return live_fail(src, -ENOMEM, "sysctl net.inet.tcp.pcblist_n: the list kept growing");
+    return 0;               /* if it changed on every read, the last count stands */
 }
