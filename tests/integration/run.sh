@@ -92,6 +92,9 @@ check "vfs.vnodes.recycled is a counter: pmval shows its rate (250/s)" values_wi
 # NET_RT_IFLIST2 counter, truncated to 32 bits, wraps in the first interval).
 pmval -h localhost -t 1 -s 8 -f 0 -i en0 network.interface.in.bytes > "$work/pmval.en0" 2>&1
 check "en0's receive rate is right across the truncated counter's wrap" values_within_int "$work/pmval.en0" 1999000 2001000 7
+pmrep -h localhost -t 1 -s 6 -i en0 -p -f %s network.interface.in.bytes > "$work/pmrep.en0" 2>&1
+check "pmrep shows the same 2,000,000 bytes/s for en0" sh -c \
+    "[ \$(awk '\$2 ~ /^[0-9.]+\$/ && \$2 >= 1999000 && \$2 <= 2001000' '$work/pmrep.en0' | wc -l) -ge 5 ]"
 pminfo -h localhost -f network.interface.bytes_truncated network.interface.type > "$work/netif.values" 2>&1
 check "the truncation is reported for en0 and only en0" sh -c \
     "grep -q 'inst \[[0-9]* or \"en0\"\] value 1' '$work/netif.values' &&
