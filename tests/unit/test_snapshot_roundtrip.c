@@ -38,6 +38,38 @@ open_at(struct platform *p, const char *path, uint64_t elapsed_usec)
 }
 
 static void
+same_interfaces(struct platform *a, struct platform *b)
+{
+    struct plat_netif_set na, nb;
+
+    assert_int_equal(a->interfaces(a->ctx, &na), 0);
+    assert_int_equal(b->interfaces(b->ctx, &nb), 0);
+    assert_true(na.n >= 3);
+    assert_int_equal(na.n, nb.n);
+    for (unsigned int i = 0; i < na.n; i++) {
+        const struct plat_netif *x = &na.netif[i], *y = &nb.netif[i];
+
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->index, y->index);
+        assert_int_equal(x->flags, y->flags);
+        assert_int_equal(x->type, y->type);
+        assert_int_equal(x->functional_status, y->functional_status);
+        assert_int_equal(x->functional_type, y->functional_type);
+        assert_int_equal(x->mtu, y->mtu);
+        assert_int_equal(x->baudrate, y->baudrate);
+        assert_int_equal(x->ipackets, y->ipackets);
+        assert_int_equal(x->oerrors, y->oerrors);
+        assert_int_equal(x->ibytes, y->ibytes);
+        assert_int_equal(x->obytes, y->obytes);
+        assert_int_equal(x->iqdrops, y->iqdrops);
+        assert_int_equal(x->snd_drops, y->snd_drops);
+        assert_int_equal(x->mib_status, y->mib_status);
+        assert_int_equal(x->mib_ibytes, y->mib_ibytes);
+        assert_int_equal(x->mib_obytes, y->mib_obytes);
+    }
+}
+
+static void
 same_kernel(struct platform *a, struct platform *b)
 {
     struct plat_sysctl_set sa, sb;
@@ -72,6 +104,22 @@ same_kernel(struct platform *a, struct platform *b)
         assert_memory_equal(&ca, &cb, sizeof(ca));
         assert_true(ca.state[1] > 0);       /* something listens */
     }
+    {
+        struct plat_udp ua, ub;
+        struct plat_icmp ia, ib;
+        struct plat_ip6 xa, xb;
+
+        assert_int_equal(a->udp(a->ctx, &ua), 0);
+        assert_int_equal(b->udp(b->ctx, &ub), 0);
+        assert_memory_equal(&ua, &ub, sizeof(ua));
+        assert_int_equal(a->icmp(a->ctx, &ia), 0);
+        assert_int_equal(b->icmp(b->ctx, &ib), 0);
+        assert_memory_equal(&ia, &ib, sizeof(ia));
+        assert_int_equal(a->ip6(a->ctx, &xa), 0);
+        assert_int_equal(b->ip6(b->ctx, &xb), 0);
+        assert_memory_equal(&xa, &xb, sizeof(xa));
+    }
+    same_interfaces(a, b);
     assert_int_equal(a->logins(a->ctx, &la), 0);
     assert_int_equal(b->logins(b->ctx, &lb), 0);
     assert_true(la.n > 0);
