@@ -1,6 +1,7 @@
 #include "netstat_parse.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Little-endian, as on every Mac. */
@@ -18,36 +19,57 @@ u64_at(const unsigned char *buf, unsigned int index)
     return (uint64_t)u32_at(buf, 2 * index) | (uint64_t)u32_at(buf, 2 * index + 1) << 32;
 }
 
+/* Where a 32-bit kernel field (by index) goes in a platform struct. */
+struct u32_field {
+    unsigned int index;
+    size_t offset;
+};
+
+/* Copy the fields of a struct of 32-bit fields that has at least min of them. */
+static int
+decode_u32(const unsigned char *buf, size_t len, unsigned int min, const struct u32_field *fields, size_t n,
+           void *out)
+{
+    if (len < 4 * (size_t)min)
+        return -EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = u32_at(buf, fields[i].index);
+
+        memcpy((unsigned char *)out + fields[i].offset, &v, sizeof(v));
+    }
+    return 0;
+}
+
+#define FIELD(s, index, name) { index, offsetof(struct s, name) }
+
 int
 netstat_parse_udp(const unsigned char *buf, size_t len, struct plat_udp *out)
 {
-    if (len < 4 * UDPSTAT_MIN_FIELDS)
-        return -EINVAL;
-    out->ipackets = u32_at(buf, UDPSTAT_IPACKETS);
-    out->hdrops = u32_at(buf, UDPSTAT_HDROPS);
-    out->badsum = u32_at(buf, UDPSTAT_BADSUM);
-    out->badlen = u32_at(buf, UDPSTAT_BADLEN);
-    out->noport = u32_at(buf, UDPSTAT_NOPORT);
-    out->fullsock = u32_at(buf, UDPSTAT_FULLSOCK);
-    out->opackets = u32_at(buf, UDPSTAT_OPACKETS);
-    return 0;
+    static const struct u32_field fields[] = {
+        FIELD(plat_udp, UDPSTAT_IPACKETS, ipackets), FIELD(plat_udp, UDPSTAT_HDROPS, hdrops),
+        FIELD(plat_udp, UDPSTAT_BADSUM, badsum), FIELD(plat_udp, UDPSTAT_BADLEN, badlen),
+        FIELD(plat_udp, UDPSTAT_NOPORT, noport), FIELD(plat_udp, UDPSTAT_FULLSOCK, fullsock),
+        FIELD(plat_udp, UDPSTAT_OPACKETS, opackets),
+    };
+
+    return decode_u32(buf, len, UDPSTAT_MIN_FIELDS, fields, sizeof(fields) / sizeof(fields[0]), out);
 }
 
 int
 netstat_parse_icmp(const unsigned char *buf, size_t len, struct plat_icmp *out)
 {
-    if (len < 4 * ICMPSTAT_MIN_FIELDS)
-        return -EINVAL;
-    out->error = u32_at(buf, ICMPSTAT_ERROR);
-    out->badcode = u32_at(buf, ICMPSTAT_BADCODE);
-    out->tooshort = u32_at(buf, ICMPSTAT_TOOSHORT);
-    out->checksum = u32_at(buf, ICMPSTAT_CHECKSUM);
-    out->badlen = u32_at(buf, ICMPSTAT_BADLEN);
-    for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++) {
+    static const struct u32_field fields[] = {
+        FIELD(plat_icmp, ICMPSTAT_ERROR, error), FIELD(plat_icmp, ICMPSTAT_BADCODE, badcode),
+        FIELD(plat_icmp, ICMPSTAT_TOOSHORT, tooshort), FIELD(plat_icmp, ICMPSTAT_CHECKSUM, checksum),
+        FIELD(plat_icmp, ICMPSTAT_BADLEN, badlen),
+    };
+    int sts = decode_u32(buf, len, ICMPSTAT_MIN_FIELDS, fields, sizeof(fields) / sizeof(fields[0]), out);
+
+    for (unsigned int t = 0; sts == 0 && t < PLAT_ICMP_NTYPES; t++) {
         out->outhist[t] = u32_at(buf, ICMPSTAT_OUTHIST + t);
         out->inhist[t] = u32_at(buf, ICMPSTAT_INHIST + t);
     }
-    return 0;
+    return sts;
 }
 
 int
@@ -68,21 +90,16 @@ netstat_parse_ip6(const unsigned char *buf, size_t len, struct plat_ip6 *out)
 int
 netstat_parse_tcp(const unsigned char *buf, size_t len, struct plat_tcp *out)
 {
-    if (len < 4 * TCPSTAT_MIN_FIELDS)
-        return -EINVAL;
-    out->connattempt = u32_at(buf, TCPSTAT_CONNATTEMPT);
-    out->accepts = u32_at(buf, TCPSTAT_ACCEPTS);
-    out->drops = u32_at(buf, TCPSTAT_DROPS);
-    out->conndrops = u32_at(buf, TCPSTAT_CONNDROPS);
-    out->sndtotal = u32_at(buf, TCPSTAT_SNDTOTAL);
-    out->sndrexmitpack = u32_at(buf, TCPSTAT_SNDREXMITPACK);
-    out->sndctrl = u32_at(buf, TCPSTAT_SNDCTRL);
-    out->rcvtotal = u32_at(buf, TCPSTAT_RCVTOTAL);
-    out->rcvbadsum = u32_at(buf, TCPSTAT_RCVBADSUM);
-    out->rcvbadoff = u32_at(buf, TCPSTAT_RCVBADOFF);
-    out->rcvmemdrop = u32_at(buf, TCPSTAT_RCVMEMDROP);
-    out->rcvshort = u32_at(buf, TCPSTAT_RCVSHORT);
-    return 0;
+    static const struct u32_field fields[] = {
+        FIELD(plat_tcp, TCPSTAT_CONNATTEMPT, connattempt), FIELD(plat_tcp, TCPSTAT_ACCEPTS, accepts),
+        FIELD(plat_tcp, TCPSTAT_DROPS, drops), FIELD(plat_tcp, TCPSTAT_CONNDROPS, conndrops),
+        FIELD(plat_tcp, TCPSTAT_SNDTOTAL, sndtotal), FIELD(plat_tcp, TCPSTAT_SNDREXMITPACK, sndrexmitpack),
+        FIELD(plat_tcp, TCPSTAT_SNDCTRL, sndctrl), FIELD(plat_tcp, TCPSTAT_RCVTOTAL, rcvtotal),
+        FIELD(plat_tcp, TCPSTAT_RCVBADSUM, rcvbadsum), FIELD(plat_tcp, TCPSTAT_RCVBADOFF, rcvbadoff),
+        FIELD(plat_tcp, TCPSTAT_RCVMEMDROP, rcvmemdrop), FIELD(plat_tcp, TCPSTAT_RCVSHORT, rcvshort),
+    };
+
+    return decode_u32(buf, len, TCPSTAT_MIN_FIELDS, fields, sizeof(fields) / sizeof(fields[0]), out);
 }
 
 static size_t
