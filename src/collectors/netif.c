@@ -67,6 +67,7 @@ struct netif_entry {
     int present;
     int seen;                       /* refreshed at least once before this refresh */
     struct plat_netif now;
+    const char *kind;               /* netif_kind(), judged at refresh */
     int bytes_ok;
     uint64_t ibytes, obytes;
     struct wrap32 snd_drops;
@@ -125,6 +126,7 @@ update(struct netif_entry *e, const struct plat_netif *f)
     }
     wrap32_extend(&e->snd_drops, f->snd_drops);
     e->now = *f;
+    e->kind = netif_kind(&e->now);
 }
 
 /* Keep only the interfaces seen in this refresh; their order is kept. */
@@ -177,7 +179,7 @@ static void
 view_of(const struct netif_entry *e, struct netif_view *out)
 {
     *out = (struct netif_view){
-        .name = e->now.name, .kind = netif_kind(&e->now), .inst = e->inst, .raw = &e->now,
+        .name = e->now.name, .kind = e->kind, .inst = e->inst, .raw = &e->now,
         .bytes_ok = e->bytes_ok, .ibytes = e->ibytes, .obytes = e->obytes, .out_drops = e->snd_drops.total,
         .truncated = e->truncated,
     };

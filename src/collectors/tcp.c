@@ -132,7 +132,7 @@ tcp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     case ITEM_CURRESTAB:
         if ((conns = tcpconn_counts()) == NULL)
             return PM_ERR_AGAIN;                /* cluster 16, a dependency, failed */
-        atom->ul = conns->state[4];             /* TCPS_ESTABLISHED */
+        atom->ul = conns->state[TCPS_ESTABLISHED];
         return PMDA_FETCH_STATIC;
     case ITEM_RTOALGORITHM:
     case ITEM_RTOMIN:

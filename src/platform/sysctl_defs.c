@@ -7,6 +7,11 @@
 
 #include <stddef.h>
 
+_Static_assert(PLAT_VFS_N <= PLAT_SYSCTL_SET_MAX && PLAT_LIMITS_N <= PLAT_SYSCTL_SET_MAX &&
+               PLAT_IPC_N <= PLAT_SYSCTL_SET_MAX && PLAT_PRESSURE_N <= PLAT_SYSCTL_SET_MAX &&
+               PLAT_CPU_COUNTS_N <= PLAT_SYSCTL_SET_MAX && PLAT_SOCKSTAT_N <= PLAT_SYSCTL_SET_MAX,
+               "every sysctl family fits a plat_sysctl_set");
+
 static const struct plat_sysctl_def vfs[PLAT_VFS_N] = {
     [PLAT_VFS_NUM_FILES] = { "kern.num_files", 0 },
     [PLAT_VFS_MAXFILES] = { "kern.maxfiles", 0 },

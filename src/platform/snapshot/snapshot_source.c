@@ -427,7 +427,7 @@ snapshot_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_s
 {
     unsigned int n;
 
-    if (plat_sysctl_defs(family, &n) == NULL || n > PLAT_SYSCTL_SET_MAX)
+    if (plat_sysctl_defs(family, &n) == NULL)
         return -EINVAL;
     read_sysctls(at_now(ctx), family, out);
     return 0;
