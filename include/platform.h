@@ -67,7 +67,6 @@ enum plat_compressor_stat {
     PLAT_COMP_SWAPOUTS_UNDER_60S,
     PLAT_COMP_SWAPOUTS_UNDER_300S,
     PLAT_COMP_THRASHING_DETECTED,
-    PLAT_COMP_MAJOR_COMPACTIONS,
     PLAT_COMP_LZ4_COMPRESSIONS,
     PLAT_COMP_NSTATS
 };
@@ -229,8 +228,10 @@ struct plat_udp {
 };
 
 /* ICMP statistics (net.inet.icmp.stats, struct icmpstat): 32-bit counters,
- * and a histogram of messages by ICMP type in each direction. */
-#define PLAT_ICMP_NTYPES 19         /* ICMP_MAXTYPE + 1 */
+ * and a histogram of messages by ICMP type in each direction. XNU's
+ * ICMP_MAXTYPE is 40 (bsd/netinet/ip_icmp.h, every release since xnu-1504,
+ * Mac OS X 10.6); BSD's and glibc's is 18. */
+#define PLAT_ICMP_NTYPES 41         /* XNU's ICMP_MAXTYPE + 1 */
 struct plat_icmp {
     uint32_t error, badcode, tooshort, checksum, badlen;
     uint32_t inhist[PLAT_ICMP_NTYPES], outhist[PLAT_ICMP_NTYPES];

@@ -63,13 +63,15 @@ netstat_parse_icmp(const unsigned char *buf, size_t len, struct plat_icmp *out)
         FIELD(plat_icmp, ICMPSTAT_TOOSHORT, tooshort), FIELD(plat_icmp, ICMPSTAT_CHECKSUM, checksum),
         FIELD(plat_icmp, ICMPSTAT_BADLEN, badlen),
     };
-    int sts = decode_u32(buf, len, ICMPSTAT_MIN_FIELDS, fields, sizeof(fields) / sizeof(fields[0]), out);
 
-    for (unsigned int t = 0; sts == 0 && t < PLAT_ICMP_NTYPES; t++) {
+    if (len != ICMPSTAT_SIZE)       /* the histograms' size moves every field after them */
+        return -ENOTSUP;
+    decode_u32(buf, len, ICMPSTAT_FIELDS, fields, sizeof(fields) / sizeof(fields[0]), out);
+    for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++) {
         out->outhist[t] = u32_at(buf, ICMPSTAT_OUTHIST + t);
         out->inhist[t] = u32_at(buf, ICMPSTAT_INHIST + t);
     }
-    return sts;
+    return 0;
 }
 
 int

@@ -199,8 +199,8 @@ fake_platform_init(struct fake_platform *f)
                                 .fullsock = 5, .opackets = 900 };
     f->icmp = (struct plat_icmp){ .error = 7, .badcode = 1, .tooshort = 2, .checksum = 3, .badlen = 4 };
     for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++) {
-        f->icmp.inhist[t] = t + 1;                          /* inmsgs = 190 */
-        f->icmp.outhist[t] = 2 * (t + 1);                   /* outmsgs = 380 */
+        f->icmp.inhist[t] = t + 1;                          /* inmsgs = 861 */
+        f->icmp.outhist[t] = 2 * (t + 1);                   /* outmsgs = 1722 */
     }
     f->tcp = (struct plat_tcp){ .connattempt = 100, .accepts = 50, .drops = 3, .conndrops = 4, .sndtotal = 9000,
                                 .sndrexmitpack = 12, .sndctrl = 300, .rcvtotal = 8000, .rcvbadsum = 1, .rcvbadoff = 2,

@@ -3,9 +3,10 @@
  * IFMIB_IFDATA (the layouts of net/if.h, net/if_var.h, net/if_dl.h and
  * net/if_mib.h, which the live source checks against Apple's headers),
  * other message types, names, every way a buffer can be short or lie about
- * its lengths; the udpstat, icmpstat, ip6stat and tcpstat structs; and the
+ * its lengths; the udpstat, icmpstat, ip6stat and tcpstat structs and the
  * pcblist_n record walk (unknown kinds, odd lengths, generation changes,
- * truncation anywhere).
+ * truncation anywhere), with buffers laid out as XNU's headers declare them
+ * (xnu_layouts.h), not from the decoders' offsets.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 
 #include "netif_parse.h"
 #include "netstat_parse.h"
+#include "xnu_layouts.h"
 
 static void
 put(unsigned char *p, uint64_t v, unsigned int size)
@@ -183,97 +185,137 @@ ifmibdata_byte_counters(void **state)
     assert_int_equal(ib, 42);                                            /* nothing made up */
 }
 
+/* Each 32-bit field of a kernel struct holds base + its index, so that a
+ * value read from the wrong field shows which one it came from. */
 static void
-udpstat_fields_and_a_short_buffer(void **state)
+number_u32_fields(void *st, size_t size, uint32_t base)
 {
-    unsigned char b[4 * UDPSTAT_MIN_FIELDS + 64];
-    struct plat_udp u;
+    for (size_t i = 0; i < size / 4; i++) {
+        uint32_t v = base + (uint32_t)i;
 
-    (void)state;
-    for (unsigned int i = 0; i < sizeof(b) / 4; i++)
-        put(b + 4 * i, 0x01000000u + i, 4);         /* each field holds its own index */
-    assert_int_equal(netstat_parse_udp(b, sizeof(b), &u), 0);
-    assert_int_equal(u.ipackets, 0x01000000u + 0);
-    assert_int_equal(u.hdrops, 0x01000000u + 1);
-    assert_int_equal(u.badsum, 0x01000000u + 2);
-    assert_int_equal(u.badlen, 0x01000000u + 3);
-    assert_int_equal(u.noport, 0x01000000u + 4);
-    assert_int_equal(u.fullsock, 0x01000000u + 6);
-    assert_int_equal(u.opackets, 0x01000000u + 9);
-    assert_int_equal(netstat_parse_udp(b, 4 * UDPSTAT_MIN_FIELDS - 1, &u), -EINVAL);
+        memcpy((unsigned char *)st + 4 * i, &v, 4);
+    }
 }
 
 static void
-icmpstat_histograms(void **state)
+udpstat_fields_and_a_short_buffer(void **state)
 {
-    unsigned char b[4 * ICMPSTAT_MIN_FIELDS + 8];
+    struct xnu_udpstat k;
+    unsigned char b[sizeof(k) + 16];        /* a later release may append fields */
+    struct plat_udp u;
+
+    (void)state;
+    number_u32_fields(&k, sizeof(k), 0x01000000u);
+    memcpy(b, &k, sizeof(k));
+    assert_int_equal(netstat_parse_udp(b, sizeof(b), &u), 0);
+    assert_int_equal(u.ipackets, k.udps_ipackets);
+    assert_int_equal(u.hdrops, k.udps_hdrops);
+    assert_int_equal(u.badsum, k.udps_badsum);
+    assert_int_equal(u.badlen, k.udps_badlen);
+    assert_int_equal(u.noport, k.udps_noport);
+    assert_int_equal(u.fullsock, k.udps_fullsock);
+    assert_int_equal(u.opackets, k.udps_opackets);
+    assert_int_equal(netstat_parse_udp(b, offsetof(struct xnu_udpstat, udps_opackets) + 3, &u), -EINVAL);
+}
+
+static void
+icmpstat_as_xnu_lays_it_out(void **state)
+{
+    struct xnu_icmpstat k;
     struct plat_icmp c;
 
     (void)state;
-    for (unsigned int i = 0; i < sizeof(b) / 4; i++)
-        put(b + 4 * i, 1000 + i, 4);
-    assert_int_equal(netstat_parse_icmp(b, sizeof(b), &c), 0);
-    assert_int_equal(c.error, 1000);
-    assert_int_equal(c.outhist[0], 1003);           /* after error, oldshort, oldicmp */
-    assert_int_equal(c.outhist[18], 1021);
-    assert_int_equal(c.badcode, 1022);
-    assert_int_equal(c.badlen, 1025);
-    assert_int_equal(c.inhist[0], 1027);            /* after tooshort, checksum, badlen, reflect */
-    assert_int_equal(c.inhist[8], 1035);
-    assert_int_equal(c.inhist[18], 1045);
-    assert_int_equal(netstat_parse_icmp(b, 4 * ICMPSTAT_MIN_FIELDS - 1, &c), -EINVAL);
+    number_u32_fields(&k, sizeof(k), 1000);
+    assert_int_equal(netstat_parse_icmp((const unsigned char *)&k, sizeof(k), &c), 0);
+    assert_int_equal(c.error, k.icps_error);
+    assert_int_equal(c.badcode, k.icps_badcode);
+    assert_int_equal(c.tooshort, k.icps_tooshort);
+    assert_int_equal(c.checksum, k.icps_checksum);
+    assert_int_equal(c.badlen, k.icps_badlen);
+    for (unsigned int t = 0; t <= XNU_ICMP_MAXTYPE; t++) {
+        assert_int_equal(c.outhist[t], k.icps_outhist[t]);
+        assert_int_equal(c.inhist[t], k.icps_inhist[t]);
+    }
+    assert_int_equal(c.inhist[8], 1000 + 3 + 41 + 5 + 8);     /* echo requests: field 57 */
+}
+
+static void
+icmpstat_of_an_unknown_size_is_refused(void **state)
+{
+    struct xnu_icmpstat k;
+    struct bsd_icmpstat bsd;
+    unsigned char longer[sizeof(k) + 4];
+    struct plat_icmp c;
+
+    (void)state;
+    number_u32_fields(&k, sizeof(k), 1000);
+    number_u32_fields(&bsd, sizeof(bsd), 1000);
+    memcpy(longer, &k, sizeof(k));
+    memset(&c, 0x5a, sizeof(c));
+    assert_int_equal(netstat_parse_icmp((const unsigned char *)&bsd, sizeof(bsd), &c), -ENOTSUP);
+    assert_int_equal(netstat_parse_icmp(longer, sizeof(longer), &c), -ENOTSUP);
+    assert_int_equal(netstat_parse_icmp((const unsigned char *)&k, sizeof(k) - 4, &c), -ENOTSUP);
+    assert_int_equal(netstat_parse_icmp((const unsigned char *)&k, 0, &c), -ENOTSUP);
+    assert_int_equal(c.inhist[0], 0x5a5a5a5a);                  /* nothing written */
 }
 
 static void
 ip6stat_64_bit_fields(void **state)
 {
-    unsigned char b[8 * IP6STAT_MIN_FIELDS];
+    struct xnu_ip6stat_head k;
     struct plat_ip6 i6;
 
     (void)state;
-    for (unsigned int i = 0; i < IP6STAT_MIN_FIELDS; i++)
-        put(b + 8 * i, (7ULL << 40) + i, 8);
-    assert_int_equal(netstat_parse_ip6(b, sizeof(b), &i6), 0);
-    assert_int_equal(i6.total, (7ULL << 40) + 0);
-    assert_int_equal(i6.toosmall, (7ULL << 40) + 2);
-    assert_int_equal(i6.forward, (7ULL << 40) + 7);
-    assert_int_equal(i6.odropped, (7ULL << 40) + 12);
-    assert_int_equal(i6.reassembled, (7ULL << 40) + 13);
-    assert_int_equal(i6.ofragments, (7ULL << 40) + 16);    /* after atmfrag_rcvd and fragmented */
-    assert_int_equal(netstat_parse_ip6(b, sizeof(b) - 1, &i6), -EINVAL);
+    for (unsigned int i = 0; i < sizeof(k) / 8; i++) {
+        uint64_t v = (7ULL << 40) + i;
+
+        memcpy((unsigned char *)&k + 8 * i, &v, 8);
+    }
+    assert_int_equal(netstat_parse_ip6((const unsigned char *)&k, sizeof(k), &i6), 0);
+    assert_int_equal(i6.total, k.ip6s_total);
+    assert_int_equal(i6.tooshort, k.ip6s_tooshort);
+    assert_int_equal(i6.toosmall, k.ip6s_toosmall);
+    assert_int_equal(i6.forward, k.ip6s_forward);
+    assert_int_equal(i6.odropped, k.ip6s_odropped);
+    assert_int_equal(i6.reassembled, k.ip6s_reassembled);
+    assert_int_equal(i6.ofragments, k.ip6s_ofragments);     /* after atmfrag_rcvd and fragmented */
+    assert_int_equal(netstat_parse_ip6((const unsigned char *)&k, sizeof(k) - 1, &i6), -EINVAL);
 }
 
 static void
 tcpstat_fields(void **state)
 {
-    unsigned char b[4 * TCPSTAT_MIN_FIELDS];
+    static unsigned char b[4 * XNU_TCPSTAT_FIELDS_7195];
+    struct xnu_tcpstat_head k;
     struct plat_tcp t;
 
     (void)state;
-    for (unsigned int i = 0; i < TCPSTAT_MIN_FIELDS; i++)
-        put(b + 4 * i, 500 + i, 4);
+    number_u32_fields(b, sizeof(b), 500);
+    memcpy(&k, b, sizeof(k));
     assert_int_equal(netstat_parse_tcp(b, sizeof(b), &t), 0);
-    assert_int_equal(t.connattempt, 500);
-    assert_int_equal(t.accepts, 501);
-    assert_int_equal(t.drops, 503);
-    assert_int_equal(t.conndrops, 504);
-    assert_int_equal(t.sndtotal, 515);
-    assert_int_equal(t.sndrexmitpack, 518);
-    assert_int_equal(t.sndctrl, 524);
-    assert_int_equal(t.rcvtotal, 525);
-    assert_int_equal(t.rcvbadsum, 528);
-    assert_int_equal(t.rcvshort, 531);
-    assert_int_equal(netstat_parse_tcp(b, sizeof(b) - 1, &t), -EINVAL);
+    assert_int_equal(t.connattempt, k.tcps_connattempt);
+    assert_int_equal(t.accepts, k.tcps_accepts);
+    assert_int_equal(t.drops, k.tcps_drops);
+    assert_int_equal(t.conndrops, k.tcps_conndrops);
+    assert_int_equal(t.sndtotal, k.tcps_sndtotal);
+    assert_int_equal(t.sndrexmitpack, k.tcps_sndrexmitpack);
+    assert_int_equal(t.sndctrl, k.tcps_sndctrl);
+    assert_int_equal(t.rcvtotal, k.tcps_rcvtotal);
+    assert_int_equal(t.rcvbadsum, k.tcps_rcvbadsum);
+    assert_int_equal(t.rcvbadoff, k.tcps_rcvbadoff);
+    assert_int_equal(t.rcvmemdrop, k.tcps_rcvmemdrop);
+    assert_int_equal(t.rcvshort, k.tcps_rcvshort);
+    assert_int_equal(netstat_parse_tcp(b, sizeof(k) - 1, &t), -EINVAL);
 }
 
-/* A pcblist_n buffer: the xinpgen header, records, the xinpgen trailer. */
+/* A pcblist_n buffer: an xinpgen header, records, an xinpgen trailer. */
 static size_t
-pcb_header(unsigned char *b, uint64_t gen)
+pcb_xinpgen(unsigned char *b, size_t at, uint64_t gen)
 {
-    memset(b, 0, PCBLIST_XINPGEN_SIZE);
-    put(b, PCBLIST_XINPGEN_SIZE, 4);
-    put(b + PCBLIST_XINPGEN_GEN, gen, 8);
-    return (PCBLIST_XINPGEN_SIZE + 7) / 8 * 8;
+    struct xnu_xinpgen x = { .xig_len = sizeof(x), .xig_count = 1, .xig_gen = gen, .xig_sogen = 9 };
+
+    memcpy(b + at, &x, sizeof(x));
+    return at + sizeof(x);                         /* 24: a multiple of 8, no padding */
 }
 
 static size_t
@@ -282,8 +324,13 @@ pcb_record(unsigned char *b, size_t at, uint32_t kind, uint32_t len, int32_t sta
     memset(b + at, 0xee, (len + 7) / 8 * 8);       /* junk, as real records hold data */
     put(b + at, len, 4);
     put(b + at + 4, kind, 4);
-    if (kind == PCBLIST_KIND_TCPCB)
-        put(b + at + PCBLIST_TCPCB_STATE, (uint32_t)state, 4);
+    if (kind == XNU_XSO_TCPCB && len >= sizeof(struct xnu_xtcpcb_n_head)) {
+        struct xnu_xtcpcb_n_head x;
+
+        memcpy(&x, b + at, sizeof(x));
+        x.t_state = state;
+        memcpy(b + at, &x, sizeof(x));
+    }
     return at + (len + 7) / 8 * 8;
 }
 
@@ -296,23 +343,14 @@ pcb_connection(unsigned char *b, size_t at, int32_t state)
     at = pcb_record(b, at, 0x02, 36, 0);           /* xsockbuf_n receive */
     at = pcb_record(b, at, 0x04, 36, 0);           /* xsockbuf_n send */
     at = pcb_record(b, at, 0x08, 72, 0);           /* xsockstat_n */
-    return pcb_record(b, at, PCBLIST_KIND_TCPCB, 208, state);
-}
-
-static size_t
-pcb_trailer(unsigned char *b, size_t at, uint64_t gen)
-{
-    memset(b + at, 0, PCBLIST_XINPGEN_SIZE);
-    put(b + at, PCBLIST_XINPGEN_SIZE, 4);
-    put(b + at + PCBLIST_XINPGEN_GEN, gen, 8);
-    return at + PCBLIST_XINPGEN_SIZE;
+    return pcb_record(b, at, XNU_XSO_TCPCB, 208, state);
 }
 
 static void
 pcblist_counts_states(void **state)
 {
     struct plat_tcpconn c;
-    size_t len = pcb_header(buf, 7);
+    size_t len = pcb_xinpgen(buf, 0, 7);
 
     (void)state;
     len = pcb_connection(buf, len, 4);              /* ESTABLISHED */
@@ -321,13 +359,13 @@ pcblist_counts_states(void **state)
     len = pcb_record(buf, len, 0x400, 64, 0);       /* a kind this code does not know: skipped */
     len = pcb_connection(buf, len, 99);             /* a state it does not know */
     len = pcb_connection(buf, len, -1);
-    len = pcb_trailer(buf, len, 7);
+    len = pcb_xinpgen(buf, len, 7);
     assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);
     assert_int_equal(c.state[4], 2);
     assert_int_equal(c.state[1], 1);
     assert_int_equal(c.unknown_state, 2);
     assert_int_equal(c.generation_changed, 0);
-    pcb_trailer(buf, len - PCBLIST_XINPGEN_SIZE, 8);    /* the list changed while it was read */
+    pcb_xinpgen(buf, len - sizeof(struct xnu_xinpgen), 8);    /* the list changed while it was read */
     assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);
     assert_int_equal(c.generation_changed, 1);
 }
@@ -336,20 +374,20 @@ static void
 pcblist_empty_truncated_and_lying(void **state)
 {
     struct plat_tcpconn c;
-    size_t len = pcb_trailer(buf, pcb_header(buf, 1), 1), full;
+    size_t len = pcb_xinpgen(buf, pcb_xinpgen(buf, 0, 1), 1), full;
 
     (void)state;
     assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);            /* no connections */
     assert_int_equal(c.state[4], 0);
     assert_int_equal(netstat_count_tcp_states(buf, 0, &c), -EINVAL);
     assert_int_equal(netstat_count_tcp_states(buf, 23, &c), -EINVAL);       /* not even a header */
-    full = pcb_trailer(buf, pcb_connection(buf, pcb_header(buf, 1), 4), 1);
+    full = pcb_xinpgen(buf, pcb_connection(buf, pcb_xinpgen(buf, 0, 1), 4), 1);
     for (size_t cut = 24; cut < full; cut += 5)                              /* cut anywhere: no trailer */
         assert_int_equal(netstat_count_tcp_states(buf, cut, &c), -EINVAL);
     put(buf + 24, 4000, 4);                                                  /* a record longer than the rest */
     assert_int_equal(netstat_count_tcp_states(buf, full, &c), -EINVAL);
-    len = pcb_record(buf, pcb_header(buf, 1), PCBLIST_KIND_TCPCB, 30, 4);   /* a TCP record too short for its state */
-    len = pcb_trailer(buf, len, 1);
+    len = pcb_record(buf, pcb_xinpgen(buf, 0, 1), XNU_XSO_TCPCB, 30, 4);   /* a TCP record too short for its state */
+    len = pcb_xinpgen(buf, len, 1);
     assert_int_equal(netstat_count_tcp_states(buf, len, &c), -EINVAL);
     put(buf, 100000, 4);                                                     /* a header longer than the buffer */
     assert_int_equal(netstat_count_tcp_states(buf, len, &c), -EINVAL);
@@ -366,7 +404,8 @@ main(void)
         cmocka_unit_test(more_interfaces_than_room),
         cmocka_unit_test(ifmibdata_byte_counters),
         cmocka_unit_test(udpstat_fields_and_a_short_buffer),
-        cmocka_unit_test(icmpstat_histograms),
+        cmocka_unit_test(icmpstat_as_xnu_lays_it_out),
+        cmocka_unit_test(icmpstat_of_an_unknown_size_is_refused),
         cmocka_unit_test(ip6stat_64_bit_fields),
         cmocka_unit_test(tcpstat_fields),
         cmocka_unit_test(pcblist_counts_states),

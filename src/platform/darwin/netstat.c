@@ -7,9 +7,32 @@
 #include "netstat_parse.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysctl.h>
+
+/* Where the SDK has the public headers (Apple's does; the cross-check's
+ * does not), hold the layouts written out in netstat_parse.h to Apple's own.
+ * Included in the order Apple's netstat uses (network_cmds, inet.c). */
+#if __has_include(<netinet/icmp_var.h>) && __has_include(<netinet/udp_var.h>)
+#include <sys/param.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/in_systm.h>
+#include <netinet/ip.h>
+#include <netinet/ip_icmp.h>
+#include <netinet/icmp_var.h>
+#include <netinet/ip_var.h>
+#include <netinet/udp.h>
+#include <netinet/udp_var.h>
+_Static_assert(sizeof(struct icmpstat) == ICMPSTAT_SIZE, "struct icmpstat differs from netstat_parse.h");
+_Static_assert(offsetof(struct icmpstat, icps_badcode) == 4 * ICMPSTAT_BADCODE, "icps_badcode");
+_Static_assert(offsetof(struct icmpstat, icps_inhist) == 4 * ICMPSTAT_INHIST, "icps_inhist");
+_Static_assert(ICMP_MAXTYPE + 1 == PLAT_ICMP_NTYPES, "ICMP_MAXTYPE");
+_Static_assert(offsetof(struct udpstat, udps_opackets) == 4 * UDPSTAT_OPACKETS, "udps_opackets");
+_Static_assert(offsetof(struct udpstat, udps_fullsock) == 4 * UDPSTAT_FULLSOCK, "udps_fullsock");
+#endif
 
 /* Larger than any of the structs (ip6stat, the largest, is a few KiB). The
  * kernel copies at most the buffer's size and then says ENOMEM: the fields
@@ -51,8 +74,15 @@ int
 live_icmp(void *ctx, struct plat_icmp *out)
 {
     struct live_source *src = live_begin(ctx);
+    size_t len;
+    int sts;
 
-    READ_AND_PARSE(src, "net.inet.icmp.stats", netstat_parse_icmp, out);
+    if ((sts = read_stats(src, "net.inet.icmp.stats", &len)) < 0)
+        return sts;
+    if ((sts = netstat_parse_icmp(src->stats, len, out)) < 0)
+        return live_fail(src, sts, "sysctl net.inet.icmp.stats: %zu bytes, not the %d-byte struct icmpstat "
+                         "of XNU's netinet/icmp_var.h that this agent decodes", len, ICMPSTAT_SIZE);
+    return 0;
 }
 
 int
