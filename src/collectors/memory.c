@@ -19,7 +19,22 @@ enum {
     ITEM_SWAP_PAGESIN = 27, ITEM_SWAP_PAGESOUT = 28,
     ITEM_UTIL_COMPRESSED = 130, ITEM_COMPRESSIONS = 131, ITEM_DECOMPRESSIONS = 132,
     ITEM_COMPRESSOR_PAGES = 133, ITEM_COMPRESSOR_UNCOMPRESSED = 134,
-    ITEM_COMPRESSOR_SYSCTL_FIRST = 135     /* 135..140 follow enum plat_compressor_stat */
+    ITEM_SWAPOUTS_UNDER_30S = 135, ITEM_SWAPOUTS_UNDER_60S = 136, ITEM_SWAPOUTS_UNDER_300S = 137,
+    ITEM_THRASHING_DETECTED = 138, ITEM_MAJOR_COMPACTIONS = 139, ITEM_LZ4_COMPRESSIONS = 140
+};
+
+/* The compressor sysctl behind each of items 135..140. Upstream read
+ * mem.compressor.major_compactions from a sysctl that no XNU release
+ * declares (vm.compressor.compactor.major_compactions_completed): it has no
+ * source, so it is never read. */
+#define NO_SOURCE (-1)
+static const int compressor_stat[] = {
+    [ITEM_SWAPOUTS_UNDER_30S - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_SWAPOUTS_UNDER_30S,
+    [ITEM_SWAPOUTS_UNDER_60S - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_SWAPOUTS_UNDER_60S,
+    [ITEM_SWAPOUTS_UNDER_300S - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_SWAPOUTS_UNDER_300S,
+    [ITEM_THRASHING_DETECTED - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_THRASHING_DETECTED,
+    [ITEM_MAJOR_COMPACTIONS - ITEM_SWAPOUTS_UNDER_30S] = NO_SOURCE,
+    [ITEM_LZ4_COMPRESSIONS - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_LZ4_COMPRESSIONS,
 };
 
 #define KBYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
@@ -57,17 +72,17 @@ static const struct metric_row rows[] = {
     ROW("mem.decompressions", ITEM_DECOMPRESSIONS, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
     ROW("mem.compressor.pages", ITEM_COMPRESSOR_PAGES, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
     ROW("mem.compressor.uncompressed_pages", ITEM_COMPRESSOR_UNCOMPRESSED, PM_TYPE_U64, PM_SEM_INSTANT, COUNT),
-    ROW("mem.compressor.swapouts_under_30s", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_SWAPOUTS_UNDER_30S,
+    ROW("mem.compressor.swapouts_under_30s", ITEM_SWAPOUTS_UNDER_30S,
         PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("mem.compressor.swapouts_under_60s", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_SWAPOUTS_UNDER_60S,
+    ROW("mem.compressor.swapouts_under_60s", ITEM_SWAPOUTS_UNDER_60S,
         PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("mem.compressor.swapouts_under_300s", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_SWAPOUTS_UNDER_300S,
+    ROW("mem.compressor.swapouts_under_300s", ITEM_SWAPOUTS_UNDER_300S,
         PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("mem.compressor.thrashing_detected", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_THRASHING_DETECTED,
+    ROW("mem.compressor.thrashing_detected", ITEM_THRASHING_DETECTED,
         PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("mem.compressor.major_compactions", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_MAJOR_COMPACTIONS,
+    ROW("mem.compressor.major_compactions", ITEM_MAJOR_COMPACTIONS,
         PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("mem.compressor.lz4_compressions", ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_LZ4_COMPRESSIONS,
+    ROW("mem.compressor.lz4_compressions", ITEM_LZ4_COMPRESSIONS,
         PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
 };
 
@@ -181,9 +196,11 @@ memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     (void)inst;
     if (host == NULL)                   /* cannot happen: cluster 0 is a dependency */
         return PM_ERR_AGAIN;
-    if (item >= ITEM_COMPRESSOR_SYSCTL_FIRST && item < ITEM_COMPRESSOR_SYSCTL_FIRST + PLAT_COMP_NSTATS) {
-        unsigned int which = item - ITEM_COMPRESSOR_SYSCTL_FIRST;
+    if (item >= ITEM_SWAPOUTS_UNDER_30S && item <= ITEM_LZ4_COMPRESSIONS) {
+        int which = compressor_stat[item - ITEM_SWAPOUTS_UNDER_30S];
 
+        if (which == NO_SOURCE)
+            return PM_ERR_APPVERSION;
         if (mem.compressor_status[which] < 0)
             return collector_error(mem.compressor_status[which]);
         atom->ull = mem.compressor[which];

@@ -14,9 +14,10 @@ names=$(pminfo -n "$src/pmns/root" | grep -v '^event\.' | sort)   # PCP adds eve
 # Apple Silicon reports no L3 cache per performance level: those two have no value there.
 no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
 # The Apple Silicon fixture has the TCP statistics withheld (the macOS default), and
-# macOS has no TIME_WAIT count nor retransmission-timeout bounds: no values for these.
-no_tcp='^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
-as_names=$(echo "$names" | grep -v -E "$no_l3|$no_tcp")
+# macOS has no TIME_WAIT count, retransmission-timeout bounds or compressor
+# major-compaction count: no values for these.
+no_macos_source='^mem\.compressor\.major_compactions$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
+as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source")
 nnames=$(echo "$as_names" | wc -l)
 
 # Blocks of "pminfo" output, one per metric, each on one line, for grepping.
@@ -38,7 +39,7 @@ values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for 
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
 check "the PMNS has the 201 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 201 ]
-pminfo -h localhost -fdlT $as_names > "$work/fdlT" 2>&1
+pminfo -h 127.0.0.1 -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
 check "pminfo -fdlT: every metric has help text" every_block 'Help: | [A-Za-z"]' "$work/fdlT"
@@ -48,31 +49,31 @@ cp "$work/fdlT" "$work/labels"
 check "CPU instances carry their performance level" grep -q '"perflevel":1,"perflevel_name":"efficiency"' "$work/labels"
 check "indoms carry indom_name" grep -q '"indom_name":"load average period"' "$work/labels"
 check "performance levels carry their index" grep -q 'inst \[[0-9]* or "efficiency"\] labels {.*"perflevel":1' "$work/labels"
-pminfo -h localhost -f $(echo "$names" | grep -E "$no_l3") > "$work/no-l3" 2>&1
+pminfo -h 127.0.0.1 -f $(echo "$names" | grep -E "$no_l3") > "$work/no-l3" 2>&1
 check "no L3 cache is invented for Apple Silicon levels" sh -c "[ \$(grep -c 'No value' '$work/no-l3') -eq 2 ] && ! grep -q ' value ' '$work/no-l3'"
-pminfo -h localhost -m $names > "$work/pmids" 2>&1
+pminfo -h 127.0.0.1 -m $names > "$work/pmids" 2>&1
 pminfo -n "$src/pmns/root" -m $names > "$work/pmids.expected" 2>&1
 check "pmcd reports the upstream PMIDs" cmp -s "$work/pmids" "$work/pmids.expected"
-pminfo -h localhost -d mem.pages.faults swap.pagesin > "$work/desc"
+pminfo -h 127.0.0.1 -d mem.pages.faults swap.pagesin > "$work/desc"
 check "vm_statistics64 counters are 64-bit" [ "$(grep -c '64-bit unsigned int' "$work/desc")" -eq 2 ]
 
 # 177 busy user ticks/s at 100 Hz over the 8 CPUs, scaled 0.7-1.3 by segment:
 # kernel.all.cpu.user moves at 1.24-2.30 s per second (pmval shows s/s).
-pmval -h localhost -t 1 -s 6 kernel.all.cpu.user > "$work/pmval" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 6 kernel.all.cpu.user > "$work/pmval" 2>&1
 check "pmval shows a positive kernel.all.cpu.user rate consistent with the fixture" \
     values_within "$work/pmval" 1.2 2.35 5
 # Per performance level (fixture: E cores 39, P cores 138 busy user ticks/s, scaled 0.7-1.3).
-pmval -h localhost -t 1 -s 6 -i performance kernel.perflevel.cpu.user > "$work/pmval.p" 2>&1
-pmval -h localhost -t 1 -s 6 -i efficiency kernel.perflevel.cpu.user > "$work/pmval.e" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 6 -i performance kernel.perflevel.cpu.user > "$work/pmval.p" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 6 -i efficiency kernel.perflevel.cpu.user > "$work/pmval.e" 2>&1
 check "kernel.perflevel.cpu.user: performance cores do 1.0-1.8 s/s" values_within "$work/pmval.p" 0.95 1.8 5
 check "kernel.perflevel.cpu.user: efficiency cores do 0.26-0.51 s/s" values_within "$work/pmval.e" 0.26 0.51 5
-pmrep -h localhost -t 1 -s 3 -p kernel.perflevel.cpu.user kernel.perflevel.cpu.idle > "$work/pmrep.levels" 2>&1
+pmrep -h 127.0.0.1 -t 1 -s 3 -p kernel.perflevel.cpu.user kernel.perflevel.cpu.idle > "$work/pmrep.levels" 2>&1
 check "pmrep shows CPU use per performance level" sh -c "grep -q 'performanc' '$work/pmrep.levels' &&
     grep -q 'efficiency' '$work/pmrep.levels' &&
     [ \$(grep -c -E '^[0-9:]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+' '$work/pmrep.levels') -ge 2 ]"
-pminfo -h localhost -f kernel.limits.maxproc > "$work/limits.alone" 2>&1
+pminfo -h 127.0.0.1 -f kernel.limits.maxproc > "$work/limits.alone" 2>&1
 check "kernel.limits.* refresh when fetched alone" grep -q 'value 8000' "$work/limits.alone"
-pminfo -h localhost -f mem.pressure kernel.all.nsessions kernel.all.nusers kernel.all.nroots \
+pminfo -h 127.0.0.1 -f mem.pressure kernel.all.nsessions kernel.all.nusers kernel.all.nroots \
     kernel.all.nprocs kernel.all.boottime hinv.cpu.brand mem.compressor.ratio > "$work/kernel.values" 2>&1
 check "memory pressure reads normal (1) at the start of the recording" sh -c \
     "grep -A1 '^mem.pressure.level\$' '$work/kernel.values' | grep -q 'value 1' &&
@@ -86,16 +87,20 @@ check "nprocs counts tasks, boot time keeps microseconds, brand and compression 
      grep -A1 '^kernel.all.boottime' '$work/kernel.values' | grep -q 'value 1763500000.25\$' &&
      grep -A1 '^hinv.cpu.brand' '$work/kernel.values' | grep -q 'Apple M2' &&
      grep -A1 '^mem.compressor.ratio' '$work/kernel.values' | grep -q 'value 3'"
-pmval -h localhost -t 1 -s 4 vfs.vnodes.recycled > "$work/pmval.recycled" 2>&1
+pminfo -h 127.0.0.1 -f mem.compressor.major_compactions > "$work/compactions" 2>&1
+check "major_compactions: not supported, and nothing about it in pmcd's log" sh -c \
+    "grep -q 'not supported by this version' '$work/compactions' &&
+     ! grep -q -i 'compaction\|memory: some metrics unavailable' '$work/as/pmcd.log'"
+pmval -h 127.0.0.1 -t 1 -s 4 vfs.vnodes.recycled > "$work/pmval.recycled" 2>&1
 check "vfs.vnodes.recycled is a counter: pmval shows its rate (250/s)" values_within "$work/pmval.recycled" 249 251 3
 # Interfaces (fixture: en0 receives 2,000,000 bytes/s while the kernel's
 # NET_RT_IFLIST2 counter, truncated to 32 bits, wraps in the first interval).
-pmval -h localhost -t 1 -s 8 -f 0 -i en0 network.interface.in.bytes > "$work/pmval.en0" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 8 -f 0 -i en0 network.interface.in.bytes > "$work/pmval.en0" 2>&1
 check "en0's receive rate is right across the truncated counter's wrap" values_within_int "$work/pmval.en0" 1999000 2001000 7
-pmrep -h localhost -t 1 -s 6 -i en0 -p -f %s network.interface.in.bytes > "$work/pmrep.en0" 2>&1
+pmrep -h 127.0.0.1 -t 1 -s 6 -i en0 -p -f %s network.interface.in.bytes > "$work/pmrep.en0" 2>&1
 check "pmrep shows the same 2,000,000 bytes/s for en0" sh -c \
     "[ \$(awk '\$2 ~ /^[0-9.]+\$/ && \$2 >= 1999000 && \$2 <= 2001000' '$work/pmrep.en0' | wc -l) -ge 5 ]"
-pminfo -h localhost -f network.interface.bytes_truncated network.interface.type > "$work/netif.values" 2>&1
+pminfo -h 127.0.0.1 -f network.interface.bytes_truncated network.interface.type > "$work/netif.values" 2>&1
 check "the truncation is reported for en0 and only en0" sh -c \
     "grep -q 'inst \[[0-9]* or \"en0\"\] value 1' '$work/netif.values' &&
      [ \$(grep -c ' value 1\$' '$work/netif.values') -eq 1 ]"
@@ -103,20 +108,21 @@ check "interfaces have their kind: wifi, ethernet, awdl, bridge, tunnel, loopbac
     "for k in wifi ethernet awdl bridge tunnel loopback; do grep -q \"\\\"\$k\\\"\" '$work/netif.values' || exit 1; done"
 check "interface instances carry a type label" grep -q '"type":"wifi"' "$work/labels"
 # network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out.
-pmval -h localhost -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
 check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s)" values_within_int "$work/pmval.all" 2100000 2103000 5
 # Protocols (fixture: 4000 UDP datagrams/s in, the kernel's 32-bit counter
-# wrapping between the 2nd and 3rd samples; 32 ICMP messages/s in).
-pmval -h localhost -t 2 -s 8 -f 0 network.udp.indatagrams > "$work/pmval.udp" 2>&1
+# wrapping between the 2nd and 3rd samples; 33 ICMP messages/s in, one of
+# them of type 11, time exceeded).
+pmval -h 127.0.0.1 -t 2 -s 8 -f 0 network.udp.indatagrams > "$work/pmval.udp" 2>&1
 check "UDP datagram rate stays right across the kernel counter's wrap" values_within_int "$work/pmval.udp" 3990 4010 7
-pmval -h localhost -t 1 -s 3 -f 0 network.icmp.inmsgs > "$work/pmval.icmp" 2>&1
-check "ICMP messages in: 32/s from the histogram" values_within_int "$work/pmval.icmp" 31 33 2
-pminfo -h localhost -f network.sockstat network.ipv6.inreceives > "$work/proto.values" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 3 -f 0 network.icmp.inmsgs > "$work/pmval.icmp" 2>&1
+check "ICMP messages in: 33/s from the histogram" values_within_int "$work/pmval.icmp" 32 34 2
+pminfo -h 127.0.0.1 -f network.sockstat network.ipv6.inreceives > "$work/proto.values" 2>&1
 check "socket counts and IPv6 counters are served" sh -c \
     "grep -A1 '^network.sockstat.tcp.inuse' '$work/proto.values' | grep -q 'value 6[0-9]\$' &&
      grep -A1 '^network.ipv6.inreceives' '$work/proto.values' | grep -q 'value 50[0-9]*\$'"
 # TCP: statistics withheld by macOS's default report an error and say so; states are counted.
-pminfo -h localhost -f network.tcp.insegs network.tcp.stats_accessible network.tcp.currestab \
+pminfo -h 127.0.0.1 -f network.tcp.insegs network.tcp.stats_accessible network.tcp.currestab \
     network.tcpconn.listen network.tcpconn.time_wait > "$work/tcp.values" 2>&1
 check "withheld TCP statistics report a permission error, not 0, and the log says why once" sh -c \
     "grep -A1 '^network.tcp.insegs' '$work/tcp.values' | grep -q 'No permission' &&
@@ -126,13 +132,13 @@ check "TCP connection states are counted; TIME_WAIT says macOS does not list it"
     "grep -A1 '^network.tcp.currestab' '$work/tcp.values' | grep -q 'value \(3[7-9]\|4[01]\)\$' &&
      grep -A1 '^network.tcpconn.listen' '$work/tcp.values' | grep -q 'value 14\$' &&
      grep -A1 '^network.tcpconn.time_wait' '$work/tcp.values' | grep -q 'not supported by this version'"
-pmrep -h localhost -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
+pmrep -h 127.0.0.1 -t 1 -s 3 kernel.all.cpu.user kernel.all.cpu.sys mem.util.used mem.util.compressed \
     kernel.all.load > "$work/pmrep" 2>&1
 check "pmrep shows CPU, memory and load" sh -c "grep -q 'm.u.compressed' '$work/pmrep' &&
     [ \$(grep -c -E '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9.]+' '$work/pmrep') -ge 2 ]"
 
 printf 'log mandatory on 1 sec {\n kernel.all.cpu\n kernel.percpu.cpu\n mem\n swap\n kernel.all.load\n vfs\n ipc\n}\n' > "$work/logger.conf"
-pmlogger -h localhost -c "$work/logger.conf" -s 3 -l "$work/pmlogger.log" "$work/archive" >/dev/null 2>&1
+pmlogger -h 127.0.0.1 -c "$work/logger.conf" -s 3 -l "$work/pmlogger.log" "$work/archive" >/dev/null 2>&1
 pmdumplog -a "$work/archive" > "$work/dump" 2>&1
 check "pmlogger records an archive that pmdumplog reads" \
     sh -c "grep -q '78.6.42 (kernel.all.cpu.user)' '$work/dump' && grep -q 'cpu7' '$work/dump'"
@@ -159,16 +165,16 @@ pmdumplog "$work/rewritten" mem.pages.faults swap.pagesin vfs.vnodes.recycled | 
 check "the rewritten archive keeps the values" sh -c "[ -s '$work/original.values' ] && cmp -s '$work/original.values' '$work/rewritten.values'"
 
 printf 'kernel.all.cpu.user > 0 && kernel.all.load #'"'"'1 minute'"'"' > 1 -> print "cpu busy and loaded";\n' > "$work/rules"
-pmie -h localhost -c "$work/rules" -t 1 -T 4sec > "$work/pmie.out" 2>&1
+pmie -h 127.0.0.1 -c "$work/rules" -t 1 -T 4sec > "$work/pmie.out" 2>&1
 check "pmie evaluates a rule over the metrics" grep -q "cpu busy and loaded" "$work/pmie.out"
 
 # A local PMNS naming a PMID the agent does not have makes pmcd pass it on.
 printf 'root { bogus }\nbogus { pmid 78:1:999 }\n' > "$work/bogus.pmns"
-pminfo -h localhost -n "$work/bogus.pmns" -f bogus.pmid > "$work/badpmid" 2>&1
+pminfo -h 127.0.0.1 -n "$work/bogus.pmns" -f bogus.pmid > "$work/badpmid" 2>&1
 check "an unknown PMID through pmcd is PM_ERR_PMID" grep -q "Unknown or illegal metric identifier" "$work/badpmid"
-pmstore -h localhost kernel.all.hz 5 > "$work/store" 2>&1
+pmstore -h 127.0.0.1 kernel.all.hz 5 > "$work/store" 2>&1
 check "a store is refused with PM_ERR_PERMISSION" grep -q "No permission" "$work/store"
-pmval -h localhost -s 1 -i no-such-cpu kernel.percpu.cpu.user > "$work/badinst" 2>&1
+pmval -h 127.0.0.1 -s 1 -i no-such-cpu kernel.percpu.cpu.user > "$work/badinst" 2>&1
 check "an unknown instance is refused" grep -q "instance no-such-cpu not available" "$work/badinst"
 
 printf 'open dso %s darwin_init 78\ngetdesc on\nfetch 78.1.999\ninstance 78.3 9999\nfetch hinv.ncpu\nclose\n' "$module" > "$work/dbpmda.in"
@@ -181,22 +187,22 @@ stop_pmcd
 
 echo "# Intel fixture: the host-wide idle tick counter wraps at 2^32 during the replay"
 start_pmcd "$work/intel" "$module" "$fixtures/intel.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-pminfo -h localhost -f network.interface.in.bytes > /dev/null 2>&1     # seen before en1's listed counter wraps
+pminfo -h 127.0.0.1 -f network.interface.in.bytes > /dev/null 2>&1     # seen before en1's listed counter wraps
 # 8 CPUs accrue 800 ticks/s; 168 of them busy (scaled 0.7-1.3): idle is 5.8-6.9 s per second.
-pmval -h localhost -t 2 -s 10 kernel.all.cpu.idle > "$work/pmval.idle" 2>&1
+pmval -h 127.0.0.1 -t 2 -s 10 kernel.all.cpu.idle > "$work/pmval.idle" 2>&1
 check "the idle rate stays right across the kernel counter's wrap" values_within "$work/pmval.idle" 5.7 7.0 9
-pminfo -h localhost -f hinv.pagesize hinv.machine > "$work/intel.values"
+pminfo -h 127.0.0.1 -f hinv.pagesize hinv.machine > "$work/intel.values"
 check "Intel page size and model" sh -c "grep -q 'value 4096' '$work/intel.values' && grep -q MacBookPro16,1 '$work/intel.values'"
-pminfo -h localhost -l kernel.percpu.cpu.user > "$work/intel.labels"
+pminfo -h 127.0.0.1 -l kernel.percpu.cpu.user > "$work/intel.labels"
 check "with one performance level, every Intel CPU is in it" \
     [ "$(grep -c '"perflevel":0,"perflevel_name":"performance"' "$work/intel.labels")" -eq 8 ]
-pminfo -h localhost -f hinv.perflevel.l3cache > "$work/intel.l3"
+pminfo -h 127.0.0.1 -f hinv.perflevel.l3cache > "$work/intel.l3"
 check "Intel levels report their L3 cache" grep -q 'inst \[0 or "performance"\] value 16777216' "$work/intel.l3"
-pmval -h localhost -t 2 -s 4 -i performance kernel.perflevel.cpu.idle > "$work/pmval.intel.level" 2>&1
+pmval -h 127.0.0.1 -t 2 -s 4 -i performance kernel.perflevel.cpu.idle > "$work/pmval.intel.level" 2>&1
 check "the one level's idle time matches the host's across the wrap" values_within "$work/pmval.intel.level" 5.7 7.0 3
-pmval -h localhost -t 1 -s 4 -f 0 network.tcp.insegs > "$work/pmval.tcp" 2>&1
+pmval -h 127.0.0.1 -t 1 -s 4 -f 0 network.tcp.insegs > "$work/pmval.tcp" 2>&1
 check "readable TCP statistics: segments in at 700/s" values_within_int "$work/pmval.tcp" 695 705 3
-pminfo -h localhost -f network.interface.in.bytes network.interface.bytes_truncated > "$work/intel.netif" 2>&1
+pminfo -h 127.0.0.1 -f network.interface.in.bytes network.interface.bytes_truncated > "$work/intel.netif" 2>&1
 check "without IFMIB_IFDATA, en1's wrapped truncated bytes have no value, and say why" sh -c \
     "! grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en1\"' &&
      grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en0\"' &&
@@ -211,8 +217,8 @@ awk '/^vm.free_count/ && !done {print "vm.free_count lots"; done=1; next}
 line=$(grep -n '^vm.free_count lots' "$broken" | cut -d: -f1)
 garbage=$(grep -n '^%%% garbage line' "$broken" | cut -d: -f1)
 start_pmcd "$work/broken" "$module" "$broken" || { not_ok "pmcd starts"; finish; exit 1; }
-pminfo -h localhost -f mem.freemem swap.used kernel.all.load hinv.ncpu > "$work/broken.values" 2>&1
-for _ in 1 2 3; do pminfo -h localhost -f mem swap >/dev/null 2>&1; done
+pminfo -h 127.0.0.1 -f mem.freemem swap.used kernel.all.load hinv.ncpu > "$work/broken.values" 2>&1
+for _ in 1 2 3; do pminfo -h 127.0.0.1 -f mem swap >/dev/null 2>&1; done
 check "the poisoned key's metrics report an error" sh -c "grep -A1 '^mem.freemem' '$work/broken.values' | grep -q 'not currently available'"
 check "other clusters keep their values" sh -c "grep -A1 '^kernel.all.load' '$work/broken.values' | grep -q value &&
     grep -A1 '^hinv.ncpu' '$work/broken.values' | grep -q 'value 8'"
@@ -227,12 +233,12 @@ stop_pmcd
 echo "# Not a Mac and no snapshot"
 start_pmcd "$work/none" "$module" "" || { not_ok "pmcd starts without a data source"; finish; exit 1; }
 check "pmcd's log says a snapshot is needed" grep -q "not a Mac.*PMDA_DARWIN_SNAPSHOT" "$work/none/pmcd.log"
-pminfo -h localhost -f kernel.all.load > "$work/none.values" 2>&1
+pminfo -h 127.0.0.1 -f kernel.all.load > "$work/none.values" 2>&1
 check "metrics report an error, not zeros" sh -c "! grep -q value '$work/none.values'"
-for _ in 1 2 3; do pminfo -h localhost -f hinv kernel mem >/dev/null 2>&1; done
+for _ in 1 2 3; do pminfo -h 127.0.0.1 -f hinv kernel mem >/dev/null 2>&1; done
 check "pmcd's log stays quiet across fetches" sh -c "! grep -q 'Fetch callback error' '$work/none/pmcd.log' &&
     [ \$(grep -c 'darwin:' '$work/none/pmcd.log') -eq 1 ]"
-check "pmcd is still healthy" sh -c "kill -0 $pmcd_pid && pminfo -h localhost -d hinv.ncpu >/dev/null"
+check "pmcd is still healthy" sh -c "kill -0 $pmcd_pid && pminfo -h 127.0.0.1 -d hinv.ncpu >/dev/null"
 stop_pmcd
 
 finish

@@ -29,6 +29,17 @@ memory_in_kilobytes_at_16k_pages(void **state)
 }
 
 static void
+major_compactions_has_no_macos_source(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    fake.memory.compressor[PLAT_COMP_LZ4_COMPRESSIONS] = 77;
+    assert_int_equal(harness_u64(1, 140), 77);                  /* every compressor sysctl answers */
+    assert_int_equal(harness_fetch(1, 139, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+}
+
+static void
 memory_at_4k_pages(void **state)
 {
     (void)state;
@@ -61,11 +72,13 @@ one_failing_part_fails_only_its_metrics(void **state)
 
     (void)state;
     fake.memory.swap_status = -ENOENT;
-    fake.memory.compressor_status[PLAT_COMP_MAJOR_COMPACTIONS] = -ENOENT;
+    fake.memory.compressor_status[PLAT_COMP_THRASHING_DETECTED] = -ENOENT;
     fake.memory.compressor[PLAT_COMP_LZ4_COMPRESSIONS] = 321;
+    fake.memory.compressor[PLAT_COMP_SWAPOUTS_UNDER_300S] = 654;
     assert_int_equal(harness_fetch(1, 25, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);   /* swap.used */
-    assert_int_equal(harness_fetch(1, 139, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* major_compactions */
+    assert_int_equal(harness_fetch(1, 138, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* thrashing_detected */
     assert_int_equal(harness_u64(1, 140), 321);                                                 /* lz4_compressions */
+    assert_int_equal(harness_u64(1, 137), 654);                                                 /* swapouts_under_300s */
     assert_int_equal(harness_u64(1, 4), 16000);
     fake.memory.vm_status = -EIO;
     assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
@@ -240,6 +253,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         HARNESS_TEST(memory_in_kilobytes_at_16k_pages),
         HARNESS_TEST(memory_at_4k_pages),
+        HARNESS_TEST(major_compactions_has_no_macos_source),
         HARNESS_TEST(vm_counters_are_full_64_bit),
         HARNESS_TEST(one_failing_part_fails_only_its_metrics),
         HARNESS_TEST(cpu_ticks_to_msec_and_across_the_wrap),

@@ -12,8 +12,6 @@ static const char *const compressor_sysctls[PLAT_COMP_NSTATS] = {
     [PLAT_COMP_SWAPOUTS_UNDER_60S] = "vm.compressor_swapouts_under_60s",
     [PLAT_COMP_SWAPOUTS_UNDER_300S] = "vm.compressor_swapouts_under_300s",
     [PLAT_COMP_THRASHING_DETECTED] = "vm.compressor_swapper_swapout_thrashing_detected",
-    /* Name as upstream PCP uses it; absent on some releases, so it fails alone. */
-    [PLAT_COMP_MAJOR_COMPACTIONS] = "vm.compressor.compactor.major_compactions_completed",
     [PLAT_COMP_LZ4_COMPRESSIONS] = "vm.lz4_compressions",
 };
 

@@ -49,7 +49,6 @@ static const struct snap_field base_schema[] = {
     { "compressor", "swapouts_under_60s", 0, SNAP_COUNTER64 },
     { "compressor", "swapouts_under_300s", 0, SNAP_COUNTER64 },
     { "compressor", "thrashing_detected", 0, SNAP_COUNTER64 },
-    { "compressor", "major_compactions", 0, SNAP_COUNTER64 },
     { "compressor", "lz4_compressions", 0, SNAP_COUNTER64 },
     { "uname", "sysname", 0, SNAP_TEXT },
     { "uname", "nodename", 0, SNAP_TEXT },
@@ -160,7 +159,6 @@ static const char *const compressor_keys[PLAT_COMP_NSTATS] = {
     [PLAT_COMP_SWAPOUTS_UNDER_60S] = "compressor.swapouts_under_60s",
     [PLAT_COMP_SWAPOUTS_UNDER_300S] = "compressor.swapouts_under_300s",
     [PLAT_COMP_THRASHING_DETECTED] = "compressor.thrashing_detected",
-    [PLAT_COMP_MAJOR_COMPACTIONS] = "compressor.major_compactions",
     [PLAT_COMP_LZ4_COMPRESSIONS] = "compressor.lz4_compressions",
 };
 

@@ -129,7 +129,7 @@ write_memory(FILE *fp, const struct platform *p)
 {
     static const char *const compressor[PLAT_COMP_NSTATS] = {
         "swapouts_under_30s", "swapouts_under_60s", "swapouts_under_300s",
-        "thrashing_detected", "major_compactions", "lz4_compressions",
+        "thrashing_detected", "lz4_compressions",
     };
     struct plat_memory m;
     const struct plat_vm *vm = &m.vm;
