@@ -24,6 +24,6 @@ fi
 . "$src/scripts/private-pmcd.sh"
 trap stop_pmcd EXIT
 start_pmcd "$src/build-demo/pmcd" "$module" "$snapshot"
-echo "pmcd is serving pmda-darwin on port $PMCD_PORT ($(pminfo -h localhost -f kernel.uname.distro hinv.machine |
+echo "pmcd is serving pmda-darwin on port $PMCD_PORT ($(pminfo -h 127.0.0.1 -f kernel.uname.distro hinv.machine |
     awk '/value/ {gsub(/"/, ""); $1 = ""; sub(/^ /, ""); printf "%s%s", sep, $0; sep = ", "}'))"
-pmrep -h localhost -c "$src/scripts/demo-pmrep.conf" -t 1 -s "$samples" :darwin
+pmrep -h 127.0.0.1 -c "$src/scripts/demo-pmrep.conf" -t 1 -s "$samples" :darwin

@@ -34,7 +34,7 @@ start_pmcd() {
     pmcd_pid=$!
     PMCD_PORT=$port; export PMCD_PORT
     for _ in $(seq 1 50); do
-        pminfo -h localhost hinv.ncpu >/dev/null 2>&1 && return 0
+        pminfo -h 127.0.0.1 hinv.ncpu >/dev/null 2>&1 && return 0
         kill -0 "$pmcd_pid" 2>/dev/null || break
         sleep 0.2
     done

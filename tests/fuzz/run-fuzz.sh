@@ -12,7 +12,7 @@ if [ -z "$clang" ]; then
     exit 1
 fi
 rm -rf "$work"; mkdir -p "$work/corpus"
-cp "$src"/tests/fuzz/corpus/* "$work/corpus/"
+cp "$src"/tests/fuzz/corpus/* "$src"/tests/fixtures/*.snapshot "$work/corpus/"     # seeds: the corpus and the fixtures
 "$clang" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I"$src/include" -I"$src/src/platform" -I"$src/src/platform/snapshot" \
     -o "$work/fuzz_snapshot" "$src/tests/fuzz/fuzz_snapshot.c" \

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "snapshot_store.h"
@@ -238,8 +239,19 @@ unusable_files_are_refused_with_a_reason(void **state)
     assert_string_equal(msg, "test.snapshot:3: sample time is not later than the sample at line 2");
     assert_null(parse("pmda-darwin-snapshot 1\nsample soon\n", msg, sizeof(msg)));
     assert_non_null(strstr(msg, "test.snapshot:2: sample line needs a time"));
+}
+
+static void
+an_unopenable_file_is_named_with_the_reason_and_the_user(void **state)
+{
+    char msg[SNAP_MSG_MAX], uid[32];
+
+    (void)state;
+    snprintf(uid, sizeof(uid), "uid %u:", (unsigned int)geteuid());
     assert_null(snap_open("/nonexistent/x.snapshot", schema, msg, sizeof(msg)));
-    assert_non_null(strstr(msg, "/nonexistent/x.snapshot: cannot open snapshot"));
+    assert_non_null(strstr(msg, "/nonexistent/x.snapshot: cannot open snapshot: No such file or directory"));
+    assert_non_null(strstr(msg, uid));
+    assert_non_null(strstr(msg, "must be readable by that user"));
 }
 
 static void
@@ -306,6 +318,7 @@ main(void)
         cmocka_unit_test(garbage_and_unknown_keys_are_noted_not_fatal),
         cmocka_unit_test(missing_keys_name_the_sample),
         cmocka_unit_test(unusable_files_are_refused_with_a_reason),
+        cmocka_unit_test(an_unopenable_file_is_named_with_the_reason_and_the_user),
         cmocka_unit_test(wrong_kind_lookups_are_errors),
         cmocka_unit_test(one_sample_replays_statically),
         cmocka_unit_test(fixtures_parse_cleanly),

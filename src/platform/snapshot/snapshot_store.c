@@ -8,9 +8,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SNAP_LINE_MAX 4096
 #define SNAP_NOTES_MAX 4096
@@ -545,7 +547,14 @@ snap_open(const char *path, const struct snap_field *schema, char *msg, size_t m
     struct snap *s;
 
     if (fp == NULL) {
-        set_msg(msg, msglen, "%s: cannot open snapshot: %s", path, strerror(errno));
+        int err = errno;
+        const struct passwd *pw = getpwuid(geteuid());
+
+        /* pmcd loads DSOs as root at start-up but as its own user (pcp)
+         * after Install or a reload: say which user could not read it. */
+        set_msg(msg, msglen, "%s: cannot open snapshot: %s (the agent runs as user %s, uid %u: the file, "
+                "and every directory above it, must be readable by that user)", path, strerror(err),
+                pw ? pw->pw_name : "?", (unsigned int)geteuid());
         return NULL;
     }
     s = snap_read(fp, path, schema, msg, msglen);
