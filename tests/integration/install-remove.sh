@@ -74,8 +74,12 @@ check "Install says it replaces the existing darwin agent" grep -q "Replacing th
 check "pmcd.conf has exactly one domain 78 entry, the installed module" \
     sh -c "[ \$(awk '\$2 == 78' '$PCP_PMCDCONF_PATH' | wc -l) -eq 1 ] &&
            grep -q '^darwin.*$PCP_PMDAS_DIR/darwin/pmda_darwin' '$PCP_PMCDCONF_PATH'"
-check "Install finds all 201 metrics, all with values but the 22 the Apple Silicon fixture lacks (L3, withheld TCP, no macOS source)" sh -c "awk '/metrics have appeared/ {m += \$(NF-4); v += \$(NF-1)}
-    END {exit !(m == 201 && v == 179)}' '$work/install.log'"
+# pmdaproc.sh warns once for each metric that reports an error: here the 19
+# network metrics macOS withholds or lacks (TCP statistics, TIME_WAIT, RTO
+# bounds) and mem.compressor.major_compactions (no macOS source).
+check "Install finds all 201 metrics, every one with a value but the 20 without a source here" sh -c "awk '/metrics have appeared/ {
+        m += \$(NF-4); if (match(\$0, /[0-9]+ warnings/)) w += substr(\$0, RSTART, RLENGTH - 9)
+    } END {exit !(m == 201 && w == 20)}' '$work/install.log'"
 pminfo -f kernel.all.cpu.user mem.util.compressed kernel.percpu.cpu.idle > "$work/values" 2>&1
 check "the installed agent serves values" sh -c "[ \$(grep -c value '$work/values') -ge 10 ]"
 check "the pmlogrewrite rule is in place" cmp -s "$src/pmlogrewrite/darwin.conf" "$PCP_VAR_DIR/config/pmlogrewrite/darwin.conf"
@@ -95,6 +99,7 @@ export PMDA_DARWIN_SNAPSHOT=$unreadable/apple-silicon.snapshot
 "$PCP_RC_DIR/pmcd" start >"$work/pmcd-start2.log" 2>&1
 (cd "$PCP_PMDAS_DIR/darwin" && ./Install </dev/null) >"$work/install2.log" 2>&1
 log=$PCP_LOG_DIR/pmcd/pmcd.log
+grep 'darwin' "$log" > "$work/unreadable-pmcd.log"
 check "an unreadable snapshot: pmcd's log names the file, the reason and the agent's user, once" sh -c \
     "[ \$(grep -c '$PMDA_DARWIN_SNAPSHOT: cannot open snapshot: Permission denied (the agent runs as user $PCP_USER, uid' '$log') -eq 1 ]"
 check "an unreadable snapshot: no values, and pmcd stays healthy" sh -c \
