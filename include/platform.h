@@ -161,6 +161,9 @@ struct plat_sysctl_def {
 /* The definitions of a family; *n receives how many. */
 const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n);
 
+/* Whether a family before this one lists the sysctl too (some do: kern.maxfiles). */
+int plat_sysctl_listed_before(enum plat_sysctl_family family, const char *name);
+
 struct plat_sysctl_set {
     unsigned int n;
     int status[PLAT_SYSCTL_SET_MAX];        /* 0, or a negative errno for that value alone */

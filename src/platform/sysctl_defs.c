@@ -6,6 +6,7 @@
 #include "platform.h"
 
 #include <stddef.h>
+#include <string.h>
 
 _Static_assert(PLAT_VFS_N <= PLAT_SYSCTL_SET_MAX && PLAT_LIMITS_N <= PLAT_SYSCTL_SET_MAX &&
                PLAT_IPC_N <= PLAT_SYSCTL_SET_MAX && PLAT_PRESSURE_N <= PLAT_SYSCTL_SET_MAX &&
@@ -87,4 +88,18 @@ plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n)
     }
     *n = families[family].n;
     return families[family].defs;
+}
+
+int
+plat_sysctl_listed_before(enum plat_sysctl_family family, const char *name)
+{
+    for (int f = 0; f < (int)family; f++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
+
+        for (unsigned int i = 0; i < n; i++)
+            if (strcmp(defs[i].name, name) == 0)
+                return 1;
+    }
+    return 0;
 }

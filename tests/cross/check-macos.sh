@@ -43,8 +43,7 @@ for f in "$src"/src/platform/darwin/*.c; do
         live_sources="$live_sources $f"
     fi
 done
-portable_sources="$src/src/platform/error_text.c $src/src/platform/sysctl_defs.c $src/src/platform/array_grow.c $src/src/platform/netif_parse.c $src/src/platform/netstat_parse.c $src/src/platform/snapshot/snapshot_store.c $src/src/platform/snapshot/snapshot_source.c
-$src/src/platform/snapshot/snapshot_write.c"
+portable_sources=$(grep -v '^#' "$src/src/platform/portable-sources.txt" | sed "s|^|$src/|")
 flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform -I$src/src/platform/snapshot -I$src/src/platform/darwin"
 
 passed=0

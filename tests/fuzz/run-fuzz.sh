@@ -13,11 +13,11 @@ if [ -z "$clang" ]; then
 fi
 rm -rf "$work"; mkdir -p "$work/corpus"
 cp "$src"/tests/fuzz/corpus/* "$src"/tests/fixtures/*.snapshot "$work/corpus/"     # seeds: the corpus and the fixtures
+sources=$(grep -v '^#' "$src/src/platform/portable-sources.txt" | sed "s|^|$src/|")
+# shellcheck disable=SC2086 # one word per source path
 "$clang" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I"$src/include" -I"$src/src/platform" -I"$src/src/platform/snapshot" \
-    -o "$work/fuzz_snapshot" "$src/tests/fuzz/fuzz_snapshot.c" \
-    "$src/src/platform/error_text.c" "$src/src/platform/sysctl_defs.c" "$src/src/platform/array_grow.c" "$src/src/platform/netif_parse.c" "$src/src/platform/netstat_parse.c" "$src/src/platform/snapshot/snapshot_store.c" \
-    "$src/src/platform/snapshot/snapshot_source.c"
+    -o "$work/fuzz_snapshot" "$src/tests/fuzz/fuzz_snapshot.c" $sources
 cd "$work"
 if ./fuzz_snapshot -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=1024 corpus > fuzz.log 2>&1; then
     tail -n 2 fuzz.log

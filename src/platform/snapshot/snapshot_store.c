@@ -293,7 +293,7 @@ static int
 instance_note(struct snap *s, const struct snap_field *field, const char *name)
 {
     for (size_t i = 0; i < s->ninstances; i++)
-        if (s->instances[i].family == field->family && strcmp(s->instances[i].name, name) == 0)
+        if (strcmp(s->instances[i].family, field->family) == 0 && strcmp(s->instances[i].name, name) == 0)
             return 0;
     if (s->ninstances == s->instances_cap) {
         size_t cap = s->instances_cap ? s->instances_cap * 2 : 32;
@@ -762,6 +762,14 @@ snap_time(struct snap *s, const char *key, uint64_t *usec)
         return sts;
     *usec = e->num[slot];
     return 0;
+}
+
+int
+snap_has(struct snap *s, const char *key)
+{
+    const struct snap_entry *e = lookup(s, key);
+
+    return e != NULL && e->bad_line == 0 && (e->line[s->pos_sample + 1] != 0 || e->line[0] != 0);
 }
 
 int

@@ -72,6 +72,8 @@ void snap_set_position(struct snap *s, uint64_t elapsed_usec);
 int snap_u64(struct snap *s, const char *key, uint64_t *out);
 int snap_int(struct snap *s, const char *key, int32_t *out);
 int snap_text(struct snap *s, const char *key, const char **out);
+/* Whether key has a usable value at the current position (no error is recorded). */
+int snap_has(struct snap *s, const char *key);
 /* The sample time at the current position (replay time for the "sample" line). */
 int snap_now(struct snap *s, uint64_t *usec);
 /* A SNAP_TIME key, in microseconds since the epoch. */

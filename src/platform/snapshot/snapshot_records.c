@@ -1,0 +1,548 @@
+/*
+ * The platform structs' descriptions (see snapshot_records.h) and the code
+ * that reads, writes, checks and documents any record from them.
+ */
+#include "snapshot_records.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE REC_NO_STATUS
+/* A field: struct type, key, kind, member, the int holding its group's status (or NONE), macOS source. */
+#define F(type, key, kind, member, status, source) \
+    { key, kind, offsetof(struct type, member), 0, 0, status, 0, source }
+#define TEXT(type, key, member, status, source) \
+    { key, SNAP_TEXT, offsetof(struct type, member), sizeof(((struct type *)0)->member), 0, status, 0, source }
+#define ARRAY(type, key, kind, member, count, source) \
+    { key, kind, offsetof(struct type, member), 0, count, NONE, 0, source }
+#define STATUS(type, member) offsetof(struct type, member)
+#define DESC(name, family, instancing, instance_doc, fields) \
+    const struct rec_desc name = { family, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]) }
+
+static const struct rec_field host_fields[] = {
+    F(plat_host, "host.page_size", SNAP_GAUGE64, page_size, NONE, "`host_page_size()`"),
+    F(plat_host, "host.clock_hz", SNAP_GAUGE32, clock_hz, NONE, "`kern.clockrate` hz"),
+    F(plat_host, "host.memsize", SNAP_GAUGE64, memsize, NONE, "`hw.memsize`"),
+    TEXT(plat_host, "host.model", model, NONE, "`hw.model`"),
+};
+DESC(rec_host, NULL, REC_PLAIN, NULL, host_fields);
+
+static const struct rec_field uname_fields[] = {
+    TEXT(plat_uname, "uname.sysname", sysname, NONE, "`uname(3)`"),
+    TEXT(plat_uname, "uname.nodename", nodename, NONE, NULL),
+    TEXT(plat_uname, "uname.release", release, NONE, NULL),
+    TEXT(plat_uname, "uname.version", version, NONE, NULL),
+    TEXT(plat_uname, "uname.machine", machine, NONE, NULL),
+    TEXT(plat_uname, "uname.product_version", product_version, STATUS(plat_uname, product_status),
+         "`kern.osproductversion`"),
+};
+DESC(rec_uname, NULL, REC_PLAIN, NULL, uname_fields);
+
+_Static_assert(offsetof(struct plat_clock, boot_usec) == offsetof(struct plat_clock, boot_sec) + 8,
+               "SNAP_TIME fields are an int64_t of seconds and the int32_t of microseconds after it");
+static const struct rec_field clock_fields[] = {
+    F(plat_clock, "clock.boot", SNAP_TIME, boot_sec, NONE, "`kern.boottime`"),
+};
+DESC(rec_clock, NULL, REC_PLAIN, NULL, clock_fields);
+
+#define VM(member, kind, source) \
+    F(plat_memory, "vm." #member, kind, vm.member, STATUS(plat_memory, vm_status), source)
+#define COMPRESSOR(key, stat, source) \
+    F(plat_memory, "compressor." key, SNAP_COUNTER64, compressor[stat], STATUS(plat_memory, compressor_status[stat]), source)
+static const struct rec_field memory_fields[] = {
+    VM(free_count, SNAP_GAUGE32, "`host_statistics64(HOST_VM_INFO64)`"),
+    VM(active_count, SNAP_GAUGE32, NULL),
+    VM(inactive_count, SNAP_GAUGE32, NULL),
+    VM(wire_count, SNAP_GAUGE32, NULL),
+    VM(compressor_page_count, SNAP_GAUGE32, NULL),
+    VM(total_uncompressed_pages_in_compressor, SNAP_GAUGE64, NULL),
+    VM(reactivations, SNAP_COUNTER64, NULL),
+    VM(faults, SNAP_COUNTER64, NULL),
+    VM(cow_faults, SNAP_COUNTER64, NULL),
+    VM(zero_fill_count, SNAP_COUNTER64, NULL),
+    VM(pageins, SNAP_COUNTER64, NULL),
+    VM(pageouts, SNAP_COUNTER64, NULL),
+    VM(swapins, SNAP_COUNTER64, NULL),
+    VM(swapouts, SNAP_COUNTER64, NULL),
+    VM(compressions, SNAP_COUNTER64, NULL),
+    VM(decompressions, SNAP_COUNTER64, NULL),
+    VM(speculative_count, SNAP_GAUGE32, NULL),
+    VM(throttled_count, SNAP_GAUGE32, NULL),
+    VM(purgeable_count, SNAP_GAUGE32, NULL),
+    VM(external_page_count, SNAP_GAUGE32, NULL),
+    VM(internal_page_count, SNAP_GAUGE32, NULL),
+    VM(purges, SNAP_COUNTER64, NULL),
+    F(plat_memory, "swap.total", SNAP_GAUGE64, swap.total, STATUS(plat_memory, swap_status), "`vm.swapusage`, bytes"),
+    F(plat_memory, "swap.avail", SNAP_GAUGE64, swap.avail, STATUS(plat_memory, swap_status), NULL),
+    F(plat_memory, "swap.used", SNAP_GAUGE64, swap.used, STATUS(plat_memory, swap_status), NULL),
+    COMPRESSOR("swapouts_under_30s", PLAT_COMP_SWAPOUTS_UNDER_30S, "`vm.compressor_swapouts_under_30s` etc."),
+    COMPRESSOR("swapouts_under_60s", PLAT_COMP_SWAPOUTS_UNDER_60S, NULL),
+    COMPRESSOR("swapouts_under_300s", PLAT_COMP_SWAPOUTS_UNDER_300S, NULL),
+    COMPRESSOR("thrashing_detected", PLAT_COMP_THRASHING_DETECTED,
+               "`vm.compressor_swapper_swapout_thrashing_detected`"),
+    COMPRESSOR("lz4_compressions", PLAT_COMP_LZ4_COMPRESSIONS, "`vm.lz4_compressions`"),
+};
+DESC(rec_memory, NULL, REC_PLAIN, NULL, memory_fields);
+
+static const struct rec_field loadavg_fields[] = {
+    F(plat_loadavg, "load.avg1", SNAP_GAUGE32, ldavg[0], NONE, "`vm.loadavg` (fixed point)"),
+    F(plat_loadavg, "load.avg5", SNAP_GAUGE32, ldavg[1], NONE, NULL),
+    F(plat_loadavg, "load.avg15", SNAP_GAUGE32, ldavg[2], NONE, NULL),
+    F(plat_loadavg, "load.fscale", SNAP_GAUGE64, fscale, NONE, NULL),
+};
+DESC(rec_loadavg, NULL, REC_PLAIN, NULL, loadavg_fields);
+
+/* "cpu.user" (host totals) and "cpu[NAME].user" (each CPU). */
+static const struct rec_field ticks_fields[] = {
+    F(plat_cpu_ticks, "user", SNAP_COUNTER32, user, NONE,
+      "ticks: `host_statistics(HOST_CPU_LOAD_INFO)` for the totals, "
+      "`host_processor_info(PROCESSOR_CPU_LOAD_INFO)` for each CPU"),
+    F(plat_cpu_ticks, "sys", SNAP_COUNTER32, sys, NONE, NULL),
+    F(plat_cpu_ticks, "idle", SNAP_COUNTER32, idle, NONE, NULL),
+    F(plat_cpu_ticks, "nice", SNAP_COUNTER32, nice, NONE, NULL),
+};
+DESC(rec_ticks, "cpu", REC_BOTH, "NAME", ticks_fields);
+
+static const struct rec_field tasks_fields[] = {
+    F(plat_tasks, "tasks.count", SNAP_GAUGE32, tasks, NONE,
+      "`processor_set_statistics(PROCESSOR_SET_LOAD_INFO)` on the default processor set"),
+    F(plat_tasks, "tasks.threads", SNAP_GAUGE32, threads, NONE, NULL),
+};
+DESC(rec_tasks, NULL, REC_PLAIN, NULL, tasks_fields);
+
+static const struct rec_field login_fields[] = {
+    F(plat_login, "type", SNAP_INT, type, NONE,
+      "a utmpx record's `ut_type` (7 is USER_PROCESS); N is the record's position"),
+    { "user", SNAP_TEXT, offsetof(struct plat_login, user), sizeof(((struct plat_login *)0)->user), 0, NONE,
+      REC_ABSENT_IS_EMPTY, "its `ut_user`; absent when empty" },
+};
+DESC(rec_login, "utmpx", REC_INSTANCED, "N", login_fields);
+
+static const struct rec_field topology_fields[] = {
+    TEXT(plat_topology, "topology.brand", brand, STATUS(plat_topology, brand_status), "`machdep.cpu.brand_string`"),
+};
+DESC(rec_topology, NULL, REC_PLAIN, NULL, topology_fields);
+
+#define LEVEL(key, field, kind, source) \
+    F(plat_perflevel, key, kind, value[field], STATUS(plat_perflevel, status[field]), source)
+static const struct rec_field perflevel_fields[] = {
+    TEXT(plat_perflevel, "name", name, STATUS(plat_perflevel, name_status), "`hw.perflevelN.name`"),
+    LEVEL("physicalcpu", PLAT_PL_PHYSICALCPU, SNAP_GAUGE32, "`hw.perflevelN.*`"),
+    LEVEL("logicalcpu", PLAT_PL_LOGICALCPU, SNAP_GAUGE32, NULL),
+    LEVEL("l1icachesize", PLAT_PL_L1ICACHESIZE, SNAP_GAUGE64, "`hw.perflevelN.*`, bytes"),
+    LEVEL("l1dcachesize", PLAT_PL_L1DCACHESIZE, SNAP_GAUGE64, NULL),
+    LEVEL("l2cachesize", PLAT_PL_L2CACHESIZE, SNAP_GAUGE64, NULL),
+    LEVEL("cpusperl2", PLAT_PL_CPUSPERL2, SNAP_GAUGE32, "`hw.perflevelN.*`"),
+    LEVEL("l3cachesize", PLAT_PL_L3CACHESIZE, SNAP_GAUGE64, "`hw.perflevelN.*`, bytes (absent on Apple Silicon)"),
+    LEVEL("cpusperl3", PLAT_PL_CPUSPERL3, SNAP_GAUGE32, "`hw.perflevelN.*` (absent on Apple Silicon)"),
+};
+DESC(rec_perflevel, "perflevel", REC_INSTANCED, "N", perflevel_fields);
+
+#define NETIF(member, kind, source) F(plat_netif, #member, kind, member, NONE, source)
+static const struct rec_field netif_fields[] = {
+    NETIF(index, SNAP_GAUGE32, "the interface's `if_msghdr2` in `NET_RT_IFLIST2` (`ifm_index`, `ifm_flags`, "
+          "`ifi_type`, `ifi_mtu`)"),
+    NETIF(flags, SNAP_GAUGE32, NULL),
+    NETIF(type, SNAP_GAUGE32, NULL),
+    NETIF(mtu, SNAP_GAUGE32, NULL),
+    NETIF(baudrate, SNAP_GAUGE64, "`ifi_baudrate`, bits per second"),
+    NETIF(ipackets, SNAP_COUNTER64, "the `if_data64` counters"),
+    NETIF(ierrors, SNAP_COUNTER64, NULL),
+    NETIF(opackets, SNAP_COUNTER64, NULL),
+    NETIF(oerrors, SNAP_COUNTER64, NULL),
+    NETIF(collisions, SNAP_COUNTER64, NULL),
+    /* as NET_RT_IFLIST2 gives them, possibly truncated to 32 bits: replayed
+     * as recorded, not interpolated */
+    NETIF(ibytes, SNAP_GAUGE64, "the `if_data64` byte counters as `NET_RT_IFLIST2` gives them: truncated to "
+          "32 bits on some releases, so replayed as recorded, not interpolated"),
+    NETIF(obytes, SNAP_GAUGE64, NULL),
+    NETIF(imcasts, SNAP_COUNTER64, "the `if_data64` counters"),
+    NETIF(omcasts, SNAP_COUNTER64, NULL),
+    NETIF(iqdrops, SNAP_COUNTER64, NULL),
+    NETIF(snd_drops, SNAP_COUNTER32, "`ifm_snd_drops`"),
+    F(plat_netif, "functional_type", SNAP_GAUGE32, functional_type, STATUS(plat_netif, functional_status),
+      "`SIOCGIFFUNCTIONALTYPE` (0 unknown, 1 loopback, 2 wired, 3 Wi-Fi, 4 AWDL, 5 cellular, ...); absent if "
+      "the ioctl failed"),
+    F(plat_netif, "mib_ibytes", SNAP_COUNTER64, mib_ibytes, STATUS(plat_netif, mib_status),
+      "the interface's `IFMIB_IFDATA` record (`ifmd_data`), the untruncated byte counters; absent if unreadable"),
+    F(plat_netif, "mib_obytes", SNAP_COUNTER64, mib_obytes, STATUS(plat_netif, mib_status), NULL),
+};
+DESC(rec_netif, "netif", REC_INSTANCED, "NAME", netif_fields);
+
+#define UDP(member, source) F(plat_udp, "udp." #member, SNAP_COUNTER32, member, NONE, source)
+static const struct rec_field udp_fields[] = {
+    UDP(ipackets, "`net.inet.udp.stats` (struct udpstat)"),
+    UDP(hdrops, NULL), UDP(badsum, NULL), UDP(badlen, NULL), UDP(noport, NULL), UDP(fullsock, NULL),
+    UDP(opackets, NULL),
+};
+DESC(rec_udp, NULL, REC_PLAIN, NULL, udp_fields);
+
+#define ICMP(member, source) F(plat_icmp, "icmp." #member, SNAP_COUNTER32, member, NONE, source)
+static const struct rec_field icmp_fields[] = {
+    ICMP(error, "`net.inet.icmp.stats` (struct icmpstat, 368 bytes)"),
+    ICMP(badcode, NULL), ICMP(tooshort, NULL), ICMP(checksum, NULL), ICMP(badlen, NULL),
+    ARRAY(plat_icmp, "icmp.inhist", SNAP_COUNTER32, inhist, PLAT_ICMP_NTYPES,
+          "messages by ICMP type N, 0-40 (XNU's `ICMP_MAXTYPE`), received and sent; captures made before "
+          "the layout was fixed have types 0-18 only, read from the wrong offsets, and their ICMP metrics "
+          "report a missing key"),
+    ARRAY(plat_icmp, "icmp.outhist", SNAP_COUNTER32, outhist, PLAT_ICMP_NTYPES, NULL),
+};
+DESC(rec_icmp, NULL, REC_PLAIN, NULL, icmp_fields);
+
+#define IP6(member, source) F(plat_ip6, "ip6." #member, SNAP_COUNTER64, member, NONE, source)
+static const struct rec_field ip6_fields[] = {
+    IP6(total, "`net.inet6.ip6.stats` (struct ip6stat)"),
+    IP6(tooshort, NULL), IP6(toosmall, NULL), IP6(forward, NULL), IP6(odropped, NULL), IP6(reassembled, NULL),
+    IP6(ofragments, NULL),
+};
+DESC(rec_ip6, NULL, REC_PLAIN, NULL, ip6_fields);
+
+#define TCP(member, source) F(plat_tcp, "tcp." #member, SNAP_COUNTER32, member, NONE, source)
+static const struct rec_field tcp_fields[] = {
+    TCP(connattempt, "`net.inet.tcp.stats` (struct tcpstat), as handed out: zeros while withheld"),
+    TCP(accepts, NULL), TCP(drops, NULL), TCP(conndrops, NULL), TCP(sndtotal, NULL), TCP(sndrexmitpack, NULL),
+    TCP(sndctrl, NULL), TCP(rcvtotal, NULL), TCP(rcvbadsum, NULL), TCP(rcvbadoff, NULL), TCP(rcvmemdrop, NULL),
+    TCP(rcvshort, NULL),
+    F(plat_tcp, "tcp.access_disabled", SNAP_GAUGE32, access_disabled, STATUS(plat_tcp, access_status),
+      "`net.inet.tcp.disable_access_to_stats`"),
+};
+DESC(rec_tcp, NULL, REC_PLAIN, NULL, tcp_fields);
+
+/* By TCPS_* state number (netinet/tcp_fsm.h). */
+#define TCPCONN(key, tcps, source) F(plat_tcpconn, "tcpconn." key, SNAP_GAUGE32, state[tcps], NONE, source)
+static const struct rec_field tcpconn_fields[] = {
+    TCPCONN("closed", 0, "connections by state, counted from `net.inet.tcp.pcblist_n` (the count, not the "
+            "records: no addresses are recorded)"),
+    TCPCONN("listen", 1, NULL), TCPCONN("syn_sent", 2, NULL), TCPCONN("syn_received", 3, NULL),
+    TCPCONN("established", 4, NULL), TCPCONN("close_wait", 5, NULL), TCPCONN("fin_wait_1", 6, NULL),
+    TCPCONN("closing", 7, NULL), TCPCONN("last_ack", 8, NULL), TCPCONN("fin_wait_2", 9, NULL),
+    TCPCONN("time_wait", 10, NULL),
+    F(plat_tcpconn, "tcpconn.unknown_state", SNAP_GAUGE32, unknown_state, NONE, NULL),
+};
+DESC(rec_tcpconn, NULL, REC_PLAIN, NULL, tcpconn_fields);
+
+const struct rec_desc *const rec_all[] = {
+    &rec_host, &rec_uname, &rec_clock, &rec_memory, &rec_loadavg, &rec_ticks, &rec_tasks, &rec_login,
+    &rec_topology, &rec_perflevel, &rec_netif, &rec_udp, &rec_icmp, &rec_ip6, &rec_tcp, &rec_tcpconn,
+};
+const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
+
+/* The key of element i of field f ("vm.free_count", "netif[en0].index", "icmp.inhist_3"). */
+static const char *
+field_key(char *buf, size_t size, const struct rec_desc *d, const char *instance, const struct rec_field *f,
+          unsigned int i)
+{
+    int n;
+
+    if (d->family == NULL)
+        n = snprintf(buf, size, "%s", f->key);
+    else if (instance == NULL)
+        n = snprintf(buf, size, "%s.%s", d->family, f->key);
+    else
+        n = snprintf(buf, size, "%s[%s].%s", d->family, instance, f->key);
+    if (f->count > 1 && n >= 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "_%u", i);
+    return buf;
+}
+
+static size_t
+element_size(enum snap_kind kind)
+{
+    switch (kind) {
+    case SNAP_COUNTER32: case SNAP_GAUGE32: case SNAP_INT: return 4;
+    case SNAP_COUNTER64: case SNAP_GAUGE64: return 8;
+    default: return 0;              /* text and time are never arrays */
+    }
+}
+
+static size_t
+elements(const struct rec_field *f)
+{
+    return f->count > 1 ? f->count : 1;
+}
+
+static int
+read_one(struct snap *s, const struct rec_field *f, const char *key, unsigned char *at)
+{
+    uint64_t v;
+    int32_t iv;
+    const char *text;
+    int sts;
+
+    switch (f->kind) {
+    case SNAP_COUNTER32:
+    case SNAP_GAUGE32:
+        if ((sts = snap_u64(s, key, &v)) == 0) {
+            uint32_t v32 = (uint32_t)v;     /* the schema bounds 32-bit kinds at parse time */
+
+            memcpy(at, &v32, sizeof(v32));
+        }
+        return sts;
+    case SNAP_COUNTER64:
+    case SNAP_GAUGE64:
+        if ((sts = snap_u64(s, key, &v)) == 0)
+            memcpy(at, &v, sizeof(v));
+        return sts;
+    case SNAP_INT:
+        if ((sts = snap_int(s, key, &iv)) == 0)
+            memcpy(at, &iv, sizeof(iv));
+        return sts;
+    case SNAP_TEXT:
+        if ((f->flags & REC_ABSENT_IS_EMPTY) && !snap_has(s, key)) {
+            at[0] = '\0';
+            return 0;
+        }
+        if ((sts = snap_text(s, key, &text)) == 0)
+            snprintf((char *)at, f->size, "%s", text);
+        return sts;
+    case SNAP_TIME:
+        if ((sts = snap_time(s, key, &v)) == 0) {
+            int64_t sec = (int64_t)(v / 1000000);
+            int32_t usec = (int32_t)(v % 1000000);
+
+            memcpy(at, &sec, sizeof(sec));
+            memcpy(at + 8, &usec, sizeof(usec));
+        }
+        return sts;
+    }
+    return -EINVAL;
+}
+
+int
+rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *out)
+{
+    unsigned char *base = out;
+    char key[PLAT_NAME_MAX + 96];
+    int record = 0;
+
+    for (unsigned int k = 0; k < d->nfields; k++)
+        if (d->fields[k].status != NONE)
+            memset(base + d->fields[k].status, 0, sizeof(int));
+    for (unsigned int k = 0; k < d->nfields; k++) {
+        const struct rec_field *f = &d->fields[k];
+        int *group = f->status != NONE ? (int *)(void *)(base + f->status) : &record;
+
+        for (unsigned int i = 0; i < elements(f); i++) {
+            int sts;
+
+            if (*group < 0)
+                break;              /* the first failure explains the group */
+            sts = read_one(s, f, field_key(key, sizeof(key), d, instance, f, i),
+                           base + f->offset + i * element_size(f->kind));
+            if (sts < 0)
+                *group = sts;
+        }
+    }
+    return record;
+}
+
+static void
+write_one(FILE *fp, const struct rec_field *f, const char *key, const unsigned char *at)
+{
+    uint32_t v32;
+    uint64_t v64;
+    int32_t iv;
+    int64_t sec;
+
+    switch (f->kind) {
+    case SNAP_COUNTER32:
+    case SNAP_GAUGE32:
+        memcpy(&v32, at, sizeof(v32));
+        fprintf(fp, "%s %" PRIu32 "\n", key, v32);
+        break;
+    case SNAP_COUNTER64:
+    case SNAP_GAUGE64:
+        memcpy(&v64, at, sizeof(v64));
+        fprintf(fp, "%s %" PRIu64 "\n", key, v64);
+        break;
+    case SNAP_INT:
+        memcpy(&iv, at, sizeof(iv));
+        fprintf(fp, "%s %" PRId32 "\n", key, iv);
+        break;
+    case SNAP_TEXT:
+        if (!((f->flags & REC_ABSENT_IS_EMPTY) && at[0] == '\0'))
+            fprintf(fp, "%s %s\n", key, (const char *)at);
+        break;
+    case SNAP_TIME:
+        memcpy(&sec, at, sizeof(sec));
+        memcpy(&iv, at + 8, sizeof(iv));
+        fprintf(fp, "%s %" PRId64 ".%06" PRId32 "\n", key, sec, iv);
+        break;
+    }
+}
+
+void
+rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in)
+{
+    const unsigned char *base = in;
+    char key[PLAT_NAME_MAX + 96];
+
+    for (unsigned int k = 0; k < d->nfields; k++) {
+        const struct rec_field *f = &d->fields[k];
+        int status = 0;
+
+        if (f->status != NONE)
+            memcpy(&status, base + f->status, sizeof(status));
+        for (unsigned int i = 0; i < elements(f); i++) {
+            field_key(key, sizeof(key), d, instance, f, i);
+            if (status < 0)
+                fprintf(fp, "# %s failed (%s)\n", key, strerror(-status));
+            else
+                write_one(fp, f, key, base + f->offset + i * element_size(f->kind));
+        }
+    }
+}
+
+/* A schema entry whose family and field share one allocation, "family\0field". */
+static int
+schema_entry(struct snap_field *out, const char *family, size_t family_len, const char *field, int instanced,
+             enum snap_kind kind)
+{
+    size_t field_len = strlen(field);
+    char *both = malloc(family_len + field_len + 2);
+
+    if (both == NULL)
+        return -ENOMEM;
+    memcpy(both, family, family_len);
+    both[family_len] = '\0';
+    memcpy(both + family_len + 1, field, field_len + 1);
+    *out = (struct snap_field){ both, both + family_len + 1, instanced, kind };
+    return 0;
+}
+
+struct snap_field *
+rec_schema(const struct snap_field *extra, size_t nextra)
+{
+    size_t n = nextra, k = 0;
+    struct snap_field *schema;
+
+    for (unsigned int r = 0; r < rec_nall; r++)
+        for (unsigned int j = 0; j < rec_all[r]->nfields; j++)
+            n += (rec_all[r]->instancing == REC_BOTH ? 2 : 1) * elements(&rec_all[r]->fields[j]);
+    for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
+        unsigned int count;
+
+        plat_sysctl_defs((enum plat_sysctl_family)family, &count);
+        n += count;
+    }
+    if ((schema = calloc(n + 1, sizeof(*schema))) == NULL)
+        return NULL;
+    for (unsigned int r = 0; r < rec_nall; r++) {
+        const struct rec_desc *d = rec_all[r];
+
+        for (int inst = 0; inst < 2; inst++) {
+            if ((inst == 0 && d->instancing == REC_INSTANCED) || (inst == 1 && d->instancing == REC_PLAIN))
+                continue;
+            for (unsigned int j = 0; j < d->nfields; j++)
+                for (unsigned int i = 0; i < elements(&d->fields[j]); i++) {
+                    char key[128];
+                    const char *dot = strchr(field_key(key, sizeof(key), d, NULL, &d->fields[j], i), '.');
+
+                    if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind) < 0)
+                        goto fail;
+                }
+        }
+    }
+    for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
+        unsigned int count;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)family, &count);
+
+        for (unsigned int i = 0; i < count; i++)
+            if (!plat_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name) &&
+                schema_entry(&schema[k++], "sysctl", 6, defs[i].name, 0,
+                             defs[i].counter ? SNAP_COUNTER64 : SNAP_GAUGE64) < 0)
+                goto fail;
+    }
+    for (size_t e = 0; e < nextra; e++)
+        if (schema_entry(&schema[k++], extra[e].family, strlen(extra[e].family), extra[e].field,
+                         extra[e].instanced, extra[e].kind) < 0)
+            goto fail;
+    return schema;                      /* calloc left the terminator's family NULL */
+fail:
+    rec_schema_free(schema);
+    return NULL;
+}
+
+void
+rec_schema_free(struct snap_field *schema)
+{
+    if (schema == NULL)
+        return;
+    for (struct snap_field *f = schema; f->family != NULL; f++)
+        free((char *)f->family);        /* and the field with it */
+    free(schema);
+}
+
+static const char *
+doc_kind(enum snap_kind kind)
+{
+    switch (kind) {
+    case SNAP_COUNTER32: return "32-bit counter";
+    case SNAP_COUNTER64: return "64-bit counter";
+    case SNAP_GAUGE32: return "32-bit";
+    case SNAP_GAUGE64: return "64-bit";
+    case SNAP_INT: return "signed";
+    case SNAP_TEXT: return "text";
+    case SNAP_TIME: return "time";
+    }
+    return "?";
+}
+
+static const char *
+source_of(const struct rec_desc *d, unsigned int j)
+{
+    while (j > 0 && d->fields[j].source == NULL)
+        j--;
+    return d->fields[j].source != NULL ? d->fields[j].source : "";
+}
+
+/* One row per run of fields with the same kind and source: the first key
+ * in full, the others from their last dot. A record read both host-wide
+ * and per instance gets rows for each. */
+void
+rec_doc_table(FILE *fp)
+{
+    for (unsigned int r = 0; r < rec_nall; r++) {
+        const struct rec_desc *d = rec_all[r];
+
+        for (int inst = 0; inst < 2; inst++) {
+            if ((inst == 0 && d->instancing == REC_INSTANCED) || (inst == 1 && d->instancing == REC_PLAIN))
+                continue;
+            for (unsigned int j = 0; j < d->nfields; j++) {
+                const struct rec_field *f = &d->fields[j];
+                char key[128];
+
+                field_key(key, sizeof(key), d, inst ? d->instance_doc : NULL, f, 0);
+                if (f->count > 1)
+                    key[strlen(key) - 1] = 'N';
+                if (j == 0 || f->source != NULL || f->kind != d->fields[j - 1].kind) {
+                    if (j > 0)
+                        fprintf(fp, " | %s | %s |\n", doc_kind(d->fields[j - 1].kind), source_of(d, j - 1));
+                    fprintf(fp, "| `%s`", key);
+                } else {
+                    fprintf(fp, ", `%s`", strrchr(key, '.'));
+                }
+            }
+            fprintf(fp, " | %s | %s |\n", doc_kind(d->fields[d->nfields - 1].kind), source_of(d, d->nfields - 1));
+        }
+    }
+    for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)family, &n);
+
+        for (int counter = 0; counter < 2; counter++) {
+            const char *sep = "| ";
+
+            for (unsigned int i = 0; i < n; i++)
+                if (defs[i].counter == counter && !plat_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name)) {
+                    fprintf(fp, "%s`sysctl.%s`", sep, defs[i].name);
+                    sep = ", ";
+                }
+            if (sep[0] == ',')
+                fprintf(fp, " | %s | those sysctls |\n", counter ? "64-bit counter" : "64-bit");
+        }
+    }
+}

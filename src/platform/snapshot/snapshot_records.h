@@ -1,0 +1,71 @@
+/*
+ * Each platform struct described once: the snapshot key of every field, its
+ * kind, and where it lives in the struct. The replay (snapshot_source.c),
+ * the writer (snapshot_write.c), the schema the parser checks keys against,
+ * the key table in docs/snapshot-format.md and the round-trip test all
+ * follow from these descriptions; no other code names a field's key.
+ */
+#ifndef PMDA_DARWIN_SNAPSHOT_RECORDS_H
+#define PMDA_DARWIN_SNAPSHOT_RECORDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "platform.h"
+#include "snapshot_store.h"
+
+#define REC_NO_STATUS ((size_t)-1)
+
+/* One field, or an array of them. */
+struct rec_field {
+    const char *key;            /* "vm.free_count" (plain records) or "index" (after "family[NAME].") */
+    enum snap_kind kind;        /* SNAP_TIME: an int64_t of seconds followed by an int32_t of microseconds */
+    size_t offset;              /* where it lives in the struct */
+    size_t size;                /* SNAP_TEXT: the char array's size */
+    unsigned int count;         /* 0 or 1: one field; more: key_0 .. key_{count-1}, consecutive elements */
+    size_t status;              /* offset of the int that holds this field's status (shared by a
+                                 * group of fields: the first failure), or REC_NO_STATUS: a failure
+                                 * fails the whole record */
+    unsigned int flags;
+    const char *source;         /* where macOS gives it, for the docs; NULL: as the field before */
+};
+
+#define REC_ABSENT_IS_EMPTY 1u  /* text: absent means "", and "" is not written */
+
+enum rec_instancing { REC_PLAIN, REC_INSTANCED, REC_BOTH };
+
+struct rec_desc {
+    const char *family;         /* NULL: each field's key carries its family */
+    enum rec_instancing instancing;
+    const char *instance_doc;   /* the docs' name for the instance: "NAME", "N" */
+    const struct rec_field *fields;
+    unsigned int nfields;
+};
+
+/* The descriptions, in the order the docs list them. */
+extern const struct rec_desc rec_host, rec_uname, rec_clock, rec_memory, rec_loadavg, rec_ticks, rec_tasks,
+    rec_login, rec_topology, rec_perflevel, rec_netif, rec_udp, rec_icmp, rec_ip6, rec_tcp, rec_tcpconn;
+extern const struct rec_desc *const rec_all[];
+extern const unsigned int rec_nall;
+
+/*
+ * Read a record at the replay position into out (instance: NULL for a plain
+ * record). Group statuses get their group's first failure; the return value
+ * is the first failure of a field without one, else 0.
+ */
+int rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *out);
+
+/* Write a record's fields; a field whose group status is a failure is
+ * written as a comment saying so, so that replay fails the same metrics. */
+void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in);
+
+/* The parser's schema: an entry for every key of every description and of
+ * every sysctl family (sysctl_defs.c), then the extra entries, then a
+ * NULL-family terminator. Free with rec_schema_free. */
+struct snap_field *rec_schema(const struct snap_field *extra, size_t nextra);
+void rec_schema_free(struct snap_field *schema);
+
+/* The docs' key table (markdown rows), generated from the descriptions. */
+void rec_doc_table(FILE *fp);
+
+#endif
