@@ -207,7 +207,8 @@ struct plat_perflevel {
 };
 
 /* A CPU's cluster type from the IORegistry (IODeviceTree:/cpus/cpuN
- * "cluster-type"): "E", "P", ... */
+ * "cluster-type"): "E", "P", ... Decoded from the registry entries of
+ * PLAT_REGQ_CPUS by reg_cpu_clusters() (registry_decode.h). */
 struct plat_cpu_cluster {
     char cpu[PLAT_NAME_MAX];                /* named as in plat_cpu */
     char type[8];
@@ -286,6 +287,54 @@ struct plat_netif {
 
 #define PLAT_MAX_NETIFS 1024
 
+/*
+ * IORegistry entries as plain data. One live file (darwin/registry.c)
+ * reads the registry; it decides and converts nothing. A property is a key
+ * path (nested dictionary keys and array indexes joined by '.', each part
+ * escaped as registry_set.h says) and a value: a number (the 64 bits the
+ * CFNumber holds: a signed quantity arrives in two's complement), a string,
+ * a boolean, or bytes.
+ */
+enum plat_reg_kind { PLAT_REG_NUMBER, PLAT_REG_STRING, PLAT_REG_BOOL, PLAT_REG_DATA };
+
+struct plat_reg_prop {
+    const char *path;
+    enum plat_reg_kind kind;
+    uint64_t number;                /* NUMBER; BOOL: 0 or 1 */
+    const char *text;               /* STRING */
+    const unsigned char *data;      /* DATA */
+    uint32_t len;                   /* DATA: bytes */
+};
+
+struct plat_reg_entry {
+    uint64_t id;                    /* IORegistryEntryGetRegistryEntryID */
+    uint64_t parent;                /* the parent's id in the query's plane; 0 if none */
+    char name[PLAT_NAME_MAX];       /* IORegistryEntryGetName */
+    char class_name[PLAT_NAME_MAX]; /* IOObjectGetClass */
+    unsigned int nprops;
+    const struct plat_reg_prop *prop;
+};
+
+/* What a family asks of the registry: the children of a plane path
+ * ("IODeviceTree:/cpus"), or the services of a class ("IOBlockStorageDriver"),
+ * and with each, its descendants down to depth levels; the property keys
+ * wanted (NULL-terminated; NULL: every property). */
+struct plat_reg_query {
+    const char *match;
+    unsigned int depth;
+    const char *const *keys;
+};
+
+/* The queries the agent makes, so that darwin-snapshot records them all. */
+enum plat_reg_query_id { PLAT_REGQ_CPUS, PLAT_REGQ_N };
+extern const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N];
+
+/* The entries; the arrays belong to the source until its next call. */
+struct plat_reg_set {
+    unsigned int n;
+    const struct plat_reg_entry *entry;
+};
+
 /* The interfaces; the array belongs to the source until the next call. */
 struct plat_netif_set {
     unsigned int n;
@@ -312,6 +361,7 @@ struct platform {
     int (*ip6)(void *ctx, struct plat_ip6 *out);
     int (*tcp)(void *ctx, struct plat_tcp *out);
     int (*tcpconn)(void *ctx, struct plat_tcpconn *out);
+    int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

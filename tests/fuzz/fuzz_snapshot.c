@@ -108,6 +108,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.ip6(p.ctx, &i6);
         p.tcp(p.ctx, &tp2);
         p.tcpconn(p.ctx, &tc);
+        for (int q = 0; q < PLAT_REGQ_N; q++) {
+            struct plat_reg_set rs;
+
+            if (p.registry(p.ctx, &plat_reg_queries[q], &rs) == 0)
+                for (unsigned int i = 0; i < rs.n; i++)
+                    for (unsigned int k = 0; k < rs.entry[i].nprops; k++)
+                        if (rs.entry[i].prop[k].path == NULL)
+                            __builtin_trap();   /* every property has its path */
+        }
         p.close(p.ctx);
     } else if (msg[0] == '\0') {
         __builtin_trap();

@@ -185,6 +185,23 @@ check "dbpmda: unknown instance is PM_ERR_INST" grep -q "Unknown or illegal inst
 check "pmcd is still healthy" pmcd_alive
 stop_pmcd
 
+echo "# CPU levels from an imported ioreg dump (XML form)"
+grep -v '^ioreg\[' "$fixtures/apple-silicon.snapshot" | sed '/^sample /,$d' > "$work/imported.snapshot"
+"$src/tools/ioreg-import" IODeviceTree:/cpus "$fixtures/ioreg/m2-cpus.xml" >> "$work/imported.snapshot"
+sed -n '/^sample /,$p' "$fixtures/apple-silicon.snapshot" | grep -v '^ioreg\[' >> "$work/imported.snapshot"
+grep -v '^ioreg\[' "$fixtures/apple-silicon.snapshot" > "$work/no-registry.snapshot"
+start_pmcd "$work/imported" "$module" "$work/imported.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
+pminfo -h 127.0.0.1 -l kernel.percpu.cpu.user > "$work/imported.labels" 2>&1
+check "levels from the imported dump: cpu0-3 efficiency, cpu4-7 performance" sh -c \
+    "[ \$(grep -c -E 'inst \[[0-3] or \"cpu[0-3]\"\] labels .*\"perflevel_name\":\"efficiency\"' '$work/imported.labels') -eq 4 ] &&
+     [ \$(grep -c -E 'inst \[[4-7] or \"cpu[4-7]\"\] labels .*\"perflevel_name\":\"performance\"' '$work/imported.labels') -eq 4 ]"
+stop_pmcd
+start_pmcd "$work/no-registry" "$module" "$work/no-registry.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
+pminfo -h 127.0.0.1 -l kernel.percpu.cpu.user > "$work/no-registry.labels" 2>&1
+check "without the registry entries no CPU gets a level (the labels came from the dump)" sh -c \
+    "grep -q 'cpu0' '$work/no-registry.labels' && ! grep -q perflevel_name '$work/no-registry.labels'"
+stop_pmcd
+
 echo "# Intel fixture: the host-wide idle tick counter wraps at 2^32 during the replay"
 start_pmcd "$work/intel" "$module" "$fixtures/intel.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
 pminfo -h 127.0.0.1 -f network.interface.in.bytes > /dev/null 2>&1     # seen before en1's listed counter wraps

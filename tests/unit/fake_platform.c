@@ -50,6 +50,16 @@ fake_topology(void *c, struct plat_topology *o)
     return FAKE(c)->topology_sts;
 }
 
+/* No registry entries: every query answers as on a Mac without them. */
+static int
+fake_registry(void *c, const struct plat_reg_query *q, struct plat_reg_set *o)
+{
+    (void)c;
+    (void)q;
+    o->n = 0;
+    return -ENOENT;
+}
+
 static int
 fake_interfaces(void *c, struct plat_netif_set *o)
 {
@@ -145,7 +155,7 @@ fake_platform_init(struct fake_platform *f)
         .loadavg = fake_loadavg, .cpu_total = fake_cpu_total, .cpus = fake_cpus, .clock = fake_clock,
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
         .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
-        .tcp = fake_tcp, .tcpconn = fake_tcpconn,
+        .tcp = fake_tcp, .tcpconn = fake_tcpconn, .registry = fake_registry,
         .error = fake_error, .notes = fake_notes, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };

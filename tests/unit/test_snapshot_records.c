@@ -54,6 +54,7 @@ fill(const struct rec_desc *d, unsigned char *base, unsigned int n)
             case SNAP_INT: memcpy(at, &iv, 4); break;
             case SNAP_TEXT: snprintf((char *)at, f->size, "text %u of %s", k, f->key); break;
             case SNAP_TIME: memcpy(at, &sec, 8); memcpy(at + 8, &usec, 4); break;
+            case SNAP_REGISTRY: fail();             /* no described field is one */
             }
         }
     }

@@ -63,6 +63,7 @@ live_close(void *ctx)
     free(src->netifs);
     free(src->stats);
     free(src->pcblist.data);
+    reg_builder_free(&src->registry);
     free(src);
 }
 
@@ -99,6 +100,7 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .ip6 = live_ip6,
         .tcp = live_tcp,
         .tcpconn = live_tcpconn,
+        .registry = live_registry,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

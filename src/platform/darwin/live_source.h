@@ -6,6 +6,7 @@
 #define PMDA_DARWIN_LIVE_SOURCE_H
 
 #include "platform.h"
+#include "registry_set.h"
 
 #include <mach/mach.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@ struct live_source {
     struct plat_login *logins;      /* handed out by live_logins() */
     unsigned int logins_cap;
     struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];    /* handed out by live_topology() */
+    struct reg_builder registry;    /* the entries handed out by live_registry() */
     struct live_buffer iflist;      /* NET_RT_IFLIST2 */
     struct plat_netif *netifs;      /* PLAT_MAX_NETIFS, handed out by live_interfaces() */
     int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
@@ -59,8 +61,6 @@ int live_sysctl_text(struct live_source *src, const char *name, char *out, size_
 /* Read an integer sysctl family into out (each value with its own status). */
 int live_read_sysctls(struct live_source *src, enum plat_sysctl_family family, struct plat_sysctl_set *out);
 
-/* The CPUs' cluster types from the IORegistry (cpu_clusters.c, IOKit). */
-int live_cpu_clusters(struct live_source *src, const struct plat_cpu_cluster **out, unsigned int *n);
 
 int live_host(void *ctx, struct plat_host *out);
 int live_memory(void *ctx, struct plat_memory *out);
@@ -79,5 +79,9 @@ int live_icmp(void *ctx, struct plat_icmp *out);
 int live_ip6(void *ctx, struct plat_ip6 *out);
 int live_tcp(void *ctx, struct plat_tcp *out);
 int live_tcpconn(void *ctx, struct plat_tcpconn *out);
+/* The IORegistry (registry.c: the only file that uses IOKit); the first
+ * form for a reader that is part of a larger call. */
+int live_read_registry(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+int live_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * Processor topology: brand string, CPU counts, hw.perflevelN.* and the
- * per-CPU cluster types (cpu_clusters.c).
+ * per-CPU cluster types (from the registry seam, decoded by portable code).
  */
 #include "live_source.h"
+#include "registry_decode.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ int
 live_topology(void *ctx, struct plat_topology *out)
 {
     struct live_source *src = live_begin(ctx);
+    struct plat_reg_set cpus;
     int sts;
 
     out->brand_status = live_sysctl_text(src, "machdep.cpu.brand_string", out->brand, sizeof(out->brand));
@@ -37,6 +39,9 @@ live_topology(void *ctx, struct plat_topology *out)
     }
     for (unsigned int i = 0; i < out->nlevels; i++)
         read_level(src, i, &out->level[i]);
-    out->clusters_status = live_cpu_clusters(src, &out->cluster, &out->nclusters);
+    out->cluster = src->clusters;
+    out->nclusters = 0;
+    if ((out->clusters_status = live_read_registry(src, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
+        out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
     return 0;
 }

@@ -307,6 +307,8 @@ read_one(struct snap *s, const struct rec_field *f, const char *key, unsigned ch
             memcpy(at + 8, &usec, sizeof(usec));
         }
         return sts;
+    case SNAP_REGISTRY:
+        break;                          /* registry entries are not described records */
     }
     return -EINVAL;
 }
@@ -371,6 +373,8 @@ write_one(FILE *fp, const struct rec_field *f, const char *key, const unsigned c
         memcpy(&iv, at + 8, sizeof(iv));
         fprintf(fp, "%s %" PRId64 ".%06" PRId32 "\n", key, sec, iv);
         break;
+    case SNAP_REGISTRY:
+        break;                          /* registry entries are not described records */
     }
 }
 
@@ -487,6 +491,7 @@ doc_kind(enum snap_kind kind)
     case SNAP_INT: return "signed";
     case SNAP_TEXT: return "text";
     case SNAP_TIME: return "time";
+    case SNAP_REGISTRY: return "registry value";
     }
     return "?";
 }

@@ -4,6 +4,8 @@
  */
 #include "array_grow.h"
 #include "platform.h"
+#include "registry_decode.h"
+#include "registry_set.h"
 #include "snapshot_records.h"
 #include "snapshot_store.h"
 
@@ -23,10 +25,10 @@ struct snapshot_source {
     unsigned int cpus_cap;
     struct plat_login *logins;
     unsigned int logins_cap;
-    struct plat_cpu_cluster *clusters;
-    unsigned int clusters_cap;
+    struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];
     struct plat_netif *netifs;
     unsigned int netifs_cap;
+    struct reg_builder registry;
 };
 
 static uint64_t
@@ -184,31 +186,94 @@ snapshot_logins(void *ctx, struct plat_login_set *out)
     return 0;
 }
 
+/* One recorded registry entry, "ioreg[MATCH#ID]", and the properties it has now. */
 static int
-read_clusters(struct snapshot_source *src, struct snap *s, struct plat_topology *out)
+read_entry(struct reg_builder *b, struct snap *s, const char *instance, uint64_t id)
 {
-    const char *cpu;
-    unsigned int n = 0;
+    char key[PLAT_NAME_MAX + REG_PATH_MAX], prefix[PLAT_NAME_MAX + 32];
+    const char *name = "", *class_name = "", *parent = NULL, *value, *k;
+    size_t cursor = 0, plen;
+    int sts;
 
-    for (unsigned int i = 0; (cpu = snap_instance(s, "cpu", i)) != NULL && n < PLAT_MAX_CPUS; i++) {
+    snprintf(key, sizeof(key), "ioreg[%s].name", instance);
+    if (snap_has(s, key))
+        snap_text(s, key, &name);
+    snprintf(key, sizeof(key), "ioreg[%s].parent", instance);
+    if (snap_has(s, key))
+        snap_text(s, key, &parent);
+    snprintf(key, sizeof(key), "ioreg[%s].class", instance);
+    if ((sts = snap_text(s, key, &class_name)) < 0)
+        return sts;
+    if ((sts = reg_builder_entry(b, id, parent ? strtoull(parent, NULL, 0) : 0, name, class_name)) < 0)
+        return sts;
+    plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
+    while ((k = snap_key_with_prefix(s, prefix, &cursor)) != NULL) {
+        if ((sts = snap_text(s, k, &value)) == -ENOENT)
+            continue;                   /* not in the sample being replayed */
+        if (sts < 0 || (sts = reg_builder_parse(b, k + plen, value)) < 0)
+            return sts;
+    }
+    return 0;
+}
+
+/* Before the registry was recorded, version 1 captures carried each CPU's
+ * decided cluster type as "cpu[NAME].cluster_type": answer the CPUs' query
+ * with the entries those stand for. */
+static int
+legacy_cpu_entries(struct reg_builder *b, struct snap *s)
+{
+    const char *cpu, *type;
+
+    for (unsigned int i = 0; (cpu = snap_instance(s, "cpu", i)) != NULL; i++) {
         char key[PLAT_NAME_MAX + 32];
-        const char *type;
         int sts;
 
-        if ((sts = array_grow((void **)&src->clusters, &src->clusters_cap, n, sizeof(*src->clusters))) < 0)
-            return sts;
         snprintf(key, sizeof(key), "cpu[%s].cluster_type", cpu);
-        if ((sts = snap_text(s, key, &type)) == -ENOENT)
+        if (strncmp(cpu, "cpu", 3) != 0 || !snap_has(s, key) || snap_text(s, key, &type) < 0)
             continue;
-        if (sts < 0)
+        if ((sts = reg_builder_entry(b, i + 1, 0, cpu, "")) < 0 ||
+            (sts = reg_builder_number(b, "logical-cpu-id", strtoull(cpu + 3, NULL, 10))) < 0 ||
+            (sts = reg_builder_data(b, "cluster-type", (const unsigned char *)type, strlen(type))) < 0)
             return sts;
-        snprintf(src->clusters[n].type, sizeof(src->clusters[n].type), "%s", type);
-        snprintf(src->clusters[n].cpu, sizeof(src->clusters[n].cpu), "%s", cpu);
-        n++;
     }
-    out->cluster = src->clusters;
-    out->nclusters = n;
-    return n > 0 ? 0 : -ENOENT;     /* a recording from an Intel Mac has none */
+    return 0;
+}
+
+/* Entries are the instances of "ioreg" named "MATCH#ID"; one whose class a
+ * sample lacks is not there in it. */
+static int
+read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q,
+              struct plat_reg_set *out)
+{
+    size_t mlen = strlen(q->match);
+    const char *inst;
+    int sts;
+
+    reg_builder_reset(&src->registry);
+    for (unsigned int i = 0; (inst = snap_instance(s, "ioreg", i)) != NULL; i++) {
+        char key[PLAT_NAME_MAX + 32];
+        const char *class_name;
+
+        if (strncmp(inst, q->match, mlen) != 0 || inst[mlen] != '#')
+            continue;
+        snprintf(key, sizeof(key), "ioreg[%s].class", inst);
+        if (snap_text(s, key, &class_name) == -ENOENT)
+            continue;
+        if ((sts = read_entry(&src->registry, s, inst, strtoull(inst + mlen + 1, NULL, 16))) < 0)
+            return sts;
+    }
+    snap_clear_error(s);                /* entries absent now are not failures */
+    if (src->registry.n == 0 && q == &plat_reg_queries[PLAT_REGQ_CPUS] &&
+        (sts = legacy_cpu_entries(&src->registry, s)) < 0)
+        return sts;
+    reg_builder_finish(&src->registry, out);
+    return out->n > 0 ? 0 : -ENOENT;    /* nothing recorded: what a Mac without it says */
+}
+
+static int
+snapshot_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out)
+{
+    return read_registry(ctx, at_now(ctx), q, out);
 }
 
 static int
@@ -230,7 +295,15 @@ snapshot_topology(void *ctx, struct plat_topology *out)
         snprintf(index, sizeof(index), "%u", i);
         rec_read(s, &rec_perflevel, index, &out->level[i]);     /* each field has its own status */
     }
-    out->clusters_status = read_clusters(ctx, s, out);
+    {
+        struct snapshot_source *src = ctx;
+        struct plat_reg_set cpus;
+
+        out->cluster = src->clusters;
+        out->nclusters = 0;
+        if ((out->clusters_status = read_registry(src, s, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
+            out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
+    }
     return 0;
 }
 
@@ -317,18 +390,24 @@ snapshot_close(void *ctx)
     rec_schema_free(src->schema);
     free(src->cpus);
     free(src->logins);
-    free(src->clusters);
     free(src->netifs);
+    reg_builder_free(&src->registry);
     free(src);
 }
 
-/* The described keys, and the cluster types' key. */
+/* The described keys, the registry's and version 1's cluster types. */
 static struct snap_field *
 build_schema(void)
 {
-    static const struct snap_field extra[] = { { "cpu", "cluster_type", 1, SNAP_TEXT } };
+    static const struct snap_field extra[] = {
+        { "ioreg", "name", 1, SNAP_TEXT },
+        { "ioreg", "class", 1, SNAP_TEXT },
+        { "ioreg", "parent", 1, SNAP_TEXT },
+        { "ioreg", "prop.*", 1, SNAP_REGISTRY },    /* any property path */
+        { "cpu", "cluster_type", 1, SNAP_TEXT },
+    };
 
-    return rec_schema(extra, 1);
+    return rec_schema(extra, sizeof(extra) / sizeof(extra[0]));
 }
 
 int
@@ -371,6 +450,7 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .ip6 = snapshot_ip6,
         .tcp = snapshot_tcp,
         .tcpconn = snapshot_tcpconn,
+        .registry = snapshot_registry,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

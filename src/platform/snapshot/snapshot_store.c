@@ -4,6 +4,7 @@
  */
 #include "snapshot_store.h"
 #include "error_text.h"
+#include "registry_set.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #define SNAP_LINE_MAX 4096
+#define HOLDS_TEXT(kind) ((kind) == SNAP_TEXT || (kind) == SNAP_REGISTRY)
 #define SNAP_NOTES_MAX 4096
 #define SNAP_MAX_SAMPLES 100000
 
@@ -177,6 +179,8 @@ parse_value(enum snap_kind kind, const char *text, uint64_t *num)
         return parse_time(text, num);
     case SNAP_TEXT:
         return 0;
+    case SNAP_REGISTRY:
+        return reg_value_check(text);
     }
     return -EINVAL;
 }
@@ -192,6 +196,7 @@ kind_name(enum snap_kind kind)
     case SNAP_INT: return "a signed 32-bit number";
     case SNAP_TEXT: return "text";
     case SNAP_TIME: return "a time in seconds";
+    case SNAP_REGISTRY: return "a registry value (number N, bool 0|1, string TEXT, data HEX)";
     }
     return "?";
 }
@@ -229,8 +234,8 @@ split_key(char *buf, char **family, char **instance, char **field)
     *field = p;
     if (*p == '\0')
         return -EINVAL;
-    for (; *p != '\0'; p++)
-        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_' || *p == '.'))
+    for (; *p != '\0'; p++)         /* the schema decides which fields exist */
+        if (!isgraph((unsigned char)*p) || *p == '[' || *p == ']')
             return -EINVAL;
     return 0;
 }
@@ -238,10 +243,15 @@ split_key(char *buf, char **family, char **instance, char **field)
 static const struct snap_field *
 schema_find(const struct snap_field *schema, const char *family, const char *field, int instanced)
 {
-    for (; schema->family != NULL; schema++)
-        if (strcmp(schema->family, family) == 0 && strcmp(schema->field, field) == 0 &&
-            schema->instanced == instanced)
+    for (; schema->family != NULL; schema++) {
+        size_t len = strlen(schema->field);
+        int wild = len > 0 && schema->field[len - 1] == '*';
+
+        if (strcmp(schema->family, family) == 0 && schema->instanced == instanced &&
+            (wild ? strncmp(schema->field, field, len - 1) == 0 && field[len - 1] != '\0'
+                  : strcmp(schema->field, field) == 0))
             return schema;
+    }
     return NULL;
 }
 
@@ -275,10 +285,9 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
     e->key = strdup(key);
     e->num = calloc(slots, sizeof(*e->num));
     e->line = calloc(slots, sizeof(*e->line));
-    if (field->kind == SNAP_TEXT)
+    if (HOLDS_TEXT(field->kind))
         e->text = calloc(slots, sizeof(*e->text));
-    if (e->key == NULL || e->num == NULL || e->line == NULL ||
-        (field->kind == SNAP_TEXT && e->text == NULL)) {
+    if (e->key == NULL || e->num == NULL || e->line == NULL || (HOLDS_TEXT(field->kind) && e->text == NULL)) {
         free(e->key);
         free(e->num);
         free(e->line);
@@ -360,7 +369,7 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
         return 0;
     }
     e->line[slot] = lineno;
-    if (def->kind != SNAP_TEXT && *value == '\0') {
+    if (!HOLDS_TEXT(def->kind) && *value == '\0') {
         poison(e, lineno, "%s has no value", line);
         return 0;
     }
@@ -370,7 +379,7 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
         return 0;
     }
     e->num[slot] = num;
-    if (def->kind == SNAP_TEXT && (e->text[slot] = strdup(value)) == NULL)
+    if (HOLDS_TEXT(def->kind) && (e->text[slot] = strdup(value)) == NULL)
         return -ENOMEM;
     return 0;
 }
@@ -745,7 +754,7 @@ snap_text(struct snap *s, const char *key, const char **out)
     unsigned int slot;
     int sts;
 
-    if ((sts = locate(s, key, KIND(SNAP_TEXT), "text", &e, &slot)) < 0)
+    if ((sts = locate(s, key, KIND(SNAP_TEXT) | KIND(SNAP_REGISTRY), "text", &e, &slot)) < 0)
         return sts;
     *out = e->text[slot];
     return 0;
@@ -777,6 +786,30 @@ snap_now(struct snap *s, uint64_t *usec)
 {
     *usec = s->pos_now;
     return 0;
+}
+
+const char *
+snap_key_with_prefix(const struct snap *s, const char *prefix, size_t *cursor)
+{
+    size_t len = strlen(prefix), i = *cursor;
+
+    if (i == 0) {                       /* the first key not before prefix: entries are sorted */
+        size_t lo = 0, hi = s->nentries;
+
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+
+            if (strcmp(s->entries[mid].key, prefix) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        i = lo + 1;
+    }
+    if (i - 1 >= s->nentries || strncmp(s->entries[i - 1].key, prefix, len) != 0)
+        return NULL;
+    *cursor = i + 1;
+    return s->entries[i - 1].key;
 }
 
 const char *

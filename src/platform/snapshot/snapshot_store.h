@@ -22,10 +22,14 @@ enum snap_kind {
     SNAP_GAUGE64,       /* unsigned 64-bit instantaneous value */
     SNAP_INT,           /* signed 32-bit value */
     SNAP_TEXT,          /* rest of the line */
-    SNAP_TIME           /* seconds[.fraction] since the epoch, kept in microseconds */
+    SNAP_TIME,          /* seconds[.fraction] since the epoch, kept in microseconds */
+    SNAP_REGISTRY       /* an IORegistry property value, "number 42" etc. (registry_set.h); text */
 };
 
-/* One key the format knows: "family.field" or "family[instance].field". */
+/* One key the format knows: "family.field" or "family[instance].field".
+ * A field ending in '*' stands for every field that starts with the rest
+ * ("prop.*": IORegistry property paths, which may hold any printable
+ * character but brackets). */
 struct snap_field {
     const char *family;
     const char *field;
@@ -78,6 +82,9 @@ int snap_has(struct snap *s, const char *key);
 int snap_now(struct snap *s, uint64_t *usec);
 /* A SNAP_TIME key, in microseconds since the epoch. */
 int snap_time(struct snap *s, const char *key, uint64_t *usec);
+
+/* The keys that start with prefix, in order: pass *cursor = 0 first; NULL at the end. */
+const char *snap_key_with_prefix(const struct snap *s, const char *prefix, size_t *cursor);
 
 /* The index-th instance name seen for a family, in order of first appearance; NULL past the end. */
 const char *snap_instance(const struct snap *s, const char *family, unsigned int index);

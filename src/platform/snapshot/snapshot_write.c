@@ -1,4 +1,5 @@
 #include "snapshot_write.h"
+#include "registry_set.h"
 #include "snapshot_records.h"
 #include "snapshot_store.h"
 
@@ -60,13 +61,44 @@ write_topology(FILE *fp, const struct platform *p)
         snprintf(index, sizeof(index), "%u", l);
         rec_write(fp, &rec_perflevel, index, &t.level[l]);
     }
-    /* Intel Macs have no cluster types: absent there is not a failure. */
-    if (t.clusters_status == -ENOENT)
-        fprintf(fp, "# cpu cluster types absent (%s)\n", strerror(ENOENT));
-    else if (t.clusters_status < 0)
-        fprintf(fp, "# cpu cluster types failed (%s)\n", strerror(-t.clusters_status));
-    for (unsigned int c = 0; c < t.nclusters; c++)
-        fprintf(fp, "cpu[%s].cluster_type %s\n", t.cluster[c].cpu, t.cluster[c].type);
+}
+
+/* Every registry query the agent makes, entries as "ioreg[MATCH#ID]". The
+ * CPUs' cluster types are among them: they are recorded raw, as the
+ * registry has them, and decided on replay. */
+static void
+write_registry(FILE *fp, const struct platform *p)
+{
+    for (int q = 0; q < PLAT_REGQ_N; q++) {
+        const char *match = plat_reg_queries[q].match;
+        struct plat_reg_set set;
+        int sts;
+
+        /* a Mac without such entries (Intel: no IODeviceTree:/cpus) is not failing */
+        if ((sts = p->registry(p->ctx, &plat_reg_queries[q], &set)) == -ENOENT) {
+            fprintf(fp, "# ioreg %s absent\n", match);
+            continue;
+        }
+        if (sts < 0) {
+            failed(fp, p, match, sts);
+            continue;
+        }
+        for (unsigned int i = 0; i < set.n; i++) {
+            const struct plat_reg_entry *e = &set.entry[i];
+            char inst[PLAT_NAME_MAX + 64];
+
+            snprintf(inst, sizeof(inst), "%s#0x%" PRIx64, match, e->id);
+            fprintf(fp, "ioreg[%s].class %s\n", inst, e->class_name);
+            if (e->name[0] != '\0')
+                fprintf(fp, "ioreg[%s].name %s\n", inst, e->name);
+            if (e->parent != 0)
+                fprintf(fp, "ioreg[%s].parent 0x%" PRIx64 "\n", inst, e->parent);
+            for (unsigned int k = 0; k < e->nprops; k++) {
+                fprintf(fp, "ioreg[%s].prop.%s ", inst, e->prop[k].path);
+                reg_write_value(fp, &e->prop[k]);
+            }
+        }
+    }
 }
 
 int
@@ -172,5 +204,6 @@ snapshot_write_sample(FILE *fp, const struct platform *p)
     write_kernel(fp, p);
     write_interfaces(fp, p);
     write_protocols(fp, p);
+    write_registry(fp, p);
     return ferror(fp) ? -EIO : 0;
 }

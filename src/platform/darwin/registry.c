@@ -1,0 +1,214 @@
+/*
+ * The one file that reads the IORegistry. It finds the entries a query
+ * names, copies each one's id, name, class, parent id and properties into
+ * plain data (registry_set.h), and decides and converts nothing: what a
+ * property means is portable code's business (registry_decode.c).
+ *
+ * Ownership (Apple's Create/Copy rule, IOKitLib.h): IORegistryEntryFromPath,
+ * IOServiceGetMatchingServices' iterator, IOIteratorNext, the child
+ * iterator and IORegistryEntryGetParentEntry return objects this file
+ * releases with IOObjectRelease; IORegistryEntryCreateCFProperty and
+ * IORegistryEntryCreateCFProperties return CF objects it releases with
+ * CFRelease; IOServiceMatching's dictionary is consumed by
+ * IOServiceGetMatchingServices. Values got from a container (Get) are not
+ * released. MACH_PORT_NULL is the default main port, on SDKs that call it
+ * kIOMasterPortDefault and on those that call it kIOMainPortDefault.
+ */
+#include "live_source.h"
+#include "registry_set.h"
+
+#include <CoreFoundation/CoreFoundation.h>
+#include <IOKit/IOKitLib.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+struct walk {
+    struct live_source *src;
+    char path[REG_PATH_MAX];
+    int sts;                        /* the first failure to record a value */
+};
+
+static void add_value(struct walk *w, size_t at, CFTypeRef value);
+
+static void
+add_dictionary_entry(const void *key, const void *value, void *context)
+{
+    struct walk *w = context;
+    size_t at = strlen(w->path);
+    char part[256];
+    int len;
+
+    if (w->sts < 0 || CFGetTypeID((CFTypeRef)key) != CFStringGetTypeID() ||
+        !CFStringGetCString((CFStringRef)key, part, sizeof(part), kCFStringEncodingUTF8))
+        return;                     /* registry keys are strings; a longer one is not one a family reads */
+    if ((len = reg_path_append(w->path, sizeof(w->path), at, part, strlen(part))) >= 0)
+        add_value(w, (size_t)len, (CFTypeRef)value);
+    w->path[at] = '\0';
+}
+
+/* Record value at w->path (of length at), descending into containers. */
+static void
+add_value(struct walk *w, size_t at, CFTypeRef value)
+{
+    struct reg_builder *b = &w->src->registry;
+    CFTypeID type = CFGetTypeID(value);
+    int sts = 0;
+
+    if (type == CFNumberGetTypeID()) {
+        SInt64 n;
+
+        /* Floating-point numbers are left out: no family reads one. */
+        if (!CFNumberIsFloatType((CFNumberRef)value) && CFNumberGetValue((CFNumberRef)value, kCFNumberSInt64Type, &n))
+            sts = reg_builder_number(b, w->path, (uint64_t)n);
+    } else if (type == CFBooleanGetTypeID()) {
+        sts = reg_builder_bool(b, w->path, CFBooleanGetValue((CFBooleanRef)value));
+    } else if (type == CFStringGetTypeID()) {
+        char text[1024];
+
+        if (CFStringGetCString((CFStringRef)value, text, sizeof(text), kCFStringEncodingUTF8))
+            sts = reg_builder_string(b, w->path, text);
+    } else if (type == CFDataGetTypeID()) {
+        sts = reg_builder_data(b, w->path, CFDataGetBytePtr((CFDataRef)value),
+                               (size_t)CFDataGetLength((CFDataRef)value));
+    } else if (type == CFDictionaryGetTypeID()) {
+        CFDictionaryApplyFunction((CFDictionaryRef)value, add_dictionary_entry, w);
+    } else if (type == CFArrayGetTypeID()) {
+        CFIndex count = CFArrayGetCount((CFArrayRef)value);
+
+        for (CFIndex i = 0; i < count && w->sts == 0; i++) {
+            char index[24];
+            int len;
+
+            snprintf(index, sizeof(index), "%ld", (long)i);
+            if ((len = reg_path_append(w->path, sizeof(w->path), at, index, strlen(index))) >= 0)
+                add_value(w, (size_t)len, CFArrayGetValueAtIndex((CFArrayRef)value, i));
+            w->path[at] = '\0';
+        }
+    }
+    if (sts < 0 && w->sts == 0)
+        w->sts = sts;
+}
+
+static uint64_t
+entry_id(io_registry_entry_t entry)
+{
+    uint64_t id = 0;
+
+    return IORegistryEntryGetRegistryEntryID(entry, &id) == KERN_SUCCESS ? id : 0;
+}
+
+/* One entry and its wanted properties, then its descendants to depth. */
+static int
+add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_reg_query *q,
+          unsigned int depth)
+{
+    io_name_t name, class_name;
+    io_registry_entry_t parent;
+    io_iterator_t children;
+    uint64_t parent_id = 0;
+    int sts;
+
+    if (IORegistryEntryGetName(entry, name) != KERN_SUCCESS)
+        name[0] = '\0';
+    if (IOObjectGetClass(entry, class_name) != KERN_SUCCESS)
+        class_name[0] = '\0';
+    if (IORegistryEntryGetParentEntry(entry, plane, &parent) == KERN_SUCCESS) {
+        parent_id = entry_id(parent);
+        IOObjectRelease(parent);
+    }
+    if ((sts = reg_builder_entry(&w->src->registry, entry_id(entry), parent_id, name, class_name)) < 0)
+        return sts;
+    w->path[0] = '\0';
+    if (q->keys == NULL) {
+        CFMutableDictionaryRef props = NULL;
+
+        if (IORegistryEntryCreateCFProperties(entry, &props, kCFAllocatorDefault, 0) == KERN_SUCCESS &&
+            props != NULL) {
+            CFDictionaryApplyFunction(props, add_dictionary_entry, w);
+            CFRelease(props);
+        }
+    } else {
+        for (const char *const *key = q->keys; *key != NULL && w->sts == 0; key++) {
+            CFStringRef cfkey = CFStringCreateWithCString(kCFAllocatorDefault, *key, kCFStringEncodingUTF8);
+            CFTypeRef value = cfkey ? IORegistryEntryCreateCFProperty(entry, cfkey, kCFAllocatorDefault, 0) : NULL;
+
+            if (value != NULL) {
+                add_dictionary_entry(cfkey, value, w);
+                CFRelease(value);
+            }
+            if (cfkey != NULL)
+                CFRelease(cfkey);
+        }
+    }
+    if (w->sts < 0 || depth == 0)
+        return w->sts;
+    if (IORegistryEntryGetChildIterator(entry, plane, &children) != KERN_SUCCESS)
+        return 0;
+    for (io_registry_entry_t child; w->sts == 0 && (child = IOIteratorNext(children)) != IO_OBJECT_NULL;) {
+        if ((sts = add_entry(w, child, plane, q, depth - 1)) < 0 && w->sts == 0)
+            w->sts = sts;
+        IOObjectRelease(child);
+    }
+    IOObjectRelease(children);
+    return w->sts;
+}
+
+/* The entries an iterator hands out, each with its descendants. */
+static int
+add_all(struct walk *w, io_iterator_t it, const char *plane, const struct plat_reg_query *q)
+{
+    for (io_registry_entry_t entry; w->sts == 0 && (entry = IOIteratorNext(it)) != IO_OBJECT_NULL;) {
+        int sts = add_entry(w, entry, plane, q, q->depth);
+
+        if (sts < 0 && w->sts == 0)
+            w->sts = sts;
+        IOObjectRelease(entry);
+    }
+    return w->sts;
+}
+
+int
+live_read_registry(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
+{
+    struct walk w = { .src = src };
+    const char *colon = strchr(q->match, ':');
+    io_iterator_t it = IO_OBJECT_NULL;
+    kern_return_t kr;
+
+    reg_builder_reset(&w.src->registry);
+    out->n = 0;
+    if (colon != NULL) {                /* "Plane:/path": the children of that entry */
+        char plane[sizeof(io_name_t)];
+        io_registry_entry_t at = IORegistryEntryFromPath(MACH_PORT_NULL, q->match);
+
+        if (at == IO_OBJECT_NULL)
+            return live_fail(w.src, -ENOENT, "%s: not in the IORegistry", q->match);
+        snprintf(plane, sizeof(plane), "%.*s", (int)(colon - q->match), q->match);
+        kr = IORegistryEntryGetChildIterator(at, plane, &it);
+        IOObjectRelease(at);
+        if (kr != KERN_SUCCESS)
+            return live_fail(w.src, -EIO, "%s: no child iterator: %s", q->match, mach_error_string(kr));
+        add_all(&w, it, plane, q);
+    } else {                            /* a class: every service of it */
+        CFMutableDictionaryRef matching = IOServiceMatching(q->match);
+
+        if (matching == NULL)
+            return live_fail(w.src, -ENOMEM, "IOServiceMatching(%s) failed", q->match);
+        kr = IOServiceGetMatchingServices(MACH_PORT_NULL, matching, &it);     /* consumes matching */
+        if (kr != KERN_SUCCESS)
+            return live_fail(w.src, -EIO, "%s: IOServiceGetMatchingServices: %s", q->match, mach_error_string(kr));
+        add_all(&w, it, kIOServicePlane, q);
+    }
+    IOObjectRelease(it);
+    if (w.sts < 0)
+        return live_fail(w.src, w.sts, "%s: %s", q->match, strerror(-w.sts));
+    reg_builder_finish(&w.src->registry, out);
+    return 0;
+}
+
+int
+live_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out)
+{
+    return live_read_registry(live_begin(ctx), q, out);
+}

@@ -1,0 +1,361 @@
+#include "registry_set.h"
+#include "array_grow.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* While building, a property's path and value are offsets into the arena
+ * (which moves as it grows): kept here, made pointers by finish. */
+struct reg_offsets {
+    size_t path, value;
+};
+
+static struct reg_offsets *
+offsets(struct reg_builder *b)
+{
+    return (struct reg_offsets *)(void *)(b->prop + b->prop_cap);
+}
+
+void
+reg_builder_reset(struct reg_builder *b)
+{
+    b->n = 0;
+    b->nprops = 0;
+    b->used = 0;
+}
+
+void
+reg_builder_free(struct reg_builder *b)
+{
+    free(b->entry);
+    free(b->prop);
+    free(b->arena);
+    memset(b, 0, sizeof(*b));
+}
+
+/* Copy len bytes (and a NUL) into the arena; the offset, or -E2BIG / -ENOMEM. */
+static int64_t
+arena_add(struct reg_builder *b, const void *bytes, size_t len)
+{
+    size_t at = b->used;
+
+    if (len >= REG_MAX_BYTES - b->used)
+        return -E2BIG;
+    if (b->used + len + 1 > b->arena_cap) {
+        size_t cap = b->arena_cap ? b->arena_cap : 4096;
+        unsigned char *grown;
+
+        while (cap < b->used + len + 1)
+            cap *= 2;
+        if ((grown = realloc(b->arena, cap)) == NULL)
+            return -ENOMEM;
+        b->arena = grown;
+        b->arena_cap = cap;
+    }
+    memcpy(b->arena + at, bytes, len);
+    b->arena[at + len] = '\0';
+    b->used += len + 1;
+    return (int64_t)at;
+}
+
+int
+reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name)
+{
+    struct plat_reg_entry *e;
+    int sts;
+
+    if (b->n >= REG_MAX_ENTRIES)
+        return -E2BIG;
+    if ((sts = array_grow((void **)&b->entry, &b->entry_cap, b->n, sizeof(*b->entry))) < 0)
+        return sts;
+    e = &b->entry[b->n++];
+    memset(e, 0, sizeof(*e));
+    e->id = id;
+    e->parent = parent;
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    snprintf(e->class_name, sizeof(e->class_name), "%s", class_name);
+    return 0;
+}
+
+/* A new property of the current entry, with its path in the arena. */
+static int
+add_prop(struct reg_builder *b, const char *path, enum plat_reg_kind kind, struct plat_reg_prop **out)
+{
+    int64_t at;
+
+    if (b->n == 0)
+        return -EINVAL;                 /* no entry to hold it */
+    if (b->nprops >= REG_MAX_PROPS)
+        return -E2BIG;
+    if (b->nprops == b->prop_cap) {
+        unsigned int cap = b->prop_cap ? 2 * b->prop_cap : 64;
+        /* props and their offsets in one block: the offsets after the props */
+        unsigned char *grown = malloc((size_t)cap * (sizeof(struct plat_reg_prop) + sizeof(struct reg_offsets)));
+
+        if (grown == NULL)
+            return -ENOMEM;
+        if (b->prop != NULL) {
+            memcpy(grown, b->prop, b->nprops * sizeof(struct plat_reg_prop));
+            memcpy(grown + (size_t)cap * sizeof(struct plat_reg_prop), offsets(b),
+                   b->nprops * sizeof(struct reg_offsets));
+            free(b->prop);
+        }
+        b->prop = (struct plat_reg_prop *)(void *)grown;
+        b->prop_cap = cap;
+    }
+    if ((at = arena_add(b, path, strlen(path))) < 0)
+        return (int)at;
+    *out = &b->prop[b->nprops];
+    memset(*out, 0, sizeof(**out));
+    (*out)->kind = kind;
+    offsets(b)[b->nprops].path = (size_t)at;
+    offsets(b)[b->nprops].value = 0;
+    b->nprops++;
+    b->entry[b->n - 1].nprops++;
+    return 0;
+}
+
+int
+reg_builder_number(struct reg_builder *b, const char *path, uint64_t value)
+{
+    struct plat_reg_prop *p;
+    int sts = add_prop(b, path, PLAT_REG_NUMBER, &p);
+
+    if (sts == 0)
+        p->number = value;
+    return sts;
+}
+
+int
+reg_builder_bool(struct reg_builder *b, const char *path, int value)
+{
+    struct plat_reg_prop *p;
+    int sts = add_prop(b, path, PLAT_REG_BOOL, &p);
+
+    if (sts == 0)
+        p->number = value != 0;
+    return sts;
+}
+
+static int
+add_bytes(struct reg_builder *b, const char *path, enum plat_reg_kind kind, const void *bytes, size_t len)
+{
+    struct plat_reg_prop *p;
+    int64_t at;
+    int sts;
+
+    if (len > UINT32_MAX)
+        return -E2BIG;
+    if ((sts = add_prop(b, path, kind, &p)) < 0)
+        return sts;
+    if ((at = arena_add(b, bytes, len)) < 0) {
+        b->nprops--;                    /* drop the half-made property */
+        b->entry[b->n - 1].nprops--;
+        return (int)at;
+    }
+    b->prop[b->nprops - 1].len = (uint32_t)len;
+    offsets(b)[b->nprops - 1].value = (size_t)at;
+    return 0;
+}
+
+int
+reg_builder_string(struct reg_builder *b, const char *path, const char *text)
+{
+    return add_bytes(b, path, PLAT_REG_STRING, text, strlen(text));
+}
+
+int
+reg_builder_data(struct reg_builder *b, const char *path, const unsigned char *bytes, size_t len)
+{
+    return add_bytes(b, path, PLAT_REG_DATA, bytes, len);
+}
+
+void
+reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out)
+{
+    unsigned int first = 0;
+
+    for (unsigned int i = 0; i < b->nprops; i++) {
+        struct plat_reg_prop *p = &b->prop[i];
+
+        p->path = (const char *)b->arena + offsets(b)[i].path;
+        if (p->kind == PLAT_REG_STRING)
+            p->text = (const char *)b->arena + offsets(b)[i].value;
+        else if (p->kind == PLAT_REG_DATA)
+            p->data = b->arena + offsets(b)[i].value;
+    }
+    for (unsigned int e = 0; e < b->n; e++) {
+        b->entry[e].prop = b->entry[e].nprops ? &b->prop[first] : NULL;
+        first += b->entry[e].nprops;
+    }
+    out->n = b->n;
+    out->entry = b->entry;
+}
+
+static int
+must_escape(unsigned char c)
+{
+    return c <= ' ' || c >= 0x7f || c == '%' || c == '.' || c == '[' || c == ']' || c == '#';
+}
+
+int
+reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len)
+{
+    static const char hex[] = "0123456789ABCDEF";
+
+    if (at > 0) {
+        if (at + 1 >= size)
+            return -ENAMETOOLONG;
+        buf[at++] = '.';
+    }
+    for (size_t i = 0; i < part_len; i++) {
+        unsigned char c = (unsigned char)part[i];
+
+        if (at + (must_escape(c) ? 3 : 1) >= size)
+            return -ENAMETOOLONG;
+        if (must_escape(c)) {
+            buf[at++] = '%';
+            buf[at++] = hex[c >> 4];
+            buf[at++] = hex[c & 15];
+        } else {
+            buf[at++] = (char)c;
+        }
+    }
+    buf[at] = '\0';
+    return (int)at;
+}
+
+static int
+hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int
+parse_number(const char *text, uint64_t *out)
+{
+    uint64_t v = 0;
+
+    if (*text == '\0')
+        return -EINVAL;
+    for (; *text != '\0'; text++) {
+        if (*text < '0' || *text > '9' || v > (UINT64_MAX - (uint64_t)(*text - '0')) / 10)
+            return -EINVAL;
+        v = v * 10 + (uint64_t)(*text - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* A value as a snapshot holds it; data is at most what one line can hold. */
+struct reg_value {
+    enum plat_reg_kind kind;
+    uint64_t number;
+    const char *text;
+    unsigned char bytes[2048];
+    size_t len;
+};
+
+static int
+value_parse(const char *text, struct reg_value *v)
+{
+    if (strncmp(text, "number ", 7) == 0) {
+        v->kind = PLAT_REG_NUMBER;
+        return parse_number(text + 7, &v->number);
+    }
+    if (strcmp(text, "bool 0") == 0 || strcmp(text, "bool 1") == 0) {
+        v->kind = PLAT_REG_BOOL;
+        v->number = text[5] == '1';
+        return 0;
+    }
+    if (strncmp(text, "string ", 7) == 0 || strcmp(text, "string") == 0) {
+        v->kind = PLAT_REG_STRING;
+        v->text = text[6] ? text + 7 : "";
+        return 0;
+    }
+    if (strncmp(text, "data", 4) == 0 && (text[4] == ' ' || text[4] == '\0')) {
+        const char *hex = text[4] ? text + 5 : "";
+        size_t digits = strlen(hex);
+
+        v->kind = PLAT_REG_DATA;
+        v->len = digits / 2;
+        if (digits % 2 != 0 || v->len > sizeof(v->bytes))
+            return -EINVAL;
+        for (size_t i = 0; i < v->len; i++) {
+            int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+            if (hi < 0 || lo < 0)
+                return -EINVAL;
+            v->bytes[i] = (unsigned char)(hi << 4 | lo);
+        }
+        return 0;
+    }
+    return -EINVAL;
+}
+
+int
+reg_value_check(const char *text)
+{
+    struct reg_value v;
+
+    return value_parse(text, &v);
+}
+
+int
+reg_builder_parse(struct reg_builder *b, const char *path, const char *text)
+{
+    struct reg_value v;
+    int sts;
+
+    if ((sts = value_parse(text, &v)) < 0)
+        return sts;
+    switch (v.kind) {
+    case PLAT_REG_NUMBER: return reg_builder_number(b, path, v.number);
+    case PLAT_REG_BOOL: return reg_builder_bool(b, path, (int)v.number);
+    case PLAT_REG_STRING: return reg_builder_string(b, path, v.text);
+    case PLAT_REG_DATA: return reg_builder_data(b, path, v.bytes, v.len);
+    }
+    return -EINVAL;
+}
+
+void
+reg_write_value(FILE *fp, const struct plat_reg_prop *p)
+{
+    switch (p->kind) {
+    case PLAT_REG_NUMBER:
+        fprintf(fp, "number %" PRIu64, p->number);
+        break;
+    case PLAT_REG_BOOL:
+        fprintf(fp, "bool %d", p->number != 0);
+        break;
+    case PLAT_REG_STRING:
+        /* a snapshot line ends at a newline: keep such strings on one line */
+        fputs("string ", fp);
+        for (const char *c = p->text; *c != '\0'; c++)
+            fputc(*c == '\n' || *c == '\r' ? ' ' : *c, fp);
+        break;
+    case PLAT_REG_DATA:
+        fputs("data ", fp);
+        for (uint32_t i = 0; i < p->len; i++)
+            fprintf(fp, "%02x", p->data[i]);
+        break;
+    }
+    fputc('\n', fp);
+}
+
+const struct plat_reg_prop *
+reg_prop(const struct plat_reg_entry *e, const char *path)
+{
+    for (unsigned int i = 0; i < e->nprops; i++)
+        if (strcmp(e->prop[i].path, path) == 0)
+            return &e->prop[i];
+    return NULL;
+}

@@ -1,0 +1,65 @@
+/*
+ * Building a plat_reg_set: the one way both sources (the live IORegistry
+ * reader and the snapshot replay) turn registry entries into plain data,
+ * and the text form a property value has in a snapshot. Portable.
+ *
+ * Key paths: a property's key, then for a nested dictionary each key below
+ * it, for an array each element's index, joined by '.'. Within a part,
+ * '%', '.', '[', ']', '#', and every byte that is not printable ASCII or
+ * is a space are written %XX (two upper-case hex digits), so that a path is
+ * one word and splits back unambiguously: "Statistics.Bytes%20(Read)".
+ */
+#ifndef PMDA_DARWIN_REGISTRY_SET_H
+#define PMDA_DARWIN_REGISTRY_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "platform.h"
+
+/* Bounds on one answer, far above what a Mac's registry holds for a query. */
+#define REG_MAX_ENTRIES 4096
+#define REG_MAX_PROPS 65536
+#define REG_MAX_BYTES (16u << 20)
+#define REG_PATH_MAX 512
+
+struct reg_builder {
+    struct plat_reg_entry *entry;
+    unsigned int n, entry_cap;
+    struct plat_reg_prop *prop;
+    unsigned int nprops, prop_cap;
+    unsigned char *arena;           /* paths, strings and bytes, by offset until finish */
+    size_t used, arena_cap;
+};
+
+/* Forget the entries of the previous answer (keeps the memory). */
+void reg_builder_reset(struct reg_builder *b);
+void reg_builder_free(struct reg_builder *b);
+
+/* Start an entry; the properties added next are its own. -E2BIG past the bounds. */
+int reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name);
+int reg_builder_number(struct reg_builder *b, const char *path, uint64_t value);
+int reg_builder_bool(struct reg_builder *b, const char *path, int value);
+int reg_builder_string(struct reg_builder *b, const char *path, const char *text);
+int reg_builder_data(struct reg_builder *b, const char *path, const unsigned char *bytes, size_t len);
+
+/* The entries built so far, valid until the next reset. */
+void reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out);
+
+/* Append part to the path of length at in buf (a '.' first unless at is
+ * 0), escaped; returns the new length, or -ENAMETOOLONG. */
+int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len);
+
+/* A property value in a snapshot: "number 42", "bool 1", "string Apple SSD",
+ * "data 45000000" (hex). Parse one into the builder as the entry's property
+ * at path: 0, or -EINVAL for text that is none of these. */
+int reg_builder_parse(struct reg_builder *b, const char *path, const char *text);
+void reg_write_value(FILE *fp, const struct plat_reg_prop *p);
+/* 0 when text is a value reg_builder_parse takes, else -EINVAL. */
+int reg_value_check(const char *text);
+
+/* The property at path, or NULL. */
+const struct plat_reg_prop *reg_prop(const struct plat_reg_entry *e, const char *path);
+
+#endif

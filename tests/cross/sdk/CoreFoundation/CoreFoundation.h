@@ -1,0 +1,64 @@
+/*
+ * For the cross-check only: the part of CoreFoundation that
+ * src/platform/darwin/ uses, declared as Apple documents it (CFBase.h,
+ * CFNumber.h, CFString.h, CFData.h, CFDictionary.h, CFArray.h), because the
+ * Zig toolchain carries no framework headers. Written here, not copied; on a
+ * Mac the real SDK is used instead. CoreFoundation.tbd beside it lets the
+ * linker resolve these symbols against the framework's install name.
+ */
+#ifndef PMDA_DARWIN_CROSS_COREFOUNDATION_H
+#define PMDA_DARWIN_CROSS_COREFOUNDATION_H
+
+#include <stdint.h>
+
+typedef unsigned char Boolean;
+typedef unsigned char UInt8;
+typedef uint32_t UInt32;
+typedef int64_t SInt64;
+typedef long CFIndex;
+typedef unsigned long CFTypeID;
+typedef UInt32 CFStringEncoding;
+typedef CFIndex CFNumberType;
+
+typedef const void *CFTypeRef;
+typedef const struct __CFAllocator *CFAllocatorRef;
+typedef const struct __CFString *CFStringRef;
+typedef const struct __CFNumber *CFNumberRef;
+typedef const struct __CFBoolean *CFBooleanRef;
+typedef const struct __CFData *CFDataRef;
+typedef const struct __CFDictionary *CFDictionaryRef;
+typedef struct __CFDictionary *CFMutableDictionaryRef;
+typedef const struct __CFArray *CFArrayRef;
+
+enum { kCFNumberSInt64Type = 4 };
+enum { kCFStringEncodingUTF8 = 0x08000100 };
+
+extern const CFAllocatorRef kCFAllocatorDefault;
+
+CFTypeID CFGetTypeID(CFTypeRef cf);
+void CFRelease(CFTypeRef cf);
+
+CFTypeID CFNumberGetTypeID(void);
+Boolean CFNumberIsFloatType(CFNumberRef number);
+Boolean CFNumberGetValue(CFNumberRef number, CFNumberType theType, void *valuePtr);
+
+CFTypeID CFBooleanGetTypeID(void);
+Boolean CFBooleanGetValue(CFBooleanRef boolean);
+
+CFTypeID CFStringGetTypeID(void);
+Boolean CFStringGetCString(CFStringRef theString, char *buffer, CFIndex bufferSize, CFStringEncoding encoding);
+CFStringRef CFStringCreateWithCString(CFAllocatorRef alloc, const char *cStr, CFStringEncoding encoding);
+
+CFTypeID CFDataGetTypeID(void);
+CFIndex CFDataGetLength(CFDataRef theData);
+const UInt8 *CFDataGetBytePtr(CFDataRef theData);
+
+typedef void (*CFDictionaryApplierFunction)(const void *key, const void *value, void *context);
+CFTypeID CFDictionaryGetTypeID(void);
+void CFDictionaryApplyFunction(CFDictionaryRef theDict, CFDictionaryApplierFunction applier, void *context);
+
+CFTypeID CFArrayGetTypeID(void);
+CFIndex CFArrayGetCount(CFArrayRef theArray);
+const void *CFArrayGetValueAtIndex(CFArrayRef theArray, CFIndex idx);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * For the cross-check only: the part of IOKitLib.h (IOKitUser's
+ * IOKitLib.h, IOTypes.h, IOKitKeys.h) that src/platform/darwin/registry.c
+ * uses, declared as Apple documents it, because the Zig toolchain carries
+ * no framework headers. Written here, not copied; on a Mac the real SDK is
+ * used instead. IOKit.tbd beside it lets the linker resolve the symbols
+ * against the framework's install name.
+ */
+#ifndef PMDA_DARWIN_CROSS_IOKITLIB_H
+#define PMDA_DARWIN_CROSS_IOKITLIB_H
+
+#include <CoreFoundation/CoreFoundation.h>
+#include <mach/mach.h>
+#include <stdint.h>
+
+typedef mach_port_t io_object_t;
+typedef io_object_t io_iterator_t;
+typedef io_object_t io_registry_entry_t;
+typedef io_object_t io_service_t;
+typedef char io_name_t[128];
+typedef char io_string_t[512];
+typedef UInt32 IOOptionBits;
+
+#define IO_OBJECT_NULL ((io_object_t)0)
+#define kIOServicePlane "IOService"
+#define kIODeviceTreePlane "IODeviceTree"
+
+kern_return_t IOObjectRelease(io_object_t object);
+kern_return_t IOObjectGetClass(io_object_t object, io_name_t className);
+io_object_t IOIteratorNext(io_iterator_t iterator);
+
+CFMutableDictionaryRef IOServiceMatching(const char *name);
+kern_return_t IOServiceGetMatchingServices(mach_port_t mainPort, CFDictionaryRef matching, io_iterator_t *existing);
+
+io_registry_entry_t IORegistryEntryFromPath(mach_port_t mainPort, const io_string_t path);
+kern_return_t IORegistryEntryGetName(io_registry_entry_t entry, io_name_t name);
+kern_return_t IORegistryEntryGetRegistryEntryID(io_registry_entry_t entry, uint64_t *entryID);
+kern_return_t IORegistryEntryGetChildIterator(io_registry_entry_t entry, const io_name_t plane, io_iterator_t *iterator);
+kern_return_t IORegistryEntryGetParentEntry(io_registry_entry_t entry, const io_name_t plane,
+                                            io_registry_entry_t *parent);
+CFTypeRef IORegistryEntryCreateCFProperty(io_registry_entry_t entry, CFStringRef key, CFAllocatorRef allocator,
+                                          IOOptionBits options);
+kern_return_t IORegistryEntryCreateCFProperties(io_registry_entry_t entry, CFMutableDictionaryRef *properties,
+                                                CFAllocatorRef allocator, IOOptionBits options);
+
+#endif

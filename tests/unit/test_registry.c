@@ -1,0 +1,299 @@
+/*
+ * The IORegistry seam's portable half: key-path escaping, the entry
+ * builder both sources use, property values in their snapshot text form,
+ * the CPU cluster-type decoder, and registry entries replayed from a
+ * snapshot (including version 1's cluster-type keys and a malformed value).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "platform.h"
+#include "registry_decode.h"
+#include "registry_set.h"
+
+static void
+paths_escape_what_would_split_them(void **state)
+{
+    char buf[64];
+    int n;
+
+    (void)state;
+    n = reg_path_append(buf, sizeof(buf), 0, "Statistics", 10);
+    n = reg_path_append(buf, sizeof(buf), (size_t)n, "Bytes (Read)", 12);
+    assert_string_equal(buf, "Statistics.Bytes%20(Read)");
+    assert_int_equal(n, (int)strlen(buf));
+    reg_path_append(buf, sizeof(buf), 0, "a.b%c[d]#\xc3\xa9", 11);
+    assert_string_equal(buf, "a%2Eb%25c%5Bd%5D%23%C3%A9");
+    assert_int_equal(reg_path_append(buf, 8, 0, "abcdefgh", 8), -ENAMETOOLONG);
+    assert_int_equal(reg_path_append(buf, 8, 0, "abc def", 7), -ENAMETOOLONG);     /* the escape would not fit */
+}
+
+static void
+the_builder_keeps_every_value_across_growth(void **state)
+{
+    struct reg_builder b = { 0 };
+    struct plat_reg_set set;
+    static const unsigned char bytes[] = { 0x45, 0x00, 0xff };
+    char path[32];
+
+    (void)state;
+    assert_int_equal(reg_builder_number(&b, "x", 1), -EINVAL);             /* no entry yet */
+    assert_int_equal(reg_builder_entry(&b, 0x100000111, 0x100000110, "cpu0", "IOPlatformDevice"), 0);
+    assert_int_equal(reg_builder_data(&b, "cluster-type", bytes, sizeof(bytes)), 0);
+    assert_int_equal(reg_builder_string(&b, "name", "a name"), 0);
+    assert_int_equal(reg_builder_bool(&b, "on", 7), 0);
+    assert_int_equal(reg_builder_entry(&b, 2, 0, "second", "C"), 0);
+    for (unsigned int i = 0; i < 5000; i++) {                               /* grow arena and arrays */
+        snprintf(path, sizeof(path), "n.%u", i);
+        assert_int_equal(reg_builder_number(&b, path, UINT64_MAX - i), 0);
+    }
+    reg_builder_finish(&b, &set);
+    assert_int_equal(set.n, 2);
+    assert_int_equal(set.entry[0].id, 0x100000111);
+    assert_int_equal(set.entry[0].parent, 0x100000110);
+    assert_string_equal(set.entry[0].class_name, "IOPlatformDevice");
+    assert_int_equal(set.entry[0].nprops, 3);
+    assert_int_equal(reg_prop(&set.entry[0], "cluster-type")->len, 3);
+    assert_memory_equal(reg_prop(&set.entry[0], "cluster-type")->data, bytes, 3);
+    assert_string_equal(reg_prop(&set.entry[0], "name")->text, "a name");
+    assert_int_equal(reg_prop(&set.entry[0], "on")->number, 1);
+    assert_null(reg_prop(&set.entry[0], "n.0"));                            /* the other entry's */
+    assert_int_equal(set.entry[1].nprops, 5000);
+    assert_int_equal(reg_prop(&set.entry[1], "n.4999")->number, UINT64_MAX - 4999);
+    reg_builder_reset(&b);
+    reg_builder_finish(&b, &set);
+    assert_int_equal(set.n, 0);
+    reg_builder_free(&b);
+}
+
+static void
+the_builder_has_bounds(void **state)
+{
+    struct reg_builder b = { 0 };
+
+    (void)state;
+    for (unsigned int i = 0; i < REG_MAX_ENTRIES; i++)
+        assert_int_equal(reg_builder_entry(&b, i, 0, "e", "C"), 0);
+    assert_int_equal(reg_builder_entry(&b, 0, 0, "e", "C"), -E2BIG);
+    reg_builder_free(&b);
+}
+
+static void
+values_round_trip_through_their_text(void **state)
+{
+    static const char *const good[] = {
+        "number 0", "number 18446744073709551615", "bool 0", "bool 1", "string Apple SSD", "string",
+        "data 4500", "data",
+    };
+    static const char *const bad[] = {
+        "number -1", "number 18446744073709551616", "number", "number 1x", "bool 2", "data 450",
+        "data zz", "text hello", "", "numbers 1",
+    };
+    struct reg_builder b = { 0 };
+    struct plat_reg_set set;
+    char out[128];
+
+    (void)state;
+    assert_int_equal(reg_builder_entry(&b, 1, 0, "e", "C"), 0);
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        assert_int_equal(reg_value_check(good[i]), 0);
+        assert_int_equal(reg_builder_parse(&b, "p", good[i]), 0);
+    }
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(reg_value_check(bad[i]), -EINVAL);
+        assert_int_equal(reg_builder_parse(&b, "p", bad[i]), -EINVAL);
+    }
+    reg_builder_finish(&b, &set);
+    for (unsigned int i = 0; i < set.entry[0].nprops; i++) {
+        FILE *fp = fmemopen(out, sizeof(out), "w");
+
+        reg_write_value(fp, &set.entry[0].prop[i]);
+        fclose(fp);
+        out[strcspn(out, "\n")] = '\0';
+        /* "string" and "data" with nothing after them are written with a space */
+        assert_true(strcmp(out, good[i]) == 0 || (strncmp(out, good[i], strlen(good[i])) == 0 &&
+                                                  strcmp(out + strlen(good[i]), " ") == 0));
+    }
+    reg_builder_free(&b);
+}
+
+static void
+cluster_types_from_numbers_or_data(void **state)
+{
+    struct reg_builder b = { 0 };
+    struct plat_reg_set set;
+    struct plat_cpu_cluster c[4];
+    unsigned int n;
+
+    (void)state;
+    reg_builder_entry(&b, 1, 0, "cpu0", "IOPlatformDevice");
+    reg_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x05\x00\x00\x00", 4);
+    reg_builder_data(&b, "cluster-type", (const unsigned char *)"P\0", 2);
+    reg_builder_entry(&b, 2, 0, "cpu1", "IOPlatformDevice");
+    reg_builder_number(&b, "logical-cpu-id", 1);
+    reg_builder_data(&b, "cluster-type", (const unsigned char *)"E", 1);      /* no NUL */
+    reg_builder_entry(&b, 3, 0, "cpu2", "IOPlatformDevice");                 /* no cluster type: skipped */
+    reg_builder_number(&b, "logical-cpu-id", 2);
+    reg_builder_entry(&b, 4, 0, "cpu3", "IOPlatformDevice");                 /* id too short: skipped */
+    reg_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x03", 1);
+    reg_builder_data(&b, "cluster-type", (const unsigned char *)"E\0", 2);
+    reg_builder_entry(&b, 5, 0, "cpu4", "IOPlatformDevice");                 /* type unprintable: skipped */
+    reg_builder_number(&b, "logical-cpu-id", 4);
+    reg_builder_data(&b, "cluster-type", (const unsigned char *)"\x01", 1);
+    reg_builder_finish(&b, &set);
+    assert_int_equal(reg_cpu_clusters(&set, c, 4, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(c[0].cpu, "cpu5");
+    assert_string_equal(c[0].type, "P");
+    assert_string_equal(c[1].cpu, "cpu1");
+    assert_string_equal(c[1].type, "E");
+    assert_int_equal(reg_cpu_clusters(&set, c, 1, &n), 0);                   /* no more than room */
+    assert_int_equal(n, 1);
+    reg_builder_reset(&b);
+    reg_builder_finish(&b, &set);
+    assert_int_equal(reg_cpu_clusters(&set, c, 4, &n), -ENOENT);             /* Intel: none */
+    reg_builder_free(&b);
+}
+
+static uint64_t fixed_now;
+
+static uint64_t
+fixed_clock(void)
+{
+    return fixed_now;
+}
+
+/* A platform over snapshot text, at elapsed seconds into the replay. */
+static int
+open_text(struct platform *p, const char *text, char *path, unsigned int elapsed)
+{
+    char msg[512];
+    int fd = mkstemp(path);
+    int sts;
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    if ((sts = platform_snapshot_open(p, path, msg, sizeof(msg))) < 0)
+        return sts;
+    fixed_now = 1;
+    platform_snapshot_set_clock(p, fixed_clock);
+    p->host(p->ctx, &(struct plat_host){ 0 });        /* starts the replay clock */
+    fixed_now = 1 + (uint64_t)elapsed * 1000000;
+    return 0;
+}
+
+static void
+registry_entries_replay_and_come_and_go(void **state)
+{
+    static const char text[] =
+        "pmda-darwin-snapshot 1\n"
+        "ioreg[IODeviceTree:/cpus#0x10].class IOPlatformDevice\n"
+        "ioreg[IODeviceTree:/cpus#0x10].name cpu0\n"
+        "ioreg[IODeviceTree:/cpus#0x10].parent 0xf\n"
+        "ioreg[IODeviceTree:/cpus#0x10].prop.logical-cpu-id data 00000000\n"
+        "ioreg[IODeviceTree:/cpus#0x10].prop.cluster-type data 4500\n"
+        "ioreg[IOBlockStorageDriver#0x20].class IOBlockStorageDriver\n"
+        "sample 100\n"
+        "ioreg[IODeviceTree:/cpus#0x11].class IOPlatformDevice\n"
+        "ioreg[IODeviceTree:/cpus#0x11].prop.logical-cpu-id number 1\n"
+        "ioreg[IODeviceTree:/cpus#0x11].prop.cluster-type data 5000\n"
+        "ioreg[IODeviceTree:/cpus#0x11].prop.Statistics.Bytes%20(Read) number 7\n"
+        "sample 105\n"
+        "sample 110\n";
+    char path[] = "/tmp/pmda-darwin-registry-XXXXXX";
+    struct platform p;
+    struct plat_reg_set set;
+    struct plat_topology t;
+
+    (void)state;
+    assert_int_equal(open_text(&p, text, path, 0), 0);
+    assert_string_equal(p.notes(p.ctx), "");
+    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
+    assert_int_equal(set.n, 2);
+    assert_int_equal(set.entry[0].id, 0x10);
+    assert_int_equal(set.entry[0].parent, 0xf);
+    assert_string_equal(set.entry[0].name, "cpu0");
+    assert_int_equal(set.entry[1].id, 0x11);
+    assert_int_equal(reg_prop(&set.entry[1], "Statistics.Bytes%20(Read)")->number, 7);
+    memset(&t, 0, sizeof(t));
+    assert_int_equal(p.topology(p.ctx, &t), 0);
+    assert_int_equal(t.clusters_status, 0);
+    assert_int_equal(t.nclusters, 2);
+    assert_string_equal(t.cluster[1].cpu, "cpu1");
+    assert_string_equal(t.cluster[1].type, "P");
+    fixed_now = 1 + 6000000;                           /* the second sample: 0x11 is gone */
+    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
+    assert_int_equal(set.n, 1);
+    assert_int_equal(set.entry[0].id, 0x10);
+    p.close(p.ctx);
+    unlink(path);
+}
+
+static void
+version_1_cluster_types_still_replay(void **state)
+{
+    static const char text[] = "pmda-darwin-snapshot 1\ncpu[cpu0].cluster_type E\ncpu[cpu1].cluster_type P\n"
+                               "sample 100\ncpu[cpu0].user 1\n";
+    char path[] = "/tmp/pmda-darwin-registry-XXXXXX";
+    struct platform p;
+    struct plat_topology t;
+
+    (void)state;
+    assert_int_equal(open_text(&p, text, path, 0), 0);
+    memset(&t, 0, sizeof(t));
+    assert_int_equal(p.topology(p.ctx, &t), 0);
+    assert_int_equal(t.clusters_status, 0);
+    assert_int_equal(t.nclusters, 2);
+    assert_string_equal(t.cluster[0].cpu, "cpu0");
+    assert_string_equal(t.cluster[0].type, "E");
+    assert_string_equal(t.cluster[1].type, "P");
+    p.close(p.ctx);
+    unlink(path);
+}
+
+static void
+a_malformed_registry_value_is_named_with_its_line(void **state)
+{
+    static const char text[] = "pmda-darwin-snapshot 1\n"
+                               "ioreg[IODeviceTree:/cpus#0x10].class IOPlatformDevice\n"
+                               "ioreg[IODeviceTree:/cpus#0x10].prop.cluster-type data 4\n"
+                               "sample 100\n";
+    char path[] = "/tmp/pmda-darwin-registry-XXXXXX";
+    struct platform p;
+    struct plat_reg_set set;
+    struct plat_host h;
+
+    (void)state;
+    assert_int_equal(open_text(&p, text, path, 0), 0);
+    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), -EINVAL);
+    assert_non_null(strstr(p.error(p.ctx), ":3: "));
+    assert_non_null(strstr(p.error(p.ctx), "registry value"));
+    assert_int_equal(p.host(p.ctx, &h), -ENOENT);        /* other calls answer for themselves */
+    p.close(p.ctx);
+    unlink(path);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(paths_escape_what_would_split_them),
+        cmocka_unit_test(the_builder_keeps_every_value_across_growth),
+        cmocka_unit_test(the_builder_has_bounds),
+        cmocka_unit_test(values_round_trip_through_their_text),
+        cmocka_unit_test(cluster_types_from_numbers_or_data),
+        cmocka_unit_test(registry_entries_replay_and_come_and_go),
+        cmocka_unit_test(version_1_cluster_types_still_replay),
+        cmocka_unit_test(a_malformed_registry_value_is_named_with_its_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
