@@ -306,11 +306,12 @@ struct plat_reg_prop {
     uint32_t len;                   /* DATA: bytes */
 };
 
+#define PLAT_REG_NAME_MAX 128       /* io_name_t */
 struct plat_reg_entry {
     uint64_t id;                    /* IORegistryEntryGetRegistryEntryID */
     uint64_t parent;                /* the parent's id in the query's plane; 0 if none */
-    char name[PLAT_NAME_MAX];       /* IORegistryEntryGetName */
-    char class_name[PLAT_NAME_MAX]; /* IOObjectGetClass */
+    char name[PLAT_REG_NAME_MAX];   /* IORegistryEntryGetName */
+    char class_name[PLAT_REG_NAME_MAX]; /* IOObjectGetClass */
     unsigned int nprops;
     const struct plat_reg_prop *prop;
 };

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert(sizeof(io_name_t) == PLAT_REG_NAME_MAX, "entry names and classes fit whole");
+
 struct walk {
     struct live_source *src;
     char path[REG_PATH_MAX];
