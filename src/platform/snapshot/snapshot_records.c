@@ -230,21 +230,46 @@ const struct rec_desc *const rec_all[] = {
 };
 const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
 
-/* The key of element i of field f ("vm.free_count", "netif[en0].index", "icmp.inhist_3"). */
-static const char *
-field_key(char *buf, size_t size, const struct rec_desc *d, const char *instance, const struct rec_field *f,
-          unsigned int i)
+/* A record's keys start with "family.", "family[instance]." or nothing
+ * (each field's key has its family): written once per record. */
+static size_t
+key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instance)
 {
-    int n;
+    int n = 0;
 
-    if (d->family == NULL)
-        n = snprintf(buf, size, "%s", f->key);
-    else if (instance == NULL)
-        n = snprintf(buf, size, "%s.%s", d->family, f->key);
-    else
-        n = snprintf(buf, size, "%s[%s].%s", d->family, instance, f->key);
-    if (f->count > 1 && n >= 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "_%u", i);
+    buf[0] = '\0';
+    if (d->family != NULL && instance == NULL)
+        n = snprintf(buf, size, "%s.", d->family);
+    else if (d->family != NULL)
+        n = snprintf(buf, size, "%s[%s].", d->family, instance);
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* The key of element i of field f after the prefix already in buf
+ * ("vm.free_count", "netif[en0].index", "icmp.inhist_3"): plain copies,
+ * as replay builds hundreds of keys a round. */
+static const char *
+field_key(char *buf, size_t size, size_t prefix, const struct rec_field *f, unsigned int i)
+{
+    size_t len = strlen(f->key), at = prefix;
+    char digits[12];
+    int nd = 0;
+
+    if (at + len >= size)
+        len = size - at - 1;
+    memcpy(buf + at, f->key, len);
+    at += len;
+    if (f->count > 1) {
+        do
+            digits[nd++] = (char)('0' + i % 10);
+        while ((i /= 10) > 0);
+        if (at + 1 + (size_t)nd < size) {
+            buf[at++] = '_';
+            while (nd > 0)
+                buf[at++] = digits[--nd];
+        }
+    }
+    buf[at] = '\0';
     return buf;
 }
 
@@ -318,6 +343,7 @@ rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *o
 {
     unsigned char *base = out;
     char key[PLAT_NAME_MAX + 96];
+    size_t prefix = key_prefix(key, sizeof(key), d, instance);
     int record = 0;
 
     for (unsigned int k = 0; k < d->nfields; k++)
@@ -332,7 +358,7 @@ rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *o
 
             if (*group < 0)
                 break;              /* the first failure explains the group */
-            sts = read_one(s, f, field_key(key, sizeof(key), d, instance, f, i),
+            sts = read_one(s, f, field_key(key, sizeof(key), prefix, f, i),
                            base + f->offset + i * element_size(f->kind));
             if (sts < 0)
                 *group = sts;
@@ -383,6 +409,7 @@ rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *
 {
     const unsigned char *base = in;
     char key[PLAT_NAME_MAX + 96];
+    size_t prefix = key_prefix(key, sizeof(key), d, instance);
 
     for (unsigned int k = 0; k < d->nfields; k++) {
         const struct rec_field *f = &d->fields[k];
@@ -391,7 +418,7 @@ rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *
         if (f->status != NONE)
             memcpy(&status, base + f->status, sizeof(status));
         for (unsigned int i = 0; i < elements(f); i++) {
-            field_key(key, sizeof(key), d, instance, f, i);
+            field_key(key, sizeof(key), prefix, f, i);
             if (status < 0)
                 fprintf(fp, "# %s failed (%s)\n", key, strerror(-status));
             else
@@ -443,7 +470,8 @@ rec_schema(const struct snap_field *extra, size_t nextra)
             for (unsigned int j = 0; j < d->nfields; j++)
                 for (unsigned int i = 0; i < elements(&d->fields[j]); i++) {
                     char key[128];
-                    const char *dot = strchr(field_key(key, sizeof(key), d, NULL, &d->fields[j], i), '.');
+                    const char *dot = strchr(field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, NULL),
+                                                       &d->fields[j], i), '.');
 
                     if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind) < 0)
                         goto fail;
@@ -520,7 +548,7 @@ rec_doc_table(FILE *fp)
                 const struct rec_field *f = &d->fields[j];
                 char key[128];
 
-                field_key(key, sizeof(key), d, inst ? d->instance_doc : NULL, f, 0);
+                field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, inst ? d->instance_doc : NULL), f, 0);
                 if (f->count > 1)
                     key[strlen(key) - 1] = 'N';
                 if (j == 0 || f->source != NULL || f->kind != d->fields[j - 1].kind) {
