@@ -286,12 +286,29 @@ no_two_fields_share_bytes_or_keys(void **state)
     rec_schema_free(schema);
 }
 
+/* The live source names hw.perflevelN sysctls with plat_perflevel_fields;
+ * the snapshot keys of those values must be the same words. */
+static void
+perflevel_keys_are_the_sysctl_names(void **state)
+{
+    (void)state;
+    for (int f = 0; f < PLAT_PL_N; f++) {
+        int found = 0;
+
+        for (unsigned int j = 0; j < rec_perflevel.nfields; j++)
+            found |= strcmp(rec_perflevel.fields[j].key, plat_perflevel_fields[f]) == 0 &&
+                     rec_perflevel.fields[j].offset == offsetof(struct plat_perflevel, value) + f * sizeof(uint64_t);
+        assert_true(found);
+    }
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_described_field_round_trips),
         cmocka_unit_test(no_two_fields_share_bytes_or_keys),
+        cmocka_unit_test(perflevel_keys_are_the_sysctl_names),
         cmocka_unit_test(a_failed_group_is_written_as_a_comment_and_fails_on_replay),
         cmocka_unit_test(the_docs_list_every_key),
         cmocka_unit_test(every_described_key_is_in_a_fixture),
