@@ -4,27 +4,25 @@
 #include <errno.h>
 #include <stdio.h>
 
-/* A device-tree number: a CFNumber, or data holding a little-endian 32-bit value. */
+/* A CPU's logical number. XNU's IOPlatformExpert sets "logical-cpu-id" on
+ * each CPU's nub as a 32-bit OSNumber (setProperty(..., 32U) in
+ * iokit/Kernel/IOPlatformExpert.cpp, every release from xnu-7195, macOS 11,
+ * to xnu-11417.121.6); XNU's own tests/cpucount.c reads it as a number. */
 static int
-tree_number(const struct plat_reg_prop *p, uint32_t *out)
+cpu_number(const struct plat_reg_prop *p, uint32_t *out)
 {
-    if (p == NULL)
+    if (p == NULL || p->kind != PLAT_REG_NUMBER || p->number > UINT32_MAX)
         return 0;
-    if (p->kind == PLAT_REG_NUMBER && p->number <= UINT32_MAX) {
-        *out = (uint32_t)p->number;
-        return 1;
-    }
-    if (p->kind == PLAT_REG_DATA && p->len >= 4) {
-        *out = (uint32_t)p->data[0] | (uint32_t)p->data[1] << 8 | (uint32_t)p->data[2] << 16 |
-               (uint32_t)p->data[3] << 24;
-        return 1;
-    }
-    return 0;
+    *out = (uint32_t)p->number;
+    return 1;
 }
 
-/* Device-tree text: data up to its first NUL, printable characters only. */
+/* The cluster type: device-tree data of 1 to 8 bytes that XNU reads as a
+ * little-endian integer and compares with 'E' and 'P' (ml_readprop and
+ * ml_parse_cpu_topology in osfmk/arm64/machine_routines.c, xnu-11417.121.6):
+ * the letter and NUL padding. Its printable bytes up to the first NUL. */
 static int
-tree_word(const struct plat_reg_prop *p, char *out, size_t outlen)
+cluster_type(const struct plat_reg_prop *p, char *out, size_t outlen)
 {
     size_t n = 0;
 
@@ -46,8 +44,8 @@ reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, u
         struct plat_cpu_cluster *c = &out[*n];
         uint32_t id;
 
-        if (tree_number(reg_prop(e, "logical-cpu-id"), &id) &&
-            tree_word(reg_prop(e, "cluster-type"), c->type, sizeof(c->type))) {
+        if (cpu_number(reg_prop(e, "logical-cpu-id"), &id) &&
+            cluster_type(reg_prop(e, "cluster-type"), c->type, sizeof(c->type))) {
             snprintf(c->cpu, sizeof(c->cpu), "cpu%u", (unsigned int)id);
             (*n)++;
         }

@@ -9,10 +9,9 @@
 
 /*
  * Each CPU's cluster type from the entries of PLAT_REGQ_CPUS: an entry
- * with "logical-cpu-id" (a number, or at least 4 bytes of little-endian
- * data, as the device tree stores it) and "cluster-type" (data whose
- * printable bytes up to the first NUL are the type: "E", "P") gives CPU
- * "cpu<id>". Entries lacking either are skipped. Fills out[0..*n) (at most
+ * with "logical-cpu-id" (a number) and "cluster-type" (data whose printable
+ * bytes up to the first NUL are the type: "E", "P") gives CPU "cpu<id>".
+ * Entries lacking either, or holding another kind, are skipped. Fills out[0..*n) (at most
  * cap); returns 0, or -ENOENT when no entry gives a CPU (Intel Macs).
  */
 int reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, unsigned int cap,

@@ -45,9 +45,9 @@ class Values(unittest.TestCase):
         self.assertNotIn("AppleARMCPU", "\n".join(recs))
         self.assertIn("ioreg[IODeviceTree:/cpus#0x100000111].name cpu0", recs)
         self.assertIn("ioreg[IODeviceTree:/cpus#0x100000111].parent 0x100000110", recs)
-        # <"E"> is the text E and its NUL; <07000000> is four bytes
+        # <"E"> is the text E and its NUL; the logical CPU number is a number (IOPlatformExpert sets it)
         self.assertIn("ioreg[IODeviceTree:/cpus#0x100000111].prop.cluster-type data 4500", recs)
-        self.assertIn("ioreg[IODeviceTree:/cpus#0x100000118].prop.logical-cpu-id data 07000000", recs)
+        self.assertIn("ioreg[IODeviceTree:/cpus#0x100000118].prop.logical-cpu-id number 7", recs)
         self.assertIn("ioreg[IODeviceTree:/cpus#0x100000118].prop.compatible data "
                       + (b"apple,avalanche\0ARM,v8\0").hex(), recs)
 

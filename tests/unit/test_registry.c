@@ -126,7 +126,7 @@ values_round_trip_through_their_text(void **state)
 }
 
 static void
-cluster_types_from_numbers_or_data(void **state)
+cluster_types_of_numbered_cpus(void **state)
 {
     struct reg_builder b = { 0 };
     struct plat_reg_set set;
@@ -135,15 +135,15 @@ cluster_types_from_numbers_or_data(void **state)
 
     (void)state;
     reg_builder_entry(&b, 1, 0, "cpu0", "IOPlatformDevice");
-    reg_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x05\x00\x00\x00", 4);
+    reg_builder_number(&b, "logical-cpu-id", 5);
     reg_builder_data(&b, "cluster-type", (const unsigned char *)"P\0", 2);
     reg_builder_entry(&b, 2, 0, "cpu1", "IOPlatformDevice");
     reg_builder_number(&b, "logical-cpu-id", 1);
     reg_builder_data(&b, "cluster-type", (const unsigned char *)"E", 1);      /* no NUL */
     reg_builder_entry(&b, 3, 0, "cpu2", "IOPlatformDevice");                 /* no cluster type: skipped */
     reg_builder_number(&b, "logical-cpu-id", 2);
-    reg_builder_entry(&b, 4, 0, "cpu3", "IOPlatformDevice");                 /* id too short: skipped */
-    reg_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x03", 1);
+    reg_builder_entry(&b, 4, 0, "cpu3", "IOPlatformDevice");                 /* id as data, not XNU's number: skipped */
+    reg_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x03\x00\x00\x00", 4);
     reg_builder_data(&b, "cluster-type", (const unsigned char *)"E\0", 2);
     reg_builder_entry(&b, 5, 0, "cpu4", "IOPlatformDevice");                 /* type unprintable: skipped */
     reg_builder_number(&b, "logical-cpu-id", 4);
@@ -199,7 +199,7 @@ registry_entries_replay_and_come_and_go(void **state)
         "ioreg[IODeviceTree:/cpus#0x10].class IOPlatformDevice\n"
         "ioreg[IODeviceTree:/cpus#0x10].name cpu0\n"
         "ioreg[IODeviceTree:/cpus#0x10].parent 0xf\n"
-        "ioreg[IODeviceTree:/cpus#0x10].prop.logical-cpu-id data 00000000\n"
+        "ioreg[IODeviceTree:/cpus#0x10].prop.logical-cpu-id number 0\n"
         "ioreg[IODeviceTree:/cpus#0x10].prop.cluster-type data 4500\n"
         "ioreg[IOBlockStorageDriver#0x20].class IOBlockStorageDriver\n"
         "sample 100\n"
@@ -290,7 +290,7 @@ main(void)
         cmocka_unit_test(the_builder_keeps_every_value_across_growth),
         cmocka_unit_test(the_builder_has_bounds),
         cmocka_unit_test(values_round_trip_through_their_text),
-        cmocka_unit_test(cluster_types_from_numbers_or_data),
+        cmocka_unit_test(cluster_types_of_numbered_cpus),
         cmocka_unit_test(registry_entries_replay_and_come_and_go),
         cmocka_unit_test(version_1_cluster_types_still_replay),
         cmocka_unit_test(a_malformed_registry_value_is_named_with_its_line),
