@@ -20,18 +20,6 @@
 
 #define STRUCT_MAX 65536                /* larger than any platform struct */
 
-static size_t
-field_elements(const struct rec_field *f)
-{
-    return f->count > 1 ? f->count : 1;
-}
-
-static size_t
-element_bytes(const struct rec_field *f)
-{
-    return f->kind == SNAP_COUNTER64 || f->kind == SNAP_GAUGE64 ? 8 : 4;
-}
-
 /* Give every element of every field a value of its own, derived from n. */
 static void
 fill(const struct rec_desc *d, unsigned char *base, unsigned int n)
@@ -39,8 +27,8 @@ fill(const struct rec_desc *d, unsigned char *base, unsigned int n)
     for (unsigned int j = 0; j < d->nfields; j++) {
         const struct rec_field *f = &d->fields[j];
 
-        for (size_t i = 0; i < field_elements(f); i++) {
-            unsigned char *at = base + f->offset + i * element_bytes(f);
+        for (size_t i = 0; i < rec_elements(f); i++) {
+            unsigned char *at = base + f->offset + i * rec_element_size(f);
             unsigned int k = n * 1000 + j * 50 + (unsigned int)i;
             uint32_t v32 = 0x80000000u + k;
             uint64_t v64 = ((uint64_t)k << 40) + k;
@@ -68,10 +56,8 @@ same_fields(const struct rec_desc *d, const unsigned char *a, const unsigned cha
 
         if (f->kind == SNAP_TEXT)
             assert_string_equal((const char *)a + f->offset, (const char *)b + f->offset);
-        else if (f->kind == SNAP_TIME)
-            assert_memory_equal(a + f->offset, b + f->offset, 12);
         else
-            assert_memory_equal(a + f->offset, b + f->offset, field_elements(f) * element_bytes(f));
+            assert_memory_equal(a + f->offset, b + f->offset, rec_elements(f) * rec_element_size(f));
         if (f->status != REC_NO_STATUS)
             assert_memory_equal(a + f->status, b + f->status, sizeof(int));
     }
@@ -269,10 +255,8 @@ no_two_fields_share_bytes_or_keys(void **state)
         for (unsigned int j = 0; j < d->nfields; j++)
             for (unsigned int k = j + 1; k < d->nfields; k++) {
                 const struct rec_field *a = &d->fields[j], *b = &d->fields[k];
-                size_t a_end = a->offset + (a->kind == SNAP_TEXT ? a->size : a->kind == SNAP_TIME ? 12 :
-                                            field_elements(a) * element_bytes(a));
-                size_t b_end = b->offset + (b->kind == SNAP_TEXT ? b->size : b->kind == SNAP_TIME ? 12 :
-                                            field_elements(b) * element_bytes(b));
+                size_t a_end = a->offset + rec_elements(a) * rec_element_size(a);
+                size_t b_end = b->offset + rec_elements(b) * rec_element_size(b);
 
                 if (a->offset < b_end && b->offset < a_end)
                     fprintf(stderr, "%s and %s overlap\n", a->key, b->key);

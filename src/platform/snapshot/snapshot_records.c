@@ -273,20 +273,23 @@ field_key(char *buf, size_t size, size_t prefix, const struct rec_field *f, unsi
     return buf;
 }
 
-static size_t
-element_size(enum snap_kind kind)
-{
-    switch (kind) {
-    case SNAP_COUNTER32: case SNAP_GAUGE32: case SNAP_INT: return 4;
-    case SNAP_COUNTER64: case SNAP_GAUGE64: return 8;
-    default: return 0;              /* text and time are never arrays */
-    }
-}
-
-static size_t
-elements(const struct rec_field *f)
+unsigned int
+rec_elements(const struct rec_field *f)
 {
     return f->count > 1 ? f->count : 1;
+}
+
+size_t
+rec_element_size(const struct rec_field *f)
+{
+    switch (f->kind) {
+    case SNAP_COUNTER32: case SNAP_GAUGE32: case SNAP_INT: return 4;
+    case SNAP_COUNTER64: case SNAP_GAUGE64: return 8;
+    case SNAP_TEXT: return f->size;
+    case SNAP_TIME: return 12;          /* int64_t seconds, int32_t microseconds */
+    case SNAP_REGISTRY: break;
+    }
+    return 0;
 }
 
 static int
@@ -353,13 +356,13 @@ rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *o
         const struct rec_field *f = &d->fields[k];
         int *group = f->status != NONE ? (int *)(void *)(base + f->status) : &record;
 
-        for (unsigned int i = 0; i < elements(f); i++) {
+        for (unsigned int i = 0; i < rec_elements(f); i++) {
             int sts;
 
             if (*group < 0)
                 break;              /* the first failure explains the group */
             sts = read_one(s, f, field_key(key, sizeof(key), prefix, f, i),
-                           base + f->offset + i * element_size(f->kind));
+                           base + f->offset + i * rec_element_size(f));
             if (sts < 0)
                 *group = sts;
         }
@@ -417,12 +420,12 @@ rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *
 
         if (f->status != NONE)
             memcpy(&status, base + f->status, sizeof(status));
-        for (unsigned int i = 0; i < elements(f); i++) {
+        for (unsigned int i = 0; i < rec_elements(f); i++) {
             field_key(key, sizeof(key), prefix, f, i);
             if (status < 0)
                 fprintf(fp, "# %s failed (%s)\n", key, strerror(-status));
             else
-                write_one(fp, f, key, base + f->offset + i * element_size(f->kind));
+                write_one(fp, f, key, base + f->offset + i * rec_element_size(f));
         }
     }
 }
@@ -452,7 +455,7 @@ rec_schema(const struct snap_field *extra, size_t nextra)
 
     for (unsigned int r = 0; r < rec_nall; r++)
         for (unsigned int j = 0; j < rec_all[r]->nfields; j++)
-            n += (rec_all[r]->instancing == REC_BOTH ? 2 : 1) * elements(&rec_all[r]->fields[j]);
+            n += (rec_all[r]->instancing == REC_BOTH ? 2 : 1) * rec_elements(&rec_all[r]->fields[j]);
     for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
         unsigned int count;
 
@@ -468,7 +471,7 @@ rec_schema(const struct snap_field *extra, size_t nextra)
             if ((inst == 0 && d->instancing == REC_INSTANCED) || (inst == 1 && d->instancing == REC_PLAIN))
                 continue;
             for (unsigned int j = 0; j < d->nfields; j++)
-                for (unsigned int i = 0; i < elements(&d->fields[j]); i++) {
+                for (unsigned int i = 0; i < rec_elements(&d->fields[j]); i++) {
                     char key[128];
                     const char *dot = strchr(field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, NULL),
                                                        &d->fields[j], i), '.');

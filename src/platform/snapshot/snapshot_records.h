@@ -48,6 +48,10 @@ extern const struct rec_desc rec_host, rec_uname, rec_clock, rec_memory, rec_loa
 extern const struct rec_desc *const rec_all[];
 extern const unsigned int rec_nall;
 
+/* A field's elements (1, or its array's count) and the bytes each takes in its struct. */
+unsigned int rec_elements(const struct rec_field *f);
+size_t rec_element_size(const struct rec_field *f);
+
 /*
  * Read a record at the replay position into out (instance: NULL for a plain
  * record). Group statuses get their group's first failure; the return value
