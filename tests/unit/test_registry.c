@@ -171,24 +171,21 @@ fixed_clock(void)
     return fixed_now;
 }
 
-/* A platform over snapshot text, at elapsed seconds into the replay. */
-static int
-open_text(struct platform *p, const char *text, char *path, unsigned int elapsed)
+/* A platform replaying snapshot text from its start. The file is parsed
+ * whole at open, so it is removed at once. */
+static void
+open_text(struct platform *p, const char *text)
 {
-    char msg[512];
+    char path[] = "/tmp/pmda-darwin-registry-XXXXXX", msg[512];
     int fd = mkstemp(path);
-    int sts;
 
     assert_true(fd >= 0);
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    if ((sts = platform_snapshot_open(p, path, msg, sizeof(msg))) < 0)
-        return sts;
+    assert_int_equal(platform_snapshot_open(p, path, msg, sizeof(msg)), 0);
+    unlink(path);
     fixed_now = 1;
     platform_snapshot_set_clock(p, fixed_clock);
-    p->host(p->ctx, &(struct plat_host){ 0 });        /* starts the replay clock */
-    fixed_now = 1 + (uint64_t)elapsed * 1000000;
-    return 0;
 }
 
 static void
@@ -209,13 +206,12 @@ registry_entries_replay_and_come_and_go(void **state)
         "ioreg[IODeviceTree:/cpus#0x11].prop.Statistics.Bytes%20(Read) number 7\n"
         "sample 105\n"
         "sample 110\n";
-    char path[] = "/tmp/pmda-darwin-registry-XXXXXX";
     struct platform p;
     struct plat_reg_set set;
     struct plat_topology t;
 
     (void)state;
-    assert_int_equal(open_text(&p, text, path, 0), 0);
+    open_text(&p, text);
     assert_string_equal(p.notes(p.ctx), "");
     assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
     assert_int_equal(set.n, 2);
@@ -235,7 +231,6 @@ registry_entries_replay_and_come_and_go(void **state)
     assert_int_equal(set.n, 1);
     assert_int_equal(set.entry[0].id, 0x10);
     p.close(p.ctx);
-    unlink(path);
 }
 
 static void
@@ -243,12 +238,11 @@ version_1_cluster_types_still_replay(void **state)
 {
     static const char text[] = "pmda-darwin-snapshot 1\ncpu[cpu0].cluster_type E\ncpu[cpu1].cluster_type P\n"
                                "sample 100\ncpu[cpu0].user 1\n";
-    char path[] = "/tmp/pmda-darwin-registry-XXXXXX";
     struct platform p;
     struct plat_topology t;
 
     (void)state;
-    assert_int_equal(open_text(&p, text, path, 0), 0);
+    open_text(&p, text);
     memset(&t, 0, sizeof(t));
     assert_int_equal(p.topology(p.ctx, &t), 0);
     assert_int_equal(t.clusters_status, 0);
@@ -257,7 +251,6 @@ version_1_cluster_types_still_replay(void **state)
     assert_string_equal(t.cluster[0].type, "E");
     assert_string_equal(t.cluster[1].type, "P");
     p.close(p.ctx);
-    unlink(path);
 }
 
 static void
@@ -267,19 +260,17 @@ a_malformed_registry_value_is_named_with_its_line(void **state)
                                "ioreg[IODeviceTree:/cpus#0x10].class IOPlatformDevice\n"
                                "ioreg[IODeviceTree:/cpus#0x10].prop.cluster-type data 4\n"
                                "sample 100\n";
-    char path[] = "/tmp/pmda-darwin-registry-XXXXXX";
     struct platform p;
     struct plat_reg_set set;
     struct plat_host h;
 
     (void)state;
-    assert_int_equal(open_text(&p, text, path, 0), 0);
+    open_text(&p, text);
     assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), -EINVAL);
     assert_non_null(strstr(p.error(p.ctx), ":3: "));
     assert_non_null(strstr(p.error(p.ctx), "registry value"));
     assert_int_equal(p.host(p.ctx, &h), -ENOENT);        /* other calls answer for themselves */
     p.close(p.ctx);
-    unlink(path);
 }
 
 int
