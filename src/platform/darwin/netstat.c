@@ -50,7 +50,8 @@ read_stats(struct live_source *src, const char *name, size_t *len)
     return 0;
 }
 
-/* Read the sysctl and decode it; a buffer too short for the fields is a failure. */
+/* Read the sysctl and decode it; a buffer too short for the fields, or of
+ * a size whose layout the decoder does not know, is a failure. */
 #define READ_AND_PARSE(src, name, parse, out)                                               \
     do {                                                                                    \
         size_t len;                                                                         \
@@ -58,7 +59,9 @@ read_stats(struct live_source *src, const char *name, size_t *len)
         if ((sts = read_stats(src, name, &len)) < 0)                                        \
             return sts;                                                                     \
         if ((sts = parse(src->stats, len, out)) < 0)                                        \
-            return live_fail(src, sts, "sysctl %s: %zu bytes, too short", name, len);       \
+            return live_fail(src, sts, "sysctl %s: %zu bytes, %s", name, len,              \
+                             sts == -ENOTSUP ? "not a layout of XNU's struct that this agent " \
+                             "decodes (netstat_parse.h)" : "too short");                    \
         return 0;                                                                           \
     } while (0)
 
@@ -74,15 +77,8 @@ int
 live_icmp(void *ctx, struct plat_icmp *out)
 {
     struct live_source *src = live_begin(ctx);
-    size_t len;
-    int sts;
 
-    if ((sts = read_stats(src, "net.inet.icmp.stats", &len)) < 0)
-        return sts;
-    if ((sts = netstat_parse_icmp(src->stats, len, out)) < 0)
-        return live_fail(src, sts, "sysctl net.inet.icmp.stats: %zu bytes, not the %d-byte struct icmpstat "
-                         "of XNU's netinet/icmp_var.h that this agent decodes", len, ICMPSTAT_SIZE);
-    return 0;
+    READ_AND_PARSE(src, "net.inet.icmp.stats", netstat_parse_icmp, out);
 }
 
 int
