@@ -318,22 +318,86 @@ struct plat_reg_entry {
 
 /* What a family asks of the registry: the children of a plane path
  * ("IODeviceTree:/cpus"), or the services of a class ("IOBlockStorageDriver"),
- * and with each, its descendants down to depth levels; the property keys
- * wanted (NULL-terminated; NULL: every property). */
+ * and with each, its descendants down to depth levels and its ancestors up
+ * to ancestors levels (each entry once, however many share it); the
+ * property keys wanted (NULL-terminated; NULL: every property). counters
+ * names the key path prefixes ("Statistics.") whose numbers only grow, so
+ * that a replay interpolates them as it does other counters. */
 struct plat_reg_query {
     const char *match;
     unsigned int depth;
     const char *const *keys;
+    unsigned int ancestors;
+    const char *const *counters;
 };
 
 /* The queries the agent makes, so that darwin-snapshot records them all. */
-enum plat_reg_query_id { PLAT_REGQ_CPUS, PLAT_REGQ_N };
+enum plat_reg_query_id { PLAT_REGQ_CPUS, PLAT_REGQ_DISKS, PLAT_REGQ_APFS, PLAT_REGQ_N };
 extern const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N];
 
 /* The entries; the arrays belong to the source until its next call. */
 struct plat_reg_set {
     unsigned int n;
     const struct plat_reg_entry *entry;
+};
+
+/*
+ * One mounted filesystem as getfsstat(MNT_NOWAIT) reports it: the kernel's
+ * cached struct statfs, never a fresh one, so a dead NFS or SMB server
+ * cannot stall the caller (its figures are then as of its last refresh).
+ * Counts are 64-bit in the kernel's 64-bit-inode statfs.
+ */
+#define PLAT_FSTYPE_MAX 16          /* MFSTYPENAMELEN */
+#define PLAT_PATH_MAX 1024          /* MAXPATHLEN */
+struct plat_mount {
+    char on[PLAT_PATH_MAX];         /* f_mntonname: the mount point */
+    char from[PLAT_PATH_MAX];       /* f_mntfromname: "/dev/disk3s1", "server:/export", "map auto_home" */
+    char fstype[PLAT_FSTYPE_MAX];   /* f_fstypename: "apfs", "nfs", "devfs", ... */
+    uint32_t flags;                 /* f_flags: MNT_* */
+    uint32_t bsize;                 /* f_bsize: fundamental block size, bytes */
+    uint64_t blocks, bfree, bavail; /* f_blocks, f_bfree, f_bavail, in f_bsize units */
+    uint64_t files, ffree;          /* f_files, f_ffree */
+};
+
+#define PLAT_MNT_RDONLY 0x00000001u /* MNT_RDONLY (sys/mount.h) */
+#define PLAT_MNT_LOCAL 0x00001000u  /* MNT_LOCAL */
+#define PLAT_MAX_MOUNTS 4096
+
+/* The mounts; the array belongs to the source until the next call. */
+struct plat_mount_set {
+    unsigned int n;
+    const struct plat_mount *mount;
+};
+
+/*
+ * NFS statistics. The client's come from sysctl {CTL_VFS, nfs's type
+ * number, NFS_NFSSTATS} (struct nfsclntstats), the server's from
+ * nfssvc(NFSSVC_SRVSTATS) (struct nfsrvstats); both structs as XNU's
+ * bsd/nfs/nfs.h declares them since xnu-8019.41.5 (macOS 12.2), all
+ * 64-bit counters. Each side has its own status: -ENOENT when the NFS
+ * client is not loaded (getvfsbyname fails) or the server is absent.
+ */
+#define PLAT_NFS_NPROCS 23          /* NFS_NPROCS (bsd/nfs/nfsproto.h): NFSv3 procedures and NOOP */
+struct plat_nfs_client {
+    uint64_t attrcache_hits, attrcache_misses, lookupcache_hits, lookupcache_misses;
+    uint64_t direofcache_hits, direofcache_misses, accesscache_hits, accesscache_misses;
+    uint64_t biocache_reads, read_bios, read_physios, biocache_writes, write_bios, write_physios;
+    uint64_t biocache_readlinks, readlink_bios, biocache_readdirs, readdir_bios;
+    uint64_t rpccnt[PLAT_NFS_NPROCS];
+    uint64_t rpcretries, rpcrequests, rpctimeouts, rpcunexpected, rpcinvalid, pageins, pageouts;
+};
+struct plat_nfs_server {
+    uint64_t rpccnt[PLAT_NFS_NPROCS];
+    uint64_t rpc_errs, errs, cache_inproghits, cache_idemdonehits, cache_nonidemdonehits, cache_misses;
+    uint64_t vop_writes;
+};
+struct plat_nfs {
+    int client_status;
+    struct plat_nfs_client client;
+    int server_status;
+    struct plat_nfs_server server;
+    int nfsd_status;
+    uint32_t nfsd_threads;          /* vfs.generic.nfs.server.nfsd_thread_count: 0 while nfsd is not running */
 };
 
 /* The interfaces; the array belongs to the source until the next call. */
@@ -363,6 +427,8 @@ struct platform {
     int (*tcp)(void *ctx, struct plat_tcp *out);
     int (*tcpconn)(void *ctx, struct plat_tcpconn *out);
     int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
+    int (*mounts)(void *ctx, struct plat_mount_set *out);
+    int (*nfs)(void *ctx, struct plat_nfs *out);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

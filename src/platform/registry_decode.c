@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A CPU's logical number. XNU's IOPlatformExpert sets "logical-cpu-id" on
  * each CPU's nub as a 32-bit OSNumber (setProperty(..., 32U) in
@@ -51,4 +52,226 @@ reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, u
         }
     }
     return *n > 0 ? 0 : -ENOENT;
+}
+
+/* ---- shared ------------------------------------------------------------- */
+
+/* The property at the path of these raw (unescaped) parts, or NULL. */
+static const struct plat_reg_prop *
+prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
+{
+    char path[REG_PATH_MAX];
+    int len = reg_path_append(path, sizeof(path), 0, dict, strlen(dict));
+
+    if (len < 0 || (key != NULL && reg_path_append(path, sizeof(path), (size_t)len, key, strlen(key)) < 0))
+        return NULL;
+    return reg_prop(e, path);
+}
+
+static int
+number_of(const struct plat_reg_prop *p, uint64_t *out)
+{
+    if (p == NULL || p->kind != PLAT_REG_NUMBER)
+        return 0;
+    *out = p->number;
+    return 1;
+}
+
+/* A flag given as a boolean or a number: 0 or 1, or -1 when absent or text. */
+static int
+flag_of(const struct plat_reg_prop *p)
+{
+    if (p == NULL || (p->kind != PLAT_REG_BOOL && p->kind != PLAT_REG_NUMBER))
+        return -1;
+    return p->number != 0;
+}
+
+/* A string property copied printable, or "" when absent or not a string. */
+static void
+text_of(const struct plat_reg_prop *p, char *out, size_t outlen)
+{
+    size_t n = 0;
+
+    if (p != NULL && p->kind == PLAT_REG_STRING)
+        for (const char *c = p->text; *c != '\0' && n + 1 < outlen; c++)
+            out[n++] = (unsigned char)*c >= ' ' && *c != 0x7f ? *c : '?';
+    out[n] = '\0';
+}
+
+static const struct plat_reg_entry *
+entry_by_id(const struct plat_reg_set *set, uint64_t id)
+{
+    if (id == 0)
+        return NULL;
+    for (unsigned int i = 0; i < set->n; i++)
+        if (set->entry[i].id == id)
+            return &set->entry[i];
+    return NULL;
+}
+
+static int
+has_statistics(const struct plat_reg_entry *e)
+{
+    for (unsigned int i = 0; i < e->nprops; i++)
+        if (strncmp(e->prop[i].path, "Statistics.", 11) == 0)
+            return 1;
+    return 0;
+}
+
+/* A BSD name: "disk" and what follows, printable, no '/'. */
+static int
+bsd_name_of(const struct plat_reg_entry *e, char *out, size_t outlen)
+{
+    text_of(prop_in(e, "BSD Name", NULL), out, outlen);
+    return out[0] != '\0' && strchr(out, '/') == NULL && strchr(out, '?') == NULL;
+}
+
+static int
+name_taken(const char *name, const void *items, size_t stride, unsigned int n)
+{
+    for (unsigned int i = 0; i < n; i++)
+        if (strcmp((const char *)items + i * stride, name) == 0)  /* each struct starts with its name */
+            return 1;
+    return 0;
+}
+
+/* ---- disks ---------------------------------------------------------------- */
+
+static const char *const disk_stat_keys[REG_DISK_NSTATS] = {
+    [REG_DISK_READS] = "Operations (Read)", [REG_DISK_WRITES] = "Operations (Write)",
+    [REG_DISK_BYTES_READ] = "Bytes (Read)", [REG_DISK_BYTES_WRITTEN] = "Bytes (Write)",
+    [REG_DISK_LATENT_READ_NS] = "Latency Time (Read)", [REG_DISK_LATENT_WRITE_NS] = "Latency Time (Write)",
+    [REG_DISK_TOTAL_READ_NS] = "Total Time (Read)", [REG_DISK_TOTAL_WRITE_NS] = "Total Time (Write)",
+    [REG_DISK_READ_ERRORS] = "Errors (Read)", [REG_DISK_WRITE_ERRORS] = "Errors (Write)",
+    [REG_DISK_READ_RETRIES] = "Retries (Read)", [REG_DISK_WRITE_RETRIES] = "Retries (Write)",
+};
+
+/* The nearest of e and the entries above it (at most the set's size: a
+ * cycle in bad data ends there) with this characteristic. */
+static void
+characteristic(const struct plat_reg_set *set, const struct plat_reg_entry *e, const char *dict, const char *key,
+               char *out, size_t outlen)
+{
+    out[0] = '\0';
+    for (unsigned int hops = 0; e != NULL && hops <= set->n && out[0] == '\0'; hops++, e = entry_by_id(set, e->parent))
+        text_of(prop_in(e, dict, key), out, outlen);
+}
+
+int
+reg_disks(const struct plat_reg_set *set, struct reg_disk *out, unsigned int cap, unsigned int *n)
+{
+    *n = 0;
+    for (unsigned int i = 0; i < set->n && *n < cap; i++) {
+        const struct plat_reg_entry *media = &set->entry[i], *driver = entry_by_id(set, media->parent);
+        struct reg_disk *d = &out[*n];
+
+        if (driver == NULL || !has_statistics(driver) || flag_of(reg_prop(media, "Whole")) == 0 ||
+            !bsd_name_of(media, d->name, sizeof(d->name)) || name_taken(d->name, out, sizeof(*out), *n))
+            continue;
+        d->have = 0;
+        for (unsigned int s = 0; s < REG_DISK_NSTATS; s++)
+            if (number_of(prop_in(driver, "Statistics", disk_stat_keys[s]), &d->stat[s]))
+                d->have |= 1u << s;
+            else
+                d->stat[s] = 0;
+        if (!number_of(prop_in(media, "Preferred Block Size", NULL), &d->block_size))
+            d->block_size = 0;
+        if (!number_of(reg_prop(media, "Size"), &d->size))
+            d->size = 0;
+        d->removable = flag_of(reg_prop(media, "Removable"));
+        characteristic(set, driver, "Device Characteristics", "Medium Type", d->medium, sizeof(d->medium));
+        characteristic(set, driver, "Protocol Characteristics", "Physical Interconnect", d->interconnect,
+                       sizeof(d->interconnect));
+        characteristic(set, driver, "Protocol Characteristics", "Physical Interconnect Location", d->location,
+                       sizeof(d->location));
+        (*n)++;
+    }
+    return *n > 0 ? 0 : -ENOENT;
+}
+
+/* ---- APFS ----------------------------------------------------------------- */
+
+static const char *const apfs_stat_keys[REG_APFS_NSTATS] = {
+    [REG_APFS_BYTES_READ] = "Bytes read from block device",
+    [REG_APFS_BYTES_WRITTEN] = "Bytes written to block device",
+    [REG_APFS_READ_REQUESTS] = "Read requests sent to block device",
+    [REG_APFS_WRITE_REQUESTS] = "Write requests sent to block device",
+    [REG_APFS_TRANSACTIONS] = "Number of transactions flushed",
+    [REG_APFS_CACHE_HITS] = "Object cache: Number of hits",
+    [REG_APFS_CACHE_EVICTIONS] = "Object cache: Number of evictions",
+    [REG_APFS_READ_ERRORS] = "Metadata: Number of read errors",
+    [REG_APFS_WRITE_ERRORS] = "Metadata: Number of write errors",
+};
+
+static int
+is_container(const struct plat_reg_entry *e)
+{
+    return strcmp(e->class_name, "AppleAPFSContainer") == 0;
+}
+
+/* The container's name, its store and the store's whole disk, from the
+ * BSD names above it, nearest first. */
+static void
+container_chain(const struct plat_reg_set *set, const struct plat_reg_entry *e, struct reg_apfs_container *c)
+{
+    unsigned int found = 0;
+
+    c->name[0] = c->store[0] = c->store_disk[0] = '\0';
+    for (unsigned int hops = 0; (e = entry_by_id(set, e->parent)) != NULL && hops <= set->n; hops++) {
+        char name[PLAT_NAME_MAX];
+
+        if (!bsd_name_of(e, name, sizeof(name)))
+            continue;
+        if (found == 0)
+            snprintf(c->name, sizeof(c->name), "%s", name);
+        else if (found == 1)
+            snprintf(c->store, sizeof(c->store), "%s", name);
+        if (found >= 1 && flag_of(reg_prop(e, "Whole")) == 1) {
+            snprintf(c->store_disk, sizeof(c->store_disk), "%s", name);
+            return;
+        }
+        found++;
+    }
+}
+
+int
+reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned int ccap, unsigned int *nc,
+         struct reg_apfs_volume *v, unsigned int vcap, unsigned int *nv)
+{
+    *nc = *nv = 0;
+    for (unsigned int i = 0; i < set->n && *nc < ccap; i++) {
+        const struct plat_reg_entry *e = &set->entry[i];
+        struct reg_apfs_container *k = &c[*nc];
+
+        if (!is_container(e))
+            continue;
+        container_chain(set, e, k);
+        if (k->name[0] == '\0' || name_taken(k->name, c, sizeof(*c), *nc))
+            continue;
+        k->block_size_ok = number_of(reg_prop(e, "ContainerBlockSize"), &k->block_size);
+        k->have = 0;
+        for (unsigned int s = 0; s < REG_APFS_NSTATS; s++)
+            if (number_of(prop_in(e, "Statistics", apfs_stat_keys[s]), &k->stat[s]))
+                k->have |= 1u << s;
+            else
+                k->stat[s] = 0;
+        (*nc)++;
+    }
+    for (unsigned int i = 0; i < set->n && *nv < vcap; i++) {
+        const struct plat_reg_entry *e = &set->entry[i], *parent = entry_by_id(set, e->parent);
+        struct reg_apfs_volume *vol = &v[*nv];
+        struct reg_apfs_container owner;
+
+        if (parent == NULL || !is_container(parent) || !bsd_name_of(e, vol->name, sizeof(vol->name)) ||
+            name_taken(vol->name, v, sizeof(*v), *nv))
+            continue;
+        container_chain(set, parent, &owner);
+        snprintf(vol->container, sizeof(vol->container), "%s", owner.name);
+        snprintf(vol->volume_name, sizeof(vol->volume_name), "%s", e->name);
+        text_of(prop_in(e, "Role", "0"), vol->role, sizeof(vol->role));
+        vol->encrypted = flag_of(reg_prop(e, "Encrypted"));
+        vol->locked = flag_of(reg_prop(e, "Locked"));
+        (*nv)++;
+    }
+    return *nc > 0 ? 0 : -ENOENT;
 }

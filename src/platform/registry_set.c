@@ -61,6 +61,15 @@ arena_add(struct reg_builder *b, const void *bytes, size_t len)
 }
 
 int
+reg_builder_has(const struct reg_builder *b, uint64_t id)
+{
+    for (unsigned int i = 0; i < b->n; i++)
+        if (b->entry[i].id == id)
+            return 1;
+    return 0;
+}
+
+int
 reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name)
 {
     struct plat_reg_entry *e;
@@ -299,6 +308,12 @@ value_parse(const char *text, struct reg_value *v)
         return 0;
     }
     return -EINVAL;
+}
+
+int
+reg_value_number(const char *text, uint64_t *out)
+{
+    return strncmp(text, "number ", 7) == 0 ? parse_number(text + 7, out) : -EINVAL;
 }
 
 int

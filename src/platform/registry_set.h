@@ -39,6 +39,8 @@ void reg_builder_free(struct reg_builder *b);
 
 /* Start an entry; the properties added next are its own. -E2BIG past the bounds. */
 int reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name);
+/* Whether an entry with this id was started since the last reset (shared ancestors are recorded once). */
+int reg_builder_has(const struct reg_builder *b, uint64_t id);
 int reg_builder_number(struct reg_builder *b, const char *path, uint64_t value);
 int reg_builder_bool(struct reg_builder *b, const char *path, int value);
 int reg_builder_string(struct reg_builder *b, const char *path, const char *text);
@@ -56,6 +58,8 @@ int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t 
  * at path: 0, or -EINVAL for text that is none of these. */
 int reg_builder_parse(struct reg_builder *b, const char *path, const char *text);
 void reg_write_value(FILE *fp, const struct plat_reg_prop *p);
+/* The number of a "number N" value: 0, or -EINVAL for any other text. */
+int reg_value_number(const char *text, uint64_t *out);
 /* 0 when text is a value reg_builder_parse takes, else -EINVAL. */
 int reg_value_check(const char *text);
 

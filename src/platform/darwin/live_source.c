@@ -63,6 +63,8 @@ live_close(void *ctx)
     free(src->netifs);
     free(src->stats);
     free(src->pcblist.data);
+    free(src->fsstat.data);
+    free(src->mounts);
     reg_builder_free(&src->registry);
     free(src);
 }
@@ -101,6 +103,8 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .tcp = live_tcp,
         .tcpconn = live_tcpconn,
         .registry = live_registry,
+        .mounts = live_mounts,
+        .nfs = live_nfs,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

@@ -32,6 +32,9 @@ struct live_source {
     int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
     unsigned char *stats;           /* buffer for the protocol statistics structs */
     struct live_buffer pcblist;     /* net.inet.tcp.pcblist_n */
+    struct live_buffer fsstat;      /* getfsstat's struct statfs array */
+    struct plat_mount *mounts;      /* PLAT_MAX_MOUNTS, handed out by live_mounts() */
+    size_t nfsrv_size;              /* sizeof(struct nfsrvstats) as the kernel says, once known */
     char error[512];                /* every failure of the current call */
 };
 
@@ -79,6 +82,8 @@ int live_icmp(void *ctx, struct plat_icmp *out);
 int live_ip6(void *ctx, struct plat_ip6 *out);
 int live_tcp(void *ctx, struct plat_tcp *out);
 int live_tcpconn(void *ctx, struct plat_tcpconn *out);
+int live_mounts(void *ctx, struct plat_mount_set *out);
+int live_nfs(void *ctx, struct plat_nfs *out);
 /* The IORegistry (registry.c: the only file that uses IOKit); the first
  * form for a reader that is part of a larger call. */
 int live_read_registry(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);

@@ -92,6 +92,45 @@ add_value(struct walk *w, size_t at, CFTypeRef value)
         w->sts = sts;
 }
 
+/* A wanted key: a property, or with '.' in it a value inside a dictionary
+ * property, recorded at the path of all its parts. The property is a Create
+ * (released here); values inside it are Gets. */
+static void
+add_wanted(struct walk *w, io_registry_entry_t entry, const char *key)
+{
+    CFTypeRef top = NULL, value = NULL;
+    size_t at = 0;
+
+    w->path[0] = '\0';
+    for (const char *part = key; part != NULL;) {
+        const char *end = strchr(part, '.');
+        size_t len = end ? (size_t)(end - part) : strlen(part);
+        char name[256];
+        CFStringRef cfkey;
+        int n;
+
+        snprintf(name, sizeof(name), "%.*s", (int)len, part);
+        if ((n = reg_path_append(w->path, sizeof(w->path), at, part, len)) < 0 ||
+            (cfkey = CFStringCreateWithCString(kCFAllocatorDefault, name, kCFStringEncodingUTF8)) == NULL)
+            break;
+        at = (size_t)n;
+        if (top == NULL)
+            value = top = IORegistryEntryCreateCFProperty(entry, cfkey, kCFAllocatorDefault, 0);
+        else
+            value = CFGetTypeID(value) == CFDictionaryGetTypeID()
+                        ? CFDictionaryGetValue((CFDictionaryRef)value, cfkey) : NULL;
+        CFRelease(cfkey);
+        if (value == NULL)
+            break;
+        part = end ? end + 1 : NULL;
+        if (part == NULL)
+            add_value(w, at, value);
+    }
+    if (top != NULL)
+        CFRelease(top);
+    w->path[0] = '\0';
+}
+
 static uint64_t
 entry_id(io_registry_entry_t entry)
 {
@@ -119,6 +158,8 @@ add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const st
         parent_id = entry_id(parent);
         IOObjectRelease(parent);
     }
+    if (reg_builder_has(&w->src->registry, entry_id(entry)))
+        goto descend;                   /* already recorded as another entry's ancestor */
     if ((sts = reg_builder_entry(&w->src->registry, entry_id(entry), parent_id, name, class_name)) < 0)
         return sts;
     w->path[0] = '\0';
@@ -131,18 +172,10 @@ add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const st
             CFRelease(props);
         }
     } else {
-        for (const char *const *key = q->keys; *key != NULL && w->sts == 0; key++) {
-            CFStringRef cfkey = CFStringCreateWithCString(kCFAllocatorDefault, *key, kCFStringEncodingUTF8);
-            CFTypeRef value = cfkey ? IORegistryEntryCreateCFProperty(entry, cfkey, kCFAllocatorDefault, 0) : NULL;
-
-            if (value != NULL) {
-                add_dictionary_entry(cfkey, value, w);
-                CFRelease(value);
-            }
-            if (cfkey != NULL)
-                CFRelease(cfkey);
-        }
+        for (const char *const *key = q->keys; *key != NULL && w->sts == 0; key++)
+            add_wanted(w, entry, *key);
     }
+descend:
     if (w->sts < 0 || depth == 0)
         return w->sts;
     if (IORegistryEntryGetChildIterator(entry, plane, &children) != KERN_SUCCESS)
@@ -156,12 +189,32 @@ add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const st
     return w->sts;
 }
 
-/* The entries an iterator hands out, each with its descendants. */
+/* An entry's ancestors, levels up, each recorded once however many
+ * matched entries share it. */
+static void
+add_ancestors(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_reg_query *q,
+              unsigned int levels)
+{
+    io_registry_entry_t parent;
+    int sts;
+
+    if (levels == 0 || w->sts < 0 || IORegistryEntryGetParentEntry(entry, plane, &parent) != KERN_SUCCESS)
+        return;
+    if (!reg_builder_has(&w->src->registry, entry_id(parent)) &&
+        (sts = add_entry(w, parent, plane, q, 0)) < 0 && w->sts == 0)
+        w->sts = sts;
+    add_ancestors(w, parent, plane, q, levels - 1);
+    IOObjectRelease(parent);
+}
+
+/* The entries an iterator hands out, each with its descendants and ancestors. */
 static int
 add_all(struct walk *w, io_iterator_t it, const char *plane, const struct plat_reg_query *q)
 {
     for (io_registry_entry_t entry; w->sts == 0 && (entry = IOIteratorNext(it)) != IO_OBJECT_NULL;) {
         int sts = add_entry(w, entry, plane, q, q->depth);
+
+        add_ancestors(w, entry, plane, q, q->ancestors);
 
         if (sts < 0 && w->sts == 0)
             w->sts = sts;

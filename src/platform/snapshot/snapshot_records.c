@@ -224,9 +224,53 @@ static const struct rec_field tcpconn_fields[] = {
 };
 DESC(rec_tcpconn, NULL, REC_PLAIN, NULL, tcpconn_fields);
 
+#define MOUNT(member, kind, source) F(plat_mount, #member, kind, member, NONE, source)
+static const struct rec_field mount_fields[] = {
+    TEXT(plat_mount, "on", on, NONE, "`getfsstat(MNT_NOWAIT)`: the kernel's cached `struct statfs` of mount "
+         "N: `f_mntonname`"),
+    TEXT(plat_mount, "from", from, NONE, "`f_mntfromname`"),
+    TEXT(plat_mount, "fstype", fstype, NONE, "`f_fstypename`"),
+    MOUNT(flags, SNAP_GAUGE32, "`f_flags` (`MNT_RDONLY` 0x1, `MNT_LOCAL` 0x1000, ...)"),
+    MOUNT(bsize, SNAP_GAUGE32, "`f_bsize`, bytes"),
+    MOUNT(blocks, SNAP_GAUGE64, "`f_blocks`, `f_bfree`, `f_bavail`, in `f_bsize` units"),
+    MOUNT(bfree, SNAP_GAUGE64, NULL),
+    MOUNT(bavail, SNAP_GAUGE64, NULL),
+    MOUNT(files, SNAP_GAUGE64, "`f_files`, `f_ffree`"),
+    MOUNT(ffree, SNAP_GAUGE64, NULL),
+};
+DESC(rec_mount, "mount", REC_INSTANCED, "N", mount_fields);
+
+#define CLIENT(member, source) \
+    F(plat_nfs, "nfs.client." #member, SNAP_COUNTER64, client.member, STATUS(plat_nfs, client_status), source)
+#define SERVER(member, source) \
+    F(plat_nfs, "nfs.server." #member, SNAP_COUNTER64, server.member, STATUS(plat_nfs, server_status), source)
+static const struct rec_field nfs_fields[] = {
+    CLIENT(attrcache_hits, "sysctl {`CTL_VFS`, nfs, `NFS_NFSSTATS`} (struct nfsclntstats); absent when the "
+           "NFS client is not loaded"),
+    CLIENT(attrcache_misses, NULL), CLIENT(lookupcache_hits, NULL), CLIENT(lookupcache_misses, NULL),
+    CLIENT(direofcache_hits, NULL), CLIENT(direofcache_misses, NULL), CLIENT(accesscache_hits, NULL),
+    CLIENT(accesscache_misses, NULL), CLIENT(biocache_reads, NULL), CLIENT(read_bios, NULL),
+    CLIENT(read_physios, NULL), CLIENT(biocache_writes, NULL), CLIENT(write_bios, NULL),
+    CLIENT(write_physios, NULL), CLIENT(biocache_readlinks, NULL), CLIENT(readlink_bios, NULL),
+    CLIENT(biocache_readdirs, NULL), CLIENT(readdir_bios, NULL),
+    { "nfs.client.rpccnt", SNAP_COUNTER64, offsetof(struct plat_nfs, client.rpccnt), 0, PLAT_NFS_NPROCS,
+      STATUS(plat_nfs, client_status), 0, "`rpccntv3[N]`: NFSv3 calls by procedure number N, 0-22 (22: NOOP)" },
+    CLIENT(rpcretries, NULL), CLIENT(rpcrequests, NULL), CLIENT(rpctimeouts, NULL), CLIENT(rpcunexpected, NULL),
+    CLIENT(rpcinvalid, NULL), CLIENT(pageins, NULL), CLIENT(pageouts, NULL),
+    { "nfs.server.rpccnt", SNAP_COUNTER64, offsetof(struct plat_nfs, server.rpccnt), 0, PLAT_NFS_NPROCS,
+      STATUS(plat_nfs, server_status), 0, "`nfssvc(NFSSVC_SRVSTATS)` (struct nfsrvstats): `srvrpccntv3[N]`" },
+    SERVER(rpc_errs, "`srvrpc_errs`, `srv_errs`, `srvcache_*`, `srvvop_writes`"), SERVER(errs, NULL),
+    SERVER(cache_inproghits, NULL), SERVER(cache_idemdonehits, NULL), SERVER(cache_nonidemdonehits, NULL),
+    SERVER(cache_misses, NULL), SERVER(vop_writes, NULL),
+    F(plat_nfs, "nfs.nfsd_threads", SNAP_GAUGE32, nfsd_threads, STATUS(plat_nfs, nfsd_status),
+      "`vfs.generic.nfs.server.nfsd_thread_count`"),
+};
+DESC(rec_nfs, NULL, REC_PLAIN, NULL, nfs_fields);
+
 const struct rec_desc *const rec_all[] = {
     &rec_host, &rec_uname, &rec_clock, &rec_memory, &rec_loadavg, &rec_ticks, &rec_tasks, &rec_login,
     &rec_topology, &rec_perflevel, &rec_netif, &rec_udp, &rec_icmp, &rec_ip6, &rec_tcp, &rec_tcpconn,
+    &rec_mount, &rec_nfs,
 };
 const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
 

@@ -44,7 +44,8 @@ struct rec_desc {
 
 /* The descriptions, in the order the docs list them. */
 extern const struct rec_desc rec_host, rec_uname, rec_clock, rec_memory, rec_loadavg, rec_ticks, rec_tasks,
-    rec_login, rec_topology, rec_perflevel, rec_netif, rec_udp, rec_icmp, rec_ip6, rec_tcp, rec_tcpconn;
+    rec_login, rec_topology, rec_perflevel, rec_netif, rec_udp, rec_icmp, rec_ip6, rec_tcp, rec_tcpconn,
+    rec_mount, rec_nfs;
 extern const struct rec_desc *const rec_all[];
 extern const unsigned int rec_nall;
 

@@ -29,6 +29,8 @@ struct snapshot_source {
     struct plat_netif *netifs;
     unsigned int netifs_cap;
     struct reg_builder registry;
+    struct plat_mount *mounts;
+    unsigned int mounts_cap;
 };
 
 static uint64_t
@@ -186,9 +188,21 @@ snapshot_logins(void *ctx, struct plat_login_set *out)
     return 0;
 }
 
-/* One recorded registry entry, "ioreg[MATCH#ID]", and the properties it has now. */
+/* Whether a property path is one of the query's counters. */
 static int
-read_entry(struct reg_builder *b, struct snap *s, const char *instance, uint64_t id)
+is_counter(const struct plat_reg_query *q, const char *path)
+{
+    for (const char *const *c = q->counters; c != NULL && *c != NULL; c++)
+        if (strncmp(path, *c, strlen(*c)) == 0)
+            return 1;
+    return 0;
+}
+
+/* One recorded registry entry, "ioreg[MATCH#ID]", and the properties it has
+ * now; the query's counters interpolated between samples. */
+static int
+read_entry(struct reg_builder *b, struct snap *s, const struct plat_reg_query *q, const char *instance,
+           uint64_t id)
 {
     char key[PLAT_NAME_MAX + REG_PATH_MAX], prefix[PLAT_NAME_MAX + 32];
     const char *name = "", *class_name = "", *parent = NULL, *value, *k;
@@ -208,9 +222,15 @@ read_entry(struct reg_builder *b, struct snap *s, const char *instance, uint64_t
         return sts;
     plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
     while ((k = snap_key_with_prefix(s, prefix, &cursor)) != NULL) {
+        uint64_t count;
+
         if ((sts = snap_text(s, k, &value)) == -ENOENT)
             continue;                   /* not in the sample being replayed */
-        if (sts < 0 || (sts = reg_builder_parse(b, k + plen, value)) < 0)
+        if (sts == 0 && is_counter(q, k + plen) && snap_registry_counter(s, k, &count) == 0)
+            sts = reg_builder_number(b, k + plen, count);
+        else if (sts == 0)
+            sts = reg_builder_parse(b, k + plen, value);
+        if (sts < 0)
             return sts;
     }
     return 0;
@@ -259,7 +279,7 @@ read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg
         snprintf(key, sizeof(key), "ioreg[%s].class", inst);
         if (snap_text(s, key, &class_name) == -ENOENT)
             continue;
-        if ((sts = read_entry(&src->registry, s, inst, strtoull(inst + mlen + 1, NULL, 16))) < 0)
+        if ((sts = read_entry(&src->registry, s, q, inst, strtoull(inst + mlen + 1, NULL, 16))) < 0)
             return sts;
     }
     snap_clear_error(s);                /* entries absent now are not failures */
@@ -338,6 +358,42 @@ snapshot_interfaces(void *ctx, struct plat_netif_set *out)
     return 0;
 }
 
+/* Mounts are the instances of "mount" (N); one that a sample lacks is not mounted then. */
+static int
+snapshot_mounts(void *ctx, struct plat_mount_set *out)
+{
+    struct snapshot_source *src = ctx;
+    struct snap *s = at_now(ctx);
+    unsigned int n = 0;
+    const char *name;
+    int sts;
+
+    for (unsigned int i = 0; (name = snap_instance(s, "mount", i)) != NULL && n < PLAT_MAX_MOUNTS; i++) {
+        char key[PLAT_NAME_MAX + 32];
+
+        snprintf(key, sizeof(key), "mount[%s].on", name);
+        if (!snap_has(s, key))
+            continue;
+        if ((sts = array_grow((void **)&src->mounts, &src->mounts_cap, n, sizeof(*src->mounts))) < 0)
+            return sts;
+        memset(&src->mounts[n], 0, sizeof(src->mounts[n]));
+        if ((sts = rec_read(s, &rec_mount, name, &src->mounts[n])) < 0)
+            return sts;
+        n++;
+    }
+    snap_clear_error(s);
+    out->n = n;
+    out->mount = src->mounts;
+    return 0;
+}
+
+static int
+snapshot_nfs(void *ctx, struct plat_nfs *out)
+{
+    memset(out, 0, sizeof(*out));
+    return rec_read(at_now(ctx), &rec_nfs, NULL, out);      /* each side has its own status */
+}
+
 static int
 snapshot_udp(void *ctx, struct plat_udp *out)
 {
@@ -392,6 +448,7 @@ snapshot_close(void *ctx)
     free(src->logins);
     free(src->netifs);
     reg_builder_free(&src->registry);
+    free(src->mounts);
     free(src);
 }
 
@@ -451,6 +508,8 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .tcp = snapshot_tcp,
         .tcpconn = snapshot_tcpconn,
         .registry = snapshot_registry,
+        .mounts = snapshot_mounts,
+        .nfs = snapshot_nfs,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

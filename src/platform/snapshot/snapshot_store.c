@@ -656,18 +656,27 @@ lookup(struct snap *s, const char *key)
     return bsearch(&probe, s->entries, s->nentries, sizeof(*s->entries), compare_entries);
 }
 
-/* The slot holding a key's value in sample i: its own, else the header default. */
+/* The slot holding a key's value in sample i: its own, else the header
+ * default; 0 when there is none. */
 static int
-slot_of(struct snap *s, const struct snap_entry *e, unsigned int sample, unsigned int *slot)
+slot_present(const struct snap_entry *e, unsigned int sample, unsigned int *slot)
 {
     if (e->line[sample + 1] != 0)
         *slot = sample + 1;
     else if (e->line[0] != 0)
         *slot = 0;
     else
-        return fail(s, -ENOENT, "%s: %s is missing from the sample at line %d",
-                    s->name, e->key, s->sample_line[sample]);
-    return 0;
+        return 0;
+    return 1;
+}
+
+/* slot_present, recording the failure. */
+static int
+slot_of(struct snap *s, const struct snap_entry *e, unsigned int sample, unsigned int *slot)
+{
+    if (slot_present(e, sample, slot))
+        return 0;
+    return fail(s, -ENOENT, "%s: %s is missing from the sample at line %d", s->name, e->key, s->sample_line[sample]);
 }
 
 static int
@@ -683,13 +692,15 @@ usable(struct snap *s, const char *key, struct snap_entry **out)
     return 0;
 }
 
+/* A counter at the replay position: here and next are its values at the
+ * samples either side, first and last at the recording's ends (each lap of
+ * the replay adds last - first, so that it never goes back). */
 static uint64_t
-counter_at_position(const struct snap *s, const struct snap_entry *e, const unsigned int slot[4])
+counter_at_position(const struct snap *s, uint64_t mask, uint64_t here, uint64_t next, uint64_t first,
+                    uint64_t last)
 {
-    uint64_t mask = e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX;
-    uint64_t here = e->num[slot[0]];
-    uint64_t step = (e->num[slot[1]] - here) & mask;
-    uint64_t lap = (e->num[slot[3]] - e->num[slot[2]]) & mask;
+    uint64_t step = (next - here) & mask;
+    uint64_t lap = (last - first) & mask;
     uint64_t part = (uint64_t)(((unsigned __int128)step * s->pos_frac_num) / s->pos_frac_den);
 
     return (here + part + lap * s->pos_cycle) & mask;
@@ -730,7 +741,31 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
         (sts = slot_of(s, e, 0, &slot[2])) < 0 ||
         (sts = slot_of(s, e, s->nsamples - 1, &slot[3])) < 0)
         return sts;
-    *out = counter_at_position(s, e, slot);
+    *out = counter_at_position(s, e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX, e->num[slot[0]],
+                               e->num[slot[1]], e->num[slot[2]], e->num[slot[3]]);
+    return 0;
+}
+
+int
+snap_registry_counter(struct snap *s, const char *key, uint64_t *out)
+{
+    struct snap_entry *e;
+    unsigned int slot[4];
+    uint64_t v[4];
+    int sts;
+
+    if ((sts = locate(s, key, KIND(SNAP_REGISTRY), "a registry value", &e, &slot[0])) < 0)
+        return sts;
+    if (reg_value_number(e->text[slot[0]], &v[0]) < 0)
+        return fail(s, -EINVAL, "%s: %s is not a registry number", s->name, key);
+    *out = v[0];
+    /* A value that the next sample or either end lacks (a device that came
+     * or went) steps instead: there is nothing to interpolate towards. */
+    if (s->nsamples == 1 || !slot_present(e, s->pos_sample + 1, &slot[1]) || !slot_present(e, 0, &slot[2]) ||
+        !slot_present(e, s->nsamples - 1, &slot[3]) || reg_value_number(e->text[slot[1]], &v[1]) < 0 ||
+        reg_value_number(e->text[slot[2]], &v[2]) < 0 || reg_value_number(e->text[slot[3]], &v[3]) < 0)
+        return 0;
+    *out = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
     return 0;
 }
 

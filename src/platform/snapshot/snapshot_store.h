@@ -76,6 +76,10 @@ void snap_set_position(struct snap *s, uint64_t elapsed_usec);
 int snap_u64(struct snap *s, const char *key, uint64_t *out);
 int snap_int(struct snap *s, const char *key, int32_t *out);
 int snap_text(struct snap *s, const char *key, const char **out);
+/* A registry value ("number N") that only grows, interpolated like a 64-bit
+ * counter where the samples either side and both ends of the recording
+ * have it, else as recorded; -EINVAL when it is not a number. */
+int snap_registry_counter(struct snap *s, const char *key, uint64_t *out);
 /* Whether key has a usable value at the current position (no error is recorded). */
 int snap_has(struct snap *s, const char *key);
 /* The sample time at the current position (replay time for the "sample" line). */

@@ -178,6 +178,24 @@ write_interfaces(FILE *fp, const struct platform *p)
 }
 
 static void
+write_mounts(FILE *fp, const struct platform *p)
+{
+    struct plat_mount_set set;
+    int sts;
+
+    if ((sts = p->mounts(p->ctx, &set)) < 0) {
+        failed(fp, p, "mounts", sts);
+        return;
+    }
+    for (unsigned int i = 0; i < set.n; i++) {
+        char index[16];
+
+        snprintf(index, sizeof(index), "%u", i);
+        rec_write(fp, &rec_mount, index, &set.mount[i]);
+    }
+}
+
+static void
 write_protocols(FILE *fp, const struct platform *p)
 {
     WRITE_RECORD(fp, p, udp, rec_udp, struct plat_udp, "udp statistics");
@@ -185,6 +203,7 @@ write_protocols(FILE *fp, const struct platform *p)
     WRITE_RECORD(fp, p, tcp, rec_tcp, struct plat_tcp, "tcp statistics");
     WRITE_RECORD(fp, p, tcpconn, rec_tcpconn, struct plat_tcpconn, "tcp connections");
     WRITE_RECORD(fp, p, ip6, rec_ip6, struct plat_ip6, "ipv6 statistics");
+    WRITE_RECORD(fp, p, nfs, rec_nfs, struct plat_nfs, "NFS statistics");     /* failed sides as comments */
 }
 
 int
@@ -204,6 +223,7 @@ snapshot_write_sample(FILE *fp, const struct platform *p)
     write_kernel(fp, p);
     write_interfaces(fp, p);
     write_protocols(fp, p);
+    write_mounts(fp, p);
     write_registry(fp, p);
     return ferror(fp) ? -EIO : 0;
 }

@@ -55,6 +55,7 @@ const UInt8 *CFDataGetBytePtr(CFDataRef theData);
 
 typedef void (*CFDictionaryApplierFunction)(const void *key, const void *value, void *context);
 CFTypeID CFDictionaryGetTypeID(void);
+const void *CFDictionaryGetValue(CFDictionaryRef theDict, const void *key);
 void CFDictionaryApplyFunction(CFDictionaryRef theDict, CFDictionaryApplierFunction applier, void *context);
 
 CFTypeID CFArrayGetTypeID(void);
