@@ -40,9 +40,11 @@ struct collector {
     unsigned int depends[PLAN_MAX_DEPENDS];
     const struct metric_row *rows;
     unsigned int nrows;
-    const struct indom_def *indom;                  /* NULL when it owns none */
+    const struct indom_def *indom;                  /* NULL when it owns none, else indom[0..nindoms) */
+    unsigned int nindoms;                           /* 0 with indom set: one */
     /* Read the platform once; 0 or a negative error (PCP or errno). indom is
-     * the full id of the owned indom (PM_INDOM_NULL if none). */
+     * the full id of the first owned indom (PM_INDOM_NULL if none); the
+     * others share its domain. */
     int (*refresh)(const struct platform *p, pmInDom indom);
     /* Value of one row for one instance after a successful refresh:
      * PMDA_FETCH_STATIC, or a negative error for this value alone. */
@@ -52,6 +54,13 @@ struct collector {
     /* Optional: release everything refresh allocated. */
     void (*teardown)(pmInDom indom);
 };
+
+/* How many instance domains a collector owns. */
+static inline unsigned int
+collector_nindoms(const struct collector *c)
+{
+    return c->indom == NULL ? 0 : c->nindoms ? c->nindoms : 1;
+}
 
 /* Every collector, in registry order (src/collectors/registry.c). */
 extern const struct collector *const darwin_collectors[];
@@ -64,6 +73,10 @@ extern const unsigned int darwin_ncollectors;
  */
 void collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
                           const char *detail);
+
+/* Text for a label value: what macOS gave, without the quotes, backslashes
+ * and control characters a JSON string would need escaped. */
+void collector_label_text(const char *s, char *out, size_t len);
 
 /* Map a platform error (negative errno) to what a fetch returns: an absent
  * source is PM_ERR_APPVERSION ("not supported by this version"), any other

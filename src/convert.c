@@ -45,3 +45,17 @@ uptime_seconds(const struct plat_clock *c, uint32_t *out)
     *out = (uint32_t)(usec / 1000000);
     return 0;
 }
+
+uint64_t
+sum_div(uint64_t a, uint64_t b, uint64_t d)
+{
+    return (uint64_t)(((unsigned __int128)a + b) / d);
+}
+
+uint64_t
+blocks_to_kbytes(uint64_t blocks, uint64_t block_size)
+{
+    unsigned __int128 kb = (unsigned __int128)blocks * block_size / 1024;
+
+    return kb > UINT64_MAX ? UINT64_MAX : (uint64_t)kb;
+}

@@ -34,6 +34,14 @@ uint64_t wrap32_extend(struct wrap32 *w, uint32_t raw);
 
 /* Whole seconds from boot to now; -ERANGE when the clock says boot is in the
  * future or the result does not fit 32 bits. */
+/* floor((a + b) / d), exact for any 64-bit a and b (d > 0): sums of byte
+ * counters near 2^64 do not wrap. */
+uint64_t sum_div(uint64_t a, uint64_t b, uint64_t d);
+
+/* blocks * block_size in KiB, exact, saturating at UINT64_MAX: APFS
+ * containers report block counts whose byte product nears 2^64. */
+uint64_t blocks_to_kbytes(uint64_t blocks, uint64_t block_size);
+
 int uptime_seconds(const struct plat_clock *c, uint32_t *out);
 
 #endif

@@ -110,13 +110,16 @@ collector_of(pmID pmid)
     return -1;
 }
 
-/* The collector owning indom, or -1. */
+/* The collector owning indom, or -1; *def gets its description. */
 static int
-collector_of_indom(pmInDom indom)
+collector_of_indom(pmInDom indom, const struct indom_def **def)
 {
     for (unsigned int i = 0; i < darwin_ncollectors; i++)
-        if (darwin_collectors[i]->indom && owned_indom(darwin_collectors[i]) == indom)
-            return (int)i;
+        for (unsigned int k = 0; k < collector_nindoms(darwin_collectors[i]); k++)
+            if (pmInDom_build(agent.domain, darwin_collectors[i]->indom[k].serial) == indom) {
+                *def = &darwin_collectors[i]->indom[k];
+                return (int)i;
+            }
     return -1;
 }
 
@@ -152,11 +155,12 @@ static int
 darwin_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
     unsigned char wanted[darwin_ncollectors];
-    int c = collector_of_indom(indom);
+    const struct indom_def *def;
+    int c = collector_of_indom(indom, &def);
 
     /* Only a dynamic indom needs its owner refreshed; a static set is known. */
     memset(wanted, 0, sizeof(wanted));
-    if (c >= 0 && darwin_collectors[c]->indom->set == NULL)
+    if (c >= 0 && def->set == NULL)
         wanted[c] = 1;
     refresh(wanted, 0);
     return pmdaInstance(indom, inst, name, result, pmda);
@@ -219,10 +223,10 @@ darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
                       agent.platform_status == 0 ? agent.platform.name : "unavailable");
         break;
     case PM_LABEL_INDOM: {
-        int c = collector_of_indom((pmInDom)ident);
+        const struct indom_def *def;
 
-        if (c >= 0)
-            pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", darwin_collectors[c]->indom->label_name);
+        if (collector_of_indom((pmInDom)ident, &def) >= 0)
+            pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", def->label_name);
         break;
     }
     default:
@@ -234,7 +238,8 @@ darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 static int
 darwin_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
 {
-    int c = collector_of_indom(indom);
+    const struct indom_def *def;
+    int c = collector_of_indom(indom, &def);
 
     if (c < 0 || darwin_collectors[c]->instance_labels == NULL)
         return 0;
@@ -250,7 +255,7 @@ build_tables(void)
     agent.nmetrics = agent.nindoms = 0;
     for (unsigned int i = 0; i < darwin_ncollectors; i++) {
         agent.nmetrics += darwin_collectors[i]->nrows;
-        agent.nindoms += darwin_collectors[i]->indom != NULL;
+        agent.nindoms += collector_nindoms(darwin_collectors[i]);
     }
     agent.metrics = calloc(agent.nmetrics, sizeof(*agent.metrics));
     agent.bindings = calloc(agent.nmetrics, sizeof(*agent.bindings));
@@ -263,11 +268,10 @@ build_tables(void)
         const struct collector *c = darwin_collectors[i];
 
         agent.nodes[i] = (struct plan_node){ .cluster = c->cluster, .ndepends = c->ndepends, .depends = c->depends };
-        if (c->indom) {
-            agent.indoms[x].it_indom = owned_indom(c);
-            agent.indoms[x].it_numinst = c->indom->nset;
-            agent.indoms[x].it_set = c->indom->set;
-            x++;
+        for (unsigned int k = 0; k < collector_nindoms(c); k++, x++) {
+            agent.indoms[x].it_indom = pmInDom_build(agent.domain, c->indom[k].serial);
+            agent.indoms[x].it_numinst = c->indom[k].nset;
+            agent.indoms[x].it_set = c->indom[k].set;
         }
         for (unsigned int r = 0; r < c->nrows; r++, m++) {
             const struct metric_row *row = &c->rows[r];

@@ -12,7 +12,7 @@
 
 #include "platform.h"
 
-#define DELTA_SUM_MAX_VALUES 12
+#define DELTA_SUM_MAX_VALUES 16
 
 struct delta_member;
 

@@ -32,6 +32,11 @@ extern const struct collector ipv6_collector;
 extern const struct collector tcpconn_collector;
 extern const struct collector tcp_collector;
 extern const struct collector tcp_access_collector;
+extern const struct collector filesys_collector;
+extern const struct collector filesys_state_collector;
+extern const struct collector disk_collector;
+extern const struct collector nfs_collector;
+extern const struct collector apfs_collector;
 
 const struct collector *const darwin_collectors[] = {
     &hinv_collector,
@@ -60,6 +65,11 @@ const struct collector *const darwin_collectors[] = {
     &tcpconn_collector,
     &tcp_collector,
     &tcp_access_collector,
+    &filesys_collector,
+    &filesys_state_collector,
+    &disk_collector,
+    &nfs_collector,
+    &apfs_collector,
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);
@@ -86,4 +96,15 @@ collector_error(int platform_status)
         platform_status == -ENOSYS)
         return PM_ERR_APPVERSION;
     return PM_ERR_AGAIN;
+}
+
+void
+collector_label_text(const char *s, char *out, size_t len)
+{
+    size_t n = 0;
+
+    for (; *s != '\0' && n + 1 < len; s++)
+        if (*s != '"' && *s != '\\' && (unsigned char)*s >= ' ')
+            out[n++] = *s;
+    out[n] = '\0';
 }

@@ -16,7 +16,8 @@ no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
 # The Apple Silicon fixture has the TCP statistics withheld (the macOS default), and
 # macOS has no TIME_WAIT count, retransmission-timeout bounds or compressor
 # major-compaction count: no values for these.
-no_macos_source='^mem\.compressor\.major_compactions$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
+# No NFS server has run on it (nfsd not running, every server counter zero): not supported.
+no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compactions$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
 as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source")
 nnames=$(echo "$as_names" | wc -l)
 
@@ -36,9 +37,64 @@ values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for 
         END {exit !(n >= min && bad == 0)}' "$1"
 }
 
+# Disks, APFS, filesystems and NFS on the Apple Silicon fixture (generate.py: disk0 does
+# 220 reads/s of 24 KiB and 140 writes/s of 32 KiB; container disk3 writes 120 x 32 KiB/s;
+# the USB disk disk4 is there from 10 s to 20 s of each 20 s replay lap).
+storage_checks() {
+    pmval -h 127.0.0.1 -t 1 -s 4 -i disk0 disk.dev.read > "$work/pmval.disk" 2>&1
+    check "pmval: disk0 reads at 220/s" values_within "$work/pmval.disk" 219 221 3
+    pmval -h 127.0.0.1 -f 1 -t 1 -s 4 disk.all.write_bytes > "$work/pmval.allw" 2>&1
+    check "pmval: disk.all writes 4480 KiB/s with disk0 alone, 8960 while disk4 is there" values_within "$work/pmval.allw" 4479 8961 3
+    pmval -h 127.0.0.1 -f 1 -t 1 -s 4 -i disk3 disk.apfs.container.bytes_written > "$work/pmval.apfs" 2>&1
+    check "pmval: container disk3 writes 3932160 bytes/s" values_within "$work/pmval.apfs" 3931000 3933300 3
+    pmval -h 127.0.0.1 -t 1 -s 3 -i disk0 disk.dev.await > "$work/pmval.await" 2>&1
+    check "disk0's await is the interval's 74 us per request" values_within_int "$work/pmval.await" 73000 75000 2
+    pminfo -h 127.0.0.1 -fl disk.dev.read disk.apfs.container.block_size disk.apfs.volume.encrypted \
+        filesys.capacity > "$work/storage.labels" 2>&1
+    check "disk0 is labelled internal solid state on Apple Fabric" sh -c "grep 'or \"disk0\"] labels' '$work/storage.labels' |
+        grep '\"location\":\"internal\"' | grep '\"medium\":\"solid state\"' | grep '\"protocol\":\"Apple Fabric\"' |
+        grep -q '\"removable\":false'"
+    check "container disk3 lives on disk0s2 of disk0" grep -q '"store":"disk0s2","store_disk":"disk0"' "$work/storage.labels"
+    check "volume disk3s5 is the Data volume of container disk3" sh -c "grep 'or \"disk3s5\"] labels' '$work/storage.labels' |
+        grep '\"container\":\"disk3\"' | grep '\"role\":\"Data\"' | grep -q '\"volume_name\":\"Macintosh HD - Data\"'"
+    check "the Data filesystem names its device and container" sh -c "grep 'or \"/System/Volumes/Data\"] labels' '$work/storage.labels' |
+        grep '\"apfs_container\":\"disk3\"' | grep '\"device\":\"/dev/disk3s5\"' | grep -q '\"fstype\":\"apfs\"'"
+    pminfo -h 127.0.0.1 -f filesys.mountdir hinv.nfilesys > "$work/filesys" 2>&1
+    check "filesystems are mount points; devfs and autofs are not counted" sh -c "grep -q '\"/System/Volumes/Data\"' '$work/filesys' &&
+        ! grep -q -E '\"/dev\"|Data/home' '$work/filesys' && grep -q -E 'value [67]\$' '$work/filesys'"
+    pmrep -h 127.0.0.1 -t 1 -s 2 -i /System/Volumes/Data filesys.full > "$work/pmrep.fs" 2>&1
+    check "pmrep shows the Data volume 52-53% full, as df would" sh -c "grep -q -E '^ *52\.[0-9]+' '$work/pmrep.fs'"
+    pmrep -c "$src/tests/upstream/macstat.conf" -h 127.0.0.1 -t 1 -s 2 :macstat > "$work/macstat" 2>&1
+    check "pmrep :macstat (PCP's report for macOS) runs with every column" sh -c "grep -q 'read' '$work/macstat' &&
+        [ \$(grep -c -E '^ *[0-9]+ ' '$work/macstat') -ge 2 ] && ! grep -q -i -E 'error|invalid|unknown' '$work/macstat'"
+    pminfo -h 127.0.0.1 -f rpc.client.rpccnt rpc.server.retfailed > "$work/nfs" 2>&1
+    check "NFS client counters are served; the absent server is not supported, not zero" sh -c \
+        "grep -q ' value [1-9][0-9]*\$' '$work/nfs' && grep -q 'not supported' '$work/nfs'"
+    # disk4 leaves at 20 s of the lap and returns at 30 s: its instance id must come back.
+    : > "$work/hotplug"
+    for i in $(seq 1 20); do
+        pminfo -h 127.0.0.1 -fl disk.dev.read > "$work/hotplug.now" 2>&1
+        grep -o 'inst \[[0-9]* or "disk4"\] value' "$work/hotplug.now" >> "$work/hotplug"
+        grep -q 'or "disk4"\] labels' "$work/hotplug.now" && cp "$work/hotplug.now" "$work/hotplug.labels"
+        echo "--" >> "$work/hotplug"
+        sleep 2
+    done
+    check "the USB disk leaves and returns with the same instance id" awk '
+        /disk4/ { id[$0]++; if (gone) back = 1; seen = 1; here = 1; next }
+        /^--$/ { if (seen && !here) gone = 1; here = 0 }
+        END { n = 0; for (k in id) n++; exit !(back && n == 1) }' "$work/hotplug"
+    check "disk4 is labelled external, on USB, medium unknown" sh -c "grep 'or \"disk4\"] labels' '$work/hotplug.labels' |
+        grep '\"location\":\"external\"' | grep '\"medium\":\"unknown\"' | grep -q '\"protocol\":\"USB\"'"
+}
+
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-check "the PMNS has the 201 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 201 ]
+check "the PMNS has the 302 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 302 ]
+# The disks' interval averages need an interval: none at the first refresh.
+pminfo -h 127.0.0.1 -f disk.dev.await disk.all.avgrq_sz > "$work/first-await" 2>&1
+check "disk await and avgrq_sz have no value before there is an interval" \
+    sh -c "[ \$(grep -c 'No value' '$work/first-await') -eq 2 ]"
+sleep 1
 pminfo -h 127.0.0.1 -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
@@ -182,6 +238,7 @@ PMDA_DARWIN_SNAPSHOT=$fixtures/apple-silicon.snapshot dbpmda -n "$work/as/root" 
 check "dbpmda opens the DSO directly" grep -q "value 8" "$work/dbpmda.out"
 check "dbpmda: unknown PMID is PM_ERR_PMID" grep -q "Unknown or illegal metric identifier" "$work/dbpmda.out"
 check "dbpmda: unknown instance is PM_ERR_INST" grep -q "Unknown or illegal instance identifier" "$work/dbpmda.out"
+storage_checks
 check "pmcd is still healthy" pmcd_alive
 stop_pmcd
 

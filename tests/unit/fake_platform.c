@@ -54,11 +54,28 @@ fake_topology(void *c, struct plat_topology *o)
 static int
 fake_registry(void *c, const struct plat_reg_query *q, struct plat_reg_set *o)
 {
-    (void)c;
-    (void)q;
+    unsigned int i = (unsigned int)(q - plat_reg_queries);
+
     o->n = 0;
-    return -ENOENT;
+    if (i >= PLAT_REGQ_N)
+        return -EINVAL;
+    FAKE(c)->calls.registry[i]++;
+    if (FAKE(c)->reg_sts[i] < 0)
+        return FAKE(c)->reg_sts[i];
+    *o = FAKE(c)->reg[i];
+    return o->n > 0 ? 0 : -ENOENT;
 }
+
+static int
+fake_mounts(void *c, struct plat_mount_set *o)
+{
+    FAKE(c)->calls.mounts++;
+    o->n = FAKE(c)->nmount;
+    o->mount = FAKE(c)->mount;
+    return FAKE(c)->mounts_sts;
+}
+
+static int fake_nfs(void *c, struct plat_nfs *o) { FAKE(c)->calls.nfs++; *o = FAKE(c)->nfs; return FAKE(c)->nfs_sts; }
 
 static int
 fake_interfaces(void *c, struct plat_netif_set *o)
@@ -156,6 +173,7 @@ fake_platform_init(struct fake_platform *f)
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
         .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
         .tcp = fake_tcp, .tcpconn = fake_tcpconn, .registry = fake_registry,
+        .mounts = fake_mounts, .nfs = fake_nfs,
         .error = fake_error, .notes = fake_notes, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };

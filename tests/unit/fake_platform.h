@@ -11,12 +11,14 @@
 
 struct fake_calls {
     unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology, interfaces, tcp,
-        tcpconn;
+        tcpconn, mounts, nfs;
     unsigned int sysctls[PLAT_SYSCTL_NFAMILIES];
+    unsigned int registry[PLAT_REGQ_N];
 };
 
 #define FAKE_MAX_LOGINS 16
 #define FAKE_MAX_NETIFS 16
+#define FAKE_MAX_MOUNTS 16
 
 struct fake_platform {
     struct platform p;
@@ -41,6 +43,13 @@ struct fake_platform {
     struct plat_tcp tcp;
     struct plat_tcpconn tcpconn;
     unsigned int nnetif;
+    struct plat_reg_set reg[PLAT_REGQ_N];   /* each query's answer (none: -ENOENT, as a Mac without it) */
+    int reg_sts[PLAT_REGQ_N];
+    struct plat_mount mount[FAKE_MAX_MOUNTS];
+    unsigned int nmount;
+    int mounts_sts;
+    struct plat_nfs nfs;
+    int nfs_sts;
     /* a negative errno makes that call fail */
     int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts, tasks_sts, logins_sts,
         topology_sts, interfaces_sts, udp_sts, icmp_sts, ip6_sts, tcp_sts, tcpconn_sts;

@@ -126,10 +126,10 @@ every_metric_and_indom_has_help_and_nothing_else_does(void **state)
     assert_int_equal(help_parse(darwin_help_source, &help, msg, sizeof(msg)), 0);
     failures = for_each_row(check_help_row, &help);
     for (unsigned int c = 0; c < darwin_ncollectors; c++)
-        if (darwin_collectors[c]->indom) {
+        for (unsigned int k = 0; k < collector_nindoms(darwin_collectors[c]); k++) {
             char key[32];
 
-            snprintf(key, sizeof(key), "%u.%u", DOMAIN, darwin_collectors[c]->indom->serial);
+            snprintf(key, sizeof(key), "%u.%u", DOMAIN, darwin_collectors[c]->indom[k].serial);
             if (help_find(&help, key) == NULL) {
                 fprintf(stderr, "indom %s: no help text\n", key);
                 failures++;
@@ -144,8 +144,8 @@ every_metric_and_indom_has_help_and_nothing_else_does(void **state)
 
             for (unsigned int r = 0; r < darwin_collectors[c]->nrows && !known; r++)
                 known = strcmp(darwin_collectors[c]->rows[r].name, key) == 0;
-            if (darwin_collectors[c]->indom) {
-                snprintf(ikey, sizeof(ikey), "%u.%u", DOMAIN, darwin_collectors[c]->indom->serial);
+            for (unsigned int k = 0; k < collector_nindoms(darwin_collectors[c]); k++) {
+                snprintf(ikey, sizeof(ikey), "%u.%u", DOMAIN, darwin_collectors[c]->indom[k].serial);
                 known |= strcmp(ikey, key) == 0;
             }
         }

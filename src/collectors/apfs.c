@@ -1,0 +1,184 @@
+/*
+ * Cluster 24: APFS containers and volumes from the IORegistry
+ * (registry_decode.c: reg_apfs). Containers are named by their synthesized
+ * disk ("disk3") and labelled with the partition and whole disk they live
+ * on ("disk0s2", "disk0"); volumes by BSD name ("disk3s5"), labelled with
+ * their container, name and role. With the filesystems' "device" and
+ * "apfs_container" labels that leads from a busy disk0 to the volume that
+ * writes. Both indoms are refreshed by an instance request (upstream's
+ * were not) and kept in pmdaCache by name.
+ */
+#include "collector.h"
+#include "registry_decode.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define APFS_CLUSTER 24
+#define CONTAINER_INDOM 7
+#define VOLUME_INDOM 8
+
+enum {
+    ITEM_NCONTAINER = 87, ITEM_NVOLUME, ITEM_BLOCK_SIZE, ITEM_BYTES_READ, ITEM_BYTES_WRITTEN,
+    ITEM_READ_REQUESTS, ITEM_WRITE_REQUESTS, ITEM_TRANSACTIONS, ITEM_CACHE_HITS, ITEM_CACHE_EVICTIONS,
+    ITEM_READ_ERRORS, ITEM_WRITE_ERRORS, ITEM_ENCRYPTED, ITEM_LOCKED
+};
+
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define C(name, item, sem, units) { "disk.apfs.container." name, item, PM_TYPE_U64, CONTAINER_INDOM, sem, units }
+
+static const struct metric_row rows[] = {
+    { "disk.apfs.ncontainer", ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "disk.apfs.nvolume", ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, BYTE),
+    C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, BYTE),
+    C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, BYTE),
+    C("read_requests", ITEM_READ_REQUESTS, PM_SEM_COUNTER, COUNT),
+    C("write_requests", ITEM_WRITE_REQUESTS, PM_SEM_COUNTER, COUNT),
+    C("transactions", ITEM_TRANSACTIONS, PM_SEM_COUNTER, COUNT),
+    C("cache_hits", ITEM_CACHE_HITS, PM_SEM_COUNTER, COUNT),
+    C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, COUNT),
+    C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, COUNT),
+    C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, COUNT),
+    { "disk.apfs.volume.encrypted", ITEM_ENCRYPTED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, NONE },
+    { "disk.apfs.volume.locked", ITEM_LOCKED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, NONE },
+};
+
+static const struct indom_def indoms[] = {
+    { .serial = CONTAINER_INDOM, .label_name = "APFS container" },
+    { .serial = VOLUME_INDOM, .label_name = "APFS volume" },
+};
+
+#define APFS_MAX 256
+
+static struct reg_apfs_container containers[APFS_MAX];
+static struct reg_apfs_volume volumes[APFS_MAX];
+static int container_inst[APFS_MAX], volume_inst[APFS_MAX];
+static unsigned int ncontainers, nvolumes;
+
+static int
+apfs_refresh(const struct platform *p, pmInDom container_id)
+{
+    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), VOLUME_INDOM);
+    struct plat_reg_set set;
+    int sts;
+
+    ncontainers = nvolumes = 0;
+    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_APFS], &set)) < 0 && sts != -ENOENT)
+        return collector_error(sts);
+    if (sts == 0)
+        reg_apfs(&set, containers, APFS_MAX, &ncontainers, volumes, APFS_MAX, &nvolumes);   /* none: no APFS */
+    pmdaCacheOp(container_id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(volume_id, PMDA_CACHE_INACTIVE);
+    for (unsigned int i = 0; i < ncontainers; i++)
+        if ((container_inst[i] = pmdaCacheStore(container_id, PMDA_CACHE_ADD, containers[i].name, NULL)) < 0)
+            return container_inst[i];
+    for (unsigned int i = 0; i < nvolumes; i++)
+        if ((volume_inst[i] = pmdaCacheStore(volume_id, PMDA_CACHE_ADD, volumes[i].name, NULL)) < 0)
+            return volume_inst[i];
+    return 0;
+}
+
+static int
+index_of(const int *insts, unsigned int n, unsigned int inst)
+{
+    for (unsigned int i = 0; i < n; i++)
+        if ((unsigned int)insts[i] == inst)
+            return (int)i;
+    return -1;
+}
+
+static int
+flag(int v, pmAtomValue *atom)
+{
+    if (v < 0)
+        return PMDA_FETCH_NOVALUES;     /* the volume does not say */
+    atom->ul = (uint32_t)v;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+apfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct reg_apfs_container *c;
+    int i;
+
+    switch (row->item) {
+    case ITEM_NCONTAINER: atom->ul = ncontainers; return PMDA_FETCH_STATIC;
+    case ITEM_NVOLUME: atom->ul = nvolumes; return PMDA_FETCH_STATIC;
+    case ITEM_ENCRYPTED:
+    case ITEM_LOCKED:
+        if ((i = index_of(volume_inst, nvolumes, inst)) < 0)
+            return PM_ERR_INST;
+        return flag(row->item == ITEM_ENCRYPTED ? volumes[i].encrypted : volumes[i].locked, atom);
+    }
+    if ((i = index_of(container_inst, ncontainers, inst)) < 0)
+        return PM_ERR_INST;
+    c = &containers[i];
+    if (row->item == ITEM_BLOCK_SIZE) {
+        if (!c->block_size_ok)
+            return PMDA_FETCH_NOVALUES;
+        atom->ull = c->block_size;
+        return PMDA_FETCH_STATIC;
+    }
+    {
+        unsigned int stat = row->item - ITEM_BYTES_READ;    /* items follow reg_apfs_stat's order */
+
+        if (stat >= REG_APFS_NSTATS)
+            return PM_ERR_PMID;
+        if (!(c->have & (1u << stat)))
+            return PMDA_FETCH_NOVALUES;
+        atom->ull = c->stat[stat];
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+apfs_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+{
+    int i;
+
+    if (pmInDom_serial(id) == CONTAINER_INDOM) {
+        if ((i = index_of(container_inst, ncontainers, inst)) < 0)
+            return 0;
+        return pmdaAddLabels(lp, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", containers[i].store,
+                             containers[i].store_disk) < 0 ? 0 : 2;
+    }
+    if ((i = index_of(volume_inst, nvolumes, inst)) < 0)
+        return 0;
+    {
+        char name[PLAT_REG_NAME_MAX], role[32];
+
+        collector_label_text(volumes[i].volume_name, name, sizeof(name));
+        collector_label_text(volumes[i].role, role, sizeof(role));
+        return pmdaAddLabels(lp, "{\"container\":\"%s\",\"volume_name\":\"%s\",\"role\":\"%s\"}",
+                             volumes[i].container, name, role[0] ? role : "none") < 0 ? 0 : 3;
+    }
+}
+
+static void
+apfs_teardown(pmInDom container_id)
+{
+    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), VOLUME_INDOM);
+
+    pmdaCacheOp(container_id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(container_id, PMDA_CACHE_CULL);
+    pmdaCacheOp(volume_id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(volume_id, PMDA_CACHE_CULL);
+    ncontainers = nvolumes = 0;
+}
+
+const struct collector apfs_collector = {
+    .name = "APFS",
+    .cluster = APFS_CLUSTER,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = indoms,
+    .nindoms = 2,
+    .refresh = apfs_refresh,
+    .fetch = apfs_fetch,
+    .instance_labels = apfs_labels,
+    .teardown = apfs_teardown,
+};

@@ -1,0 +1,387 @@
+/*
+ * Cluster 7: whole disks, from each IOBlockStorageDriver's "Statistics"
+ * and its IOMedia child (registry_decode.c: reg_disks). Instances are whole
+ * disks by BSD name ("disk0"), kept in pmdaCache so that ids survive disks
+ * coming and going; partitions and APFS's synthesized disks are not
+ * instances (their I/O is the whole disk's). Each carries labels a
+ * dashboard groups by: medium, location, protocol, removable.
+ *
+ * disk.all sums the disks present now as a delta sum (delta_sum.h): it
+ * never goes back when a disk leaves. avgrq_sz and await are averages over
+ * the interval since this cluster's previous refresh (upstream served
+ * lifetime averages under instant semantics), in bytes and nanoseconds.
+ */
+#include "array_grow.h"
+#include "collector.h"
+#include "convert.h"
+#include "delta_sum.h"
+#include "disk.h"
+#include "registry_decode.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ITEM_NDISK = 46,
+    ITEM_DEV_READ, ITEM_DEV_WRITE, ITEM_DEV_TOTAL, ITEM_DEV_READ_BYTES, ITEM_DEV_WRITE_BYTES,
+    ITEM_DEV_TOTAL_BYTES, ITEM_DEV_BLKREAD, ITEM_DEV_BLKWRITE, ITEM_DEV_BLKTOTAL, ITEM_DEV_READ_TIME,
+    ITEM_DEV_WRITE_TIME, ITEM_DEV_TOTAL_TIME,
+    ITEM_ALL_READ, ITEM_ALL_WRITE, ITEM_ALL_TOTAL, ITEM_ALL_READ_BYTES, ITEM_ALL_WRITE_BYTES,
+    ITEM_ALL_TOTAL_BYTES, ITEM_ALL_BLKREAD, ITEM_ALL_BLKWRITE, ITEM_ALL_BLKTOTAL, ITEM_ALL_READ_TIME,
+    ITEM_ALL_WRITE_TIME, ITEM_ALL_TOTAL_TIME,
+    ITEM_DEV_READ_ERRORS, ITEM_DEV_WRITE_ERRORS, ITEM_DEV_READ_RETRIES, ITEM_DEV_WRITE_RETRIES,
+    ITEM_DEV_TOTAL_READ_TIME, ITEM_DEV_TOTAL_WRITE_TIME, ITEM_DEV_AVGRQ_SZ, ITEM_DEV_AWAIT,
+    ITEM_ALL_READ_ERRORS, ITEM_ALL_WRITE_ERRORS, ITEM_ALL_READ_RETRIES, ITEM_ALL_WRITE_RETRIES,
+    ITEM_ALL_TOTAL_READ_TIME, ITEM_ALL_TOTAL_WRITE_TIME, ITEM_ALL_AVGRQ_SZ, ITEM_ALL_AWAIT,
+};
+
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define KBYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
+#define BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define NSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_NSEC, 0)
+/* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */
+#define DEV(name, item, sem, ...) { "disk.dev." name, item, PM_TYPE_U64, DISK_INDOM, sem, __VA_ARGS__ }
+#define ALL(name, item, sem, ...) { "disk.all." name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
+#define BOTH(name, dev, all, ...) \
+    DEV(name, dev, PM_SEM_COUNTER, __VA_ARGS__), ALL(name, all, PM_SEM_COUNTER, __VA_ARGS__)
+
+static const struct metric_row rows[] = {
+    { "hinv.ndisk", ITEM_NDISK, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE },
+    BOTH("read", ITEM_DEV_READ, ITEM_ALL_READ, COUNT),
+    BOTH("write", ITEM_DEV_WRITE, ITEM_ALL_WRITE, COUNT),
+    BOTH("total", ITEM_DEV_TOTAL, ITEM_ALL_TOTAL, COUNT),
+    BOTH("read_bytes", ITEM_DEV_READ_BYTES, ITEM_ALL_READ_BYTES, KBYTE),
+    BOTH("write_bytes", ITEM_DEV_WRITE_BYTES, ITEM_ALL_WRITE_BYTES, KBYTE),
+    BOTH("total_bytes", ITEM_DEV_TOTAL_BYTES, ITEM_ALL_TOTAL_BYTES, KBYTE),
+    BOTH("blkread", ITEM_DEV_BLKREAD, ITEM_ALL_BLKREAD, COUNT),
+    BOTH("blkwrite", ITEM_DEV_BLKWRITE, ITEM_ALL_BLKWRITE, COUNT),
+    BOTH("blktotal", ITEM_DEV_BLKTOTAL, ITEM_ALL_BLKTOTAL, COUNT),
+    BOTH("read_time", ITEM_DEV_READ_TIME, ITEM_ALL_READ_TIME, NSEC),
+    BOTH("write_time", ITEM_DEV_WRITE_TIME, ITEM_ALL_WRITE_TIME, NSEC),
+    BOTH("total_time", ITEM_DEV_TOTAL_TIME, ITEM_ALL_TOTAL_TIME, NSEC),
+    BOTH("read_errors", ITEM_DEV_READ_ERRORS, ITEM_ALL_READ_ERRORS, COUNT),
+    BOTH("write_errors", ITEM_DEV_WRITE_ERRORS, ITEM_ALL_WRITE_ERRORS, COUNT),
+    BOTH("read_retries", ITEM_DEV_READ_RETRIES, ITEM_ALL_READ_RETRIES, COUNT),
+    BOTH("write_retries", ITEM_DEV_WRITE_RETRIES, ITEM_ALL_WRITE_RETRIES, COUNT),
+    BOTH("total_read_time", ITEM_DEV_TOTAL_READ_TIME, ITEM_ALL_TOTAL_READ_TIME, NSEC),
+    BOTH("total_write_time", ITEM_DEV_TOTAL_WRITE_TIME, ITEM_ALL_TOTAL_WRITE_TIME, NSEC),
+    DEV("avgrq_sz", ITEM_DEV_AVGRQ_SZ, PM_SEM_INSTANT, BYTE),
+    ALL("avgrq_sz", ITEM_ALL_AVGRQ_SZ, PM_SEM_INSTANT, BYTE),
+    DEV("await", ITEM_DEV_AWAIT, PM_SEM_INSTANT, NSEC),
+    ALL("await", ITEM_ALL_AWAIT, PM_SEM_INSTANT, NSEC),
+};
+
+static const struct indom_def indom = { .serial = DISK_INDOM, .label_name = "disk" };
+
+/* What the sums and averages are kept over: the driver's statistics, then
+ * each disk's blocks read and written (its own block size). */
+enum { SUM_BLKREAD = REG_DISK_NSTATS, SUM_BLKWRITE, SUM_N };
+
+/* Counters of one disk or of disk.all, and their values at the previous refresh. */
+struct io_counts {
+    unsigned int have;              /* bit per counter */
+    uint64_t v[SUM_N];
+    int primed;
+    uint64_t prev[SUM_N];
+    unsigned int prev_have;
+};
+
+struct disk_entry {
+    int inst;
+    int present;
+    struct reg_disk d;
+    struct io_counts io;
+};
+
+#define DISK_MAX 256
+
+static struct disk_entry *disks;
+static unsigned int ndisks, disks_cap;
+static struct reg_disk decoded[DISK_MAX];
+static struct delta_sum all_sum;
+static struct io_counts all;
+
+static void
+counts_set(struct io_counts *c, unsigned int have, const uint64_t *v)
+{
+    memcpy(c->prev, c->v, sizeof(c->prev));
+    c->prev_have = c->have;
+    c->primed = c->have != 0 || c->primed;
+    c->have = have;
+    memcpy(c->v, v, sizeof(c->v));
+}
+
+/* A disk's counters, blocks from bytes where its block size is known. */
+static unsigned int
+disk_counts(const struct reg_disk *d, uint64_t *v)
+{
+    unsigned int have = d->have;
+
+    memcpy(v, d->stat, sizeof(d->stat));
+    v[SUM_BLKREAD] = v[SUM_BLKWRITE] = 0;
+    if (d->block_size > 0 && (have & (1u << REG_DISK_BYTES_READ))) {
+        v[SUM_BLKREAD] = d->stat[REG_DISK_BYTES_READ] / d->block_size;
+        have |= 1u << SUM_BLKREAD;
+    }
+    if (d->block_size > 0 && (have & (1u << REG_DISK_BYTES_WRITTEN))) {
+        v[SUM_BLKWRITE] = d->stat[REG_DISK_BYTES_WRITTEN] / d->block_size;
+        have |= 1u << SUM_BLKWRITE;
+    }
+    return have;
+}
+
+static struct disk_entry *
+entry_for(const char *name)
+{
+    struct disk_entry *e;
+
+    for (unsigned int i = 0; i < ndisks; i++)
+        if (strcmp(disks[i].d.name, name) == 0)
+            return &disks[i];
+    if (array_grow((void **)&disks, &disks_cap, ndisks, sizeof(*disks)) < 0)
+        return NULL;
+    e = &disks[ndisks++];
+    memset(e, 0, sizeof(*e));
+    return e;
+}
+
+/* disk.all: what the disks present in both rounds accrued, added on. */
+static int
+sum_all(void)
+{
+    uint64_t total[SUM_N];
+    unsigned int have = 0;
+
+    memcpy(total, all.v, sizeof(total));
+    delta_sum_begin(&all_sum);
+    for (unsigned int i = 0; i < ndisks; i++) {
+        uint64_t add[SUM_N];
+        int sts;
+
+        if ((sts = delta_sum_step(&all_sum, disks[i].d.name, disks[i].io.v, SUM_N, add)) < 0)
+            return sts;
+        for (unsigned int k = 0; k < SUM_N; k++)
+            if (disks[i].io.have & (1u << k))
+                total[k] += add[k];
+        have |= disks[i].io.have;
+    }
+    delta_sum_end(&all_sum);
+    counts_set(&all, have | all.have, total);
+    return 0;
+}
+
+static int
+disk_refresh(const struct platform *p, pmInDom id)
+{
+    struct plat_reg_set set;
+    unsigned int n = 0, kept = 0;
+    int sts;
+
+    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_DISKS], &set)) < 0 && sts != -ENOENT)
+        return collector_error(sts);
+    if (sts == 0)
+        reg_disks(&set, decoded, DISK_MAX, &n);     /* none: a machine with no disk present */
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    for (unsigned int i = 0; i < ndisks; i++)
+        disks[i].present = 0;
+    for (unsigned int i = 0; i < n; i++) {
+        struct disk_entry *e = entry_for(decoded[i].name);
+        uint64_t v[SUM_N];
+        unsigned int have;
+
+        if (e == NULL)
+            return -ENOMEM;
+        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, decoded[i].name, NULL)) < 0)
+            return sts;
+        e->inst = sts;
+        e->d = decoded[i];
+        e->present = 1;
+        have = disk_counts(&e->d, v);
+        counts_set(&e->io, have, v);
+    }
+    for (unsigned int i = 0; i < ndisks; i++)       /* a disk that left starts afresh if it returns */
+        if (disks[i].present)
+            disks[kept++] = disks[i];
+    ndisks = kept;
+    return sum_all();
+}
+
+static struct disk_entry *
+disk_of_inst(unsigned int inst)
+{
+    for (unsigned int i = 0; i < ndisks; i++)
+        if ((unsigned int)disks[i].inst == inst)
+            return &disks[i];
+    return NULL;
+}
+
+/* One counter, or the sum of two, of a disk or of disk.all. */
+static int
+counter(const struct io_counts *c, int a, int b, uint64_t *out)
+{
+    unsigned int need = (1u << a) | (b >= 0 ? 1u << b : 0);
+
+    if ((c->have & need) != need)
+        return PMDA_FETCH_NOVALUES;     /* the driver does not give it */
+    *out = c->v[a] + (b >= 0 ? c->v[b] : 0);
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+kbytes(const struct io_counts *c, int a, int b, uint64_t *out)
+{
+    unsigned int need = (1u << a) | (b >= 0 ? 1u << b : 0);
+
+    if ((c->have & need) != need)
+        return PMDA_FETCH_NOVALUES;
+    *out = sum_div(c->v[a], b >= 0 ? c->v[b] : 0, 1024);
+    return PMDA_FETCH_STATIC;
+}
+
+/* The interval average of (a1 + a2) per (n1 + n2) since the previous
+ * refresh: no value before there is an interval or when it held no I/O. */
+static int
+interval_average(const struct io_counts *c, int a1, int a2, int n1, int n2, uint64_t *out)
+{
+    unsigned int need = (1u << a1) | (1u << a2) | (1u << n1) | (1u << n2);
+    uint64_t ops, amount;
+
+    if (!c->primed || (c->have & need) != need || (c->prev_have & need) != need)
+        return PMDA_FETCH_NOVALUES;
+    ops = (c->v[n1] - c->prev[n1]) + (c->v[n2] - c->prev[n2]);
+    if (ops == 0)
+        return PMDA_FETCH_NOVALUES;
+    amount = (c->v[a1] - c->prev[a1]) + (c->v[a2] - c->prev[a2]);
+    *out = amount / ops;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+io_value(const struct io_counts *c, unsigned int dev_item, uint64_t *out)
+{
+    switch (dev_item) {
+    case ITEM_DEV_READ: return counter(c, REG_DISK_READS, -1, out);
+    case ITEM_DEV_WRITE: return counter(c, REG_DISK_WRITES, -1, out);
+    case ITEM_DEV_TOTAL: return counter(c, REG_DISK_READS, REG_DISK_WRITES, out);
+    case ITEM_DEV_READ_BYTES: return kbytes(c, REG_DISK_BYTES_READ, -1, out);
+    case ITEM_DEV_WRITE_BYTES: return kbytes(c, REG_DISK_BYTES_WRITTEN, -1, out);
+    case ITEM_DEV_TOTAL_BYTES: return kbytes(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, out);
+    case ITEM_DEV_BLKREAD: return counter(c, SUM_BLKREAD, -1, out);
+    case ITEM_DEV_BLKWRITE: return counter(c, SUM_BLKWRITE, -1, out);
+    case ITEM_DEV_BLKTOTAL: return counter(c, SUM_BLKREAD, SUM_BLKWRITE, out);
+    case ITEM_DEV_READ_TIME: return counter(c, REG_DISK_LATENT_READ_NS, -1, out);
+    case ITEM_DEV_WRITE_TIME: return counter(c, REG_DISK_LATENT_WRITE_NS, -1, out);
+    case ITEM_DEV_TOTAL_TIME: return counter(c, REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, out);
+    case ITEM_DEV_READ_ERRORS: return counter(c, REG_DISK_READ_ERRORS, -1, out);
+    case ITEM_DEV_WRITE_ERRORS: return counter(c, REG_DISK_WRITE_ERRORS, -1, out);
+    case ITEM_DEV_READ_RETRIES: return counter(c, REG_DISK_READ_RETRIES, -1, out);
+    case ITEM_DEV_WRITE_RETRIES: return counter(c, REG_DISK_WRITE_RETRIES, -1, out);
+    case ITEM_DEV_TOTAL_READ_TIME: return counter(c, REG_DISK_TOTAL_READ_NS, -1, out);
+    case ITEM_DEV_TOTAL_WRITE_TIME: return counter(c, REG_DISK_TOTAL_WRITE_NS, -1, out);
+    case ITEM_DEV_AVGRQ_SZ:
+        return interval_average(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, REG_DISK_READS, REG_DISK_WRITES,
+                                out);
+    case ITEM_DEV_AWAIT:
+        return interval_average(c, REG_DISK_TOTAL_READ_NS, REG_DISK_TOTAL_WRITE_NS, REG_DISK_READS,
+                                REG_DISK_WRITES, out);
+    }
+    return PM_ERR_PMID;
+}
+
+/* The disk.dev item a disk.all item mirrors. */
+static unsigned int
+dev_item_of(unsigned int item)
+{
+    if (item >= ITEM_ALL_READ && item <= ITEM_ALL_TOTAL_TIME)
+        return item - ITEM_ALL_READ + ITEM_DEV_READ;
+    if (item >= ITEM_ALL_READ_ERRORS && item <= ITEM_ALL_AWAIT)
+        return item - ITEM_ALL_READ_ERRORS + ITEM_DEV_READ_ERRORS;
+    return item;
+}
+
+static int
+disk_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct disk_entry *e;
+
+    if (row->item == ITEM_NDISK) {
+        atom->ul = ndisks;
+        return PMDA_FETCH_STATIC;
+    }
+    if (row->indom == COLLECTOR_NO_INDOM)
+        return io_value(&all, dev_item_of(row->item), &atom->ull);
+    if ((e = disk_of_inst(inst)) == NULL)
+        return PM_ERR_INST;
+    return io_value(&e->io, row->item, &atom->ull);
+}
+
+/* How the disk is attached, as a dashboard names it. IOKit's "Physical
+ * Interconnect" (IOStorageProtocolCharacteristics.h) says "PCI-Express"
+ * for internal NVMe and for Thunderbolt enclosures alike: the location
+ * tells them apart. Other values pass through as macOS gives them. */
+static const char *
+disk_protocol(const struct reg_disk *d)
+{
+    if (strcmp(d->interconnect, "PCI-Express") == 0 || strcmp(d->interconnect, "PCI") == 0)
+        return strcmp(d->location, "External") == 0 ? "Thunderbolt" : "NVMe";
+    if (strcmp(d->interconnect, "Virtual Interface") == 0)
+        return "Disk Image";
+    return d->interconnect;
+}
+
+/* A label value: "unknown" for none, else as collector_label_text,
+ * lower-cased if asked. */
+static const char *
+label_text(const char *s, int lower, char *out, size_t len)
+{
+    if (s[0] == '\0')
+        return "unknown";
+    collector_label_text(s, out, len);
+    for (char *c = out; lower && *c != '\0'; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    return out;
+}
+
+static int
+disk_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+{
+    const struct disk_entry *e = disk_of_inst(inst);
+    char medium[32], location[32], protocol[64];
+
+    (void)id;
+    if (e == NULL)
+        return 0;
+    return pmdaAddLabels(lp, "{\"medium\":\"%s\",\"location\":\"%s\",\"protocol\":\"%s\",\"removable\":%s}",
+                         label_text(e->d.medium, 1, medium, sizeof(medium)),
+                         label_text(e->d.location, 1, location, sizeof(location)),
+                         label_text(disk_protocol(&e->d), 0, protocol, sizeof(protocol)),
+                         e->d.removable == 1 ? "true" : e->d.removable == 0 ? "false" : "null") < 0 ? 0 : 4;
+}
+
+static void
+disk_teardown(pmInDom id)
+{
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    free(disks);
+    disks = NULL;
+    ndisks = disks_cap = 0;
+    delta_sum_free(&all_sum);
+    memset(&all, 0, sizeof(all));
+}
+
+const struct collector disk_collector = {
+    .name = "disks",
+    .cluster = DISK_CLUSTER,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .refresh = disk_refresh,
+    .fetch = disk_fetch,
+    .instance_labels = disk_labels,
+    .teardown = disk_teardown,
+};

@@ -1,0 +1,210 @@
+/*
+ * Cluster 5: mounted filesystems as df shows them, from getfsstat with
+ * MNT_NOWAIT (the kernel's cached statistics: a dead NFS or SMB server
+ * cannot stall pmcd, and its figures are those of its last refresh).
+ *
+ * Instances are mount points (unique; upstream used f_mntfromname, which
+ * repeats), kept in pmdaCache. Filesystems that hold no storage (devfs,
+ * autofs's maps, fdesc) are not instances and not counted by hinv.nfilesys.
+ * Sizes are in KiB, computed without overflow however large the block
+ * counts. APFS volumes of one container share its space: each reports the
+ * container's size as f_blocks, the container's free space as f_bavail,
+ * and size less its own use as f_bfree (so df's Used is the volume's own):
+ * sum used, not capacity, over a container; the "apfs_container" label
+ * says which volumes share.
+ */
+#include "array_grow.h"
+#include "collector.h"
+#include "convert.h"
+#include "filesys.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    ITEM_NFILESYS = 31, ITEM_CAPACITY, ITEM_USED, ITEM_FREE, ITEM_USEDFILES, ITEM_FREEFILES, ITEM_MOUNTDIR,
+    ITEM_FULL, ITEM_BLOCKSIZE, ITEM_AVAIL, ITEM_TYPE, ITEM_MAXFILES = 129
+};
+
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define KBYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
+#define FS(name, item, type, sem, units) { "filesys." name, item, type, FILESYS_INDOM, sem, units }
+
+static const struct metric_row rows[] = {
+    { "hinv.nfilesys", ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE },
+    FS("capacity", ITEM_CAPACITY, PM_TYPE_U64, PM_SEM_DISCRETE, KBYTE),
+    FS("used", ITEM_USED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    FS("free", ITEM_FREE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    FS("usedfiles", ITEM_USEDFILES, PM_TYPE_U64, PM_SEM_INSTANT, NONE),
+    FS("freefiles", ITEM_FREEFILES, PM_TYPE_U64, PM_SEM_INSTANT, NONE),
+    FS("mountdir", ITEM_MOUNTDIR, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE),
+    FS("full", ITEM_FULL, PM_TYPE_DOUBLE, PM_SEM_INSTANT, NONE),
+    FS("blocksize", ITEM_BLOCKSIZE, PM_TYPE_U32, PM_SEM_INSTANT, PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)),
+    FS("avail", ITEM_AVAIL, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    FS("type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE),
+    FS("maxfiles", ITEM_MAXFILES, PM_TYPE_U64, PM_SEM_INSTANT, NONE),
+};
+
+static const struct indom_def indom = { .serial = FILESYS_INDOM, .label_name = "filesystem" };
+
+struct fs_entry {
+    int inst;
+    struct plat_mount m;
+};
+
+static struct fs_entry *mounts;
+static unsigned int nmounts, mounts_cap;
+
+/* Filesystems that hold no storage of their own. */
+static int
+holds_storage(const struct plat_mount *m)
+{
+    static const char *const pseudo[] = { "devfs", "autofs", "fdesc", "volfs" };
+
+    for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+        if (strcmp(m->fstype, pseudo[i]) == 0)
+            return 0;
+    return m->on[0] != '\0';
+}
+
+static int
+mounted_twice(const char *on)
+{
+    for (unsigned int i = 0; i < nmounts; i++)
+        if (strcmp(mounts[i].m.on, on) == 0)
+            return 1;
+    return 0;
+}
+
+static int
+filesys_refresh(const struct platform *p, pmInDom id)
+{
+    struct plat_mount_set set;
+    int sts;
+
+    if ((sts = p->mounts(p->ctx, &set)) < 0)
+        return collector_error(sts);
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    nmounts = 0;
+    for (unsigned int i = 0; i < set.n; i++) {
+        const struct plat_mount *m = &set.mount[i];
+
+        if (!holds_storage(m) || mounted_twice(m->on))
+            continue;               /* one over another at the same point: the first listed stands */
+        if (array_grow((void **)&mounts, &mounts_cap, nmounts, sizeof(*mounts)) < 0)
+            return -ENOMEM;
+        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, m->on, NULL)) < 0)
+            return sts;
+        mounts[nmounts].inst = sts;
+        mounts[nmounts].m = *m;
+        nmounts++;
+    }
+    return 0;
+}
+
+const struct plat_mount *
+filesys_of_inst(unsigned int inst)
+{
+    for (unsigned int i = 0; i < nmounts; i++)
+        if ((unsigned int)mounts[i].inst == inst)
+            return &mounts[i].m;
+    return NULL;
+}
+
+static int
+filesys_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_mount *m;
+    uint64_t used_blocks, used, avail;
+
+    if (row->item == ITEM_NFILESYS) {
+        atom->ul = nmounts;
+        return PMDA_FETCH_STATIC;
+    }
+    if ((m = filesys_of_inst(inst)) == NULL)
+        return PM_ERR_INST;
+    used_blocks = m->blocks > m->bfree ? m->blocks - m->bfree : 0;
+    switch (row->item) {
+    case ITEM_CAPACITY: atom->ull = blocks_to_kbytes(m->blocks, m->bsize); break;
+    case ITEM_USED: atom->ull = blocks_to_kbytes(used_blocks, m->bsize); break;
+    case ITEM_FREE: atom->ull = blocks_to_kbytes(m->bfree, m->bsize); break;
+    case ITEM_AVAIL: atom->ull = blocks_to_kbytes(m->bavail, m->bsize); break;
+    case ITEM_USEDFILES: atom->ull = m->files > m->ffree ? m->files - m->ffree : 0; break;
+    case ITEM_FREEFILES: atom->ull = m->ffree; break;
+    case ITEM_MAXFILES: atom->ull = m->files; break;
+    case ITEM_MOUNTDIR: atom->cp = (char *)m->on; break;
+    case ITEM_TYPE: atom->cp = (char *)m->fstype; break;
+    case ITEM_BLOCKSIZE: atom->ul = m->bsize; break;
+    case ITEM_FULL:
+        /* df's Capacity: used / (used + available to users), without its rounding up */
+        used = blocks_to_kbytes(used_blocks, m->bsize);
+        avail = blocks_to_kbytes(m->bavail, m->bsize);
+        if (used == 0 && avail == 0)
+            return PMDA_FETCH_NOVALUES;     /* an empty or size-less filesystem has no fullness */
+        atom->d = 100.0 * (double)used / ((double)used + (double)avail);
+        break;
+    default:
+        return PM_ERR_PMID;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+/* The APFS container of a volume's device: "/dev/disk3s5" and its
+ * snapshot "/dev/disk3s1s1" are volumes of container disk3. */
+static int
+apfs_container(const struct plat_mount *m, char *out, size_t len)
+{
+    const char *dev = m->from;
+    size_t n = 0;
+
+    if (strcmp(m->fstype, "apfs") != 0 || strncmp(dev, "/dev/disk", 9) != 0)
+        return 0;
+    dev += 5;
+    while (n + 1 < len && (n < 4 || (dev[n] >= '0' && dev[n] <= '9')))
+        out[n] = dev[n], n++;
+    out[n] = '\0';
+    return n > 4;
+}
+
+static int
+filesys_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+{
+    const struct plat_mount *m = filesys_of_inst(inst);
+    char device[PLAT_PATH_MAX], fstype[PLAT_FSTYPE_MAX], container[PLAT_NAME_MAX];
+    int n = 0;
+
+    (void)id;
+    if (m == NULL)
+        return 0;
+    collector_label_text(m->from, device, sizeof(device));
+    collector_label_text(m->fstype, fstype, sizeof(fstype));
+    n += pmdaAddLabels(lp, "{\"fstype\":\"%s\",\"device\":\"%s\",\"local\":%s}", fstype, device,
+                       m->flags & PLAT_MNT_LOCAL ? "true" : "false") < 0 ? 0 : 3;
+    if (apfs_container(m, container, sizeof(container)))
+        n += pmdaAddLabels(lp, "{\"apfs_container\":\"%s\"}", container) < 0 ? 0 : 1;
+    return n;
+}
+
+static void
+filesys_teardown(pmInDom id)
+{
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    free(mounts);
+    mounts = NULL;
+    nmounts = mounts_cap = 0;
+}
+
+const struct collector filesys_collector = {
+    .name = "filesystems",
+    .cluster = FILESYS_CLUSTER,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .refresh = filesys_refresh,
+    .fetch = filesys_fetch,
+    .instance_labels = filesys_labels,
+    .teardown = filesys_teardown,
+};
