@@ -14,6 +14,8 @@
 
 #include "netif_parse.h"
 #include "netstat_parse.h"
+#include "nfs_parse.h"
+#include "registry_decode.h"
 #include "platform.h"
 
 /* As a sysctl would hand them over: an exact-size heap copy, so that any
@@ -43,7 +45,13 @@ parse_as_sysctl_buffer(const uint8_t *data, size_t size)
         struct plat_ip6 i6;
         struct plat_tcp t;
         struct plat_tcpconn tc;
+        struct plat_nfs_client nc;
+        struct plat_nfs_server ns;
 
+        if (nfs_parse_client(copy, size, &nc) == -ENOTSUP && (size == NFSCLNTSTATS_SIZE_12 ||
+                                                              size == NFSCLNTSTATS_SIZE_15_4))
+            __builtin_trap();       /* a known layout is never refused */
+        nfs_parse_server(copy, size, &ns);
         netstat_parse_udp(copy, size, &u);
         netstat_parse_icmp(copy, size, &c);
         netstat_parse_ip6(copy, size, &i6);
@@ -111,11 +119,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int q = 0; q < PLAT_REGQ_N; q++) {
             struct plat_reg_set rs;
 
-            if (p.registry(p.ctx, &plat_reg_queries[q], &rs) == 0)
+            if (p.registry(p.ctx, &plat_reg_queries[q], &rs) == 0) {
+                static struct reg_disk disks[64];
+                static struct reg_apfs_container cs[64];
+                static struct reg_apfs_volume vs[64];
+                unsigned int nd, nc, nv;
+
                 for (unsigned int i = 0; i < rs.n; i++)
                     for (unsigned int k = 0; k < rs.entry[i].nprops; k++)
                         if (rs.entry[i].prop[k].path == NULL)
                             __builtin_trap();   /* every property has its path */
+                /* the decoders survive any entries: cycles, missing parents, wrong kinds */
+                reg_disks(&rs, disks, 64, &nd);
+                reg_apfs(&rs, cs, 64, &nc, vs, 64, &nv);
+            }
+        }
+        {
+            struct plat_mount_set ms;
+            struct plat_nfs nfs;
+
+            p.mounts(p.ctx, &ms);
+            p.nfs(p.ctx, &nfs);
         }
         p.close(p.ctx);
     } else if (msg[0] == '\0') {

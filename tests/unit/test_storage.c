@@ -1,0 +1,281 @@
+/*
+ * The storage families at their edges: disks decoded from registry entries
+ * as the seam returns them (escaped key paths), 2^64 byte counters, a zero
+ * block size, a disk ejected mid-interval and returning, an unknown
+ * protocol; filesystems that are empty, pseudo or huge; NFS structs of
+ * every known layout and of none, and an absent NFS.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "agent_harness.h"
+#include "nfs_parse.h"
+#include "registry_decode.h"
+#include "registry_set.h"
+
+#define DISK_CLUSTER 7
+#define DISK_INDOM 2
+#define FILESYS_CLUSTER 5
+#define FILESYS_INDOM 1
+#define NFS_CLUSTER 11
+
+static struct reg_builder builder;
+
+/* A property at the path of raw parts, escaped as the seam escapes them. */
+static void
+number_at(const char *a, const char *b, uint64_t v)
+{
+    char path[REG_PATH_MAX];
+    int n = reg_path_append(path, sizeof(path), 0, a, strlen(a));
+
+    if (b != NULL)
+        n = reg_path_append(path, sizeof(path), (size_t)n, b, strlen(b));
+    assert_true(n > 0);
+    assert_int_equal(reg_builder_number(&builder, path, v), 0);
+}
+
+static void
+string_at(const char *a, const char *b, const char *text)
+{
+    char path[REG_PATH_MAX];
+    int n = reg_path_append(path, sizeof(path), 0, a, strlen(a));
+
+    if (b != NULL)
+        n = reg_path_append(path, sizeof(path), (size_t)n, b, strlen(b));
+    assert_int_equal(reg_builder_string(&builder, path, text), 0);
+}
+
+/* One whole disk: device (id base) > driver (base+1) > media (base+2). */
+static void
+add_disk(uint64_t base, const char *bsd, const char *interconnect, const char *location, uint64_t reads,
+         uint64_t bytes_read, uint64_t bytes_written, uint64_t block_size)
+{
+    assert_int_equal(reg_builder_entry(&builder, base, 0, "device", "IOBlockStorageServices"), 0);
+    if (interconnect != NULL) {
+        string_at("Protocol Characteristics", "Physical Interconnect", interconnect);
+        string_at("Protocol Characteristics", "Physical Interconnect Location", location);
+    }
+    assert_int_equal(reg_builder_entry(&builder, base + 1, base, "IOBlockStorageDriver", "IOBlockStorageDriver"), 0);
+    number_at("Statistics", "Operations (Read)", reads);
+    number_at("Statistics", "Operations (Write)", reads / 2);
+    number_at("Statistics", "Bytes (Read)", bytes_read);
+    number_at("Statistics", "Bytes (Write)", bytes_written);
+    assert_int_equal(reg_builder_entry(&builder, base + 2, base + 1, "Media", "IOMedia"), 0);
+    string_at("BSD Name", NULL, bsd);
+    assert_int_equal(reg_builder_bool(&builder, "Whole", 1), 0);
+    number_at("Preferred Block Size", NULL, block_size);
+}
+
+static void
+publish_disks(void)
+{
+    reg_builder_finish(&builder, &fake.reg[PLAT_REGQ_DISKS]);
+}
+
+static void
+disks_are_decoded_from_escaped_registry_paths(void **state)
+{
+    struct reg_disk d[4];
+    unsigned int n;
+
+    (void)state;
+    reg_builder_reset(&builder);
+    add_disk(0x100, "disk4", "USB", "External", 10, 4096, 0, 512);
+    assert_int_equal(reg_builder_entry(&builder, 0x200, 0x102, "disk4s1", "IOMedia"), 0);  /* a partition */
+    string_at("BSD Name", NULL, "disk4s1");
+    reg_builder_finish(&builder, &fake.reg[PLAT_REGQ_DISKS]);
+    assert_int_equal(reg_disks(&fake.reg[PLAT_REGQ_DISKS], d, 4, &n), 0);
+    assert_int_equal(n, 1);                     /* the partition has no driver above it */
+    assert_string_equal(d[0].name, "disk4");
+    assert_int_equal(d[0].stat[REG_DISK_READS], 10);
+    assert_int_equal(d[0].block_size, 512);
+    assert_string_equal(d[0].interconnect, "USB");
+    assert_string_equal(d[0].location, "External");
+    assert_string_equal(d[0].medium, "");      /* not given: unknown, not invented */
+}
+
+static void
+byte_counters_near_2_64_sum_without_wrapping(void **state)
+{
+    (void)state;
+    reg_builder_reset(&builder);
+    add_disk(0x100, "disk0", "Apple Fabric", "Internal", 100, UINT64_MAX, UINT64_MAX, 4096);
+    publish_disks();
+    /* disk.dev.total_bytes: floor((2 * (2^64 - 1)) / 1024) = 2^55 - 1 */
+    assert_int_equal(harness_inst_value(DISK_CLUSTER, 52, PM_TYPE_U64, DISK_INDOM, "disk0"), (1LL << 55) - 1);
+    assert_int_equal(harness_inst_value(DISK_CLUSTER, 50, PM_TYPE_U64, DISK_INDOM, "disk0"), (1LL << 54) - 1);
+}
+
+static void
+a_zero_block_size_gives_no_block_counts(void **state)
+{
+    (void)state;
+    reg_builder_reset(&builder);
+    add_disk(0x100, "disk0", "SATA", "Internal", 100, 8192, 4096, 0);
+    publish_disks();
+    assert_int_equal(harness_inst_value(DISK_CLUSTER, 53, PM_TYPE_U64, DISK_INDOM, "disk0"), -1);  /* blkread */
+    assert_int_equal(harness_inst_value(DISK_CLUSTER, 50, PM_TYPE_U64, DISK_INDOM, "disk0"), 8);   /* KiB read */
+}
+
+static void
+ejection_mid_interval_never_takes_disk_all_back(void **state)
+{
+    int id4;
+
+    (void)state;
+    reg_builder_reset(&builder);
+    add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1000, 0, 0, 4096);
+    add_disk(0x200, "disk4", "USB", "External", 500, 0, 0, 512);
+    publish_disks();
+    assert_int_equal(harness_u64(DISK_CLUSTER, 59), 1500);        /* disk.all.read */
+    id4 = harness_inst(DISK_INDOM, "disk4");
+    assert_true(id4 >= 0);
+    reg_builder_reset(&builder);                                 /* disk4 ejected; disk0 did 10 more */
+    add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1010, 0, 0, 4096);
+    publish_disks();
+    assert_int_equal(harness_u64(DISK_CLUSTER, 59), 1510);
+    assert_int_equal(harness_u32(DISK_CLUSTER, 46), 1);           /* hinv.ndisk */
+    reg_builder_reset(&builder);                                 /* it returns, its counters restarted */
+    add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1020, 0, 0, 4096);
+    add_disk(0x300, "disk4", "USB", "External", 3, 0, 0, 512);
+    publish_disks();
+    assert_int_equal(harness_u64(DISK_CLUSTER, 59), 1520);        /* adds only what disk4 does from now */
+    assert_int_equal(harness_inst(DISK_INDOM, "disk4"), id4);
+}
+
+static void
+an_unknown_protocol_is_labelled_as_macos_names_it(void **state)
+{
+    pmLabelSet *sets = NULL, *one;
+    char buf[PM_MAXLABELJSONLEN];
+    int n;
+
+    (void)state;
+    reg_builder_reset(&builder);
+    add_disk(0x100, "disk2", "Secure \"Digital\"", "Internal", 1, 0, 0, 512);
+    publish_disks();
+    assert_int_equal(harness_u32(DISK_CLUSTER, 46), 1);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, DISK_INDOM), PM_LABEL_INSTANCES, &sets,
+                                       harness_ext());
+    assert_int_equal(n, 1);
+    one = &sets[0];
+    pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
+    /* passed through as macOS names it, minus what JSON would need escaped */
+    assert_string_equal(buf, "{\"location\":\"internal\",\"medium\":\"unknown\",\"protocol\":\"Secure Digital\","
+                             "\"removable\":null}");
+    pmFreeLabelSets(sets, n);
+}
+
+static struct plat_mount *
+add_mount(const char *on, const char *from, const char *fstype, uint32_t bsize, uint64_t blocks, uint64_t bfree,
+          uint64_t bavail)
+{
+    struct plat_mount *m = &fake.mount[fake.nmount++];
+
+    memset(m, 0, sizeof(*m));
+    snprintf(m->on, sizeof(m->on), "%s", on);
+    snprintf(m->from, sizeof(m->from), "%s", from);
+    snprintf(m->fstype, sizeof(m->fstype), "%s", fstype);
+    m->bsize = bsize;
+    m->blocks = blocks;
+    m->bfree = bfree;
+    m->bavail = bavail;
+    return m;
+}
+
+static void
+filesystems_at_their_edges(void **state)
+{
+    pmAtomValue v[8];
+    int inst[8], n;
+    struct plat_mount *big;
+
+    (void)state;
+    add_mount("/dev", "devfs", "devfs", 512, 470, 0, 0);
+    add_mount("/System/Volumes/Data/home", "map auto_home", "autofs", 4096, 0, 0, 0);
+    add_mount("/Volumes/Empty", "/dev/disk9s1", "msdos", 0, 0, 0, 0);
+    big = add_mount("/Volumes/Huge", "/dev/disk8s1", "apfs", 4096, 1ULL << 62, 1ULL << 61, 1ULL << 61);
+    big->files = 1ULL << 40;
+    big->ffree = (1ULL << 40) - 5000000000ULL;
+    add_mount("/Volumes/Huge", "/dev/disk7s1", "apfs", 4096, 10, 5, 5);     /* mounted over: the first stands */
+    assert_int_equal(harness_u32(FILESYS_CLUSTER, 31), 2);                    /* not devfs, not autofs */
+    n = harness_fetch(FILESYS_CLUSTER, 38, PM_TYPE_DOUBLE, v, 8, inst);     /* filesys.full */
+    assert_int_equal(n, 1);                                                  /* none for the empty one */
+    assert_int_equal(inst[0], harness_inst(FILESYS_INDOM, "/Volumes/Huge"));
+    assert_true(v[0].d > 49.99 && v[0].d < 50.01);
+    assert_int_equal(harness_inst_value(FILESYS_CLUSTER, 32, PM_TYPE_U64, FILESYS_INDOM, "/Volumes/Huge"),
+                     -1);   /* capacity 2^64 KiB saturates at UINT64_MAX, read back as -1 */
+    assert_int_equal(harness_inst_value(FILESYS_CLUSTER, 35, PM_TYPE_U64, FILESYS_INDOM, "/Volumes/Huge"),
+                     5000000000LL);  /* usedfiles past 2^32 */
+}
+
+static void
+nfs_layouts_are_known_by_size(void **state)
+{
+    static const size_t sizes[] = { NFSCLNTSTATS_SIZE_12, NFSCLNTSTATS_SIZE_14, NFSCLNTSTATS_SIZE_15_0,
+                                    NFSCLNTSTATS_SIZE_15_4 };
+    /* where rpcrequests sits in each (the fields of bsd/nfs/nfs.h, counted) */
+    static const unsigned int requests[] = { 16 + 23 + 40 + 1, 18 + 23 + 40 + 1, 18 + 23 + 3 + 40 + 1,
+                                             18 + 23 + 3 + 40 + 5 + 1 };
+    uint64_t buf[200];
+    struct plat_nfs_client c;
+    struct plat_nfs_server s;
+
+    (void)state;
+    for (size_t i = 0; i < 4; i++) {
+        for (unsigned int k = 0; k < 200; k++)
+            buf[k] = k;
+        assert_int_equal(nfs_parse_client(buf, sizes[i], &c), 0);
+        assert_int_equal(c.rpcrequests, requests[i]);
+        assert_int_equal(c.rpcretries, requests[i] - 1);
+        assert_int_equal(c.rpccnt[0], i == 0 ? 16 : 18);
+    }
+    assert_int_equal(nfs_parse_client(buf, 1000, &c), -ENOTSUP);
+    assert_int_equal(nfs_parse_server(buf, NFSRVSTATS_SIZE_15, &s), 0);
+    assert_int_equal(s.rpc_errs, 23);
+    assert_int_equal(s.vop_writes, 29);
+    assert_int_equal(nfs_parse_server(buf, 100, &s), -ENOTSUP);
+}
+
+static void
+an_absent_nfs_is_not_supported_and_cache_hits_are_nfsstats(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    fake.nfs.client.biocache_reads = 1000;
+    fake.nfs.client.read_bios = 150;
+    fake.nfs.server_status = 0;                 /* readable, but no nfsd and nothing served */
+    assert_int_equal(harness_u64(NFS_CLUSTER, 107), 850);                   /* biocache.read.hits */
+    assert_int_equal(harness_u64(NFS_CLUSTER, 108), 150);                   /* biocache.read.misses */
+    assert_int_equal(harness_fetch(NFS_CLUSTER, 117, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* retfailed */
+    fake.nfs.server.rpccnt[3] = 1;             /* it has served: now its counters are real */
+    assert_int_equal(harness_u64(NFS_CLUSTER, 96), 1);                      /* nfs3.server.calls */
+    fake.nfs.client_status = -ENOENT;          /* the client never loaded: not supported, not 0 */
+    assert_int_equal(harness_fetch(NFS_CLUSTER, 98, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        HARNESS_TEST(disks_are_decoded_from_escaped_registry_paths),
+        HARNESS_TEST(byte_counters_near_2_64_sum_without_wrapping),
+        HARNESS_TEST(a_zero_block_size_gives_no_block_counts),
+        HARNESS_TEST(ejection_mid_interval_never_takes_disk_all_back),
+        HARNESS_TEST(an_unknown_protocol_is_labelled_as_macos_names_it),
+        HARNESS_TEST(filesystems_at_their_edges),
+        HARNESS_TEST(nfs_layouts_are_known_by_size),
+        HARNESS_TEST(an_absent_nfs_is_not_supported_and_cache_hits_are_nfsstats),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+    reg_builder_free(&builder);
+    return failed;
+}
