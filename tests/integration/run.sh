@@ -42,11 +42,11 @@ values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for 
 # the USB disk disk4 is there from 10 s to 20 s of each 20 s replay lap).
 storage_checks() {
     pmval -h 127.0.0.1 -t 1 -s 4 -i disk0 disk.dev.read > "$work/pmval.disk" 2>&1
-    check "pmval: disk0 reads at 220/s" values_within "$work/pmval.disk" 219 221 3
+    check "pmval: disk0 reads at 220/s" values_within "$work/pmval.disk" 218 222 3
     pmval -h 127.0.0.1 -f 1 -t 1 -s 4 disk.all.write_bytes > "$work/pmval.allw" 2>&1
-    check "pmval: disk.all writes 4480 KiB/s with disk0 alone, 8960 while disk4 is there" values_within "$work/pmval.allw" 4479 8961 3
+    check "pmval: disk.all writes 4480 KiB/s with disk0 alone, 8960 while disk4 is there" values_within "$work/pmval.allw" 4470 8970 3
     pmval -h 127.0.0.1 -f 1 -t 1 -s 4 -i disk3 disk.apfs.container.bytes_written > "$work/pmval.apfs" 2>&1
-    check "pmval: container disk3 writes 3932160 bytes/s" values_within "$work/pmval.apfs" 3931000 3933300 3
+    check "pmval: container disk3 writes 3932160 bytes/s (within the 0.2% that sampling jitter gives)" values_within "$work/pmval.apfs" 3924000 3940000 3
     pmval -h 127.0.0.1 -t 1 -s 3 -i disk0 disk.dev.await > "$work/pmval.await" 2>&1
     check "disk0's await is the interval's 74 us per request" values_within_int "$work/pmval.await" 73000 75000 2
     pminfo -h 127.0.0.1 -fl disk.dev.read disk.apfs.container.block_size disk.apfs.volume.encrypted \
