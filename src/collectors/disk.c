@@ -218,26 +218,16 @@ disk_of_inst(unsigned int inst)
     return NULL;
 }
 
-/* One counter, or the sum of two, of a disk or of disk.all. */
+/* One counter, or the sum of two, of a disk or of disk.all, divided by
+ * divisor (1, or 1024 for KiB) exactly however large the sum. */
 static int
-counter(const struct io_counts *c, int a, int b, uint64_t *out)
+counter(const struct io_counts *c, int a, int b, uint64_t divisor, uint64_t *out)
 {
     unsigned int need = (1u << a) | (b >= 0 ? 1u << b : 0);
 
     if ((c->have & need) != need)
         return PMDA_FETCH_NOVALUES;     /* the driver does not give it */
-    *out = c->v[a] + (b >= 0 ? c->v[b] : 0);
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-kbytes(const struct io_counts *c, int a, int b, uint64_t *out)
-{
-    unsigned int need = (1u << a) | (b >= 0 ? 1u << b : 0);
-
-    if ((c->have & need) != need)
-        return PMDA_FETCH_NOVALUES;
-    *out = sum_div(c->v[a], b >= 0 ? c->v[b] : 0, 1024);
+    *out = sum_div(c->v[a], b >= 0 ? c->v[b] : 0, divisor);
     return PMDA_FETCH_STATIC;
 }
 
@@ -263,24 +253,24 @@ static int
 io_value(const struct io_counts *c, unsigned int dev_item, uint64_t *out)
 {
     switch (dev_item) {
-    case ITEM_DEV_READ: return counter(c, REG_DISK_READS, -1, out);
-    case ITEM_DEV_WRITE: return counter(c, REG_DISK_WRITES, -1, out);
-    case ITEM_DEV_TOTAL: return counter(c, REG_DISK_READS, REG_DISK_WRITES, out);
-    case ITEM_DEV_READ_BYTES: return kbytes(c, REG_DISK_BYTES_READ, -1, out);
-    case ITEM_DEV_WRITE_BYTES: return kbytes(c, REG_DISK_BYTES_WRITTEN, -1, out);
-    case ITEM_DEV_TOTAL_BYTES: return kbytes(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, out);
-    case ITEM_DEV_BLKREAD: return counter(c, SUM_BLKREAD, -1, out);
-    case ITEM_DEV_BLKWRITE: return counter(c, SUM_BLKWRITE, -1, out);
-    case ITEM_DEV_BLKTOTAL: return counter(c, SUM_BLKREAD, SUM_BLKWRITE, out);
-    case ITEM_DEV_READ_TIME: return counter(c, REG_DISK_LATENT_READ_NS, -1, out);
-    case ITEM_DEV_WRITE_TIME: return counter(c, REG_DISK_LATENT_WRITE_NS, -1, out);
-    case ITEM_DEV_TOTAL_TIME: return counter(c, REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, out);
-    case ITEM_DEV_READ_ERRORS: return counter(c, REG_DISK_READ_ERRORS, -1, out);
-    case ITEM_DEV_WRITE_ERRORS: return counter(c, REG_DISK_WRITE_ERRORS, -1, out);
-    case ITEM_DEV_READ_RETRIES: return counter(c, REG_DISK_READ_RETRIES, -1, out);
-    case ITEM_DEV_WRITE_RETRIES: return counter(c, REG_DISK_WRITE_RETRIES, -1, out);
-    case ITEM_DEV_TOTAL_READ_TIME: return counter(c, REG_DISK_TOTAL_READ_NS, -1, out);
-    case ITEM_DEV_TOTAL_WRITE_TIME: return counter(c, REG_DISK_TOTAL_WRITE_NS, -1, out);
+    case ITEM_DEV_READ: return counter(c, REG_DISK_READS, -1, 1, out);
+    case ITEM_DEV_WRITE: return counter(c, REG_DISK_WRITES, -1, 1, out);
+    case ITEM_DEV_TOTAL: return counter(c, REG_DISK_READS, REG_DISK_WRITES, 1, out);
+    case ITEM_DEV_READ_BYTES: return counter(c, REG_DISK_BYTES_READ, -1, 1024, out);
+    case ITEM_DEV_WRITE_BYTES: return counter(c, REG_DISK_BYTES_WRITTEN, -1, 1024, out);
+    case ITEM_DEV_TOTAL_BYTES: return counter(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, 1024, out);
+    case ITEM_DEV_BLKREAD: return counter(c, SUM_BLKREAD, -1, 1, out);
+    case ITEM_DEV_BLKWRITE: return counter(c, SUM_BLKWRITE, -1, 1, out);
+    case ITEM_DEV_BLKTOTAL: return counter(c, SUM_BLKREAD, SUM_BLKWRITE, 1, out);
+    case ITEM_DEV_READ_TIME: return counter(c, REG_DISK_LATENT_READ_NS, -1, 1, out);
+    case ITEM_DEV_WRITE_TIME: return counter(c, REG_DISK_LATENT_WRITE_NS, -1, 1, out);
+    case ITEM_DEV_TOTAL_TIME: return counter(c, REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, 1, out);
+    case ITEM_DEV_READ_ERRORS: return counter(c, REG_DISK_READ_ERRORS, -1, 1, out);
+    case ITEM_DEV_WRITE_ERRORS: return counter(c, REG_DISK_WRITE_ERRORS, -1, 1, out);
+    case ITEM_DEV_READ_RETRIES: return counter(c, REG_DISK_READ_RETRIES, -1, 1, out);
+    case ITEM_DEV_WRITE_RETRIES: return counter(c, REG_DISK_WRITE_RETRIES, -1, 1, out);
+    case ITEM_DEV_TOTAL_READ_TIME: return counter(c, REG_DISK_TOTAL_READ_NS, -1, 1, out);
+    case ITEM_DEV_TOTAL_WRITE_TIME: return counter(c, REG_DISK_TOTAL_WRITE_NS, -1, 1, out);
     case ITEM_DEV_AVGRQ_SZ:
         return interval_average(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, REG_DISK_READS, REG_DISK_WRITES,
                                 out);

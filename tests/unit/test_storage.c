@@ -18,6 +18,7 @@
 #include "nfs_parse.h"
 #include "registry_decode.h"
 #include "registry_set.h"
+#include "xnu_layouts.h"
 
 #define DISK_CLUSTER 7
 #define DISK_INDOM 2
@@ -215,32 +216,60 @@ filesystems_at_their_edges(void **state)
                      5000000000LL);  /* usedfiles past 2^32 */
 }
 
+/* Fill an XNU-declared struct nfsclntstats by field name, decode it by its
+ * size, and check that each field lands where it belongs. */
+#define CHECK_CLIENT_LAYOUT(type, size)                                         \
+    do {                                                                        \
+        struct type x;                                                          \
+        memset(&x, 0, sizeof(x));                                               \
+        x.attrcache_hits = 1;                                                   \
+        x.readdir_bios = 2;                                                     \
+        x.rpccntv3[0] = 3;                                                      \
+        x.rpccntv3[XNU_NFS_NPROCS - 1] = 4;                                     \
+        x.rpcretries = 5;                                                       \
+        x.rpcrequests = 6;                                                      \
+        x.pageouts = 7;                                                         \
+        assert_int_equal(sizeof(x), size);                                      \
+        assert_int_equal(nfs_parse_client(&x, sizeof(x), &c), 0);               \
+        assert_int_equal(c.attrcache_hits, 1);                                  \
+        assert_int_equal(c.readdir_bios, 2);                                    \
+        assert_int_equal(c.rpccnt[0], 3);                                       \
+        assert_int_equal(c.rpccnt[PLAT_NFS_NPROCS - 1], 4);                     \
+        assert_int_equal(c.rpcretries, 5);                                      \
+        assert_int_equal(c.rpcrequests, 6);                                     \
+        assert_int_equal(c.pageouts, 7);                                        \
+    } while (0)
+
+#define CHECK_SERVER_LAYOUT(type, size)                                         \
+    do {                                                                        \
+        struct type x;                                                          \
+        memset(&x, 0, sizeof(x));                                               \
+        x.srvrpccntv3[3] = 1;                                                   \
+        x.srvrpc_errs = 23;                                                     \
+        x.srvvop_writes = 29;                                                   \
+        assert_int_equal(sizeof(x), size);                                      \
+        assert_int_equal(nfs_parse_server(&x, sizeof(x), &s), 0);               \
+        assert_int_equal(s.rpccnt[3], 1);                                       \
+        assert_int_equal(s.rpc_errs, 23);                                       \
+        assert_int_equal(s.vop_writes, 29);                                     \
+    } while (0)
+
 static void
 nfs_layouts_are_known_by_size(void **state)
 {
-    static const size_t sizes[] = { NFSCLNTSTATS_SIZE_12, NFSCLNTSTATS_SIZE_14, NFSCLNTSTATS_SIZE_15_0,
-                                    NFSCLNTSTATS_SIZE_15_4 };
-    /* where rpcrequests sits in each (the fields of bsd/nfs/nfs.h, counted) */
-    static const unsigned int requests[] = { 16 + 23 + 40 + 1, 18 + 23 + 40 + 1, 18 + 23 + 3 + 40 + 1,
-                                             18 + 23 + 3 + 40 + 5 + 1 };
-    uint64_t buf[200];
+    unsigned char other[1000] = { 0 };
     struct plat_nfs_client c;
     struct plat_nfs_server s;
 
     (void)state;
-    for (size_t i = 0; i < 4; i++) {
-        for (unsigned int k = 0; k < 200; k++)
-            buf[k] = k;
-        assert_int_equal(nfs_parse_client(buf, sizes[i], &c), 0);
-        assert_int_equal(c.rpcrequests, requests[i]);
-        assert_int_equal(c.rpcretries, requests[i] - 1);
-        assert_int_equal(c.rpccnt[0], i == 0 ? 16 : 18);
-    }
-    assert_int_equal(nfs_parse_client(buf, 1000, &c), -ENOTSUP);
-    assert_int_equal(nfs_parse_server(buf, NFSRVSTATS_SIZE_15, &s), 0);
-    assert_int_equal(s.rpc_errs, 23);
-    assert_int_equal(s.vop_writes, 29);
-    assert_int_equal(nfs_parse_server(buf, 100, &s), -ENOTSUP);
+    CHECK_CLIENT_LAYOUT(xnu_nfsclntstats_8019, NFSCLNTSTATS_SIZE_12);
+    CHECK_CLIENT_LAYOUT(xnu_nfsclntstats_10002, NFSCLNTSTATS_SIZE_14);
+    CHECK_CLIENT_LAYOUT(xnu_nfsclntstats_11215, NFSCLNTSTATS_SIZE_15_0);
+    CHECK_CLIENT_LAYOUT(xnu_nfsclntstats_11417, NFSCLNTSTATS_SIZE_15_4);
+    assert_int_equal(nfs_parse_client(other, sizeof(other), &c), -ENOTSUP);
+    CHECK_SERVER_LAYOUT(xnu_nfsrvstats_8019, NFSRVSTATS_SIZE_12);
+    CHECK_SERVER_LAYOUT(xnu_nfsrvstats_11215, NFSRVSTATS_SIZE_15);
+    assert_int_equal(nfs_parse_server(other, 100, &s), -ENOTSUP);
 }
 
 static void

@@ -1,5 +1,5 @@
 /*
- * The kernel structs that the protocol statistics decoders read, laid out
+ * The kernel structs that the protocol and NFS statistics decoders read, laid out
  * as XNU declares them, field by field, so that the tests build their
  * buffers from XNU's layout and not from the decoders' own offsets (a
  * decoder and a test built from one wrong assumption agree and are both
@@ -149,5 +149,177 @@ struct xnu_xtcpcb_n_head {
 _Static_assert(sizeof(struct xnu_xinpgen) == 24, "struct xinpgen is 24 bytes");
 
 #define XNU_XSO_TCPCB 0x020         /* bsd/sys/socketvar.h */
+
+/* bsd/nfs/nfsproto.h and nfs.h: NFS_NPROCS, NFS_OP_COUNT, NFS_OP_CB_COUNT,
+ * NFSERR_INFO_COMMON_SIZE, NFSERR_INFO_V4_SIZE (the last three as of the
+ * release that added them). */
+#define XNU_NFS_NPROCS 23
+#define XNU_NFS_OP_COUNT 40
+#define XNU_NFS_OP_CB_COUNT 5
+#define XNU_NFSERR_INFO_COMMON_SIZE 30
+#define XNU_NFSERR_INFO_V4_SIZE 40
+
+/* struct nfsclntstats, bsd/nfs/nfs.h, as each release declares it. */
+struct xnu_nfsclntstats_8019 {          /* xnu-8019.41.5 .. xnu-8796 (macOS 12.2 .. 13) */
+    uint64_t attrcache_hits;
+    uint64_t attrcache_misses;
+    uint64_t lookupcache_hits;
+    uint64_t lookupcache_misses;
+    uint64_t direofcache_hits;
+    uint64_t direofcache_misses;
+    uint64_t biocache_reads;
+    uint64_t read_bios;
+    uint64_t read_physios;
+    uint64_t biocache_writes;
+    uint64_t write_bios;
+    uint64_t write_physios;
+    uint64_t biocache_readlinks;
+    uint64_t readlink_bios;
+    uint64_t biocache_readdirs;
+    uint64_t readdir_bios;
+    uint64_t rpccntv3[XNU_NFS_NPROCS];
+    uint64_t opcntv4[XNU_NFS_OP_COUNT];
+    uint64_t rpcretries;
+    uint64_t rpcrequests;
+    uint64_t rpctimeouts;
+    uint64_t rpcunexpected;
+    uint64_t rpcinvalid;
+    uint64_t pageins;
+    uint64_t pageouts;
+};
+struct xnu_nfsclntstats_10002 {         /* xnu-10002, xnu-10063 (macOS 14) */
+    uint64_t attrcache_hits;
+    uint64_t attrcache_misses;
+    uint64_t lookupcache_hits;
+    uint64_t lookupcache_misses;
+    uint64_t direofcache_hits;
+    uint64_t direofcache_misses;
+    uint64_t accesscache_hits;
+    uint64_t accesscache_misses;
+    uint64_t biocache_reads;
+    uint64_t read_bios;
+    uint64_t read_physios;
+    uint64_t biocache_writes;
+    uint64_t write_bios;
+    uint64_t write_physios;
+    uint64_t biocache_readlinks;
+    uint64_t readlink_bios;
+    uint64_t biocache_readdirs;
+    uint64_t readdir_bios;
+    uint64_t rpccntv3[XNU_NFS_NPROCS];
+    uint64_t opcntv4[XNU_NFS_OP_COUNT];
+    uint64_t rpcretries;
+    uint64_t rpcrequests;
+    uint64_t rpctimeouts;
+    uint64_t rpcunexpected;
+    uint64_t rpcinvalid;
+    uint64_t pageins;
+    uint64_t pageouts;
+};
+struct xnu_nfsclntstats_11215 {         /* xnu-11215 (macOS 15.0 .. 15.3) */
+    uint64_t attrcache_hits;
+    uint64_t attrcache_misses;
+    uint64_t lookupcache_hits;
+    uint64_t lookupcache_misses;
+    uint64_t direofcache_hits;
+    uint64_t direofcache_misses;
+    uint64_t accesscache_hits;
+    uint64_t accesscache_misses;
+    uint64_t biocache_reads;
+    uint64_t read_bios;
+    uint64_t read_physios;
+    uint64_t biocache_writes;
+    uint64_t write_bios;
+    uint64_t write_physios;
+    uint64_t biocache_readlinks;
+    uint64_t readlink_bios;
+    uint64_t biocache_readdirs;
+    uint64_t readdir_bios;
+    uint64_t rpccntv3[XNU_NFS_NPROCS];
+    struct {
+        uint64_t nlm_lock;
+        uint64_t nlm_test;
+        uint64_t nlm_unlock;
+    } nlmcnt;
+    uint64_t opcntv4[XNU_NFS_OP_COUNT];
+    uint64_t rpcretries;
+    uint64_t rpcrequests;
+    uint64_t rpctimeouts;
+    uint64_t rpcunexpected;
+    uint64_t rpcinvalid;
+    uint64_t pageins;
+    uint64_t pageouts;
+    struct {
+        uint64_t errs_common[XNU_NFSERR_INFO_COMMON_SIZE];
+        uint64_t errs_v4[XNU_NFSERR_INFO_V4_SIZE];
+        uint64_t errs_unknown;
+    } nfs_errs;
+};
+struct xnu_nfsclntstats_11417 {         /* xnu-11417 (macOS 15.4 on) */
+    uint64_t attrcache_hits;
+    uint64_t attrcache_misses;
+    uint64_t lookupcache_hits;
+    uint64_t lookupcache_misses;
+    uint64_t direofcache_hits;
+    uint64_t direofcache_misses;
+    uint64_t accesscache_hits;
+    uint64_t accesscache_misses;
+    uint64_t biocache_reads;
+    uint64_t read_bios;
+    uint64_t read_physios;
+    uint64_t biocache_writes;
+    uint64_t write_bios;
+    uint64_t write_physios;
+    uint64_t biocache_readlinks;
+    uint64_t readlink_bios;
+    uint64_t biocache_readdirs;
+    uint64_t readdir_bios;
+    uint64_t rpccntv3[XNU_NFS_NPROCS];
+    struct {
+        uint64_t nlm_lock;
+        uint64_t nlm_test;
+        uint64_t nlm_unlock;
+    } nlmcnt;
+    uint64_t opcntv4[XNU_NFS_OP_COUNT];
+    uint64_t cbopcntv4[XNU_NFS_OP_CB_COUNT];
+    uint64_t rpcretries;
+    uint64_t rpcrequests;
+    uint64_t rpctimeouts;
+    uint64_t rpcunexpected;
+    uint64_t rpcinvalid;
+    uint64_t pageins;
+    uint64_t pageouts;
+    struct {
+        uint64_t errs_common[XNU_NFSERR_INFO_COMMON_SIZE];
+        uint64_t errs_v4[XNU_NFSERR_INFO_V4_SIZE];
+        uint64_t errs_unknown;
+    } nfs_errs;
+};
+
+/* struct nfsrvstats, bsd/nfs/nfs.h. */
+struct xnu_nfsrvstats_8019 {            /* xnu-8019.41.5 .. xnu-10063 */
+    uint64_t srvrpccntv3[XNU_NFS_NPROCS];
+    uint64_t srvrpc_errs;
+    uint64_t srv_errs;
+    uint64_t srvcache_inproghits;
+    uint64_t srvcache_idemdonehits;
+    uint64_t srvcache_nonidemdonehits;
+    uint64_t srvcache_misses;
+    uint64_t srvvop_writes;
+};
+struct xnu_nfsrvstats_11215 {           /* xnu-11215 on */
+    uint64_t srvrpccntv3[XNU_NFS_NPROCS];
+    uint64_t srvrpc_errs;
+    uint64_t srv_errs;
+    uint64_t srvcache_inproghits;
+    uint64_t srvcache_idemdonehits;
+    uint64_t srvcache_nonidemdonehits;
+    uint64_t srvcache_misses;
+    uint64_t srvvop_writes;
+    struct {
+        uint64_t errs_common[XNU_NFSERR_INFO_COMMON_SIZE];
+        uint64_t errs_unknown;
+    } nfs_errs;
+};
 
 #endif

@@ -3,7 +3,8 @@
  * kernel hands back each mount's cached statfs (vfs_getattr is skipped), so
  * an unreachable NFS or SMB server cannot stall pmcd; its figures are then
  * those of its last refresh (getfsstat(2); XNU bsd/vfs/vfs_syscalls.c,
- * getfsstat_callback, xnu-11417.121.6). Never statfs() or MNT_WAIT here.
+ * getfsstat_callback, xnu-11417.121.6). Nothing here asks a filesystem
+ * for fresh figures: those calls wait on the server.
  */
 #include "live_source.h"
 

@@ -72,12 +72,15 @@ read_server(struct live_source *src, struct plat_nfs_server *out)
 
     if ((sts = server_size(src, &len)) < 0)
         return sts;
-    if (len > sizeof(buf) || (sts = nfs_parse_server(buf, len, out)) == -ENOTSUP)
-        return live_fail(src, -ENOTSUP, "NFS server statistics: %zu bytes, not a layout of XNU's struct "
-                         "nfsrvstats that this agent decodes (nfs_parse.h)", len);
+    if (len > sizeof(buf))
+        return live_fail(src, -ENOTSUP, "NFS server statistics: %zu bytes, larger than any layout this agent "
+                         "decodes (nfs_parse.h)", len);
     if (nfssvc(NFSSVC_SRVSTATS, iov) != 0)
         return live_fail(src, -errno, "NFS server statistics: %s", strerror(errno));
-    return nfs_parse_server(buf, len, out);
+    if ((sts = nfs_parse_server(buf, len, out)) < 0)
+        return live_fail(src, sts, "NFS server statistics: %zu bytes, not a layout of XNU's struct nfsrvstats "
+                         "that this agent decodes (nfs_parse.h)", len);
+    return 0;
 }
 
 int
