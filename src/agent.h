@@ -18,13 +18,30 @@ typedef pmdaResult agent_result;
 typedef pmResult agent_result;
 #endif
 
+struct collector;
+
+/* What one agent is: its collectors, help text and optional store. The core
+ * serves whichever description agent_setup is given. */
+struct agent_desc {
+    const char *name;                           /* in the log: "darwin", "proc" */
+    const struct collector *const *collectors;
+    unsigned int ncollectors;
+    const char *help_source;                    /* newhelp format, embedded at build time */
+    /* Optional: a store request; without it every store is refused. */
+    int (*store)(agent_result *result, pmdaExt *pmda);
+};
+
+/* The system metrics (darwin_init) and the process metrics (the proc daemon). */
+extern const struct agent_desc darwin_agent;
+extern const struct agent_desc proc_agent;
+
 /*
  * Set up the agent on an interface that pmdaDSO (or pmdaDaemon) prepared:
  * tables, callbacks, pmdaInit. With platform NULL the source is chosen as
  * platform_open() says; otherwise the given source is used as is (tests).
  * Returns dp->status after pmdaInit, or a negative error.
  */
-int agent_setup(pmdaInterface *dp, const struct platform *platform);
+int agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform);
 
 /* Release everything agent_setup and the refreshes allocated. */
 void agent_teardown(void);

@@ -49,6 +49,9 @@ struct collector {
     /* Value of one row for one instance after a successful refresh:
      * PMDA_FETCH_STATIC, or a negative error for this value alone. */
     int (*fetch)(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+    /* Optional: told each requested row before a fetch's refresh, so that a
+     * refresh can skip the work that no requested row needs. */
+    void (*want)(const struct metric_row *row);
     /* Optional: labels of one instance; returns how many were added. */
     int (*instance_labels)(pmInDom indom, unsigned int inst, pmLabelSet **lp);
     /* Optional: release everything refresh allocated. */

@@ -1,7 +1,8 @@
 /*
- * The agent core: darwin_init, the PCP callbacks, and refresh planning.
- * It holds no metric knowledge: rows, values, indoms and labels come from
- * the collectors in src/collectors/registry.c.
+ * The agent core: the PCP callbacks and refresh planning, for whichever
+ * agent description it is given (struct agent_desc: darwin_init's system
+ * metrics, or the proc daemon's). It holds no metric knowledge: rows,
+ * values, indoms and labels come from the description's collectors.
  */
 #include "agent.h"
 #include "collector.h"
@@ -12,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const char darwin_help_source[];
 
 /* What pmdaMetric.m_user points at: the row and the collector that owns it. */
 struct binding {
@@ -27,6 +26,7 @@ struct cluster_state {
 };
 
 static struct agent {
+    const struct agent_desc *desc;
     int domain;
     struct platform platform;
     int platform_status;            /* 0, or why no source could be opened */
@@ -50,17 +50,17 @@ owned_indom(const struct collector *c)
 static void
 note_status(unsigned int i, int sts)
 {
-    const struct collector *c = darwin_collectors[i];
+    const struct collector *c = agent.desc->collectors[i];
     struct cluster_state *cs = &agent.clusters[i];
     char errmsg[PM_MAXERRMSGLEN];
 
     if (sts == cs->logged || agent.platform_status < 0)
         return;             /* with no source at all, init already said why */
     if (sts < 0)
-        pmNotifyErr(LOG_WARNING, "darwin: cluster %u (%s) unavailable: %s - %s", c->cluster, c->name,
+        pmNotifyErr(LOG_WARNING, "%s: cluster %u (%s) unavailable: %s - %s", agent.desc->name, c->cluster, c->name,
                     pmErrStr_r(sts, errmsg, sizeof(errmsg)), agent.platform.error(agent.platform.ctx));
     else
-        pmNotifyErr(LOG_INFO, "darwin: cluster %u (%s) available again", c->cluster, c->name);
+        pmNotifyErr(LOG_INFO, "%s: cluster %u (%s) available again", agent.desc->name, c->cluster, c->name);
     cs->logged = sts;
 }
 
@@ -68,18 +68,18 @@ note_status(unsigned int i, int sts)
 static void
 refresh(const unsigned char *wanted, int with_depends)
 {
-    unsigned int order[darwin_ncollectors], norder = 0;
+    unsigned int order[agent.desc->ncollectors], norder = 0;
 
     if (with_depends) {
-        plan_refresh(agent.nodes, darwin_ncollectors, wanted, order, &norder);
+        plan_refresh(agent.nodes, agent.desc->ncollectors, wanted, order, &norder);
     } else {
-        for (unsigned int i = 0; i < darwin_ncollectors; i++)
+        for (unsigned int i = 0; i < agent.desc->ncollectors; i++)
             if (wanted[i])
                 order[norder++] = i;
     }
     for (unsigned int k = 0; k < norder; k++) {
         unsigned int i = order[k];
-        const struct collector *c = darwin_collectors[i];
+        const struct collector *c = agent.desc->collectors[i];
         int sts = collector_error(agent.platform_status);
 
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
@@ -97,8 +97,8 @@ collector_of(pmID pmid)
 {
     if (pmID_domain(pmid) != (unsigned int)agent.domain)
         return -1;
-    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
-        const struct collector *c = darwin_collectors[i];
+    for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
+        const struct collector *c = agent.desc->collectors[i];
 
         if (c->cluster != pmID_cluster(pmid))
             continue;
@@ -110,37 +110,51 @@ collector_of(pmID pmid)
     return -1;
 }
 
+/* The row of collector c that serves pmid (collector_of found it). */
+static const struct metric_row *
+row_of(const struct collector *c, pmID pmid)
+{
+    for (unsigned int r = 0; r < c->nrows; r++)
+        if (c->rows[r].item == pmID_item(pmid))
+            return &c->rows[r];
+    return NULL;
+}
+
 /* The collector owning indom, or -1; *def gets its description. */
 static int
 collector_of_indom(pmInDom indom, const struct indom_def **def)
 {
-    for (unsigned int i = 0; i < darwin_ncollectors; i++)
-        for (unsigned int k = 0; k < collector_nindoms(darwin_collectors[i]); k++)
-            if (pmInDom_build(agent.domain, darwin_collectors[i]->indom[k].serial) == indom) {
-                *def = &darwin_collectors[i]->indom[k];
+    for (unsigned int i = 0; i < agent.desc->ncollectors; i++)
+        for (unsigned int k = 0; k < collector_nindoms(agent.desc->collectors[i]); k++)
+            if (pmInDom_build(agent.domain, agent.desc->collectors[i]->indom[k].serial) == indom) {
+                *def = &agent.desc->collectors[i]->indom[k];
                 return (int)i;
             }
     return -1;
 }
 
 static int
-darwin_fetch(int numpmid, pmID pmidlist[], agent_result **resp, pmdaExt *pmda)
+agent_fetch(int numpmid, pmID pmidlist[], agent_result **resp, pmdaExt *pmda)
 {
-    unsigned char wanted[darwin_ncollectors];
+    unsigned char wanted[agent.desc->ncollectors];
 
     memset(wanted, 0, sizeof(wanted));
     for (int i = 0; i < numpmid; i++) {
         int c = collector_of(pmidlist[i]);
+        const struct collector *col = c >= 0 ? agent.desc->collectors[c] : NULL;
 
-        if (c >= 0)
-            wanted[c] = 1;
+        if (c < 0)
+            continue;
+        wanted[c] = 1;
+        if (col->want != NULL)
+            col->want(row_of(col, pmidlist[i]));
     }
     refresh(wanted, 1);
     return pmdaFetch(numpmid, pmidlist, resp, pmda);
 }
 
 static int
-darwin_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
+agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
     const struct binding *b = mdesc->m_user;
 
@@ -148,13 +162,13 @@ darwin_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
         return PM_ERR_PMID;
     if (agent.clusters[b->collector].status < 0)
         return agent.clusters[b->collector].status;
-    return darwin_collectors[b->collector]->fetch(b->row, inst, atom);
+    return agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
 }
 
 static int
-darwin_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *pmda)
+agent_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
-    unsigned char wanted[darwin_ncollectors];
+    unsigned char wanted[agent.desc->ncollectors];
     const struct indom_def *def;
     int c = collector_of_indom(indom, &def);
 
@@ -167,11 +181,11 @@ darwin_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaEx
 }
 
 static int
-darwin_store(agent_result *result, pmdaExt *pmda)
+agent_store(agent_result *result, pmdaExt *pmda)
 {
-    (void)result;
-    (void)pmda;
-    return PM_ERR_PERMISSION;       /* every metric here is read-only */
+    if (agent.desc->store != NULL)
+        return agent.desc->store(result, pmda);
+    return PM_ERR_PERMISSION;       /* every metric of this agent is read-only */
 }
 
 static int
@@ -193,7 +207,7 @@ binding_of(pmID pmid)
 }
 
 static int
-darwin_text(int ident, int type, char **buffer, pmdaExt *pmda)
+agent_text(int ident, int type, char **buffer, pmdaExt *pmda)
 {
     const struct help_entry *h = NULL;
     char key[32];
@@ -215,7 +229,7 @@ darwin_text(int ident, int type, char **buffer, pmdaExt *pmda)
 }
 
 static int
-darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
+agent_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 {
     switch (type) {
     case PM_LABEL_DOMAIN:
@@ -236,14 +250,14 @@ darwin_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 }
 
 static int
-darwin_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
+agent_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
 {
     const struct indom_def *def;
     int c = collector_of_indom(indom, &def);
 
-    if (c < 0 || darwin_collectors[c]->instance_labels == NULL)
+    if (c < 0 || agent.desc->collectors[c]->instance_labels == NULL)
         return 0;
-    return darwin_collectors[c]->instance_labels(indom, inst, lp);
+    return agent.desc->collectors[c]->instance_labels(indom, inst, lp);
 }
 
 /* Build pmcd's tables from the collectors' rows; 0 or a negative errno. */
@@ -253,19 +267,19 @@ build_tables(void)
     unsigned int m = 0, x = 0;
 
     agent.nmetrics = agent.nindoms = 0;
-    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
-        agent.nmetrics += darwin_collectors[i]->nrows;
-        agent.nindoms += collector_nindoms(darwin_collectors[i]);
+    for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
+        agent.nmetrics += agent.desc->collectors[i]->nrows;
+        agent.nindoms += collector_nindoms(agent.desc->collectors[i]);
     }
     agent.metrics = calloc(agent.nmetrics, sizeof(*agent.metrics));
     agent.bindings = calloc(agent.nmetrics, sizeof(*agent.bindings));
     agent.indoms = calloc(agent.nindoms ? agent.nindoms : 1, sizeof(*agent.indoms));
-    agent.nodes = calloc(darwin_ncollectors, sizeof(*agent.nodes));
-    agent.clusters = calloc(darwin_ncollectors, sizeof(*agent.clusters));
+    agent.nodes = calloc(agent.desc->ncollectors, sizeof(*agent.nodes));
+    agent.clusters = calloc(agent.desc->ncollectors, sizeof(*agent.clusters));
     if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.clusters)
         return -ENOMEM;
-    for (unsigned int i = 0; i < darwin_ncollectors; i++) {
-        const struct collector *c = darwin_collectors[i];
+    for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
+        const struct collector *c = agent.desc->collectors[i];
 
         agent.nodes[i] = (struct plan_node){ .cluster = c->cluster, .ndepends = c->ndepends, .depends = c->depends };
         for (unsigned int k = 0; k < collector_nindoms(c); k++, x++) {
@@ -288,7 +302,7 @@ build_tables(void)
     }
     /* m_user points into bindings, so the table can be put in PMID order */
     qsort(agent.metrics, agent.nmetrics, sizeof(*agent.metrics), by_pmid);
-    return plan_check(agent.nodes, darwin_ncollectors);
+    return plan_check(agent.nodes, agent.desc->ncollectors);
 }
 
 static void
@@ -298,46 +312,47 @@ open_platform(void)
 
     agent.platform_status = platform_open(&agent.platform, msg, sizeof(msg));
     if (agent.platform_status < 0) {
-        pmNotifyErr(LOG_ERR, "darwin: no data source: %s", msg);
+        pmNotifyErr(LOG_ERR, "%s: no data source: %s", agent.desc->name, msg);
         return;
     }
-    pmNotifyErr(LOG_INFO, "darwin: %s", msg);
+    pmNotifyErr(LOG_INFO, "%s: %s", agent.desc->name, msg);
     if (agent.platform.notes(agent.platform.ctx)[0] != '\0') {
         char *notes = strdup(agent.platform.notes(agent.platform.ctx)), *line, *save = NULL;
 
         for (line = notes ? strtok_r(notes, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
-            pmNotifyErr(LOG_WARNING, "darwin: %s", line);
+            pmNotifyErr(LOG_WARNING, "%s: %s", agent.desc->name, line);
         free(notes);
     }
 }
 
 int
-agent_setup(pmdaInterface *dp, const struct platform *platform)
+agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform)
 {
     char msg[256];
     int sts;
 
     memset(&agent, 0, sizeof(agent));
+    agent.desc = desc;
     agent.domain = dp->domain;
     if (platform != NULL)
         agent.platform = *platform;
     else
         open_platform();
-    if ((sts = help_parse(darwin_help_source, &agent.help, msg, sizeof(msg))) < 0) {
-        pmNotifyErr(LOG_ERR, "darwin: %s", msg);
+    if ((sts = help_parse(desc->help_source, &agent.help, msg, sizeof(msg))) < 0) {
+        pmNotifyErr(LOG_ERR, "%s: %s", agent.desc->name, msg);
         return sts;
     }
     if ((sts = build_tables()) < 0) {
-        pmNotifyErr(LOG_ERR, "darwin: cannot build the metric tables: %s", strerror(-sts));
+        pmNotifyErr(LOG_ERR, "%s: cannot build the metric tables: %s", agent.desc->name, strerror(-sts));
         return sts;
     }
-    dp->version.seven.fetch = darwin_fetch;
-    dp->version.seven.instance = darwin_instance;
-    dp->version.seven.store = darwin_store;
-    dp->version.seven.text = darwin_text;
-    dp->version.seven.label = darwin_label;
-    pmdaSetFetchCallBack(dp, darwin_fetch_value);
-    pmdaSetLabelCallBack(dp, darwin_instance_labels);
+    dp->version.seven.fetch = agent_fetch;
+    dp->version.seven.instance = agent_instance;
+    dp->version.seven.store = agent_store;
+    dp->version.seven.text = agent_text;
+    dp->version.seven.label = agent_label;
+    pmdaSetFetchCallBack(dp, agent_fetch_value);
+    pmdaSetLabelCallBack(dp, agent_instance_labels);
     pmdaSetFlags(dp, PMDA_EXT_FLAG_HASHED);
     pmdaInit(dp, agent.indoms, (int)agent.nindoms, agent.metrics, (int)agent.nmetrics);
     return dp->status;
@@ -346,9 +361,9 @@ agent_setup(pmdaInterface *dp, const struct platform *platform)
 void
 agent_teardown(void)
 {
-    for (unsigned int i = 0; i < darwin_ncollectors; i++)
-        if (darwin_collectors[i]->teardown)
-            darwin_collectors[i]->teardown(owned_indom(darwin_collectors[i]));
+    for (unsigned int i = 0; i < agent.desc->ncollectors; i++)
+        if (agent.desc->collectors[i]->teardown)
+            agent.desc->collectors[i]->teardown(owned_indom(agent.desc->collectors[i]));
     if (agent.platform_status == 0 && agent.platform.close)
         agent.platform.close(agent.platform.ctx);
     help_free(&agent.help);
@@ -358,16 +373,4 @@ agent_teardown(void)
     free(agent.nodes);
     free(agent.clusters);
     memset(&agent, 0, sizeof(agent));
-}
-
-void __PMDA_INIT_CALL
-darwin_init(pmdaInterface *dp)
-{
-    if (dp->status != 0)
-        return;
-    pmdaDSO(dp, PMDA_INTERFACE_7, "darwin DSO", NULL);
-    if (dp->status != 0)
-        return;
-    if (agent_setup(dp, NULL) < 0 && dp->status == 0)
-        dp->status = PM_ERR_GENERIC;
 }

@@ -2,6 +2,7 @@
  * The collectors linked into the module. Adding a metric family means adding
  * its collector here (docs/adding-a-metric-family.md).
  */
+#include "agent.h"
 #include "collector.h"
 
 #include <errno.h>
@@ -73,6 +74,15 @@ const struct collector *const darwin_collectors[] = {
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);
+
+extern const char darwin_help_source[];
+
+const struct agent_desc darwin_agent = {
+    .name = "darwin",
+    .collectors = darwin_collectors,
+    .ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]),
+    .help_source = darwin_help_source,
+};
 
 void
 collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,

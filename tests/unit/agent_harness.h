@@ -13,14 +13,17 @@
 
 static pmdaInterface harness_dp;
 static struct fake_platform fake;
+/* The agent under test and its domain: the system metrics unless a test says otherwise. */
+static const struct agent_desc *harness_agent = &darwin_agent;
+static int harness_domain = 78;
 
 static inline int
 harness_start(void)
 {
     memset(&harness_dp, 0, sizeof(harness_dp));
-    harness_dp.domain = 78;
-    pmdaDSO(&harness_dp, PMDA_INTERFACE_7, "darwin test", NULL);
-    return agent_setup(&harness_dp, &fake.p);
+    harness_dp.domain = harness_domain;
+    pmdaDSO(&harness_dp, PMDA_INTERFACE_7, "agent test", NULL);
+    return agent_setup(&harness_dp, harness_agent, &fake.p);
 }
 
 static inline void
@@ -59,7 +62,7 @@ harness_ext(void)
 static inline int
 harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *atoms, int maxvals, int *insts)
 {
-    pmID pmid = pmID_build(78, cluster, item);
+    pmID pmid = pmID_build(harness_domain, cluster, item);
     agent_result *res = NULL;
     int sts = harness_dp.version.seven.fetch(1, &pmid, (void *)&res, harness_ext());
     pmValueSet *vs;
@@ -84,13 +87,13 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
     return sts;
 }
 
-/* The active instance id pmdaCache holds for name in an indom of domain 78, or -1. */
+/* The active instance id pmdaCache holds for name in an indom of the agent's domain, or -1. */
 static inline int
 harness_inst(unsigned int indom_serial, const char *name)
 {
     int inst;
 
-    if (pmdaCacheLookupName(pmInDom_build(78, indom_serial), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
+    if (pmdaCacheLookupName(pmInDom_build(harness_domain, indom_serial), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
         return -1;
     return inst;
 }
