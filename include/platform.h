@@ -11,6 +11,7 @@
 #ifndef PMDA_DARWIN_PLATFORM_H
 #define PMDA_DARWIN_PLATFORM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PLAT_NAME_MAX 64
@@ -406,6 +407,123 @@ struct plat_netif_set {
     const struct plat_netif *netif;
 };
 
+/* ---- processes and threads (the proc agent) ---- */
+
+#define PLAT_COMM_MAX 17                /* MAXCOMLEN + 1 */
+#define PLAT_WMESG_MAX 8                /* WMESGLEN + 1 */
+#define PLAT_PATH_MAX 1024              /* MAXPATHLEN */
+#define PLAT_THREAD_NAME_MAX 64         /* MAXTHREADNAMESIZE */
+#define PLAT_NODEV 0xffffffffu          /* e_tdev of a process without a terminal */
+#define PLAT_PID_LIMIT 100000u          /* PID_MAX + 1 (bsd/sys/proc_internal.h): pids are below it */
+
+/* One process as sysctl {CTL_KERN, KERN_PROC, KERN_PROC_ALL} lists it
+ * (struct kinfo_proc: extern_proc kp_proc, eproc kp_eproc). Open to every
+ * user; nothing here needs a per-process call. */
+struct plat_proc {
+    int32_t pid;                    /* p_pid */
+    int32_t ppid;                   /* e_ppid */
+    int32_t pgid;                   /* e_pgid */
+    int32_t tpgid;                  /* e_tpgid */
+    uint32_t ruid, uid, svuid;      /* e_pcred.p_ruid, e_ucred.cr_uid (effective), e_pcred.p_svuid */
+    uint32_t rgid, gid, svgid;      /* e_pcred.p_rgid, e_ucred.cr_groups[0] (effective), e_pcred.p_svgid */
+    uint32_t ngroups;               /* e_ucred.cr_ngroups */
+    int32_t stat;                   /* p_stat: SIDL 1, SRUN 2, SSLEEP 3, SSTOP 4, SZOMB 5 */
+    uint32_t flag;                  /* p_flag (P_TRANSLATED 0x20000, P_SYSTEM 0x200) */
+    int32_t nice;                   /* p_nice */
+    int32_t priority;               /* p_priority */
+    int32_t usrpri;                 /* p_usrpri */
+    uint32_t tdev;                  /* e_tdev, PLAT_NODEV without a terminal */
+    uint64_t wchan;                 /* p_wchan (zeroed by current kernels) */
+    int64_t start_sec;              /* p_starttime, since the epoch */
+    int32_t start_usec;
+    char comm[PLAT_COMM_MAX];       /* p_comm: the executable's name, truncated */
+    char wmesg[PLAT_WMESG_MAX];     /* e_wmesg */
+};
+
+/* The processes; the array belongs to the source until the next call. */
+struct plat_proc_set {
+    unsigned int n;
+    const struct plat_proc *proc;
+};
+
+/* proc_pidinfo(PROC_PIDTASKINFO), struct proc_taskinfo. Times are Mach
+ * absolute time units (xnu osfmk/kern/bsd_kern.c fill_taskprocinfo copies
+ * recount's rtm_user/rtm_system); the 32-bit counts saturate at INT32_MAX. */
+struct plat_proc_task {
+    uint64_t virtual_size;          /* bytes */
+    uint64_t resident_size;         /* bytes */
+    uint64_t total_user;            /* Mach time, live and exited threads */
+    uint64_t total_system;
+    int32_t faults, pageins, cow_faults, csw;
+    int32_t syscalls_mach, syscalls_unix, messages_sent, messages_received;
+    int32_t threadnum, numrunning, priority;
+};
+
+/* proc_pid_rusage: the newest flavor the kernel answers (6, else 4); the
+ * fields of a newer flavor are 0 when version is older. Times are Mach
+ * absolute time units (xnu osfmk/kern/task.c task_power_info_locked,
+ * thread_policy.c thread_update_qos_cpu_time_locked); logical_writes is
+ * bytes (the "logical_writes" ledger, declared in bytes in task.c). */
+#define PLAT_QOS_CLASSES 7
+struct plat_proc_rusage {
+    uint32_t version;
+    uint64_t user_time, system_time;
+    uint64_t pkg_idle_wkups, interrupt_wkups;
+    uint64_t phys_footprint, lifetime_max_phys_footprint;
+    uint64_t diskio_bytesread, diskio_byteswritten, logical_writes;
+    uint64_t qos[PLAT_QOS_CLASSES];  /* default, maintenance, background, utility, legacy,
+                                      * user_initiated, user_interactive */
+    uint64_t instructions, cycles, runnable_time;           /* flavor 4 on */
+    uint64_t user_ptime, system_ptime, energy_nj;           /* flavor 6 on */
+};
+
+/* A byte buffer the source owns until its next call. */
+struct plat_bytes {
+    size_t len;
+    const unsigned char *data;
+};
+
+/* proc_pidinfo(PROC_PIDLISTFDS): the open descriptors. */
+struct plat_proc_fds {
+    uint32_t count;
+};
+
+/* One thread: PROC_PIDLISTTHREADIDS then PROC_PIDTHREADID64INFO (struct
+ * proc_threadinfo). Times are nanoseconds (fill_taskthreadinfo converts
+ * the thread's time_value_t). */
+struct plat_thread {
+    uint64_t tid;                   /* the thread's unique id */
+    uint64_t user_ns, system_ns;
+    int32_t run_state;              /* TH_STATE_RUNNING 1, STOPPED 2, WAITING 3, UNINTERRUPTIBLE 4, HALTED 5 */
+    int32_t flags;                  /* TH_FLAGS_SWAPPED 1, TH_FLAGS_IDLE 2 */
+    int32_t curpri, priority;
+    char name[PLAT_THREAD_NAME_MAX];
+};
+
+struct plat_thread_set {
+    unsigned int n;
+    const struct plat_thread *thread;
+};
+
+/* Sockets by the process that last used them (xsocket_n so_last_pid in
+ * net.inet.tcp.pcblist_n and net.inet.udp.pcblist_n): one read for all
+ * processes instead of one call per socket of each. */
+struct plat_sock_owner {
+    int32_t pid;
+    uint32_t tcp, udp;
+};
+
+struct plat_sock_owner_set {
+    unsigned int n;
+    const struct plat_sock_owner *owner;
+};
+
+/* mach_timebase_info: nanoseconds = Mach time * numer / denom
+ * (125/3 on Apple Silicon, 1/1 on Intel). */
+struct plat_timebase {
+    uint32_t numer, denom;
+};
+
 struct platform {
     const char *name;           /* "live" or "snapshot" */
     void *ctx;
@@ -429,6 +547,22 @@ struct platform {
     int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
     int (*mounts)(void *ctx, struct plat_mount_set *out);
     int (*nfs)(void *ctx, struct plat_nfs *out);
+    int (*timebase)(void *ctx, struct plat_timebase *out);
+    int (*procs)(void *ctx, struct plat_proc_set *out);
+    /* Per process: 0, -ESRCH when it has gone, -EPERM when macOS refuses
+     * this user (root sees all). */
+    int (*proc_task)(void *ctx, int32_t pid, struct plat_proc_task *out);
+    int (*proc_rusage)(void *ctx, int32_t pid, struct plat_proc_rusage *out);
+    int (*proc_args)(void *ctx, int32_t pid, struct plat_bytes *out);     /* KERN_PROCARGS2, raw */
+    int (*proc_path)(void *ctx, int32_t pid, char *out, size_t len);      /* proc_pidpath */
+    int (*proc_cwd)(void *ctx, int32_t pid, char *out, size_t len);       /* PROC_PIDVNODEPATHINFO */
+    int (*proc_fds)(void *ctx, int32_t pid, struct plat_proc_fds *out);
+    int (*proc_threads)(void *ctx, int32_t pid, struct plat_thread_set *out);
+    int (*sock_owners)(void *ctx, struct plat_sock_owner_set *out);
+    /* getpwuid_r / getgrgid_r / devname_r; -ENOENT when there is none. */
+    int (*user_name)(void *ctx, uint32_t uid, char *out, size_t len);
+    int (*group_name)(void *ctx, uint32_t gid, char *out, size_t len);
+    int (*tty_name)(void *ctx, uint32_t dev, char *out, size_t len);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     /* Problems found at open that failed nothing by themselves; "" if none. */

@@ -110,43 +110,99 @@ roundup8(size_t n)
     return (n + 7) & ~(size_t)7;
 }
 
-int
-netstat_count_tcp_states(const unsigned char *buf, size_t len, struct plat_tcpconn *out)
+/*
+ * Walk a pcblist_n stream: visit(record, its length, arg) for each record
+ * between the header and the trailer; *changed says whether the trailer's
+ * generation differs from the header's. 0, or -EINVAL for a truncated
+ * stream, or what visit returned when it failed.
+ */
+static int
+walk_pcblist(const unsigned char *buf, size_t len, int (*visit)(const unsigned char *, uint32_t, void *),
+             void *arg, int *changed)
 {
     uint64_t head_gen;
     size_t at;
 
-    memset(out, 0, sizeof(*out));
     if (len < PCBLIST_XINPGEN_SIZE || u32_at(buf, 0) < PCBLIST_XINPGEN_SIZE || u32_at(buf, 0) > len)
         return -EINVAL;
     head_gen = u64_at(buf + PCBLIST_XINPGEN_GEN, 0);
     for (at = roundup8(u32_at(buf, 0)); at < len;) {
-        uint32_t rlen, kind;
+        uint32_t rlen;
+        int sts;
 
         if (len - at < 8)
             return -EINVAL;
         rlen = u32_at(buf + at, 0);
-        kind = u32_at(buf + at, 1);
         if (rlen <= PCBLIST_XINPGEN_SIZE) {             /* the trailer */
             if (len - at < PCBLIST_XINPGEN_SIZE)
                 return -EINVAL;
-            out->generation_changed = u64_at(buf + at + PCBLIST_XINPGEN_GEN, 0) != head_gen;
+            *changed = u64_at(buf + at + PCBLIST_XINPGEN_GEN, 0) != head_gen;
             return 0;
         }
         if (rlen > len - at)
             return -EINVAL;
-        if (kind == PCBLIST_KIND_TCPCB) {
-            int32_t state;
-
-            if (rlen < PCBLIST_TCPCB_STATE + 4)
-                return -EINVAL;
-            state = (int32_t)u32_at(buf + at + PCBLIST_TCPCB_STATE, 0);
-            if (state >= 0 && state < PLAT_TCP_NSTATES)
-                out->state[state]++;
-            else
-                out->unknown_state++;
-        }
+        if ((sts = visit(buf + at, rlen, arg)) < 0)
+            return sts;
         at += roundup8(rlen);
     }
     return -EINVAL;                                     /* no trailer: cut short */
+}
+
+static int
+count_state(const unsigned char *rec, uint32_t rlen, void *arg)
+{
+    struct plat_tcpconn *out = arg;
+    int32_t state;
+
+    if (u32_at(rec, 1) != PCBLIST_KIND_TCPCB)
+        return 0;
+    if (rlen < PCBLIST_TCPCB_STATE + 4)
+        return -EINVAL;
+    state = (int32_t)u32_at(rec + PCBLIST_TCPCB_STATE, 0);
+    if (state >= 0 && state < PLAT_TCP_NSTATES)
+        out->state[state]++;
+    else
+        out->unknown_state++;
+    return 0;
+}
+
+int
+netstat_count_tcp_states(const unsigned char *buf, size_t len, struct plat_tcpconn *out)
+{
+    int changed = 0, sts;
+
+    memset(out, 0, sizeof(*out));
+    sts = walk_pcblist(buf, len, count_state, out, &changed);
+    out->generation_changed = changed;
+    return sts;
+}
+
+struct owner_counts {
+    uint32_t *counts;
+    uint32_t npids;
+};
+
+static int
+count_owner(const unsigned char *rec, uint32_t rlen, void *arg)
+{
+    const struct owner_counts *oc = arg;
+    uint32_t pid;
+
+    if (u32_at(rec, 1) != PCBLIST_KIND_SOCKET)
+        return 0;
+    if (rlen < PCBLIST_SOCKET_LAST_PID + 4)
+        return -EINVAL;
+    pid = u32_at(rec + PCBLIST_SOCKET_LAST_PID, 0);
+    if (pid < oc->npids)
+        oc->counts[pid]++;
+    return 0;
+}
+
+int
+netstat_count_socket_owners(const unsigned char *buf, size_t len, uint32_t *counts, uint32_t npids)
+{
+    struct owner_counts oc = { counts, npids };
+    int changed = 0;
+
+    return walk_pcblist(buf, len, count_owner, &oc, &changed);
 }

@@ -17,6 +17,7 @@
 #define PMDA_DARWIN_NETSTAT_PARSE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "platform.h"
 
@@ -84,5 +85,20 @@ int netstat_parse_icmp(const unsigned char *buf, size_t len, struct plat_icmp *o
  * hold its state.
  */
 int netstat_count_tcp_states(const unsigned char *buf, size_t len, struct plat_tcpconn *out);
+
+/* struct xsocket_n (bsd/sys/socketvar.h, #pragma pack(4), xnu-11417.121.6):
+ * xso_len 0, xso_kind 4 (XSO_SOCKET 0x1), xso_so 8, so_type 16, so_options
+ * 20, so_linger 24, so_state 26, so_pcb 28, xso_protocol 36, xso_family 40,
+ * so_qlen..so_timeo 44-51, so_error 52, so_pgid 56, so_oobmark 60, so_uid
+ * 64, so_last_pid 68. Same place since xnu-7195. */
+#define PCBLIST_KIND_SOCKET     0x1
+#define PCBLIST_SOCKET_LAST_PID 68
+
+/*
+ * Count a pcblist_n buffer's sockets (tcp or udp) by the pid that last used
+ * each: counts[pid] += 1 for pid < npids (others are skipped). Returns 0, or
+ * -EINVAL as netstat_count_tcp_states does.
+ */
+int netstat_count_socket_owners(const unsigned char *buf, size_t len, uint32_t *counts, uint32_t npids);
 
 #endif

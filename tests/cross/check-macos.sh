@@ -42,7 +42,8 @@ flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/s
 
 passed=0
 failed=0
-for target in aarch64-macos x86_64-macos; do
+# macOS 13 headers: rusage flavor 6 (ri_energy_nj, ri_user_ptime) is declared from the macOS 12 SDK on.
+for target in aarch64-macos.13.0 x86_64-macos.13.0; do
     for f in $live_sources $portable_sources; do
         if "$zig" cc -target "$target" $flags -c "$f" -o "$work/$(basename "$f" .c).$target.o"; then
             passed=$((passed + 1))

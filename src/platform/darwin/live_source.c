@@ -65,6 +65,14 @@ live_close(void *ctx)
     free(src->pcblist.data);
     free(src->fsstat.data);
     free(src->mounts);
+    free(src->proclist.data);
+    free(src->procs);
+    free(src->args.data);
+    free(src->fdlist.data);
+    free(src->tids.data);
+    free(src->threads);
+    free(src->sock_counts);
+    free(src->owners);
     reg_builder_free(&src->registry);
     free(src);
 }
@@ -105,6 +113,19 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .registry = live_registry,
         .mounts = live_mounts,
         .nfs = live_nfs,
+        .timebase = live_timebase,
+        .procs = live_procs,
+        .proc_task = live_proc_task,
+        .proc_rusage = live_proc_rusage,
+        .proc_args = live_proc_args,
+        .proc_path = live_proc_path,
+        .proc_cwd = live_proc_cwd,
+        .proc_fds = live_proc_fds,
+        .proc_threads = live_proc_threads,
+        .sock_owners = live_sock_owners,
+        .user_name = live_user_name,
+        .group_name = live_group_name,
+        .tty_name = live_tty_name,
         .error = live_error,
         .notes = live_notes,
         .close = live_close,

@@ -34,6 +34,17 @@ struct live_source {
     struct live_buffer pcblist;     /* net.inet.tcp.pcblist_n */
     struct live_buffer fsstat;      /* getfsstat's struct statfs array */
     struct plat_mount *mounts;      /* PLAT_MAX_MOUNTS, handed out by live_mounts() */
+    struct live_buffer proclist;    /* KERN_PROC_ALL's kinfo_proc array */
+    struct plat_proc *procs;        /* handed out by live_procs() */
+    unsigned int procs_cap;
+    struct live_buffer args;        /* KERN_PROCARGS2, kern.argmax bytes */
+    struct live_buffer fdlist;      /* PROC_PIDLISTFDS */
+    struct live_buffer tids;        /* PROC_PIDLISTTHREADIDS */
+    struct plat_thread *threads;    /* handed out by live_proc_threads() */
+    unsigned int threads_cap;
+    uint32_t *sock_counts;          /* TCP then UDP sockets by pid, PLAT_PID_LIMIT each */
+    struct plat_sock_owner *owners; /* handed out by live_sock_owners() */
+    unsigned int owners_cap;
     size_t nfsrv_size;              /* sizeof(struct nfsrvstats) as the kernel says, once known */
     char error[512];                /* every failure of the current call */
 };
@@ -78,6 +89,19 @@ int live_logins(void *ctx, struct plat_login_set *out);
 int live_topology(void *ctx, struct plat_topology *out);
 int live_interfaces(void *ctx, struct plat_netif_set *out);
 int live_udp(void *ctx, struct plat_udp *out);
+int live_timebase(void *ctx, struct plat_timebase *out);
+int live_procs(void *ctx, struct plat_proc_set *out);
+int live_proc_task(void *ctx, int32_t pid, struct plat_proc_task *out);
+int live_proc_rusage(void *ctx, int32_t pid, struct plat_proc_rusage *out);
+int live_proc_args(void *ctx, int32_t pid, struct plat_bytes *out);
+int live_proc_path(void *ctx, int32_t pid, char *out, size_t len);
+int live_proc_cwd(void *ctx, int32_t pid, char *out, size_t len);
+int live_proc_fds(void *ctx, int32_t pid, struct plat_proc_fds *out);
+int live_proc_threads(void *ctx, int32_t pid, struct plat_thread_set *out);
+int live_sock_owners(void *ctx, struct plat_sock_owner_set *out);
+int live_user_name(void *ctx, uint32_t uid, char *out, size_t len);
+int live_group_name(void *ctx, uint32_t gid, char *out, size_t len);
+int live_tty_name(void *ctx, uint32_t dev, char *out, size_t len);
 int live_icmp(void *ctx, struct plat_icmp *out);
 int live_ip6(void *ctx, struct plat_ip6 *out);
 int live_tcp(void *ctx, struct plat_tcp *out);

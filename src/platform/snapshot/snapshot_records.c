@@ -267,10 +267,119 @@ static const struct rec_field nfs_fields[] = {
 };
 DESC(rec_nfs, NULL, REC_PLAIN, NULL, nfs_fields);
 
+static const struct rec_field timebase_fields[] = {
+    F(plat_timebase, "timebase.numer", SNAP_GAUGE32, numer, NONE,
+      "`mach_timebase_info()`: ns = Mach time * numer / denom (125/3 on Apple Silicon, 1/1 on Intel)"),
+    F(plat_timebase, "timebase.denom", SNAP_GAUGE32, denom, NONE, NULL),
+};
+DESC(rec_timebase, NULL, REC_PLAIN, NULL, timebase_fields);
+
+#define KP(member, kind, source) F(snap_proc, #member, kind, proc.member, NONE, source)
+#define PTEXT(key, member, source) \
+    { key, SNAP_TEXT, offsetof(struct snap_proc_text, member), sizeof(((struct snap_proc_text *)0)->member), 0, \
+      NONE, REC_ABSENT_IS_EMPTY, source }
+static const struct rec_field proc_fields[] = {
+    KP(ppid, SNAP_INT, "sysctl {`CTL_KERN`, `KERN_PROC`, `KERN_PROC_ALL`} (struct kinfo_proc) of process "
+       "PID: `e_ppid`, `e_pgid`, `e_tpgid`"),
+    KP(pgid, SNAP_INT, NULL), KP(tpgid, SNAP_INT, NULL),
+    KP(ruid, SNAP_GAUGE32, "`e_pcred.p_ruid`, `e_ucred.cr_uid`, `e_pcred.p_svuid`"),
+    KP(uid, SNAP_GAUGE32, NULL), KP(svuid, SNAP_GAUGE32, NULL),
+    KP(rgid, SNAP_GAUGE32, "`e_pcred.p_rgid`, `e_ucred.cr_groups[0]`, `e_pcred.p_svgid`, `e_ucred.cr_ngroups`"),
+    KP(gid, SNAP_GAUGE32, NULL), KP(svgid, SNAP_GAUGE32, NULL), KP(ngroups, SNAP_GAUGE32, NULL),
+    KP(stat, SNAP_INT, "`p_stat` (1 SIDL, 2 SRUN, 3 SSLEEP, 4 SSTOP, 5 SZOMB)"),
+    KP(flag, SNAP_GAUGE32, "`p_flag` (0x20000 P_TRANSLATED)"),
+    KP(nice, SNAP_INT, "`p_nice`, `p_priority`, `p_usrpri`"), KP(priority, SNAP_INT, NULL),
+    KP(usrpri, SNAP_INT, NULL),
+    KP(tdev, SNAP_GAUGE32, "`e_tdev` (4294967295: no terminal)"),
+    KP(wchan, SNAP_GAUGE64, "`p_wchan`"),
+    F(snap_proc, "start", SNAP_TIME, proc.start_sec, NONE, "`p_starttime`"),
+    { "comm", SNAP_TEXT, offsetof(struct snap_proc, proc.comm), PLAT_COMM_MAX, 0, NONE, 0, "`p_comm`" },
+    { "wmesg", SNAP_TEXT, offsetof(struct snap_proc, proc.wmesg), PLAT_WMESG_MAX, 0, NONE, REC_ABSENT_IS_EMPTY,
+      "`e_wmesg`" },
+    F(snap_proc, "refused", SNAP_GAUGE32, refused, NONE,
+      "the per-process calls macOS refused the recording user: 1 task, 2 rusage, 4 args, 8 cwd, 16 fds, "
+      "32 threads (0 for root)"),
+    F(snap_proc, "fds", SNAP_GAUGE32, fds, STATUS(snap_proc, fds_status),
+      "`proc_pidinfo(PROC_PIDLISTFDS)`: open descriptors"),
+};
+DESC(rec_proc, "proc", REC_INSTANCED, "PID", proc_fields);
+
+static const struct rec_field proc_text_fields[] = {
+    PTEXT("path", path, "`proc_pidpath()`"),
+    PTEXT("cwd", cwd, "`proc_pidinfo(PROC_PIDVNODEPATHINFO)` `pvi_cdir`"),
+    PTEXT("args", args_hex, "sysctl {`CTL_KERN`, `KERN_PROCARGS2`, PID}: the raw buffer in hex (at most "
+          "8192 bytes)"),
+    PTEXT("threads", threads, "`proc_pidinfo(PROC_PIDLISTTHREADIDS)`: the thread ids, space-separated"),
+};
+DESC(rec_proc_text, "proc", REC_INSTANCED, "PID", proc_text_fields);
+
+#define TASK(member, kind, source) F(plat_proc_task, "task." #member, kind, member, NONE, source)
+static const struct rec_field proc_task_fields[] = {
+    TASK(virtual_size, SNAP_GAUGE64, "`proc_pidinfo(PROC_PIDTASKINFO)` (struct proc_taskinfo): `pti_*`; "
+         "sizes in bytes, times in Mach time units"),
+    TASK(resident_size, SNAP_GAUGE64, NULL), TASK(total_user, SNAP_COUNTER64, NULL),
+    TASK(total_system, SNAP_COUNTER64, NULL), TASK(faults, SNAP_INT, NULL), TASK(pageins, SNAP_INT, NULL),
+    TASK(cow_faults, SNAP_INT, NULL), TASK(csw, SNAP_INT, NULL), TASK(syscalls_mach, SNAP_INT, NULL),
+    TASK(syscalls_unix, SNAP_INT, NULL), TASK(messages_sent, SNAP_INT, NULL),
+    TASK(messages_received, SNAP_INT, NULL), TASK(threadnum, SNAP_INT, NULL), TASK(numrunning, SNAP_INT, NULL),
+    TASK(priority, SNAP_INT, NULL),
+};
+DESC(rec_proc_task, "proc", REC_INSTANCED, "PID", proc_task_fields);
+
+#define RU(member, source) F(plat_proc_rusage, "rusage." #member, SNAP_COUNTER64, member, NONE, source)
+static const struct rec_field proc_rusage_fields[] = {
+    F(plat_proc_rusage, "rusage.version", SNAP_GAUGE32, version, NONE,
+      "`proc_pid_rusage()`: the flavor answered (6, else 4); fields of newer flavors are absent"),
+    RU(user_time, "`ri_*`; times in Mach time units, I/O in bytes, energy in nJ"), RU(system_time, NULL),
+    RU(pkg_idle_wkups, NULL), RU(interrupt_wkups, NULL),
+    F(plat_proc_rusage, "rusage.phys_footprint", SNAP_GAUGE64, phys_footprint, NONE, NULL),
+    F(plat_proc_rusage, "rusage.lifetime_max_phys_footprint", SNAP_GAUGE64, lifetime_max_phys_footprint, NONE,
+      NULL),
+    RU(diskio_bytesread, NULL), RU(diskio_byteswritten, NULL), RU(logical_writes, NULL),
+    { "rusage.qos", SNAP_COUNTER64, offsetof(struct plat_proc_rusage, qos), 0, PLAT_QOS_CLASSES, NONE, 0,
+      "`ri_cpu_time_qos_*` by class: 0 default, 1 maintenance, 2 background, 3 utility, 4 legacy, "
+      "5 user_initiated, 6 user_interactive" },
+    RU(instructions, NULL), RU(cycles, NULL), RU(runnable_time, NULL),
+    RU(user_ptime, NULL), RU(system_ptime, NULL), RU(energy_nj, NULL),
+};
+DESC(rec_proc_rusage, "proc", REC_INSTANCED, "PID", proc_rusage_fields);
+
+#define TH(member, kind, source) F(plat_thread, #member, kind, member, NONE, source)
+static const struct rec_field thread_fields[] = {
+    TH(user_ns, SNAP_COUNTER64, "`proc_pidinfo(PROC_PIDTHREADID64INFO)` (struct proc_threadinfo) of thread "
+       "TID: `pth_*`; times in ns"),
+    TH(system_ns, SNAP_COUNTER64, NULL), TH(run_state, SNAP_INT, NULL), TH(flags, SNAP_INT, NULL),
+    TH(curpri, SNAP_INT, NULL), TH(priority, SNAP_INT, NULL),
+    { "name", SNAP_TEXT, offsetof(struct plat_thread, name), PLAT_THREAD_NAME_MAX, 0, NONE, REC_ABSENT_IS_EMPTY,
+      "`pth_name`" },
+};
+DESC(rec_thread, "thread", REC_INSTANCED, "TID", thread_fields);
+
+static const struct rec_field sock_owner_fields[] = {
+    F(plat_sock_owner, "tcp", SNAP_GAUGE32, tcp, NONE, "`net.inet.tcp.pcblist_n` and `net.inet.udp.pcblist_n`: "
+      "sockets whose `so_last_pid` is PID"),
+    F(plat_sock_owner, "udp", SNAP_GAUGE32, udp, NONE, NULL),
+};
+DESC(rec_sock_owner, "sockets", REC_INSTANCED, "PID", sock_owner_fields);
+
+static const struct rec_field user_fields[] = {
+    TEXT(snap_name, "name", name, NONE, "`getpwuid_r()` of user UID"),
+};
+DESC(rec_user, "user", REC_INSTANCED, "UID", user_fields);
+static const struct rec_field group_fields[] = {
+    TEXT(snap_name, "name", name, NONE, "`getgrgid_r()` of group GID"),
+};
+DESC(rec_group, "group", REC_INSTANCED, "GID", group_fields);
+static const struct rec_field tty_fields[] = {
+    TEXT(snap_name, "name", name, NONE, "`devname_r()` of character device DEV"),
+};
+DESC(rec_tty, "tty", REC_INSTANCED, "DEV", tty_fields);
+
 const struct rec_desc *const rec_all[] = {
     &rec_host, &rec_uname, &rec_clock, &rec_memory, &rec_loadavg, &rec_ticks, &rec_tasks, &rec_login,
     &rec_topology, &rec_perflevel, &rec_netif, &rec_udp, &rec_icmp, &rec_ip6, &rec_tcp, &rec_tcpconn,
-    &rec_mount, &rec_nfs,
+    &rec_mount, &rec_nfs, &rec_timebase, &rec_proc, &rec_proc_text, &rec_proc_task, &rec_proc_rusage, &rec_thread,
+    &rec_sock_owner, &rec_user, &rec_group, &rec_tty,
 };
 const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
 

@@ -42,10 +42,41 @@ struct rec_desc {
     unsigned int nfields;
 };
 
+/* Which per-process calls macOS refused the recording user (a snapshot
+ * made without root): replay refuses them with -EPERM. */
+enum { SNAP_REFUSED_TASK = 1u, SNAP_REFUSED_RUSAGE = 2u, SNAP_REFUSED_ARGS = 4u, SNAP_REFUSED_CWD = 8u,
+       SNAP_REFUSED_FDS = 16u, SNAP_REFUSED_THREADS = 32u };
+
+/* A process as a snapshot records it: the list entry, what was refused and
+ * its descriptor count. */
+struct snap_proc {
+    struct plat_proc proc;
+    uint32_t refused;
+    int fds_status;
+    uint32_t fds;
+};
+
+/* A process's strings. The argument buffer is kept as hex (it holds NULs),
+ * the thread ids as a space-separated list. */
+#define SNAP_PROC_ARGS_MAX 8192
+#define SNAP_PROC_THREADS_MAX 16384
+struct snap_proc_text {
+    char path[PLAT_PATH_MAX];
+    char cwd[PLAT_PATH_MAX];
+    char args_hex[2 * SNAP_PROC_ARGS_MAX + 1];
+    char threads[SNAP_PROC_THREADS_MAX];
+};
+
+/* A name from the user, group or terminal tables. */
+struct snap_name {
+    char name[PLAT_NAME_MAX];
+};
+
 /* The descriptions, in the order the docs list them. */
 extern const struct rec_desc rec_host, rec_uname, rec_clock, rec_memory, rec_loadavg, rec_ticks, rec_tasks,
     rec_login, rec_topology, rec_perflevel, rec_netif, rec_udp, rec_icmp, rec_ip6, rec_tcp, rec_tcpconn,
-    rec_mount, rec_nfs;
+    rec_mount, rec_nfs, rec_timebase, rec_proc, rec_proc_text, rec_proc_task, rec_proc_rusage, rec_thread, rec_sock_owner,
+    rec_user, rec_group, rec_tty;
 extern const struct rec_desc *const rec_all[];
 extern const unsigned int rec_nall;
 

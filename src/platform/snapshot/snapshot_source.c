@@ -6,6 +6,7 @@
 #include "platform.h"
 #include "registry_decode.h"
 #include "registry_set.h"
+#include "snapshot_proc.h"
 #include "snapshot_records.h"
 #include "snapshot_store.h"
 
@@ -31,6 +32,7 @@ struct snapshot_source {
     struct reg_builder registry;
     struct plat_mount *mounts;
     unsigned int mounts_cap;
+    struct snap_proc_state procs;
 };
 
 static uint64_t
@@ -437,6 +439,46 @@ snapshot_notes(void *ctx)
     return snap_notes(((struct snapshot_source *)ctx)->snap);
 }
 
+static int
+snapshot_timebase(void *ctx, struct plat_timebase *out)
+{
+    return rec_read(at_now(ctx), &rec_timebase, NULL, out);
+}
+
+/* The process calls replay what the recording user could read (snapshot_proc.c). */
+#define PROC_CALL(name, call, ...) \
+    static int name(void *ctx, int32_t pid, __VA_ARGS__) { \
+        return call(at_now(ctx), &((struct snapshot_source *)ctx)->procs, pid, out); }
+#define PROC_TEXT_CALL(name, call) \
+    static int name(void *ctx, int32_t pid, char *out, size_t len) { \
+        return call(at_now(ctx), &((struct snapshot_source *)ctx)->procs, pid, out, len); }
+PROC_CALL(snapshot_proc_task, snap_proc_task, struct plat_proc_task *out)
+PROC_CALL(snapshot_proc_rusage, snap_proc_rusage, struct plat_proc_rusage *out)
+PROC_CALL(snapshot_proc_args, snap_proc_args, struct plat_bytes *out)
+PROC_CALL(snapshot_proc_fds, snap_proc_fds, struct plat_proc_fds *out)
+PROC_CALL(snapshot_proc_threads, snap_proc_threads, struct plat_thread_set *out)
+PROC_TEXT_CALL(snapshot_proc_path, snap_proc_path)
+PROC_TEXT_CALL(snapshot_proc_cwd, snap_proc_cwd)
+
+static int
+snapshot_procs(void *ctx, struct plat_proc_set *out)
+{
+    return snap_procs(at_now(ctx), &((struct snapshot_source *)ctx)->procs, out);
+}
+
+static int
+snapshot_sock_owners(void *ctx, struct plat_sock_owner_set *out)
+{
+    return snap_sock_owners(at_now(ctx), &((struct snapshot_source *)ctx)->procs, out);
+}
+
+#define NAME_CALL(name, desc) \
+    static int name(void *ctx, uint32_t id, char *out, size_t len) { \
+        return snap_name(at_now(ctx), &desc, id, out, len); }
+NAME_CALL(snapshot_user_name, rec_user)
+NAME_CALL(snapshot_group_name, rec_group)
+NAME_CALL(snapshot_tty_name, rec_tty)
+
 static void
 snapshot_close(void *ctx)
 {
@@ -449,6 +491,7 @@ snapshot_close(void *ctx)
     free(src->netifs);
     reg_builder_free(&src->registry);
     free(src->mounts);
+    snap_proc_free(&src->procs);
     free(src);
 }
 
@@ -510,6 +553,19 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .registry = snapshot_registry,
         .mounts = snapshot_mounts,
         .nfs = snapshot_nfs,
+        .timebase = snapshot_timebase,
+        .procs = snapshot_procs,
+        .proc_task = snapshot_proc_task,
+        .proc_rusage = snapshot_proc_rusage,
+        .proc_args = snapshot_proc_args,
+        .proc_path = snapshot_proc_path,
+        .proc_cwd = snapshot_proc_cwd,
+        .proc_fds = snapshot_proc_fds,
+        .proc_threads = snapshot_proc_threads,
+        .sock_owners = snapshot_sock_owners,
+        .user_name = snapshot_user_name,
+        .group_name = snapshot_group_name,
+        .tty_name = snapshot_tty_name,
         .error = snapshot_error,
         .notes = snapshot_notes,
         .close = snapshot_close,

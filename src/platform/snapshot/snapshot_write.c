@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void
@@ -206,6 +207,137 @@ write_protocols(FILE *fp, const struct platform *p)
     WRITE_RECORD(fp, p, nfs, rec_nfs, struct plat_nfs, "NFS statistics");     /* failed sides as comments */
 }
 
+/* The refusals and strings of one process; failures other than a refusal
+ * leave the string out, which replays as "gone" or "none". */
+static void
+write_process(FILE *fp, const struct platform *p, const struct plat_proc *proc)
+{
+    static struct snap_proc_text text;
+    struct snap_proc rec = { .proc = *proc };
+    struct plat_proc_task task;
+    struct plat_proc_rusage ru;
+    struct plat_proc_fds fds;
+    struct plat_bytes args;
+    struct plat_thread_set threads = { 0, NULL };
+    char inst[16];
+    int sts, task_sts, ru_sts, threads_sts;
+
+    snprintf(inst, sizeof(inst), "%d", (int)proc->pid);
+    memset(&text, 0, sizeof(text));
+    if ((task_sts = p->proc_task(p->ctx, proc->pid, &task)) == -EPERM)
+        rec.refused |= SNAP_REFUSED_TASK;
+    if ((ru_sts = p->proc_rusage(p->ctx, proc->pid, &ru)) == -EPERM)
+        rec.refused |= SNAP_REFUSED_RUSAGE;
+    if ((sts = p->proc_fds(p->ctx, proc->pid, &fds)) == -EPERM)
+        rec.refused |= SNAP_REFUSED_FDS;
+    rec.fds = fds.count;
+    rec.fds_status = sts < 0 ? sts : 0;
+    if ((sts = p->proc_args(p->ctx, proc->pid, &args)) == -EPERM)
+        rec.refused |= SNAP_REFUSED_ARGS;
+    for (size_t i = 0; sts == 0 && i < args.len && i < SNAP_PROC_ARGS_MAX; i++)
+        snprintf(&text.args_hex[2 * i], 3, "%02x", args.data[i]);
+    if (p->proc_cwd(p->ctx, proc->pid, text.cwd, sizeof(text.cwd)) == -EPERM)
+        rec.refused |= SNAP_REFUSED_CWD;
+    if (p->proc_path(p->ctx, proc->pid, text.path, sizeof(text.path)) < 0)
+        text.path[0] = '\0';
+    if ((threads_sts = p->proc_threads(p->ctx, proc->pid, &threads)) == -EPERM)
+        rec.refused |= SNAP_REFUSED_THREADS;
+    for (unsigned int t = 0, at = 0; threads_sts == 0 && t < threads.n; t++) {
+        int w = snprintf(text.threads + at, sizeof(text.threads) - at, "%s%llu", t ? " " : "",
+                         (unsigned long long)threads.thread[t].tid);
+
+        if (w < 0 || (size_t)w >= sizeof(text.threads) - at) {
+            text.threads[at] = '\0';
+            break;                  /* the rest of a huge thread list is not recorded */
+        }
+        at += (unsigned int)w;
+    }
+    rec_write(fp, &rec_proc, inst, &rec);
+    rec_write(fp, &rec_proc_text, inst, &text);
+    if (task_sts == 0)
+        rec_write(fp, &rec_proc_task, inst, &task);
+    if (ru_sts == 0)
+        rec_write(fp, &rec_proc_rusage, inst, &ru);
+    if (threads_sts == 0)
+        for (unsigned int t = 0; t < threads.n; t++) {
+            char tid[24];
+
+            snprintf(tid, sizeof(tid), "%llu", (unsigned long long)threads.thread[t].tid);
+            rec_write(fp, &rec_thread, tid, &threads.thread[t]);
+        }
+}
+
+/* A user, group or terminal name, once per id per sample. */
+static void
+write_name(FILE *fp, const struct platform *p, const struct rec_desc *d,
+           int (*lookup)(void *, uint32_t, char *, size_t), uint32_t id)
+{
+    struct snap_name rec;
+    char inst[16];
+
+    snprintf(inst, sizeof(inst), "%u", id);
+    if (lookup(p->ctx, id, rec.name, sizeof(rec.name)) == 0)
+        rec_write(fp, d, inst, &rec);
+}
+
+static int
+seen(uint32_t *ids, unsigned int *n, unsigned int cap, uint32_t id)
+{
+    for (unsigned int i = 0; i < *n; i++)
+        if (ids[i] == id)
+            return 1;
+    if (*n < cap)
+        ids[(*n)++] = id;
+    return 0;
+}
+
+static void
+write_processes(FILE *fp, const struct platform *p)
+{
+    uint32_t users[256], groups[256], ttys[256];
+    unsigned int nusers = 0, ngroups = 0, nttys = 0;
+    struct plat_proc_set set;
+    struct plat_sock_owner_set owners;
+    struct plat_proc *copy;
+    int sts;
+
+    WRITE_RECORD(fp, p, timebase, rec_timebase, struct plat_timebase, "timebase");
+    if ((sts = p->procs(p->ctx, &set)) < 0) {
+        failed(fp, p, "process list", sts);
+        return;
+    }
+    /* the per-process calls may reuse the source's buffers: keep the list */
+    if ((copy = malloc((set.n ? set.n : 1) * sizeof(*copy))) == NULL)
+        return;
+    memcpy(copy, set.proc, set.n * sizeof(*copy));
+    for (unsigned int i = 0; i < set.n; i++) {
+        const struct plat_proc *proc = &copy[i];
+
+        write_process(fp, p, proc);
+        if (!seen(users, &nusers, 256, proc->ruid))
+            write_name(fp, p, &rec_user, p->user_name, proc->ruid);
+        if (!seen(users, &nusers, 256, proc->uid))
+            write_name(fp, p, &rec_user, p->user_name, proc->uid);
+        if (!seen(users, &nusers, 256, proc->svuid))
+            write_name(fp, p, &rec_user, p->user_name, proc->svuid);
+        if (!seen(groups, &ngroups, 256, proc->gid))
+            write_name(fp, p, &rec_group, p->group_name, proc->gid);
+        if (proc->tdev != PLAT_NODEV && !seen(ttys, &nttys, 256, proc->tdev))
+            write_name(fp, p, &rec_tty, p->tty_name, proc->tdev);
+    }
+    free(copy);
+    if ((sts = p->sock_owners(p->ctx, &owners)) < 0) {
+        failed(fp, p, "socket owners", sts);
+        return;
+    }
+    for (unsigned int i = 0; i < owners.n; i++) {
+        char inst[16];
+
+        snprintf(inst, sizeof(inst), "%d", (int)owners.owner[i].pid);
+        rec_write(fp, &rec_sock_owner, inst, &owners.owner[i]);
+    }
+}
+
 int
 snapshot_write_sample(FILE *fp, const struct platform *p)
 {
@@ -225,5 +357,6 @@ snapshot_write_sample(FILE *fp, const struct platform *p)
     write_protocols(fp, p);
     write_mounts(fp, p);
     write_registry(fp, p);
+    write_processes(fp, p);
     return ferror(fp) ? -EIO : 0;
 }
