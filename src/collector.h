@@ -25,12 +25,15 @@ struct metric_row {
     pmUnits units;
 };
 
-/* An instance domain a collector owns. A NULL set means pmdaCache keeps it. */
+/* An instance domain a collector owns. A NULL set means pmdaCache keeps it,
+ * unless instances is given: then the owner's refresh builds the set and
+ * instances hands it over (the instance ids are the collector's own). */
 struct indom_def {
     unsigned int serial;
     const char *label_name;         /* the indom_name label */
     pmdaInstid *set;
     int nset;
+    int (*instances)(pmdaInstid **set);     /* after a refresh: the count, and *set */
 };
 
 struct collector {

@@ -53,6 +53,17 @@ sum_div(uint64_t a, uint64_t b, uint64_t d)
 }
 
 uint64_t
+mach_to_ns(uint64_t mach, uint32_t numer, uint32_t denom)
+{
+    unsigned __int128 ns;
+
+    if (denom == 0)
+        return 0;
+    ns = (unsigned __int128)mach * numer / denom;
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+uint64_t
 blocks_to_kbytes(uint64_t blocks, uint64_t block_size)
 {
     unsigned __int128 kb = (unsigned __int128)blocks * block_size / 1024;

@@ -64,6 +64,22 @@ note_status(unsigned int i, int sts)
     cs->logged = sts;
 }
 
+/* A collector that builds its own instance sets hands them to pmcd's table. */
+static void
+adopt_instances(unsigned int i)
+{
+    unsigned int x = 0;
+
+    for (unsigned int k = 0; k < i; k++)
+        x += collector_nindoms(agent.desc->collectors[k]);
+    for (unsigned int k = 0; k < collector_nindoms(agent.desc->collectors[i]); k++, x++) {
+        const struct indom_def *def = &agent.desc->collectors[i]->indom[k];
+
+        if (def->instances != NULL)
+            agent.indoms[x].it_numinst = def->instances(&agent.indoms[x].it_set);
+    }
+}
+
 /* Refresh the clusters in wanted[] and their dependencies, each once. */
 static void
 refresh(const unsigned char *wanted, int with_depends)
@@ -86,6 +102,8 @@ refresh(const unsigned char *wanted, int with_depends)
             sts = agent.clusters[agent.nodes[i].dep_index[d]].status;
         if (sts == 0)
             sts = c->refresh(&agent.platform, owned_indom(c));
+        if (sts == 0)
+            adopt_instances(i);
         agent.clusters[i].status = sts;
         note_status(i, sts);
     }
@@ -174,7 +192,7 @@ agent_instance(pmInDom indom, int inst, char *name, pmInResult **result, pmdaExt
 
     /* Only a dynamic indom needs its owner refreshed; a static set is known. */
     memset(wanted, 0, sizeof(wanted));
-    if (c >= 0 && def->set == NULL)
+    if (c >= 0 && (def->set == NULL || def->instances != NULL))
         wanted[c] = 1;
     refresh(wanted, 0);
     return pmdaInstance(indom, inst, name, result, pmda);

@@ -1,0 +1,277 @@
+/*
+ * The proc agent's metric families, upstream darwin_proc's names and PMIDs
+ * (domain 3) and the new ones (clusters 100 and 101), all over the shared
+ * process table (proc_table.c). Cluster 1 owns the process indom and the
+ * table's refresh; the others depend on it and say, row by row, which
+ * per-process calls they need.
+ */
+#include "collector.h"
+#include "convert.h"
+#include "proc_access.h"
+#include "proc_table.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define PROC_INDOM 0
+#define U(space, time, count, ss, st, sc) PMDA_PMUNITS(space, time, count, ss, st, sc)
+#define NONE_UNITS U(0, 0, 0, 0, 0, 0)
+#define COUNT U(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define NSEC U(0, 1, 0, 0, PM_TIME_NSEC, 0)
+#define KBYTE U(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
+#define BYTE U(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
+
+/* What each row needs from the table, and who may see it: by the row's
+ * address, in tables parallel to the rows. */
+struct row_use {
+    unsigned int needs;
+    enum proc_access_class cls;
+};
+
+/* A per-process error as a fetch returns it: the kernel's refusal is a
+ * permission error, anything else that the value is unavailable now. */
+static int
+proc_error(int sts)
+{
+    return sts == -EPERM ? PM_ERR_PERMISSION : sts == -ESRCH ? PM_ERR_INST : collector_error(sts);
+}
+
+static int
+string(pmAtomValue *atom, const char *s)
+{
+    if (s == NULL)
+        return PM_ERR_VALUE;
+    atom->cp = (char *)s;
+    return PMDA_FETCH_STATIC;
+}
+
+/* The entry and the access check shared by every row. */
+static const struct proc_entry *
+entry_for(const struct row_use *use, unsigned int inst, int *sts)
+{
+    const struct proc_entry *e = proc_table_entry(inst);
+
+    if (e == NULL) {
+        *sts = PM_ERR_INST;
+        return NULL;
+    }
+    if ((*sts = proc_access_check(e->kp.ruid, use->cls)) < 0)
+        return NULL;
+    return e;
+}
+
+#define TASK_OR_ERROR(e) do { if ((e)->thread == NULL && (e)->task_sts < 0) return proc_error((e)->task_sts); } while (0)
+#define RUSAGE_OR_ERROR(e) do { if ((e)->rusage_sts < 0) return proc_error((e)->rusage_sts); } while (0)
+
+/* ---- cluster 1: psinfo, the process list and the table's refresh ---- */
+
+static const struct metric_row psinfo_rows[] = {
+    { "proc.nprocs", 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE_UNITS },
+    ROW("proc.psinfo.pid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.ppid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.pgid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.tpgid", 4, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.cwd", 5, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.cmd", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.exe", 7, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.nice", 8, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.majflt", 9, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
+    ROW("proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, NSEC),
+    ROW("proc.psinfo.utime", 14, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW("proc.psinfo.stime", 15, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW("proc.psinfo.threads", 16, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.translated", 17, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.tty", 18, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.ttyname", 19, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.wchan", 20, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW("proc.psinfo.wchan_s", 21, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.wmesg_s", 22, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.pswitch", 23, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW("proc.psinfo.usrpri", 24, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW("proc.psinfo.minflt", 25, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
+    ROW("proc.psinfo.tgid", 26, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+};
+#define NPSINFO (sizeof(psinfo_rows) / sizeof(psinfo_rows[0]))
+
+static const struct row_use psinfo_use[NPSINFO] = {
+    [5] = { PROC_NEED_CWD, PROC_OWNER }, [6] = { PROC_NEED_ARGS, PROC_PUBLIC },
+    [7] = { PROC_NEED_PATH, PROC_PUBLIC }, [9] = { PROC_NEED_TASK, PROC_PUBLIC },
+    [11] = { PROC_NEED_ARGS, PROC_PUBLIC }, [12] = { PROC_NEED_TASK, PROC_PUBLIC },
+    [14] = { PROC_NEED_TASK, PROC_PUBLIC }, [15] = { PROC_NEED_TASK, PROC_PUBLIC },
+    [16] = { PROC_NEED_TASK, PROC_PUBLIC }, [19] = { PROC_NEED_NAMES, PROC_PUBLIC },
+    [23] = { PROC_NEED_TASK, PROC_PUBLIC }, [25] = { PROC_NEED_TASK, PROC_PUBLIC },
+};
+
+static const struct row_use *
+use_of(const struct metric_row *rows, const struct row_use *use, const struct metric_row *row)
+{
+    return &use[row - rows];
+}
+
+static void
+psinfo_want(const struct metric_row *row)
+{
+    proc_table_need(use_of(psinfo_rows, psinfo_use, row)->needs);
+}
+
+static int
+psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct proc_entry *e;
+    uint64_t ns;
+    int sts;
+
+    if (row->item == 0) {
+        atom->ul = proc_table_count();
+        return PMDA_FETCH_STATIC;
+    }
+    if ((e = entry_for(use_of(psinfo_rows, psinfo_use, row), inst, &sts)) == NULL)
+        return sts;
+    switch (row->item) {
+    case 1: case 26: atom->ul = (uint32_t)e->kp.pid; break;
+    case 2: atom->ul = (uint32_t)e->kp.ppid; break;
+    case 3: atom->ul = (uint32_t)e->kp.pgid; break;
+    case 4: atom->ul = (uint32_t)e->kp.tpgid; break;
+    case 5:
+        if (e->cwd_sts < 0)
+            return proc_error(e->cwd_sts);
+        return string(atom, e->cwd);
+    case 6:
+        return string(atom, e->cmd ? e->cmd : e->kp.comm);
+    case 7:
+        return string(atom, e->exe);
+    case 8: atom->l = e->kp.nice; break;
+    case 9: TASK_OR_ERROR(e); atom->ul = (uint32_t)e->task.pageins; break;
+    case 10: atom->l = e->thread ? e->thread->curpri : e->kp.priority; break;
+    case 11: {
+        static char bracketed[PLAT_COMM_MAX + 2];
+
+        if (e->cmd)
+            return string(atom, e->cmd);
+        snprintf(bracketed, sizeof(bracketed), "(%s)", e->kp.comm);     /* no arguments: as ps shows it */
+        return string(atom, bracketed);
+    }
+    case 12: {
+        static char state[2];
+
+        state[0] = e->state;
+        return string(atom, state);
+    }
+    case 13:
+        if ((sts = proc_table_since_boot(&e->kp, &ns)) < 0)
+            return collector_error(sts);
+        atom->ull = ns;
+        break;
+    case 14: case 15:
+        if (e->thread) {
+            atom->ull = row->item == 14 ? e->thread->user_ns : e->thread->system_ns;
+            break;
+        }
+        TASK_OR_ERROR(e);
+        if (proc_table_timebase_status() < 0)
+            return collector_error(proc_table_timebase_status());
+        atom->ull = proc_table_mach_to_ns(row->item == 14 ? e->task.total_user : e->task.total_system);
+        break;
+    case 16: TASK_OR_ERROR(e); atom->ul = e->thread ? 1 : (uint32_t)e->task.threadnum; break;
+    case 17: atom->ul = (e->kp.flag & 0x20000u) != 0; break;       /* P_TRANSLATED: Rosetta */
+    case 18: atom->ul = e->kp.tdev; break;
+    case 19: {
+        const char *tty = proc_table_tty(e->kp.tdev);
+
+        return string(atom, tty ? tty : "?");
+    }
+    case 20: atom->ull = e->kp.wchan; break;
+    case 21: case 22: return string(atom, e->kp.wmesg);
+    case 23: TASK_OR_ERROR(e); atom->ull = (uint64_t)e->task.csw; break;
+    case 24: atom->l = e->kp.usrpri; break;
+    case 25:
+        TASK_OR_ERROR(e);
+        atom->ul = (uint32_t)(e->task.faults - e->task.pageins);
+        break;
+    default:
+        return PM_ERR_PMID;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static const struct indom_def process_indom = {
+    .serial = PROC_INDOM, .label_name = "process", .instances = proc_table_instances,
+};
+
+static int
+process_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
+{
+    const struct proc_entry *e = proc_table_entry(inst);
+
+    (void)indom;
+    if (e == NULL)
+        return 0;
+    if (e->thread)
+        pmdaAddLabels(lp, "{\"pid\":%d,\"tid\":%llu}", (int)e->kp.pid, (unsigned long long)e->thread->tid);
+    else
+        pmdaAddLabels(lp, "{\"pid\":%d}", (int)e->kp.pid);
+    return e->thread ? 2 : 1;
+}
+
+const struct collector proc_psinfo_collector = {
+    .name = "processes", .cluster = 1, .rows = psinfo_rows, .nrows = NPSINFO, .indom = &process_indom,
+    .refresh = proc_table_refresh, .fetch = psinfo_fetch, .want = psinfo_want,
+    .instance_labels = process_labels, .teardown = proc_table_teardown,
+};
+
+/* ---- cluster 2: run queue, counted over the table ---- */
+
+static const struct metric_row runq_rows[] = {
+    { "proc.runq.runnable", 0, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.blocked", 1, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.sleeping", 2, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.stopped", 3, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.swapped", 4, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.defunct", 5, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.unknown", 6, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.kernel", 7, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+};
+
+static void
+runq_want(const struct metric_row *row)
+{
+    (void)row;
+    proc_table_need(PROC_NEED_TASK);        /* R needs the running-thread count */
+}
+
+static int
+nothing_to_refresh(const struct platform *p, pmInDom indom)
+{
+    (void)p;
+    (void)indom;
+    return 0;                               /* the table (cluster 1) is refreshed first */
+}
+
+static int
+runq_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)inst;
+    switch (row->item) {
+    case 0: atom->l = (int32_t)proc_table_count_state('R'); break;
+    case 1: atom->l = (int32_t)proc_table_count_state('D'); break;
+    case 2: atom->l = (int32_t)(proc_table_count_state('S') + proc_table_count_state('I')); break;
+    case 3: atom->l = (int32_t)proc_table_count_state('T'); break;
+    case 4: return PM_ERR_APPVERSION;       /* macOS does not swap whole processes out */
+    case 5: atom->l = (int32_t)proc_table_count_state('Z'); break;
+    case 6: atom->l = (int32_t)proc_table_count_state('?'); break;
+    case 7: return PM_ERR_APPVERSION;       /* the process list holds no kernel threads */
+    default:
+        return PM_ERR_PMID;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+const struct collector proc_runq_collector = {
+    .name = "run queue", .cluster = 2, .ndepends = 1, .depends = { 1 }, .rows = runq_rows,
+    .nrows = sizeof(runq_rows) / sizeof(runq_rows[0]), .refresh = nothing_to_refresh, .fetch = runq_fetch,
+    .want = runq_want,
+};

@@ -1,0 +1,60 @@
+/*
+ * Cluster 0: the thread switches, global (proc.control.all.threads, root
+ * only) and per client (proc.control.perclient.threads), and their store.
+ */
+#include "agent.h"
+#include "collector.h"
+#include "proc_access.h"
+
+static const struct metric_row control_rows[] = {
+    { "proc.control.all.threads", 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "proc.control.perclient.threads", 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
+      PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+};
+
+static int
+control_refresh(const struct platform *p, pmInDom indom)
+{
+    (void)p;
+    (void)indom;
+    return 0;
+}
+
+static int
+control_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)inst;
+    atom->ul = row->item == 0 ? (uint32_t)proc_access_policy()->threads : (uint32_t)proc_access_threads();
+    return PMDA_FETCH_STATIC;
+}
+
+const struct collector proc_control_collector = {
+    .name = "control", .cluster = 0, .rows = control_rows, .nrows = 2, .refresh = control_refresh,
+    .fetch = control_fetch,
+};
+
+int
+proc_control_store(agent_result *result, pmdaExt *pmda)
+{
+    (void)pmda;
+    for (int i = 0; i < result->numpmid; i++) {
+        const pmValueSet *vs = result->vset[i];
+        struct proc_client *c = proc_access_client();
+        pmAtomValue v;
+
+        if (pmID_cluster(vs->pmid) != 0 || pmID_item(vs->pmid) > 1)
+            return PM_ERR_PERMISSION;       /* every other metric is read-only */
+        if (vs->numval != 1 || pmExtractValue(vs->valfmt, &vs->vlist[0], PM_TYPE_U32, &v, PM_TYPE_U32) < 0)
+            return PM_ERR_BADSTORE;
+        if (v.ul > 1)
+            return PM_ERR_BADSTORE;
+        if (pmID_item(vs->pmid) == 0) {
+            if (proc_policy_allows(proc_access_policy(), c, 0, PROC_OWNER) < 0)
+                return PM_ERR_PERMISSION;   /* the global switch is root's (or -A's) */
+            proc_access_policy()->threads = (int)v.ul;
+        } else {
+            c->threads = (int)v.ul;
+        }
+    }
+    return 0;
+}
