@@ -5,22 +5,15 @@
  * table's refresh; the others depend on it and say, row by row, which
  * per-process calls they need.
  */
-#include "collector.h"
-#include "convert.h"
-#include "proc_access.h"
-#include "proc_table.h"
+#include "proc_values.h"
 
 #include <errno.h>
 #include <string.h>
 
-#define PROC_INDOM 0
-#define U(space, time, count, ss, st, sc) PMDA_PMUNITS(space, time, count, ss, st, sc)
-#define NONE_UNITS U(0, 0, 0, 0, 0, 0)
-#define COUNT U(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define NSEC U(0, 1, 0, 0, PM_TIME_NSEC, 0)
-#define KBYTE U(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
-#define BYTE U(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 #define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
+#define NONE_UNITS PROC_NO_UNITS
+#define COUNT PROC_COUNT
+#define NSEC PROC_NSEC
 
 /* What each row needs from the table, and who may see it: by the row's
  * address, in tables parallel to the rows. */
@@ -29,40 +22,7 @@ struct row_use {
     enum proc_access_class cls;
 };
 
-/* A per-process error as a fetch returns it: the kernel's refusal is a
- * permission error, anything else that the value is unavailable now. */
-static int
-proc_error(int sts)
-{
-    return sts == -EPERM ? PM_ERR_PERMISSION : sts == -ESRCH ? PM_ERR_INST : collector_error(sts);
-}
-
-static int
-string(pmAtomValue *atom, const char *s)
-{
-    if (s == NULL)
-        return PM_ERR_VALUE;
-    atom->cp = (char *)s;
-    return PMDA_FETCH_STATIC;
-}
-
-/* The entry and the access check shared by every row. */
-static const struct proc_entry *
-entry_for(const struct row_use *use, unsigned int inst, int *sts)
-{
-    const struct proc_entry *e = proc_table_entry(inst);
-
-    if (e == NULL) {
-        *sts = PM_ERR_INST;
-        return NULL;
-    }
-    if ((*sts = proc_access_check(e->kp.ruid, use->cls)) < 0)
-        return NULL;
-    return e;
-}
-
-#define TASK_OR_ERROR(e) do { if ((e)->thread == NULL && (e)->task_sts < 0) return proc_error((e)->task_sts); } while (0)
-#define RUSAGE_OR_ERROR(e) do { if ((e)->rusage_sts < 0) return proc_error((e)->rusage_sts); } while (0)
+#define TASK_OR_ERROR(e) do { if ((e)->thread == NULL && (e)->task_sts < 0) return proc_fetch_error((e)->task_sts); } while (0)
 
 /* ---- cluster 1: psinfo, the process list and the table's refresh ---- */
 
@@ -102,7 +62,7 @@ static const struct row_use psinfo_use[NPSINFO] = {
     [7] = { PROC_NEED_PATH, PROC_PUBLIC }, [9] = { PROC_NEED_TASK, PROC_PUBLIC },
     [11] = { PROC_NEED_ARGS, PROC_PUBLIC }, [12] = { PROC_NEED_TASK, PROC_PUBLIC },
     [14] = { PROC_NEED_TASK, PROC_PUBLIC }, [15] = { PROC_NEED_TASK, PROC_PUBLIC },
-    [16] = { PROC_NEED_TASK, PROC_PUBLIC }, [19] = { PROC_NEED_NAMES, PROC_PUBLIC },
+    [16] = { PROC_NEED_TASK, PROC_PUBLIC },
     [23] = { PROC_NEED_TASK, PROC_PUBLIC }, [25] = { PROC_NEED_TASK, PROC_PUBLIC },
 };
 
@@ -129,7 +89,7 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->ul = proc_table_count();
         return PMDA_FETCH_STATIC;
     }
-    if ((e = entry_for(use_of(psinfo_rows, psinfo_use, row), inst, &sts)) == NULL)
+    if ((e = proc_visible(inst, use_of(psinfo_rows, psinfo_use, row)->cls, &sts)) == NULL)
         return sts;
     switch (row->item) {
     case 1: case 26: atom->ul = (uint32_t)e->kp.pid; break;
@@ -138,12 +98,12 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     case 4: atom->ul = (uint32_t)e->kp.tpgid; break;
     case 5:
         if (e->cwd_sts < 0)
-            return proc_error(e->cwd_sts);
-        return string(atom, e->cwd);
+            return proc_fetch_error(e->cwd_sts);
+        return proc_fetch_string(atom, e->cwd);
     case 6:
-        return string(atom, e->cmd ? e->cmd : e->kp.comm);
+        return proc_fetch_string(atom, e->cmd ? e->cmd : e->kp.comm);
     case 7:
-        return string(atom, e->exe);
+        return proc_fetch_string(atom, e->exe);
     case 8: atom->l = e->kp.nice; break;
     case 9: TASK_OR_ERROR(e); atom->ul = (uint32_t)e->task.pageins; break;
     case 10: atom->l = e->thread ? e->thread->curpri : e->kp.priority; break;
@@ -151,15 +111,15 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         static char bracketed[PLAT_COMM_MAX + 2];
 
         if (e->cmd)
-            return string(atom, e->cmd);
+            return proc_fetch_string(atom, e->cmd);
         snprintf(bracketed, sizeof(bracketed), "(%s)", e->kp.comm);     /* no arguments: as ps shows it */
-        return string(atom, bracketed);
+        return proc_fetch_string(atom, bracketed);
     }
     case 12: {
         static char state[2];
 
         state[0] = e->state;
-        return string(atom, state);
+        return proc_fetch_string(atom, state);
     }
     case 13:
         if ((sts = proc_table_since_boot(&e->kp, &ns)) < 0)
@@ -182,10 +142,10 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     case 19: {
         const char *tty = proc_table_tty(e->kp.tdev);
 
-        return string(atom, tty ? tty : "?");
+        return proc_fetch_string(atom, tty ? tty : "?");
     }
     case 20: atom->ull = e->kp.wchan; break;
-    case 21: case 22: return string(atom, e->kp.wmesg);
+    case 21: case 22: return proc_fetch_string(atom, e->kp.wmesg);
     case 23: TASK_OR_ERROR(e); atom->ull = (uint64_t)e->task.csw; break;
     case 24: atom->l = e->kp.usrpri; break;
     case 25:
@@ -244,14 +204,6 @@ runq_want(const struct metric_row *row)
 }
 
 static int
-nothing_to_refresh(const struct platform *p, pmInDom indom)
-{
-    (void)p;
-    (void)indom;
-    return 0;                               /* the table (cluster 1) is refreshed first */
-}
-
-static int
 runq_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
@@ -272,6 +224,6 @@ runq_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
 const struct collector proc_runq_collector = {
     .name = "run queue", .cluster = 2, .ndepends = 1, .depends = { 1 }, .rows = runq_rows,
-    .nrows = sizeof(runq_rows) / sizeof(runq_rows[0]), .refresh = nothing_to_refresh, .fetch = runq_fetch,
+    .nrows = sizeof(runq_rows) / sizeof(runq_rows[0]), .refresh = proc_no_refresh, .fetch = runq_fetch,
     .want = runq_want,
 };

@@ -4,21 +4,13 @@
  */
 #include "agent.h"
 #include "collector.h"
-#include "proc_access.h"
+#include "proc_values.h"
 
 static const struct metric_row control_rows[] = {
     { "proc.control.all.threads", 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
     { "proc.control.perclient.threads", 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
       PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
 };
-
-static int
-control_refresh(const struct platform *p, pmInDom indom)
-{
-    (void)p;
-    (void)indom;
-    return 0;
-}
 
 static int
 control_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
@@ -29,7 +21,7 @@ control_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
 }
 
 const struct collector proc_control_collector = {
-    .name = "control", .cluster = 0, .rows = control_rows, .nrows = 2, .refresh = control_refresh,
+    .name = "control", .cluster = 0, .rows = control_rows, .nrows = 2, .refresh = proc_no_refresh,
     .fetch = control_fetch,
 };
 

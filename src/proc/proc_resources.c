@@ -3,61 +3,20 @@
  * the beyond-upstream counters (cluster 100) and thread identity (101),
  * over the process table that cluster 1 refreshes.
  */
-#include "collector.h"
-#include "proc_access.h"
-#include "proc_table.h"
+#include "proc_values.h"
 
 #include <errno.h>
 
-#define U(space, time, count, ss, st, sc) PMDA_PMUNITS(space, time, count, ss, st, sc)
-#define NONE_UNITS U(0, 0, 0, 0, 0, 0)
-#define COUNT U(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define NSEC U(0, 1, 0, 0, PM_TIME_NSEC, 0)
-#define KBYTE U(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
-#define BYTE U(1, 0, 0, PM_SPACE_BYTE, 0, 0)
-#define ROW(name, item, type, sem, units) { name, item, type, 0, sem, units }
-
-static int
-proc_error(int sts)
-{
-    return sts == -EPERM ? PM_ERR_PERMISSION : sts == -ESRCH ? PM_ERR_INST : collector_error(sts);
-}
-
-static int
-nothing_to_refresh(const struct platform *p, pmInDom indom)
-{
-    (void)p;
-    (void)indom;
-    return 0;
-}
-
-/* The entry of inst, checked against the client's access for class cls. */
-static const struct proc_entry *
-visible(unsigned int inst, enum proc_access_class cls, int *sts)
-{
-    const struct proc_entry *e = proc_table_entry(inst);
-
-    if (e == NULL) {
-        *sts = PM_ERR_INST;
-        return NULL;
-    }
-    if ((*sts = proc_access_check(e->kp.ruid, cls)) < 0)
-        return NULL;
-    return e;
-}
-
-static int
-text(pmAtomValue *atom, const char *s)
-{
-    if (s == NULL)
-        return PM_ERR_VALUE;
-    atom->cp = (char *)s;
-    return PMDA_FETCH_STATIC;
-}
+#define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
+#define NONE_UNITS PROC_NO_UNITS
+#define COUNT PROC_COUNT
+#define NSEC PROC_NSEC
+#define KBYTE PROC_KBYTE
+#define BYTE PROC_BYTE
 
 #define COLLECTOR(var, label, clus, rowsv, fetchfn, wantfn) \
     const struct collector var = { .name = label, .cluster = clus, .ndepends = 1, .depends = { 1 }, \
-        .rows = rowsv, .nrows = sizeof(rowsv) / sizeof(rowsv[0]), .refresh = nothing_to_refresh, \
+        .rows = rowsv, .nrows = sizeof(rowsv) / sizeof(rowsv[0]), .refresh = proc_no_refresh, \
         .fetch = fetchfn, .want = wantfn }
 
 /* ---- cluster 3: ids, from the process list (open to all) ---- */
@@ -78,7 +37,7 @@ static int
 id_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     int sts;
-    const struct proc_entry *e = visible(inst, PROC_PUBLIC, &sts);
+    const struct proc_entry *e = proc_visible(inst, PROC_PUBLIC, &sts);
 
     if (e == NULL)
         return sts;
@@ -87,10 +46,10 @@ id_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     case 1: atom->ul = e->kp.uid; break;            /* effective (upstream served the real) */
     case 2: atom->ul = e->kp.svuid; break;
     case 3: atom->ul = e->kp.rgid; break;
-    case 4: return text(atom, proc_table_user(e->kp.ruid));
-    case 5: return text(atom, proc_table_user(e->kp.uid));
-    case 6: return text(atom, proc_table_user(e->kp.svuid));
-    case 7: return text(atom, proc_table_group(e->kp.rgid));
+    case 4: return proc_fetch_string(atom, proc_table_user(e->kp.ruid));
+    case 5: return proc_fetch_string(atom, proc_table_user(e->kp.uid));
+    case 6: return proc_fetch_string(atom, proc_table_user(e->kp.svuid));
+    case 7: return proc_fetch_string(atom, proc_table_group(e->kp.rgid));
     case 8: atom->ul = e->kp.ngroups; break;
     default: return PM_ERR_PMID;
     }
@@ -117,18 +76,18 @@ static int
 memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     int sts;
-    const struct proc_entry *e = visible(inst, PROC_PUBLIC, &sts);
+    const struct proc_entry *e = proc_visible(inst, PROC_PUBLIC, &sts);
 
     if (e == NULL)
         return sts;
     if (row->item == 2) {
         if (e->rusage_sts < 0)
-            return proc_error(e->rusage_sts);
+            return proc_fetch_error(e->rusage_sts);
         atom->ull = e->ru.phys_footprint;
         return PMDA_FETCH_STATIC;
     }
     if (e->task_sts < 0)
-        return proc_error(e->task_sts);
+        return proc_fetch_error(e->task_sts);
     atom->ull = (row->item == 0 ? e->task.virtual_size : e->task.resident_size) / 1024;
     return PMDA_FETCH_STATIC;
 }
@@ -177,12 +136,12 @@ static const struct metric_row extra_rows[] = {
 static const struct proc_entry *
 rusage_of(unsigned int inst, int *sts)
 {
-    const struct proc_entry *e = visible(inst, PROC_PUBLIC, sts);
+    const struct proc_entry *e = proc_visible(inst, PROC_PUBLIC, sts);
 
     if (e == NULL)
         return NULL;
     if (e->rusage_sts < 0) {
-        *sts = proc_error(e->rusage_sts);
+        *sts = proc_fetch_error(e->rusage_sts);
         return NULL;
     }
     if (proc_table_timebase_status() < 0) {
@@ -288,13 +247,13 @@ static int
 fd_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     int sts;
-    const struct proc_entry *e = visible(inst, PROC_OWNER, &sts);
+    const struct proc_entry *e = proc_visible(inst, PROC_OWNER, &sts);
 
     (void)row;
     if (e == NULL)
         return sts;
     if (e->fds_sts < 0)
-        return proc_error(e->fds_sts);
+        return proc_fetch_error(e->fds_sts);
     atom->ul = e->fds;
     return PMDA_FETCH_STATIC;
 }
@@ -303,7 +262,7 @@ static int
 net_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     int sts;
-    const struct proc_entry *e = visible(inst, PROC_OWNER, &sts);
+    const struct proc_entry *e = proc_visible(inst, PROC_OWNER, &sts);
 
     if (e == NULL)
         return sts;
@@ -325,7 +284,7 @@ static int
 thread_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     int sts;
-    const struct proc_entry *e = visible(inst, PROC_PUBLIC, &sts);
+    const struct proc_entry *e = proc_visible(inst, PROC_PUBLIC, &sts);
 
     if (e == NULL)
         return sts;
@@ -335,7 +294,7 @@ thread_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->ull = e->thread->tid;
         return PMDA_FETCH_STATIC;
     }
-    return text(atom, e->thread->name);
+    return proc_fetch_string(atom, e->thread->name);
 }
 
 COLLECTOR(proc_thread_collector, "threads", 101, thread_rows, thread_fetch, NULL);

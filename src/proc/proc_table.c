@@ -332,7 +332,7 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
 
             if (table.entries[k].kp.stat == 5 || add_threads(p, &table.entries[k]) < 0)
                 continue;
-            unsigned int *grown = realloc(owner_of, table.nthreads * sizeof(*owner_of) + 1);
+            unsigned int *grown = realloc(owner_of, (table.nthreads ? table.nthreads : 1) * sizeof(*owner_of));
 
             if (grown == NULL)
                 break;

@@ -16,7 +16,7 @@
 
 enum {
     PROC_NEED_TASK = 1u, PROC_NEED_RUSAGE = 2u, PROC_NEED_ARGS = 4u, PROC_NEED_PATH = 8u,
-    PROC_NEED_CWD = 16u, PROC_NEED_FDS = 32u, PROC_NEED_SOCKETS = 64u, PROC_NEED_NAMES = 128u,
+    PROC_NEED_CWD = 16u, PROC_NEED_FDS = 32u, PROC_NEED_SOCKETS = 64u,
 };
 
 /* A process, or (thread != NULL) one of its threads. */

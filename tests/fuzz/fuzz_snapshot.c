@@ -15,6 +15,7 @@
 #include "netif_parse.h"
 #include "netstat_parse.h"
 #include "nfs_parse.h"
+#include "procargs_parse.h"
 #include "registry_decode.h"
 #include "platform.h"
 
@@ -58,6 +59,15 @@ parse_as_sysctl_buffer(const uint8_t *data, size_t size)
         netstat_parse_tcp(copy, size, &t);
         if ((sts = netstat_count_tcp_states(copy, size, &tc)) != 0 && sts != -EINVAL)
             __builtin_trap();
+        {
+            static uint32_t owners[PLAT_PID_LIMIT];
+            char cmd[256];
+
+            if ((sts = netstat_count_socket_owners(copy, size, owners, PLAT_PID_LIMIT)) != 0 && sts != -EINVAL)
+                __builtin_trap();
+            if (procargs_command_line(copy, size, cmd, sizeof(cmd)) >= 0 && strlen(cmd) >= sizeof(cmd))
+                __builtin_trap();   /* the command line always fits its room */
+        }
     }
     free(copy);
 }

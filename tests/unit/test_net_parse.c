@@ -324,6 +324,13 @@ pcb_record(unsigned char *b, size_t at, uint32_t kind, uint32_t len, int32_t sta
     memset(b + at, 0xee, (len + 7) / 8 * 8);       /* junk, as real records hold data */
     put(b + at, len, 4);
     put(b + at + 4, kind, 4);
+    if (kind == 0x01 && len >= sizeof(struct xnu_xsocket_n)) {     /* XSO_SOCKET: state is its last pid */
+        struct xnu_xsocket_n x;
+
+        memcpy(&x, b + at, sizeof(x));
+        x.so_last_pid = state;
+        memcpy(b + at, &x, sizeof(x));
+    }
     if (kind == XNU_XSO_TCPCB && len >= sizeof(struct xnu_xtcpcb_n_head)) {
         struct xnu_xtcpcb_n_head x;
 
@@ -339,7 +346,7 @@ static size_t
 pcb_connection(unsigned char *b, size_t at, int32_t state)
 {
     at = pcb_record(b, at, 0x10, 125, 0);          /* xinpcb_n (odd length: padded) */
-    at = pcb_record(b, at, 0x01, 100, 0);          /* xsocket_n */
+    at = pcb_record(b, at, 0x01, sizeof(struct xnu_xsocket_n), 700 + state);   /* xsocket_n, its last pid */
     at = pcb_record(b, at, 0x02, 36, 0);           /* xsockbuf_n receive */
     at = pcb_record(b, at, 0x04, 36, 0);           /* xsockbuf_n send */
     at = pcb_record(b, at, 0x08, 72, 0);           /* xsockstat_n */
@@ -368,6 +375,30 @@ pcblist_counts_states(void **state)
     pcb_xinpgen(buf, len - sizeof(struct xnu_xinpgen), 8);    /* the list changed while it was read */
     assert_int_equal(netstat_count_tcp_states(buf, len, &c), 0);
     assert_int_equal(c.generation_changed, 1);
+}
+
+static void
+pcblist_counts_sockets_by_last_pid(void **state)
+{
+    uint32_t counts[1000];
+    size_t len = pcb_xinpgen(buf, 0, 3), full;
+
+    (void)state;
+    memset(counts, 0, sizeof(counts));
+    len = pcb_connection(buf, len, 4);              /* pid 704 */
+    len = pcb_connection(buf, len, 4);              /* pid 704 again */
+    len = pcb_connection(buf, len, 1);              /* pid 701 */
+    len = pcb_connection(buf, len, 400);            /* pid 1100: beyond the table, skipped */
+    full = len = pcb_xinpgen(buf, len, 3);
+    assert_int_equal(netstat_count_socket_owners(buf, len, counts, 1000), 0);
+    assert_int_equal(counts[704], 2);
+    assert_int_equal(counts[701], 1);
+    assert_int_equal(counts[700], 0);
+    for (size_t cut = 24; cut < full; cut += 7)     /* cut anywhere: no trailer */
+        assert_int_equal(netstat_count_socket_owners(buf, cut, counts, 1000), -EINVAL);
+    len = pcb_record(buf, pcb_xinpgen(buf, 0, 1), 0x01, 60, 0);   /* a socket record too short for its pid */
+    len = pcb_xinpgen(buf, len, 1);
+    assert_int_equal(netstat_count_socket_owners(buf, len, counts, 1000), -EINVAL);
 }
 
 static void
@@ -409,6 +440,7 @@ main(void)
         cmocka_unit_test(ip6stat_64_bit_fields),
         cmocka_unit_test(tcpstat_fields),
         cmocka_unit_test(pcblist_counts_states),
+        cmocka_unit_test(pcblist_counts_sockets_by_last_pid),
         cmocka_unit_test(pcblist_empty_truncated_and_lying),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

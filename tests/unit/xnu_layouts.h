@@ -145,6 +145,37 @@ struct xnu_xtcpcb_n_head {
     int32_t t_timer[4];
     int32_t t_state;
 };
+
+/* bsd/sys/socketvar.h (inside #pragma pack(4)), xnu-11417.121.6; so_gen_t
+ * is u_quad_t. */
+struct xnu_xsocket_n {
+    uint32_t xso_len;
+    uint32_t xso_kind;
+    uint64_t xso_so;
+    int16_t so_type;
+    uint32_t so_options;
+    int16_t so_linger;
+    int16_t so_state;
+    uint64_t so_pcb;
+    int32_t xso_protocol;
+    int32_t xso_family;
+    int16_t so_qlen;
+    int16_t so_incqlen;
+    int16_t so_qlimit;
+    int16_t so_timeo;
+    uint16_t so_error;
+    int32_t so_pgid;
+    uint32_t so_oobmark;
+    uint32_t so_uid;
+    int32_t so_last_pid;
+    int32_t so_e_pid;
+    uint64_t so_gencnt;
+    uint32_t so_flags;
+    uint32_t so_flags1;
+    int32_t so_usecount;
+    int32_t so_retaincnt;
+    uint32_t xso_filter_flags;
+};
 #pragma pack(pop)
 _Static_assert(sizeof(struct xnu_xinpgen) == 24, "struct xinpgen is 24 bytes");
 

@@ -1,0 +1,35 @@
+/*
+ * What the proc agent's fetches share: the entry of an instance checked
+ * against the client's access, how a per-process failure is returned, a
+ * string value, and the refresh of clusters that read the table cluster 1
+ * refreshed.
+ */
+#ifndef PMDA_DARWIN_PROC_VALUES_H
+#define PMDA_DARWIN_PROC_VALUES_H
+
+#include "collector.h"
+#include "proc_access.h"
+#include "proc_table.h"
+
+#define PROC_INDOM 0
+#define PROC_NO_UNITS PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define PROC_COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define PROC_NSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_NSEC, 0)
+#define PROC_KBYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
+#define PROC_BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+
+/* The entry of inst if this client may see rows of class cls, else NULL
+ * with *sts PM_ERR_INST or PM_ERR_PERMISSION. */
+const struct proc_entry *proc_visible(unsigned int inst, enum proc_access_class cls, int *sts);
+
+/* A per-process call's failure as a fetch returns it: the kernel's refusal
+ * is a permission error, a process gone an instance error. */
+int proc_fetch_error(int sts);
+
+/* A string value (PM_ERR_VALUE when there is none). */
+int proc_fetch_string(pmAtomValue *atom, const char *s);
+
+/* The refresh of a cluster that only reads the process table. */
+int proc_no_refresh(const struct platform *p, pmInDom indom);
+
+#endif
