@@ -154,7 +154,9 @@ check "vfs.vnodes.recycled is a counter: pmval shows its rate (250/s)" values_wi
 # Interfaces (fixture: en0 receives 2,000,000 bytes/s while the kernel's
 # NET_RT_IFLIST2 counter, truncated to 32 bits, wraps in the first interval).
 pmval -h 127.0.0.1 -t 1 -s 8 -f 0 -i en0 network.interface.in.bytes > "$work/pmval.en0" 2>&1
-check "en0's receive rate is right across the truncated counter's wrap" values_within_int "$work/pmval.en0" 1999000 2001000 7
+# 0.2%: pmcd stamps a result a little before or after the agent reads the clock it
+# interpolates at, by up to a few ms on a busy CI machine; a missed wrap would be 2^32 off.
+check "en0's receive rate is right across the truncated counter's wrap" values_within_int "$work/pmval.en0" 1996000 2004000 7
 pmrep -h 127.0.0.1 -t 1 -s 6 -i en0 -p -f %s network.interface.in.bytes > "$work/pmrep.en0" 2>&1
 check "pmrep shows the same 2,000,000 bytes/s for en0" sh -c \
     "[ \$(awk '\$2 ~ /^[0-9.]+\$/ && \$2 >= 1999000 && \$2 <= 2001000' '$work/pmrep.en0' | wc -l) -ge 5 ]"
@@ -167,7 +169,7 @@ check "interfaces have their kind: wifi, ethernet, awdl, bridge, tunnel, loopbac
 check "interface instances carry a type label" grep -q '"type":"wifi"' "$work/labels"
 # network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out.
 pmval -h 127.0.0.1 -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
-check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s)" values_within_int "$work/pmval.all" 2100000 2103000 5
+check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s)" values_within_int "$work/pmval.all" 2097300 2105700 5
 # Protocols (fixture: 4000 UDP datagrams/s in, the kernel's 32-bit counter
 # wrapping between the 2nd and 3rd samples; 33 ICMP messages/s in, one of
 # them of type 11, time exceeded).
