@@ -150,6 +150,8 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     case 24: atom->l = e->kp.usrpri; break;
     case 25:
         TASK_OR_ERROR(e);
+        if (e->task.faults == INT32_MAX)
+            return PM_ERR_VALUE;    /* the kernel's count saturated: faults - pageins would go backwards */
         atom->ul = (uint32_t)(e->task.faults - e->task.pageins);
         break;
     default:

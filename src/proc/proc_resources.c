@@ -266,6 +266,8 @@ net_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
     if (e == NULL)
         return sts;
+    if (proc_table_sockets_status() < 0)
+        return proc_fetch_error(proc_table_sockets_status());   /* not 0 sockets: unknown */
     atom->ul = row->item == 0 ? e->tcp : e->udp;
     return PMDA_FETCH_STATIC;
 }

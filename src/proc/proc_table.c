@@ -2,6 +2,7 @@
 #include "convert.h"
 #include "procargs_parse.h"
 #include "proc_access.h"
+#include "id_index.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,11 +18,8 @@ struct proc_slot {
     int32_t pid;
     int64_t start_sec;
     int32_t start_usec;
-    unsigned int generation;
     char comm[PLAT_COMM_MAX];
     char *cmd, *exe;
-    int seen;
-    unsigned int entry;             /* its index in entries after the last refresh */
 };
 
 struct name_cache {
@@ -36,16 +34,24 @@ static struct {
     struct plat_clock clock;
     int clock_sts;
     int timebase_sts;
+    int sockets_sts;
     int arm;                        /* uname.machine is arm64 */
-    struct proc_slot *slots;        /* by pid, PLAT_PID_LIMIT of them, allocated on first use */
+    /* the live processes' slots, dense, and the previous refresh's (swapped each refresh) */
+    struct proc_slot *slots, *old_slots;
+    unsigned int nslots, nold_slots, slots_cap, old_slots_cap;
+    struct id_index by_pid, old_by_pid;
+    /* each pid's reuse count + 1 (0: never seen), so that a pid seen again
+     * after a gap is still a new instance: one byte per possible pid */
+    uint8_t *generation;
     struct proc_entry *entries;
-    unsigned int nentries, cap;
+    unsigned int nentries, nprocs, cap;
+    struct id_index by_inst;        /* instance id -> entry */
     struct plat_thread *threads;    /* copies: the source's buffer is reused per process */
+    unsigned int *thread_owner;     /* each thread's process entry */
     unsigned int nthreads, threads_cap;
     pmdaInstid *set;
     unsigned int set_cap;
     char (*names)[40];
-    unsigned int last;              /* the entry found last: fetches walk the set in order */
     struct name_cache users[256], groups[256], ttys[64];
     unsigned int nusers, ngroups, nttys;
 } table;
@@ -165,33 +171,82 @@ grow_entries(void)
     return 0;
 }
 
-/* The slot of a process: the same one while pid and start time agree; a
- * new start time at the same pid is a new process with a new generation. */
-static struct proc_slot *
-slot_of(const struct plat_proc *kp)
+static void
+free_strings(struct proc_slot *s)
 {
-    struct proc_slot *s;
+    free(s->cmd);
+    free(s->exe);
+    s->cmd = s->exe = NULL;
+}
+
+/* The slot of a process in this refresh, and its generation: a pid seen
+ * last time with the same start time is the same process (its strings
+ * kept, unless it exec'd another program, seen as a new p_comm); anything
+ * else at a pid seen before is a new process with a new generation. */
+static struct proc_slot *
+slot_of(const struct plat_proc *kp, unsigned int *generation)
+{
+    uint32_t old = id_index_get(&table.old_by_pid, (uint32_t)kp->pid);
+    struct proc_slot *s = &table.slots[table.nslots];   /* begin_slots made room for every listed pid */
+    uint8_t *g;
 
     if (kp->pid < 0 || (uint32_t)kp->pid >= PLAT_PID_LIMIT)
         return NULL;
-    s = &table.slots[kp->pid];
-    if (s->pid == kp->pid && s->start_sec == kp->start_sec && s->start_usec == kp->start_usec) {
-        if (strcmp(s->comm, kp->comm) != 0) {       /* it exec'd another program */
-            free(s->cmd);
-            free(s->exe);
-            s->cmd = s->exe = NULL;
+    g = &table.generation[kp->pid];
+    if (id_index_get(&table.by_pid, (uint32_t)kp->pid) != ID_INDEX_NONE)
+        return NULL;                /* listed twice: keep the first */
+    if (old != ID_INDEX_NONE && table.old_slots[old].start_sec == kp->start_sec &&
+        table.old_slots[old].start_usec == kp->start_usec) {
+        *s = table.old_slots[old];
+        table.old_slots[old].cmd = table.old_slots[old].exe = NULL;     /* moved */
+        if (strcmp(s->comm, kp->comm) != 0) {
+            free_strings(s);
             memcpy(s->comm, kp->comm, sizeof(s->comm));
         }
-        return s;
+    } else {
+        *g = *g == UINT8_MAX ? 1 : *g + 1;
+        *s = (struct proc_slot){ .pid = kp->pid, .start_sec = kp->start_sec, .start_usec = kp->start_usec };
+        memcpy(s->comm, kp->comm, sizeof(s->comm));
     }
-    if (s->pid == kp->pid && (s->start_sec || s->start_usec))
-        s->generation = (s->generation + 1) & ((1u << (30 - GENERATION_SHIFT)) - 1);
-    free(s->cmd);
-    free(s->exe);
-    *s = (struct proc_slot){ .pid = kp->pid, .start_sec = kp->start_sec, .start_usec = kp->start_usec,
-                             .generation = s->generation };
-    memcpy(s->comm, kp->comm, sizeof(s->comm));
+    *generation = (unsigned int)(*g - 1);
+    id_index_put(&table.by_pid, (uint32_t)kp->pid, table.nslots++);
     return s;
+}
+
+/* Make this refresh's slots from the last one's, room for n processes. */
+static int
+begin_slots(unsigned int n)
+{
+    struct proc_slot *swap = table.old_slots;
+    struct id_index swap_index = table.old_by_pid;
+    unsigned int cap = table.old_slots_cap;
+
+    table.old_slots = table.slots;
+    table.nold_slots = table.nslots;
+    table.old_slots_cap = table.slots_cap;
+    table.old_by_pid = table.by_pid;
+    table.slots = swap;
+    table.slots_cap = cap;
+    table.by_pid = swap_index;
+    table.nslots = 0;
+    if (table.slots_cap < n) {
+        void *grown = realloc(table.slots, n * sizeof(*table.slots));
+
+        if (grown == NULL)
+            return -ENOMEM;
+        table.slots = grown;
+        table.slots_cap = n;
+    }
+    return id_index_reset(&table.by_pid, n);
+}
+
+/* The processes that have gone take their strings with them. */
+static void
+end_slots(void)
+{
+    for (unsigned int i = 0; i < table.nold_slots; i++)
+        free_strings(&table.old_slots[i]);
+    table.nold_slots = 0;
 }
 
 static void
@@ -212,26 +267,99 @@ read_strings(const struct platform *p, struct proc_slot *s, unsigned int needs)
     }
 }
 
+/* Append the threads of process entry k, remembering whose they are. */
 static int
-add_threads(const struct platform *p, const struct proc_entry *owner)
+add_threads(const struct platform *p, unsigned int k)
 {
     struct plat_thread_set set;
-    unsigned int first = table.nthreads;
 
-    if (p->proc_threads(p->ctx, owner->kp.pid, &set) < 0)
+    if (p->proc_threads(p->ctx, table.entries[k].kp.pid, &set) < 0)
         return 0;                   /* refused or gone: the process stays, without threads */
     if (table.nthreads + set.n > table.threads_cap) {
         unsigned int cap = (table.nthreads + set.n) * 2;
         void *grown = realloc(table.threads, cap * sizeof(*table.threads));
+        void *owners = grown ? realloc(table.thread_owner, cap * sizeof(*table.thread_owner)) : NULL;
 
-        if (grown == NULL)
+        if (grown)
+            table.threads = grown;
+        if (owners == NULL)
             return -ENOMEM;
-        table.threads = grown;
+        table.thread_owner = owners;
         table.threads_cap = cap;
     }
-    memcpy(table.threads + first, set.thread, set.n * sizeof(*set.thread));
-    table.nthreads += set.n;
+    memcpy(table.threads + table.nthreads, set.thread, set.n * sizeof(*set.thread));
+    for (unsigned int t = 0; t < set.n; t++)
+        table.thread_owner[table.nthreads++] = k;
     return 0;
+}
+
+/* Per process, the calls the requested rows need; none for a zombie. */
+static void
+read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s, unsigned int needs)
+{
+    const struct plat_proc *kp = &e->kp;
+
+    /* -EAGAIN: not asked for; a zombie has nothing more to ask for (-ENODATA) */
+    e->task_sts = e->rusage_sts = e->cwd_sts = e->fds_sts = kp->stat == 5 ? -ENODATA : -EAGAIN;
+    if (kp->stat != 5) {
+        read_strings(p, s, needs);
+        if (needs & PROC_NEED_TASK)
+            e->task_sts = p->proc_task(p->ctx, kp->pid, &e->task);
+        if (needs & PROC_NEED_RUSAGE)
+            e->rusage_sts = p->proc_rusage(p->ctx, kp->pid, &e->ru);
+        if (needs & PROC_NEED_CWD) {
+            char cwd[PLAT_PATH_MAX];
+
+            if ((e->cwd_sts = p->proc_cwd(p->ctx, kp->pid, cwd, sizeof(cwd))) == 0 &&
+                (e->cwd = strdup(cwd)) == NULL)
+                e->cwd_sts = -ENOMEM;
+        }
+        if (needs & PROC_NEED_FDS) {
+            struct plat_proc_fds fds;
+
+            if ((e->fds_sts = p->proc_fds(p->ctx, kp->pid, &fds)) == 0)
+                e->fds = fds.count;
+        }
+    }
+    e->cmd = s->cmd;
+    e->exe = s->exe;
+    e->state = state_of(kp, &e->task, e->task_sts);
+}
+
+/* Sockets by owner: one read for all processes. */
+static void
+read_sockets(const struct platform *p)
+{
+    struct plat_sock_owner_set owners;
+
+    if ((table.sockets_sts = p->sock_owners(p->ctx, &owners)) < 0)
+        return;
+    for (unsigned int i = 0; i < owners.n; i++) {
+        uint32_t k = id_index_get(&table.by_pid, (uint32_t)owners.owner[i].pid);
+
+        if (k < table.nprocs) {     /* slots and process entries share their order */
+            table.entries[k].tcp = owners.owner[i].tcp;
+            table.entries[k].udp = owners.owner[i].udp;
+        }
+    }
+}
+
+/* Each process's threads as entries after the processes. */
+static void
+read_threads(const struct platform *p)
+{
+    for (unsigned int k = 0; k < table.nprocs; k++)
+        if (table.entries[k].kp.stat != 5 && add_threads(p, k) < 0)
+            break;
+    for (unsigned int t = 0; t < table.nthreads && grow_entries() == 0; t++) {
+        struct proc_entry *e = &table.entries[table.nentries];
+
+        *e = table.entries[table.thread_owner[t]];
+        e->thread = &table.threads[t];
+        e->inst = THREAD_INST_BIT | (unsigned int)(table.threads[t].tid & (THREAD_INST_BIT - 1));
+        e->state = thread_state(table.threads[t].run_state);
+        table.nentries++;
+    }
 }
 
 int
@@ -239,13 +367,12 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
 {
     struct plat_proc_set list;
     unsigned int needs = table.needs;
-    int with_threads = proc_access_threads(), sts;
-    unsigned int nprocs;
+    int sts;
 
     (void)indom;
     table.needs = 0;
     table.p = p;
-    if (table.slots == NULL && (table.slots = calloc(PLAT_PID_LIMIT, sizeof(*table.slots))) == NULL)
+    if (table.generation == NULL && (table.generation = calloc(PLAT_PID_LIMIT, 1)) == NULL)
         return -ENOMEM;
     if (table.timebase.denom == 0) {
         struct plat_uname u;
@@ -257,131 +384,56 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
     if ((sts = p->procs(p->ctx, &list)) < 0)
         return sts;
     table.clock_sts = p->clock(p->ctx, &table.clock);
-    for (unsigned int i = 0; i < table.nentries; i++)
-        free(table.entries[i].thread ? NULL : table.entries[i].cwd);
-    table.nentries = table.nthreads = 0;
+    for (unsigned int i = 0; i < table.nprocs; i++)
+        free(table.entries[i].cwd);
+    table.nentries = table.nprocs = table.nthreads = 0;
+    if ((sts = begin_slots(list.n)) < 0)
+        return sts;
     for (unsigned int i = 0; i < list.n; i++) {
-        const struct plat_proc *kp = &list.proc[i];
-        struct proc_slot *s = slot_of(kp);
+        unsigned int generation;
+        struct proc_slot *s;
         struct proc_entry *e;
 
-        if (s == NULL || (sts = grow_entries()) < 0)
+        if (grow_entries() < 0 || (s = slot_of(&list.proc[i], &generation)) == NULL)
             continue;
         e = &table.entries[table.nentries++];
         memset(e, 0, sizeof(*e));
-        e->kp = *kp;
-        e->inst = (unsigned int)kp->pid | s->generation << GENERATION_SHIFT;
-        e->task_sts = e->rusage_sts = e->cwd_sts = e->fds_sts = -EAGAIN;
-        if (kp->stat != 5) {        /* a zombie has nothing more to ask for */
-            read_strings(p, s, needs);
-            if (needs & PROC_NEED_TASK)
-                e->task_sts = p->proc_task(p->ctx, kp->pid, &e->task);
-            if (needs & PROC_NEED_RUSAGE)
-                e->rusage_sts = p->proc_rusage(p->ctx, kp->pid, &e->ru);
-            if (needs & PROC_NEED_CWD) {
-                char cwd[PLAT_PATH_MAX];
-
-                if ((e->cwd_sts = p->proc_cwd(p->ctx, kp->pid, cwd, sizeof(cwd))) == 0 &&
-                    (e->cwd = strdup(cwd)) == NULL)
-                    e->cwd_sts = -ENOMEM;
-            }
-            if (needs & PROC_NEED_FDS) {
-                struct plat_proc_fds fds;
-
-                if ((e->fds_sts = p->proc_fds(p->ctx, kp->pid, &fds)) == 0)
-                    e->fds = fds.count;
-            }
-        }
-        e->cmd = s->cmd;
-        e->exe = s->exe;
-        e->state = state_of(kp, &e->task, e->task_sts);
-        s->seen = 1;
-        s->entry = table.nentries - 1;
+        e->kp = list.proc[i];
+        e->inst = (unsigned int)e->kp.pid | generation << GENERATION_SHIFT;
+        read_process(p, e, s, needs);
     }
-    nprocs = table.nentries;
-    /* a process that has gone leaves its key (for the next generation) but not its strings */
-    for (unsigned int pid = 0; pid < PLAT_PID_LIMIT; pid++) {
-        struct proc_slot *s = &table.slots[pid];
-
-        if (!s->seen && (s->cmd || s->exe)) {
-            free(s->cmd);
-            free(s->exe);
-            s->cmd = s->exe = NULL;
-        }
-        s->seen = 0;
-    }
-    if (needs & PROC_NEED_SOCKETS) {
-        struct plat_sock_owner_set owners;
-
-        if (p->sock_owners(p->ctx, &owners) == 0)
-            for (unsigned int i = 0; i < owners.n; i++)
-                if (owners.owner[i].pid >= 0 && (uint32_t)owners.owner[i].pid < PLAT_PID_LIMIT) {
-                    unsigned int k = table.slots[owners.owner[i].pid].entry;
-
-                    if (k < nprocs && table.entries[k].kp.pid == owners.owner[i].pid) {
-                        table.entries[k].tcp = owners.owner[i].tcp;
-                        table.entries[k].udp = owners.owner[i].udp;
-                    }
-                }
-    }
-    if (with_threads) {
-        unsigned int *owner_of = NULL, n = 0;
-
-        for (unsigned int k = 0; k < nprocs; k++) {
-            unsigned int before = table.nthreads;
-
-            if (table.entries[k].kp.stat == 5 || add_threads(p, &table.entries[k]) < 0)
-                continue;
-            unsigned int *grown = realloc(owner_of, (table.nthreads ? table.nthreads : 1) * sizeof(*owner_of));
-
-            if (grown == NULL)
-                break;
-            owner_of = grown;
-            for (unsigned int t = before; t < table.nthreads; t++)
-                owner_of[n++] = k;
-        }
-        for (unsigned int t = 0; t < n && grow_entries() == 0; t++) {
-            struct proc_entry *e = &table.entries[table.nentries];
-
-            *e = table.entries[owner_of[t]];
-            e->thread = &table.threads[t];
-            e->inst = THREAD_INST_BIT | (unsigned int)(table.threads[t].tid & (THREAD_INST_BIT - 1));
-            e->state = thread_state(table.threads[t].run_state);
-            table.nentries++;
-        }
-        free(owner_of);
-    }
+    end_slots();
+    table.nprocs = table.nentries;
+    table.sockets_sts = -EAGAIN;
+    if (needs & PROC_NEED_SOCKETS)
+        read_sockets(p);
+    if (proc_access_threads())
+        read_threads(p);
+    if ((sts = id_index_reset(&table.by_inst, table.nentries)) < 0)
+        return sts;
+    for (unsigned int i = 0; i < table.nentries; i++)
+        id_index_put(&table.by_inst, table.entries[i].inst, i);
     return 0;
 }
 
 const struct proc_entry *
 proc_table_entry(unsigned int inst)
 {
-    /* pmdaFetch walks the instances in the set's order: try the next one first */
-    for (unsigned int k = 0; k < 2; k++) {
-        unsigned int i = table.last + k;
+    uint32_t i = id_index_get(&table.by_inst, inst);
 
-        if (i < table.nentries && table.entries[i].inst == inst)
-            return &table.entries[table.last = i];
-    }
-    if (inst < THREAD_INST_BIT) {
-        unsigned int pid = inst & ((1u << GENERATION_SHIFT) - 1), i;
+    return i < table.nentries ? &table.entries[i] : NULL;
+}
 
-        if (table.slots == NULL || pid >= PLAT_PID_LIMIT)
-            return NULL;
-        i = table.slots[pid].entry;
-        return i < table.nentries && table.entries[i].inst == inst ? &table.entries[table.last = i] : NULL;
-    }
-    for (unsigned int i = 0; i < table.nentries; i++)
-        if (table.entries[i].inst == inst)
-            return &table.entries[table.last = i];
-    return NULL;
+int
+proc_table_sockets_status(void)
+{
+    return table.sockets_sts;
 }
 
 unsigned int
 proc_table_count(void)
 {
-    return table.nentries;
+    return table.nprocs;
 }
 
 unsigned int
@@ -389,7 +441,7 @@ proc_table_count_state(char state)
 {
     unsigned int n = 0;
 
-    for (unsigned int i = 0; i < table.nentries; i++)
+    for (unsigned int i = 0; i < table.nprocs; i++)
         n += table.entries[i].state == state;
     return n;
 }
@@ -430,21 +482,25 @@ void
 proc_table_teardown(pmInDom indom)
 {
     (void)indom;
-    for (unsigned int i = 0; i < table.nentries; i++)
-        free(table.entries[i].thread ? NULL : table.entries[i].cwd);
-    for (unsigned int i = 0; table.slots && i < PLAT_PID_LIMIT; i++) {
-        free(table.slots[i].cmd);
-        free(table.slots[i].exe);
-    }
+    for (unsigned int i = 0; i < table.nprocs; i++)
+        free(table.entries[i].cwd);
+    for (unsigned int i = 0; i < table.nslots; i++)
+        free_strings(&table.slots[i]);
     for (unsigned int i = 0; i < table.nusers; i++)
         free(table.users[i].name);
     for (unsigned int i = 0; i < table.ngroups; i++)
         free(table.groups[i].name);
     for (unsigned int i = 0; i < table.nttys; i++)
         free(table.ttys[i].name);
+    id_index_free(&table.by_pid);
+    id_index_free(&table.old_by_pid);
+    id_index_free(&table.by_inst);
     free(table.slots);
+    free(table.old_slots);
+    free(table.generation);
     free(table.entries);
     free(table.threads);
+    free(table.thread_owner);
     free(table.set);
     free(table.names);
     memset(&table, 0, sizeof(table));

@@ -43,9 +43,11 @@ int proc_table_refresh(const struct platform *p, pmInDom indom);
 /* The entry for an instance of the last refresh, or NULL. */
 const struct proc_entry *proc_table_entry(unsigned int inst);
 
-/* After a refresh: counts of processes (and threads when on) by state. */
+/* After a refresh: how many processes, and how many in a state (threads not counted). */
 unsigned int proc_table_count(void);
 unsigned int proc_table_count_state(char state);
+/* Whether the refresh read the socket owners: 0, or why not. */
+int proc_table_sockets_status(void);
 
 /* Conversions that the platform data needs. */
 uint64_t proc_table_mach_to_ns(uint64_t mach);

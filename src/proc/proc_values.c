@@ -19,6 +19,8 @@ proc_visible(unsigned int inst, enum proc_access_class cls, int *sts)
 int
 proc_fetch_error(int sts)
 {
+    if (sts == -ENODATA)
+        return PM_ERR_VALUE;        /* a zombie: nothing left to read */
     return sts == -EPERM ? PM_ERR_PERMISSION : sts == -ESRCH ? PM_ERR_INST : collector_error(sts);
 }
 

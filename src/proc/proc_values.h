@@ -23,7 +23,8 @@
 const struct proc_entry *proc_visible(unsigned int inst, enum proc_access_class cls, int *sts);
 
 /* A per-process call's failure as a fetch returns it: the kernel's refusal
- * is a permission error, a process gone an instance error. */
+ * is a permission error, a process gone an instance error, a zombie's
+ * missing data no value. */
 int proc_fetch_error(int sts);
 
 /* A string value (PM_ERR_VALUE when there is none). */
