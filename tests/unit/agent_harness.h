@@ -16,6 +16,8 @@ static struct fake_platform fake;
 /* The agent under test and its domain: the system metrics unless a test says otherwise. */
 static const struct agent_desc *harness_agent = &darwin_agent;
 static int harness_domain = 78;
+/* The platform the agent reads: the fake machine unless a test gives another. */
+static const struct platform *harness_source;
 
 static inline int
 harness_start(void)
@@ -23,7 +25,7 @@ harness_start(void)
     memset(&harness_dp, 0, sizeof(harness_dp));
     harness_dp.domain = harness_domain;
     pmdaDSO(&harness_dp, PMDA_INTERFACE_7, "agent test", NULL);
-    return agent_setup(&harness_dp, harness_agent, &fake.p);
+    return agent_setup(&harness_dp, harness_agent, harness_source ? harness_source : &fake.p);
 }
 
 static inline void

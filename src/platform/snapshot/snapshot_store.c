@@ -737,6 +737,14 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
         *out = e->num[slot[0]];
         return 0;
     }
+    /* An instance's counter (a process, an interface) that the next sample or
+     * either end lacks came or went: it steps, as registry values do. */
+    if (strchr(e->key, '[') != NULL &&
+        (!slot_present(e, s->pos_sample + 1, &slot[1]) || !slot_present(e, 0, &slot[2]) ||
+         !slot_present(e, s->nsamples - 1, &slot[3]))) {
+        *out = e->num[slot[0]];
+        return 0;
+    }
     if ((sts = slot_of(s, e, s->pos_sample + 1, &slot[1])) < 0 ||
         (sts = slot_of(s, e, 0, &slot[2])) < 0 ||
         (sts = slot_of(s, e, s->nsamples - 1, &slot[3])) < 0)

@@ -1,0 +1,629 @@
+/*
+ * The proc agent (domain 3) through its pmdaInterface over snapshot replay:
+ * the fixtures' processes, and small snapshots written here for the edges.
+ * Each upstream darwin_proc defect this agent does not reproduce has a test
+ * (docs in ../shared/reference/upstream-darwin-metrics.tsv).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agent_harness.h"
+#include "collector.h"
+#include "counting_platform.h"
+#include "proc_access.h"
+#include "proc_context.h"
+
+extern const struct collector proc_psinfo_collector, proc_id_collector, proc_memory_collector,
+    proc_io_collector, proc_net_collector, proc_extra_collector;
+
+#define CLIENT_CTX 5                /* the pmcd context the tests' requests come from */
+#define INTERVAL_USEC 5000000ull    /* the fixtures' sample interval */
+
+static struct counting_platform counted;
+static uint64_t now_usec;
+
+static uint64_t
+replay_clock(void)
+{
+    return now_usec;
+}
+
+/* The proc agent over the snapshot at path, replaying its first sample. */
+static void
+start_at(const char *path)
+{
+    struct platform snap;
+    char msg[512];
+
+    assert_int_equal(platform_snapshot_open(&snap, path, msg, sizeof(msg)), 0);
+    now_usec = 1000;
+    platform_snapshot_set_clock(&snap, replay_clock);
+    counting_platform_wrap(&counted, &snap);
+    proc_access_reset();
+    harness_agent = &proc_agent;
+    harness_domain = 3;
+    harness_source = &counted.p;
+    assert_int_equal(harness_start(), 0);
+    harness_ext()->e_context = CLIENT_CTX;
+    __pmdaSetContext(CLIENT_CTX);
+    {
+        struct plat_timebase tb;        /* replay time starts at the first reading: now */
+
+        assert_int_equal(counted.inner.timebase(counted.inner.ctx, &tb), 0);
+    }
+}
+
+static void
+start_fixture(const char *name)
+{
+    char path[512];
+
+    snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
+    start_at(path);
+}
+
+/* Replay sample s (0-based) of a snapshot recorded every 5 s. */
+static void
+go_to_sample(unsigned int s)
+{
+    now_usec = 1000 + s * INTERVAL_USEC;
+}
+
+static int
+stop(void **state)
+{
+    (void)state;
+    harness_stop();
+    proc_access_reset();
+    return 0;
+}
+
+/* A client authenticated as uid (as pmcd passes PMDA_ATTR_USERID). */
+static void
+client_is(uint32_t uid)
+{
+    char id[16];
+
+    snprintf(id, sizeof(id), "%u", uid);
+    proc_context_attribute(CLIENT_CTX, PMDA_ATTR_USERID, id, (int)strlen(id) + 1, harness_ext());
+}
+
+/* A metric's value for one instance: 1 found, 0 no value for it. */
+static int
+value_of(unsigned int cluster, unsigned int item, int type, unsigned int inst, pmAtomValue *out)
+{
+    pmAtomValue v[64];
+    int insts[64], n = harness_fetch(cluster, item, type, v, 64, insts);
+
+    for (int i = 0; i < n && i < 64; i++)
+        if ((unsigned int)insts[i] == inst) {
+            *out = v[i];
+            return 1;
+        }
+    return 0;
+}
+
+static uint64_t
+u64_of(unsigned int cluster, unsigned int item, unsigned int inst)
+{
+    pmAtomValue v;
+
+    assert_int_equal(value_of(cluster, item, PM_TYPE_U64, inst, &v), 1);
+    return v.ull;
+}
+
+static uint32_t
+u32_of(unsigned int cluster, unsigned int item, unsigned int inst)
+{
+    pmAtomValue v;
+
+    assert_int_equal(value_of(cluster, item, PM_TYPE_U32, inst, &v), 1);
+    return v.ul;
+}
+
+static const char *
+string_of(unsigned int cluster, unsigned int item, unsigned int inst)
+{
+    pmAtomValue v;
+
+    assert_int_equal(value_of(cluster, item, PM_TYPE_STRING, inst, &v), 1);
+    return v.cp;
+}
+
+/* What the agent answers for one instance of one row (after a fetch of its
+ * cluster refreshed the table): the per-instance status pmcd would get. */
+static int
+row_status(const struct collector *c, unsigned int item, unsigned int inst)
+{
+    pmAtomValue atom;
+
+    for (unsigned int r = 0; r < c->nrows; r++)
+        if (c->rows[r].item == item)
+            return c->fetch(&c->rows[r], inst, &atom);
+    fail_msg("no item %u in %s", item, c->name);
+    return 0;
+}
+
+/* The recorded task of pid, read straight from the snapshot. */
+static struct plat_proc_task
+recorded_task(int32_t pid)
+{
+    struct plat_proc_task t;
+
+    assert_int_equal(counted.inner.proc_task(counted.inner.ctx, pid, &t), 0);
+    return t;
+}
+
+/* ---- small snapshots for the edges ---- */
+
+struct proc_spec {
+    int32_t pid;
+    const char *comm, *args_hex, *cwd;
+    uint32_t ruid, uid;
+    int64_t start;
+    uint64_t total_user;
+    int32_t faults, pageins;
+    unsigned int tcp;
+};
+
+static size_t
+put(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf + at, at < len ? len - at : 0, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && at + (size_t)n < len);
+    return at + (size_t)n;
+}
+
+static size_t
+put_proc(char *buf, size_t len, size_t at, const struct proc_spec *p)
+{
+#define KEY(fmt, ...) (at = put(buf, len, at, "proc[%d]." fmt "\n", (int)p->pid, __VA_ARGS__))
+    KEY("ppid %d", 1); KEY("pgid %d", (int)p->pid); KEY("tpgid %d", 0);
+    KEY("ruid %u", p->ruid); KEY("uid %u", p->uid); KEY("svuid %u", p->uid);
+    KEY("rgid %d", 20); KEY("gid %d", 20); KEY("svgid %d", 20); KEY("ngroups %d", 1);
+    KEY("stat %d", 2); KEY("flag %d", 0); KEY("nice %d", 0); KEY("priority %d", 31); KEY("usrpri %d", 31);
+    KEY("tdev %u", PLAT_NODEV); KEY("wchan %d", 0); KEY("start %lld.000000", (long long)p->start);
+    KEY("comm %s", p->comm); KEY("refused %d", 0); KEY("fds %d", 9); KEY("path /bin/%s", p->comm);
+    KEY("cwd %s", p->cwd ? p->cwd : "/");
+    if (p->args_hex)
+        KEY("args %s", p->args_hex);
+    KEY("task.virtual_size %d", 1048576); KEY("task.resident_size %d", 524288);
+    KEY("task.total_user %llu", (unsigned long long)p->total_user); KEY("task.total_system %d", 0);
+    KEY("task.faults %d", (int)p->faults); KEY("task.pageins %d", (int)p->pageins);
+    KEY("task.cow_faults %d", 0); KEY("task.csw %d", 0); KEY("task.syscalls_mach %d", 0);
+    KEY("task.syscalls_unix %d", 0); KEY("task.messages_sent %d", 0); KEY("task.messages_received %d", 0);
+    KEY("task.threadnum %d", 1); KEY("task.numrunning %d", 1); KEY("task.priority %d", 31);
+#undef KEY
+    return put(buf, len, at, "sockets[%d].tcp %u\nsockets[%d].udp 0\n", (int)p->pid, p->tcp, (int)p->pid);
+}
+
+/* Start the agent over samples[0..n) of one process each (none where the
+ * spec has no command) and an Apple Silicon timebase, 5 s apart. */
+static void
+start_text(const struct proc_spec *samples, unsigned int n)
+{
+    static char text[32768];
+    char path[] = "/tmp/pmda-proc-test-XXXXXX";
+    size_t at = put(text, sizeof(text), 0, "pmda-darwin-snapshot 1\nuname.machine arm64\n"
+                    "clock.boot 1700000000.000000\n");
+    int fd;
+
+    /* the last sample ends the replay's lap (replay never stands on it): repeat the last spec */
+    for (unsigned int s = 0; s <= n; s++) {
+        const struct proc_spec *spec = &samples[s < n ? s : n - 1];
+
+        at = put(text, sizeof(text), at, "sample %u.000000\ntimebase.numer 125\ntimebase.denom 3\n",
+                 1700000100 + 5 * s);
+        if (spec->comm != NULL)         /* no command: no process in that sample */
+            at = put_proc(text, sizeof(text), at, spec);
+    }
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, at), (ssize_t)at);
+    close(fd);
+    start_at(path);
+    unlink(path);
+}
+
+/* ---- CPU time: the timebase, without overflow ---- */
+
+static void
+cpu_time_uses_the_timebase(void **state)
+{
+    struct plat_proc_task t;
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    (void)u64_of(1, 14, 731);       /* refresh, then compare with the recording */
+    t = recorded_task(731);
+    /* Apple Silicon: 24 MHz Mach time, ns = ticks * 125 / 3 (upstream: ticks * 3 / 125) */
+    assert_int_equal(u64_of(1, 14, 731), t.total_user / 3 * 125 + t.total_user % 3 * 125 / 3);
+    assert_int_equal(u64_of(1, 15, 731), t.total_system / 3 * 125 + t.total_system % 3 * 125 / 3);
+    /* the fixture's python3 ran 0.75 of a core for 3800 s less than the uptime: its
+     * user time is about 192,000 s, not 1/41.7 of it */
+    assert_true(u64_of(1, 14, 731) > 190000ull * 1000000000ull);
+    stop(state);
+
+    start_fixture("intel.snapshot");
+    (void)u64_of(1, 14, 731);
+    t = recorded_task(731);
+    assert_int_equal(u64_of(1, 14, 731), t.total_user);     /* Intel: 1/1 */
+}
+
+static void
+cpu_time_of_years_does_not_overflow(void **state)
+{
+    /* 200 core-years of Mach time at 24 MHz: ticks * 125 overflows 64 bits */
+    const uint64_t ticks = 200ull * 31557600ull * 24000000ull;
+    struct proc_spec p = { .pid = 40, .comm = "renderd", .total_user = ticks, .start = 1700000000 };
+
+    (void)state;
+    assert_true(ticks > UINT64_MAX / 125);
+    start_text(&p, 1);
+    assert_int_equal(u64_of(1, 14, 40), ticks / 3 * 125 + ticks % 3 * 125 / 3);
+}
+
+/* ---- ids, translation, state ---- */
+
+static void
+uid_is_real_and_euid_effective(void **state)
+{
+    /* a setuid-root program run by alice: real 501, effective 0 */
+    struct proc_spec p = { .pid = 41, .comm = "sudo", .ruid = 501, .uid = 0, .start = 1700000050 };
+
+    (void)state;
+    start_text(&p, 1);
+    assert_int_equal(u32_of(3, 0, 41), 501);
+    assert_int_equal(u32_of(3, 1, 41), 0);
+}
+
+static void
+translated_is_zero_or_one(void **state)
+{
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    assert_int_equal(u32_of(1, 17, 812), 1);    /* "Rosetta App": upstream served 131072 */
+    assert_int_equal(u32_of(1, 17, 731), 0);
+    assert_string_equal(string_of(3, 4, 1001), "bob");
+    assert_string_equal(string_of(3, 7, 731), "staff");
+}
+
+static void
+a_zombie_is_listed_without_values(void **state)
+{
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    assert_string_equal(string_of(1, 12, 900), "Z");
+    assert_int_equal(row_status(&proc_psinfo_collector, 14, 900), PM_ERR_VALUE);
+    (void)u64_of(4, 1, 731);
+    assert_int_equal(row_status(&proc_memory_collector, 1, 900), PM_ERR_VALUE);
+    assert_int_equal(harness_u32(1, 0), 8);            /* proc.nprocs counts it */
+}
+
+/* ---- instances: pid and start time ---- */
+
+static void
+a_reused_pid_is_a_new_instance(void **state)
+{
+    const unsigned int reused = 2001u | 1u << 17;
+    pmAtomValue v;
+    uint64_t cc_utime;
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    go_to_sample(1);
+    assert_string_equal(string_of(1, 12, 2001), "R");
+    go_to_sample(2);
+    cc_utime = u64_of(1, 14, 2001);
+    go_to_sample(3);                                    /* ld has the same pid */
+    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 2001, &v), 0);
+    assert_true(u64_of(1, 14, reused) < cc_utime);      /* under one instance, a counter would fall */
+    assert_string_equal(string_of(1, 6, reused), "ld -o main main.o");
+}
+
+static void
+a_pid_reused_between_two_fetches_is_a_new_instance(void **state)
+{
+    struct proc_spec p[2] = {
+        { .pid = 42, .comm = "make", .start = 1700000090, .total_user = 240000000 },
+        { .pid = 42, .comm = "make", .start = 1700000102, .total_user = 24000000 },
+    };
+    pmAtomValue v;
+
+    (void)state;
+    start_text(p, 2);
+    assert_int_equal(u64_of(1, 14, 42), 10000000000ull);
+    go_to_sample(1);
+    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 42, &v), 0);
+    assert_int_equal(u64_of(1, 14, 42u | 1u << 17), 1000000000ull);
+}
+
+static void
+a_pid_seen_again_after_a_gap_is_a_new_instance(void **state)
+{
+    struct proc_spec p[3] = {
+        { .pid = 45, .comm = "cron", .start = 1700000001, .total_user = 3 },
+        { .pid = 45 },
+        { .pid = 45, .comm = "cron", .start = 1700000107, .total_user = 3 },
+    };
+    pmAtomValue v;
+
+    (void)state;
+    start_text(p, 3);
+    assert_int_equal(u64_of(1, 14, 45), 125);
+    go_to_sample(1);
+    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 45, &v), 0);
+    go_to_sample(2);
+    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 45, &v), 0);
+    assert_int_equal(u64_of(1, 14, 45u | 1u << 17), 125);
+}
+
+static void
+counters_never_go_backwards(void **state)
+{
+    static const unsigned int pids[] = { 1, 88, 612, 731, 812, 1001 };
+    uint64_t last[6][2] = { { 0 } };
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    for (unsigned int s = 0; s < 4; s++) {      /* the fifth sample ends the replay's lap */
+        go_to_sample(s);
+        for (unsigned int k = 0; k < 6; k++) {
+            uint64_t u = u64_of(1, 14, pids[k]), w = u64_of(5, 1, pids[k]);
+
+            assert_true(u >= last[k][0]);
+            assert_true(w >= last[k][1]);
+            last[k][0] = u;
+            last[k][1] = w;
+        }
+    }
+}
+
+static void
+minor_faults_stop_when_the_kernel_count_saturates(void **state)
+{
+    /* pti_faults saturates at INT32_MAX (xnu bsd_kern.c fill_taskprocinfo) while
+     * pageins grows: faults - pageins would go backwards */
+    struct proc_spec p[2] = {
+        { .pid = 43, .comm = "db", .start = 1700000000, .faults = 2000000000, .pageins = 5 },
+        { .pid = 43, .comm = "db", .start = 1700000000, .faults = INT32_MAX, .pageins = 500 },
+    };
+
+    (void)state;
+    start_text(p, 2);
+    assert_int_equal(u32_of(1, 25, 43), 1999999995);
+    go_to_sample(1);
+    (void)u32_of(1, 9, 43);
+    assert_int_equal(row_status(&proc_psinfo_collector, 25, 43), PM_ERR_VALUE);
+}
+
+/* ---- strings refresh; arguments never include the environment ---- */
+
+static void
+cmd_and_cwd_follow_an_exec_and_a_chdir(void **state)
+{
+    /* argc 2, "/bin/sh", "sh", "-c" ; then argc 2 "/usr/bin/python3", "python3", "app.py" */
+    struct proc_spec p[2] = {
+        { .pid = 44, .comm = "sh", .start = 1700000000, .cwd = "/tmp",
+          .args_hex = "020000002f62696e2f73680000736800" "2d6300" "484f4d453d2f00" },
+        { .pid = 44, .comm = "python3", .start = 1700000000, .cwd = "/Users/alice",
+          .args_hex = "020000002f7573722f62696e2f707974686f6e330000707974686f6e3300" "6170702e707900" },
+    };
+
+    (void)state;
+    start_text(p, 2);
+    proc_access_policy()->all_access = 1;
+    assert_string_equal(string_of(1, 6, 44), "sh -c");
+    assert_string_equal(string_of(1, 5, 44), "/tmp");
+    go_to_sample(1);
+    assert_string_equal(string_of(1, 6, 44), "python3 app.py");
+    assert_string_equal(string_of(1, 5, 44), "/Users/alice");
+    assert_string_equal(string_of(1, 7, 44), "/bin/python3");
+}
+
+static void
+arguments_leave_the_environment_out(void **state)
+{
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    assert_string_equal(string_of(1, 11, 731), "python3 train.py --epochs 10");
+    assert_string_equal(string_of(1, 6, 1), "/sbin/launchd");    /* its buffer ends in HOME=... */
+    assert_string_equal(string_of(1, 11, 900), "(defunct-child)");
+}
+
+/* ---- refusals are errors, never zeros ---- */
+
+static void
+refused_data_is_a_permission_error(void **state)
+{
+    pmAtomValue v;
+
+    (void)state;
+    start_fixture("intel.snapshot");          /* recorded as alice: others' task data refused */
+    assert_true(u64_of(1, 14, 731) > 0);
+    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 1, &v), 0);
+    assert_int_equal(row_status(&proc_psinfo_collector, 14, 1), PM_ERR_PERMISSION);
+    (void)u64_of(5, 0, 731);
+    assert_int_equal(row_status(&proc_io_collector, 0, 1001), PM_ERR_PERMISSION);
+    assert_int_equal(u32_of(3, 0, 1001), 502);  /* ids come from the list: open to all */
+}
+
+static void
+energy_and_core_times_are_absent_where_the_kernel_has_none(void **state)
+{
+    (void)state;
+    start_fixture("intel.snapshot");
+    (void)u64_of(100, 0, 731);
+    assert_int_equal(row_status(&proc_extra_collector, 1, 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status(&proc_extra_collector, 2, 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status(&proc_extra_collector, 4, 731), PM_ERR_APPVERSION);
+    stop(state);
+
+    start_fixture("apple-silicon.snapshot");
+    assert_true(u64_of(100, 1, 731) > 0);
+    assert_true(u64_of(100, 2, 731) > u64_of(100, 3, 731));  /* python3 ran 70% on P cores */
+}
+
+static void
+logical_writes_are_bytes_as_xnu_counts_them(void **state)
+{
+    struct plat_proc_rusage ru;
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    assert_int_equal(counted.inner.proc_rusage(counted.inner.ctx, 731, &ru), 0);
+    assert_int_equal(u64_of(5, 2, 731), ru.logical_writes);
+    assert_int_equal(u64_of(5, 1, 731), ru.diskio_byteswritten);
+}
+
+/* ---- access: each side of the policy ---- */
+
+static void
+owner_only_data_needs_the_owner_or_root(void **state)
+{
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    (void)u64_of(1, 14, 731);
+    /* no credentials: public data yes, working directory and descriptors no */
+    assert_int_equal(row_status(&proc_psinfo_collector, 5, 731), PM_ERR_PERMISSION);
+    assert_true(row_status(&proc_psinfo_collector, 14, 731) >= 0);
+    client_is(502);                             /* bob */
+    assert_string_equal(string_of(1, 5, 1001), "/Users/bob");
+    assert_int_equal(row_status(&proc_psinfo_collector, 5, 731), PM_ERR_PERMISSION);     /* alice's */
+    assert_int_equal(u32_of(8, 0, 1001), 1);
+    assert_int_equal(row_status(&proc_net_collector, 0, 731), PM_ERR_PERMISSION);
+    client_is(0);                               /* root sees all */
+    assert_string_equal(string_of(1, 5, 731), "/Users/alice/src");
+    assert_int_equal(u32_of(8, 0, 731), 4);
+    assert_int_equal(u32_of(6, 0, 731), 21);
+    proc_context_end(CLIENT_CTX);               /* the client left: its successor has no credentials */
+    assert_int_equal(row_status(&proc_psinfo_collector, 5, 731), PM_ERR_PERMISSION);
+}
+
+static void
+access_conf_allows_named_users(void **state)
+{
+    struct proc_policy policy;
+    struct proc_client alice = { .has_uid = 1, .uid = 501, .threads = -1 };
+    char msg[128];
+    FILE *fp;
+    static const char good[] = "# who may see every process\n\nallowed: admin, monitor\nallowed:ops\n";
+
+    (void)state;
+    memset(&policy, 0, sizeof(policy));
+    fp = fmemopen((void *)good, sizeof(good) - 1, "r");
+    assert_int_equal(proc_policy_read(&policy, fp, "access.conf", msg, sizeof(msg)), 0);
+    fclose(fp);
+    assert_int_equal(policy.nallowed, 3);
+    assert_true(proc_policy_is_allowed(&policy, "monitor"));
+    assert_true(proc_policy_is_allowed(&policy, "ops"));
+    assert_false(proc_policy_is_allowed(&policy, "alice"));
+    assert_int_equal(proc_policy_allows(&policy, &alice, 502, PROC_OWNER), PM_ERR_PERMISSION);
+    assert_int_equal(proc_policy_allows(&policy, &alice, 501, PROC_OWNER), 0);
+    assert_int_equal(proc_policy_allows(&policy, &alice, 502, PROC_PUBLIC), 0);
+    alice.allowed = 1;
+    assert_int_equal(proc_policy_allows(&policy, &alice, 502, PROC_OWNER), 0);
+    assert_int_equal(proc_policy_allows(&policy, NULL, 502, PROC_OWNER), PM_ERR_PERMISSION);
+    policy.all_access = 1;                      /* -A */
+    assert_int_equal(proc_policy_allows(&policy, NULL, 502, PROC_OWNER), 0);
+
+    fp = fmemopen((void *)"allowed: a\nallow b\n", 19, "r");
+    assert_int_equal(proc_policy_read(&policy, fp, "access.conf", msg, sizeof(msg)), -EINVAL);
+    fclose(fp);
+    assert_string_equal(msg, "access.conf:2: expected \"allowed: user, ...\"");
+}
+
+/* ---- threads on request; calls only for what was asked ---- */
+
+static void
+threads_are_instances_when_asked(void **state)
+{
+    pmAtomValue v;
+    agent_result *res;
+    pmValueSet vs = { .pmid = pmID_build(3, 0, 1), .numval = 1, .valfmt = PM_VAL_INSITU };
+    agent_result store = { .numpmid = 1 };
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    assert_int_equal(value_of(101, 0, PM_TYPE_U64, 0x40000000u | 50202, &v), 0);
+    assert_int_equal(counted.calls[CALL_THREADS], 0);
+    vs.vlist[0].value.lval = 1;
+    store.vset[0] = &vs;
+    res = &store;
+    assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), 0);    /* perclient */
+    assert_string_equal(string_of(101, 1, 0x40000000u | 50202), "Thread-1");
+    assert_int_equal(u64_of(101, 0, 0x40000000u | 50203), 50203);
+    assert_int_equal(u32_of(1, 1, 0x40000000u | 50203), 731);
+    assert_int_equal(harness_u32(1, 0), 8);            /* still 8 processes */
+    vs.pmid = pmID_build(3, 0, 0);                       /* the global switch: root's only */
+    assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), PM_ERR_PERMISSION);
+    client_is(0);
+    assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), 0);
+}
+
+static void
+a_request_makes_only_the_calls_its_rows_need(void **state)
+{
+    unsigned int live;
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    (void)u32_of(1, 1, 731);                    /* pid: the list alone */
+    assert_int_equal(counted.calls[CALL_PROCS], 1);
+    assert_int_equal(counting_platform_total(&counted) - counted.calls[CALL_OTHER], 1);
+    live = 7;                                   /* 8 processes, one a zombie */
+    counting_platform_zero(&counted);
+    (void)u64_of(1, 14, 731);                   /* utime: one task call per live process */
+    assert_int_equal(counted.calls[CALL_TASK], live);
+    assert_int_equal(counted.calls[CALL_RUSAGE] + counted.calls[CALL_FDS] + counted.calls[CALL_CWD] +
+                     counted.calls[CALL_THREADS] + counted.calls[CALL_SOCKETS], 0);
+    counting_platform_zero(&counted);
+    (void)string_of(1, 6, 731);                 /* cmd: read once per process, then cached */
+    (void)string_of(1, 6, 731);
+    assert_int_equal(counted.calls[CALL_ARGS], live);
+    counting_platform_zero(&counted);
+    client_is(0);
+    (void)u32_of(8, 0, 731);                    /* sockets: one read for every process */
+    assert_int_equal(counted.calls[CALL_SOCKETS], 1);
+    assert_int_equal(counting_platform_total(&counted) - counted.calls[CALL_OTHER], 2);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(cpu_time_uses_the_timebase, stop),
+        cmocka_unit_test_teardown(cpu_time_of_years_does_not_overflow, stop),
+        cmocka_unit_test_teardown(uid_is_real_and_euid_effective, stop),
+        cmocka_unit_test_teardown(translated_is_zero_or_one, stop),
+        cmocka_unit_test_teardown(a_zombie_is_listed_without_values, stop),
+        cmocka_unit_test_teardown(a_reused_pid_is_a_new_instance, stop),
+        cmocka_unit_test_teardown(a_pid_reused_between_two_fetches_is_a_new_instance, stop),
+        cmocka_unit_test_teardown(a_pid_seen_again_after_a_gap_is_a_new_instance, stop),
+        cmocka_unit_test_teardown(counters_never_go_backwards, stop),
+        cmocka_unit_test_teardown(minor_faults_stop_when_the_kernel_count_saturates, stop),
+        cmocka_unit_test_teardown(cmd_and_cwd_follow_an_exec_and_a_chdir, stop),
+        cmocka_unit_test_teardown(arguments_leave_the_environment_out, stop),
+        cmocka_unit_test_teardown(refused_data_is_a_permission_error, stop),
+        cmocka_unit_test_teardown(energy_and_core_times_are_absent_where_the_kernel_has_none, stop),
+        cmocka_unit_test_teardown(logical_writes_are_bytes_as_xnu_counts_them, stop),
+        cmocka_unit_test_teardown(owner_only_data_needs_the_owner_or_root, stop),
+        cmocka_unit_test(access_conf_allows_named_users),
+        cmocka_unit_test_teardown(threads_are_instances_when_asked, stop),
+        cmocka_unit_test_teardown(a_request_makes_only_the_calls_its_rows_need, stop),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
