@@ -15,21 +15,27 @@ free_port() {
     echo $port
 }
 
-# start_pmcd DIR MODULE [SNAPSHOT]: start a private pmcd serving only the
-# module, in snapshot mode when SNAPSHOT is given; sets PMCD_PORT.
+# start_pmcd DIR MODULE [SNAPSHOT [PROC_AGENT]]: start a private pmcd serving
+# the module, in snapshot mode when SNAPSHOT is given, and the proc agent
+# (pmdaproc, domain 3) when PROC_AGENT is given; sets PMCD_PORT. Its unix
+# socket is $pmcd_socket when set (a place other users can reach), else DIR's.
 start_pmcd() {
-    dir=$1 module=$2 snapshot=${3:-}
+    dir=$1 module=$2 snapshot=${3:-} proc_agent=${4:-}
     rm -rf "$dir"; mkdir -p "$dir/run"
     {
         echo "#define DARWIN 78"
-        sed -n '/^root {/,/^}/p' "$src/pmns/root"     # the subtrees this agent serves
+        [ -n "$proc_agent" ] && echo "#define PROC 3"
+        sed -n '/^root {/,/^}/p' "$src/pmns/root" |     # the subtrees this agent serves
+            if [ -n "$proc_agent" ]; then sed 's/^}/    proc\n}/'; else cat; fi
         echo "#include \"$src/pmns/pmns\""
+        [ -n "$proc_agent" ] && echo "#include \"$src/pmns/proc/pmns\""
     } > "$dir/root"
     printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" > "$dir/pmcd.conf"
+    [ -n "$proc_agent" ] && printf 'proc\t3\tpipe\tbinary\t%s -d 3 -l %s\n' "$proc_agent" "$dir/proc.log" >> "$dir/pmcd.conf"
     port=$(free_port)
     unset PMCD_PORT             # pmcd would listen on it as well as on -p
     PCP_RUN_DIR="$dir/run" PMDA_DARWIN_SNAPSHOT="$snapshot" \
-        "$PCP_BINADM_DIR/pmcd" -f -A -i 127.0.0.1 -p "$port" -s "$dir/pmcd.socket" \
+        "$PCP_BINADM_DIR/pmcd" -f -A -i 127.0.0.1 -p "$port" -s "${pmcd_socket:-$dir/pmcd.socket}" \
         -c "$dir/pmcd.conf" -n "$dir/root" -l "$dir/pmcd.log" -x "$dir/pmcd.err" -U "$(id -un)" &
     pmcd_pid=$!
     PMCD_PORT=$port; export PMCD_PORT

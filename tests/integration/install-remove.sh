@@ -92,6 +92,39 @@ check "Remove takes the agent out of pmcd.conf" sh -c "! awk '\$2 == 78' '$PCP_P
 check "Remove takes the names out of the PMNS" sh -c "! pminfo hinv.ncpu >/dev/null 2>&1"
 check "pmcd is healthy after Remove" sh -c "pminfo -f pmcd.version | grep -q value && pminfo -f pmcd.agent.status | grep -q value"
 
+# The proc agent: upstream's darwin_proc is configured on domain 3 (a copy of
+# pmdaproc at another path stands in for it); Install replaces it.
+mkdir -p "$PCP_PMDAS_DIR/proc-upstream"
+cp "$work/stage$PCP_PMDAS_DIR/proc/pmdaproc" "$PCP_PMDAS_DIR/proc-upstream/"
+printf 'proc\t3\tpipe\tbinary\t\t%s -d 3\n' "$PCP_PMDAS_DIR/proc-upstream/pmdaproc" >> "$PCP_PMCDCONF_PATH"
+{ echo "#define PROC 3"; echo "root { proc }"; cat "$src/pmns/proc/pmns"; } > "$PCP_VAR_DIR/pmns/root_proc"
+(cd "$PCP_VAR_DIR/pmns" && ./Rebuild -s >/dev/null 2>&1)
+"$PCP_RC_DIR/pmcd" restart >"$work/pmcd-restart.log" 2>&1
+check "the sandboxed pmcd serves the pre-existing proc agent" sh -c "pminfo -f proc.nprocs | grep -q value"
+rm -rf "$PCP_PMDAS_DIR/proc" "$PCP_SYSCONF_DIR/proc/access.conf"
+cp -a "$work/stage$PCP_PMDAS_DIR/proc" "$PCP_PMDAS_DIR/proc"
+(cd "$PCP_PMDAS_DIR/proc" && ./Install </dev/null) >"$work/install-proc.log" 2>&1
+cat "$work/install-proc.log"
+check "proc Install says it replaces the existing domain 3 agent" grep -q "Replacing the agent that pmcd.conf has for domain 3" "$work/install-proc.log"
+check "pmcd.conf has exactly one domain 3 entry, the installed pmdaproc" \
+    sh -c "[ \$(awk '\$2 == 3' '$PCP_PMCDCONF_PATH' | wc -l) -eq 1 ] &&
+           grep -q '^proc.*$PCP_PMDAS_DIR/proc/pmdaproc' '$PCP_PMCDCONF_PATH'"
+# pminfo's default host here is pmcd's unix socket, which tells the agent the client is root
+pminfo -f proc.nprocs proc.psinfo.utime proc.psinfo.cwd > "$work/proc-values" 2>&1
+pminfo -h 127.0.0.1 -f proc.psinfo.cwd > "$work/proc-values.tcp" 2>&1
+check "the installed proc agent serves processes; root sees every cwd, a TCP client without credentials none" sh -c \
+    "grep -A1 '^proc.nprocs' '$work/proc-values' | grep -q 'value [89]\$' &&
+     grep -q '\"000731 python3.12\"\] value' '$work/proc-values' && grep -q '/Users/bob' '$work/proc-values' &&
+     grep -q -i permission '$work/proc-values.tcp' && ! grep -q '/Users' '$work/proc-values.tcp'"
+check "the access policy and the proc pmlogrewrite rule are in place" sh -c \
+    "cmp -s '$src/proc/access.conf' '$PCP_SYSCONF_DIR/proc/access.conf' &&
+     cmp -s '$src/pmlogrewrite/proc.conf' '$PCP_VAR_DIR/config/pmlogrewrite/darwin_proc.conf'"
+(cd "$PCP_PMDAS_DIR/proc" && ./Remove </dev/null) >"$work/remove-proc.log" 2>&1
+cat "$work/remove-proc.log"
+check "proc Remove takes the agent out of pmcd.conf and its names out of the PMNS" sh -c \
+    "! awk '\$2 == 3' '$PCP_PMCDCONF_PATH' | grep -q . && ! pminfo proc.nprocs >/dev/null 2>&1"
+check "pmcd is healthy after the proc Remove" sh -c "pminfo -f pmcd.version | grep -q value"
+
 "$PCP_RC_DIR/pmcd" stop >/dev/null 2>&1
 
 # The same Install with a snapshot that pmcd's user cannot read: the agent
