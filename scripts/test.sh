@@ -2,7 +2,7 @@
 # Run every test of pmda-darwin, from a fresh Debian 12 machine: installs what
 # it needs, builds with warnings as errors, runs the whole ctest suite (unit,
 # metadata, fuzzing, valgrind fetch loop, real pmcd integration, Install and
-# Remove, macOS cross-compile), then the unit tests again under
+# Remove, macOS cross-compile), the proc agent's scale benchmark, then the unit tests again under
 # AddressSanitizer, LeakSanitizer and UBSan. Run it as root (it installs
 # packages and sandboxes a pmcd in private namespaces).
 set -euo pipefail
@@ -14,6 +14,7 @@ scripts/deps.sh test
 cmake -S . -B build -DPMDA_DARWIN_WERROR=ON
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j1)
+bench/proc-scale.sh build       # the proc agent's cost per process at 1k and 10k processes
 
 cmake -S . -B build-asan -DPMDA_DARWIN_WERROR=ON -DPMDA_DARWIN_SANITIZE=ON
 cmake --build build-asan -j"$jobs"

@@ -156,18 +156,20 @@ thread_state(int32_t run_state)
     }
 }
 
+/* Room for n entries in all, allocated to the size asked (processes, then
+ * processes and threads): at 10,000 processes a doubling would waste more
+ * than the entries' own size. */
 static int
-grow_entries(void)
+reserve_entries(unsigned int n)
 {
-    if (table.nentries < table.cap)
-        return 0;
-    unsigned int cap = table.cap ? 2 * table.cap : 1024;
-    void *grown = realloc(table.entries, cap * sizeof(*table.entries));
+    void *grown;
 
-    if (grown == NULL)
+    if (n <= table.cap)
+        return 0;
+    if ((grown = realloc(table.entries, n * sizeof(*table.entries))) == NULL)
         return -ENOMEM;
     table.entries = grown;
-    table.cap = cap;
+    table.cap = n;
     return 0;
 }
 
@@ -351,7 +353,9 @@ read_threads(const struct platform *p)
     for (unsigned int k = 0; k < table.nprocs; k++)
         if (table.entries[k].kp.stat != 5 && add_threads(p, k) < 0)
             break;
-    for (unsigned int t = 0; t < table.nthreads && grow_entries() == 0; t++) {
+    if (reserve_entries(table.nprocs + table.nthreads) < 0)
+        return;
+    for (unsigned int t = 0; t < table.nthreads; t++) {
         struct proc_entry *e = &table.entries[table.nentries];
 
         *e = table.entries[table.thread_owner[t]];
@@ -387,14 +391,14 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
     for (unsigned int i = 0; i < table.nprocs; i++)
         free(table.entries[i].cwd);
     table.nentries = table.nprocs = table.nthreads = 0;
-    if ((sts = begin_slots(list.n)) < 0)
+    if ((sts = begin_slots(list.n)) < 0 || (sts = reserve_entries(list.n)) < 0)
         return sts;
     for (unsigned int i = 0; i < list.n; i++) {
         unsigned int generation;
         struct proc_slot *s;
         struct proc_entry *e;
 
-        if (grow_entries() < 0 || (s = slot_of(&list.proc[i], &generation)) == NULL)
+        if ((s = slot_of(&list.proc[i], &generation)) == NULL)
             continue;
         e = &table.entries[table.nentries++];
         memset(e, 0, sizeof(*e));

@@ -1,85 +1,96 @@
 #include "counting_platform.h"
 
 #include <string.h>
+#include <time.h>
 
 #define C(ctx) ((struct counting_platform *)(ctx))
 #define IN(ctx) (&C(ctx)->inner)
 
+static uint64_t
+now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Count a call of this kind and time the source's answer to it. */
+#define PASS(ctx, kind, call) do { \
+        uint64_t t0 = now_ns(); \
+        int sts_ = (call); \
+        C(ctx)->calls[kind]++; \
+        C(ctx)->source_ns += now_ns() - t0; \
+        return sts_; \
+    } while (0)
+
 static int
 c_uname(void *x, struct plat_uname *o)
 {
-    C(x)->calls[CALL_OTHER]++;
-    return IN(x)->uname(IN(x)->ctx, o);
+    PASS(x, CALL_OTHER, IN(x)->uname(IN(x)->ctx, o));
 }
 
 static int
 c_clock(void *x, struct plat_clock *o)
 {
-    C(x)->calls[CALL_OTHER]++;
-    return IN(x)->clock(IN(x)->ctx, o);
+    PASS(x, CALL_OTHER, IN(x)->clock(IN(x)->ctx, o));
 }
 
 static int
 c_timebase(void *x, struct plat_timebase *o)
 {
-    C(x)->calls[CALL_OTHER]++;
-    return IN(x)->timebase(IN(x)->ctx, o);
+    PASS(x, CALL_OTHER, IN(x)->timebase(IN(x)->ctx, o));
 }
 
 static int
 c_procs(void *x, struct plat_proc_set *o)
 {
-    C(x)->calls[CALL_PROCS]++;
-    return IN(x)->procs(IN(x)->ctx, o);
+    PASS(x, CALL_PROCS, IN(x)->procs(IN(x)->ctx, o));
 }
 
 static int
 c_task(void *x, int32_t pid, struct plat_proc_task *o)
 {
-    C(x)->calls[CALL_TASK]++;
-    return IN(x)->proc_task(IN(x)->ctx, pid, o);
+    PASS(x, CALL_TASK, IN(x)->proc_task(IN(x)->ctx, pid, o));
 }
 
 static int
 c_rusage(void *x, int32_t pid, struct plat_proc_rusage *o)
 {
-    C(x)->calls[CALL_RUSAGE]++;
-    return IN(x)->proc_rusage(IN(x)->ctx, pid, o);
+    PASS(x, CALL_RUSAGE, IN(x)->proc_rusage(IN(x)->ctx, pid, o));
 }
 
 static int
 c_args(void *x, int32_t pid, struct plat_bytes *o)
 {
-    C(x)->calls[CALL_ARGS]++;
-    return IN(x)->proc_args(IN(x)->ctx, pid, o);
+    PASS(x, CALL_ARGS, IN(x)->proc_args(IN(x)->ctx, pid, o));
 }
 
 static int
 c_path(void *x, int32_t pid, char *o, size_t len)
 {
-    C(x)->calls[CALL_PATH]++;
-    return IN(x)->proc_path(IN(x)->ctx, pid, o, len);
+    PASS(x, CALL_PATH, IN(x)->proc_path(IN(x)->ctx, pid, o, len));
 }
 
 static int
 c_cwd(void *x, int32_t pid, char *o, size_t len)
 {
-    C(x)->calls[CALL_CWD]++;
-    return IN(x)->proc_cwd(IN(x)->ctx, pid, o, len);
+    PASS(x, CALL_CWD, IN(x)->proc_cwd(IN(x)->ctx, pid, o, len));
 }
 
 static int
 c_fds(void *x, int32_t pid, struct plat_proc_fds *o)
 {
-    C(x)->calls[CALL_FDS]++;
-    return IN(x)->proc_fds(IN(x)->ctx, pid, o);
+    PASS(x, CALL_FDS, IN(x)->proc_fds(IN(x)->ctx, pid, o));
 }
 
 static int
 c_threads(void *x, int32_t pid, struct plat_thread_set *o)
 {
+    uint64_t t0 = now_ns();
     int sts = IN(x)->proc_threads(IN(x)->ctx, pid, o);
 
+    C(x)->source_ns += now_ns() - t0;
     C(x)->calls[CALL_THREADS]++;
     if (sts == 0)
         C(x)->threads_listed += o->n;
@@ -89,29 +100,25 @@ c_threads(void *x, int32_t pid, struct plat_thread_set *o)
 static int
 c_sockets(void *x, struct plat_sock_owner_set *o)
 {
-    C(x)->calls[CALL_SOCKETS]++;
-    return IN(x)->sock_owners(IN(x)->ctx, o);
+    PASS(x, CALL_SOCKETS, IN(x)->sock_owners(IN(x)->ctx, o));
 }
 
 static int
 c_user(void *x, uint32_t id, char *o, size_t len)
 {
-    C(x)->calls[CALL_NAMES]++;
-    return IN(x)->user_name(IN(x)->ctx, id, o, len);
+    PASS(x, CALL_NAMES, IN(x)->user_name(IN(x)->ctx, id, o, len));
 }
 
 static int
 c_group(void *x, uint32_t id, char *o, size_t len)
 {
-    C(x)->calls[CALL_NAMES]++;
-    return IN(x)->group_name(IN(x)->ctx, id, o, len);
+    PASS(x, CALL_NAMES, IN(x)->group_name(IN(x)->ctx, id, o, len));
 }
 
 static int
 c_tty(void *x, uint32_t id, char *o, size_t len)
 {
-    C(x)->calls[CALL_NAMES]++;
-    return IN(x)->tty_name(IN(x)->ctx, id, o, len);
+    PASS(x, CALL_NAMES, IN(x)->tty_name(IN(x)->ctx, id, o, len));
 }
 
 static const char *
@@ -161,4 +168,5 @@ counting_platform_zero(struct counting_platform *c)
 {
     memset(c->calls, 0, sizeof(c->calls));
     c->threads_listed = 0;
+    c->source_ns = 0;
 }

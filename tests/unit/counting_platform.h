@@ -1,7 +1,7 @@
 /*
  * A platform that passes the proc agent's calls through to another (a
- * snapshot) and counts them, so that tests and the benchmark can show what
- * a request cost in platform calls.
+ * snapshot) and counts and times them, so that tests and the benchmark can
+ * show what a request cost in platform calls, apart from the source's time.
  */
 #ifndef PMDA_DARWIN_COUNTING_PLATFORM_H
 #define PMDA_DARWIN_COUNTING_PLATFORM_H
@@ -18,6 +18,7 @@ struct counting_platform {
     struct platform inner;
     unsigned long calls[CALL_N];
     unsigned long threads_listed;   /* threads in proc_threads answers: one more call each on a Mac */
+    uint64_t source_ns;             /* time spent in the wrapped source's answers */
 };
 
 /* Wrap inner (which c takes over: closing c closes it). Only the calls the

@@ -37,6 +37,18 @@ struct snap_instance {
     char *name;
 };
 
+struct family_range {
+    const char *family;
+    size_t start, n;
+};
+
+/* Names seen while loading, hashed to their position + 1 (0: empty), so
+ * that a file of many keys loads in time linear in its lines. */
+struct name_index {
+    uint32_t *slots;
+    size_t cap, n;
+};
+
 struct snap {
     char *name;
     const struct snap_field *schema;
@@ -46,9 +58,12 @@ struct snap {
     struct snap_entry *entries;
     size_t nentries;
     size_t entries_cap;
-    struct snap_instance *instances;
+    struct snap_instance *instances;    /* grouped by family after loading, each in file order */
     size_t ninstances;
     size_t instances_cap;
+    struct family_range *families;      /* where each family's instances are, after loading */
+    size_t nfamilies;
+    struct name_index entry_index, instance_index;     /* while loading: keys seen so far */
     char notes[SNAP_NOTES_MAX];
     char error[SNAP_MSG_MAX];
     /* replay position */
@@ -255,13 +270,95 @@ schema_find(const struct snap_field *schema, const char *family, const char *fie
     return NULL;
 }
 
+static uint32_t
+name_hash(const char *a, const char *b)
+{
+    uint32_t h = 2166136261u;           /* FNV-1a over a, a NUL and b */
+
+    for (; *a; a++)
+        h = (h ^ (unsigned char)*a) * 16777619u;
+    h *= 16777619u;
+    for (; b && *b; b++)
+        h = (h ^ (unsigned char)*b) * 16777619u;
+    return h;
+}
+
+/* The slot for (a, b) in x: the one holding it, or the empty one it would
+ * take; same(pos) says whether position pos holds (a, b). */
+static uint32_t *
+name_slot(const struct name_index *x, const char *a, const char *b, int (*same)(const void *, size_t, const char *,
+          const char *), const void *owner)
+{
+    size_t i = name_hash(a, b) & (x->cap - 1);
+
+    while (x->slots[i] != 0 && !same(owner, x->slots[i] - 1, a, b))
+        i = (i + 1) & (x->cap - 1);
+    return &x->slots[i];
+}
+
+/* Room for one more name: double (rehashing with hash_of) when half full. */
+static int
+name_index_room(struct name_index *x, uint32_t (*hash_of)(const void *, size_t), const void *owner)
+{
+    size_t cap = x->cap ? x->cap * 2 : 1024;
+    uint32_t *slots;
+
+    if (x->cap != 0 && 2 * (x->n + 1) <= x->cap)
+        return 0;
+    if ((slots = calloc(cap, sizeof(*slots))) == NULL)
+        return -ENOMEM;
+    for (size_t i = 0; i < x->cap; i++)
+        if (x->slots[i] != 0) {
+            size_t j = hash_of(owner, x->slots[i] - 1) & (cap - 1);
+
+            while (slots[j] != 0)
+                j = (j + 1) & (cap - 1);
+            slots[j] = x->slots[i];
+        }
+    free(x->slots);
+    x->slots = slots;
+    x->cap = cap;
+    return 0;
+}
+
+static int
+same_entry(const void *owner, size_t pos, const char *key, const char *unused)
+{
+    (void)unused;
+    return strcmp(((const struct snap *)owner)->entries[pos].key, key) == 0;
+}
+
+static uint32_t
+entry_hash(const void *owner, size_t pos)
+{
+    return name_hash(((const struct snap *)owner)->entries[pos].key, NULL);
+}
+
+static int
+same_instance(const void *owner, size_t pos, const char *family, const char *name)
+{
+    const struct snap_instance *in = &((const struct snap *)owner)->instances[pos];
+
+    return strcmp(in->family, family) == 0 && strcmp(in->name, name) == 0;
+}
+
+static uint32_t
+instance_hash(const void *owner, size_t pos)
+{
+    const struct snap_instance *in = &((const struct snap *)owner)->instances[pos];
+
+    return name_hash(in->family, in->name);
+}
+
 static struct snap_entry *
 entry_find(struct snap *s, const char *key)
 {
-    for (size_t i = 0; i < s->nentries; i++)
-        if (strcmp(s->entries[i].key, key) == 0)
-            return &s->entries[i];
-    return NULL;
+    uint32_t pos;
+
+    if (s->entry_index.cap == 0)
+        return NULL;
+    pos = *name_slot(&s->entry_index, key, NULL, same_entry, s);
+    return pos ? &s->entries[pos - 1] : NULL;
 }
 
 static struct snap_entry *
@@ -294,16 +391,20 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
         free(e->text);
         return NULL;
     }
-    s->nentries++;
+    if (name_index_room(&s->entry_index, entry_hash, s) < 0)
+        return NULL;
+    *name_slot(&s->entry_index, key, NULL, same_entry, s) = (uint32_t)++s->nentries;
+    s->entry_index.n++;
     return e;
 }
 
 static int
 instance_note(struct snap *s, const struct snap_field *field, const char *name)
 {
-    for (size_t i = 0; i < s->ninstances; i++)
-        if (strcmp(s->instances[i].family, field->family) == 0 && strcmp(s->instances[i].name, name) == 0)
-            return 0;
+    if (s->instance_index.cap != 0 && *name_slot(&s->instance_index, field->family, name, same_instance, s) != 0)
+        return 0;
+    if (name_index_room(&s->instance_index, instance_hash, s) < 0)
+        return -ENOMEM;
     if (s->ninstances == s->instances_cap) {
         size_t cap = s->instances_cap ? s->instances_cap * 2 : 32;
         struct snap_instance *grown = realloc(s->instances, cap * sizeof(*grown));
@@ -316,7 +417,8 @@ instance_note(struct snap *s, const struct snap_field *field, const char *name)
     s->instances[s->ninstances].family = field->family;
     if ((s->instances[s->ninstances].name = strdup(name)) == NULL)
         return -ENOMEM;
-    s->ninstances++;
+    *name_slot(&s->instance_index, field->family, name, same_instance, s) = (uint32_t)++s->ninstances;
+    s->instance_index.n++;
     return 0;
 }
 
@@ -519,6 +621,48 @@ compare_entries(const void *a, const void *b)
     return strcmp(((const struct snap_entry *)a)->key, ((const struct snap_entry *)b)->key);
 }
 
+static void
+free_index(struct name_index *x)
+{
+    free(x->slots);
+    memset(x, 0, sizeof(*x));
+}
+
+/* Instances grouped by family (each family in file order), and where each
+ * family starts: snap_instance then finds the i-th of a family at once. */
+static int
+group_instances(struct snap *s)
+{
+    struct snap_instance *grouped = malloc((s->ninstances ? s->ninstances : 1) * sizeof(*grouped));
+    size_t n = 0;
+
+    if (grouped == NULL)
+        return -ENOMEM;
+    for (size_t i = 0; i < s->ninstances; i++) {
+        struct family_range *grown;
+        int seen = 0;
+
+        for (size_t f = 0; f < s->nfamilies && !seen; f++)
+            seen = strcmp(s->families[f].family, s->instances[i].family) == 0;
+        if (seen)
+            continue;
+        if ((grown = realloc(s->families, (s->nfamilies + 1) * sizeof(*grown))) == NULL) {
+            free(grouped);
+            return -ENOMEM;
+        }
+        s->families = grown;
+        s->families[s->nfamilies] = (struct family_range){ s->instances[i].family, n, 0 };
+        for (size_t k = i; k < s->ninstances; k++)
+            if (strcmp(s->instances[k].family, s->instances[i].family) == 0)
+                grouped[n++] = s->instances[k];
+        s->families[s->nfamilies].n = n - s->families[s->nfamilies].start;
+        s->nfamilies++;
+    }
+    free(s->instances);
+    s->instances = grouped;
+    return 0;
+}
+
 struct snap *
 snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg, size_t msglen)
 {
@@ -545,6 +689,13 @@ snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg
     }
     if (s->nentries > 0)        /* qsort and bsearch need a non-NULL array */
         qsort(s->entries, s->nentries, sizeof(*s->entries), compare_entries);
+    free_index(&s->entry_index);
+    free_index(&s->instance_index);
+    if (group_instances(s) < 0) {
+        set_msg(msg, msglen, "%s: out of memory", name);
+        snap_close(s);
+        return NULL;
+    }
     snap_set_position(s, 0);
     return s;
 }
@@ -590,6 +741,9 @@ snap_close(struct snap *s)
     for (size_t i = 0; i < s->ninstances; i++)
         free(s->instances[i].name);
     free(s->instances);
+    free(s->families);
+    free_index(&s->entry_index);
+    free_index(&s->instance_index);
     free(s->entries);
     free(s->sample_usec);
     free(s->sample_line);
@@ -858,8 +1012,8 @@ snap_key_with_prefix(const struct snap *s, const char *prefix, size_t *cursor)
 const char *
 snap_instance(const struct snap *s, const char *family, unsigned int index)
 {
-    for (size_t i = 0; i < s->ninstances; i++)
-        if (strcmp(s->instances[i].family, family) == 0 && index-- == 0)
-            return s->instances[i].name;
+    for (size_t f = 0; f < s->nfamilies; f++)
+        if (strcmp(s->families[f].family, family) == 0)
+            return index < s->families[f].n ? s->instances[s->families[f].start + index].name : NULL;
     return NULL;
 }

@@ -1,0 +1,125 @@
+/*
+ * What a refresh of the proc agent costs per process, driven through its
+ * pmdaInterface as pmcd drives it, over a generated snapshot (gen-procs.py):
+ * platform calls per process, the agent's own microseconds per process (the
+ * snapshot source's time taken out: on a Mac the calls cost what the kernel
+ * takes), and heap bytes per process besides the cached strings.
+ *
+ * usage: proc_bench SNAPSHOT
+ */
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent.h"
+#include "counting_platform.h"
+#include "proc_access.h"
+
+#define ROUNDS 5
+
+static pmdaInterface dp;
+static struct counting_platform counted;
+
+static uint64_t
+now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Fetch the pmids as pmcd would; returns the values of the first one's
+ * instances (and the bytes of its strings into *strings when asked). */
+static int
+fetch(const pmID *pmids, int n, size_t *strings)
+{
+    agent_result *res = NULL;
+    int sts = dp.version.seven.fetch(n, (pmID *)pmids, (void *)&res, dp.version.seven.ext), values;
+
+    if (sts < 0) {
+        fprintf(stderr, "fetch: %s\n", pmErrStr(sts));
+        exit(1);
+    }
+    values = res->vset[0]->numval;
+    for (int i = 0; strings && i < res->vset[0]->numval; i++)
+        if (res->vset[0]->valfmt == PM_VAL_DPTR)
+            *strings += res->vset[0]->vlist[i].value.pval->vlen - PM_VAL_HDR_SIZE;
+    dp.version.seven.ext->e_resultCallBack((void *)res);
+    return values;
+}
+
+/* Platform calls per instance and the agent's microseconds per instance,
+ * averaged over ROUNDS refreshes after a first one (which reads and caches
+ * the strings). */
+static void
+measure(const char *what, const pmID *pmids, int n)
+{
+    uint64_t t0, total;
+    double calls;
+    int inst = 0;
+
+    fetch(pmids, n, NULL);
+    counting_platform_zero(&counted);
+    t0 = now_ns();
+    for (int r = 0; r < ROUNDS; r++)
+        inst = fetch(pmids, n, NULL);
+    total = now_ns() - t0;
+    calls = (double)(counting_platform_total(&counted) - counted.calls[CALL_OTHER]) / ROUNDS;
+    printf("  %-34s %8d instances %6.2f platform calls/instance %7.2f us/instance (agent)", what, inst,
+           calls / inst, (double)(total - counted.source_ns) / ROUNDS / inst / 1000.0);
+    if (counted.threads_listed)         /* on a Mac, PROC_PIDTHREADID64INFO once per thread as well */
+        printf(" + %.2f thread-info calls/instance", (double)counted.threads_listed / ROUNDS / inst);
+    printf("\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    struct platform snap;
+    char msg[512];
+    size_t before, strings = 0;
+    int nprocs;
+    /* the columns ps -o pid,ppid,user,nice,pri,stat,lstart,time,rss,vsz,tty,command and top show */
+    const pmID columns[] = {
+        pmID_build(3, 1, 1), pmID_build(3, 1, 2), pmID_build(3, 3, 4), pmID_build(3, 1, 8),
+        pmID_build(3, 1, 10), pmID_build(3, 1, 12), pmID_build(3, 1, 13), pmID_build(3, 1, 14),
+        pmID_build(3, 1, 15), pmID_build(3, 4, 1), pmID_build(3, 4, 0), pmID_build(3, 1, 19),
+        pmID_build(3, 1, 16), pmID_build(3, 1, 11),
+    };
+    const pmID with_footprint[] = { pmID_build(3, 1, 1), pmID_build(3, 1, 14), pmID_build(3, 4, 2) };
+    const pmID fds[] = { pmID_build(3, 6, 0) };
+    const pmID threads[] = { pmID_build(3, 101, 1), pmID_build(3, 1, 14) };
+    const pmID cmd[] = { pmID_build(3, 1, 11) };
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s SNAPSHOT\n", argv[0]);
+        return 2;
+    }
+    setenv("PCP_DERIVED_CONFIG", "", 1);
+    if (platform_snapshot_open(&snap, argv[1], msg, sizeof(msg)) < 0) {
+        fprintf(stderr, "%s\n", msg);
+        return 1;
+    }
+    counting_platform_wrap(&counted, &snap);
+    before = mallinfo2().uordblks;
+    pmdaDSO(&dp, PMDA_INTERFACE_7, "proc bench", NULL);
+    dp.domain = 3;
+    if (agent_setup(&dp, &proc_agent, &counted.p) < 0)
+        return 1;
+    proc_access_policy()->all_access = 1;       /* as root: descriptors too */
+
+    nprocs = fetch(cmd, 1, &strings);           /* the strings the agent caches per process */
+    measure("ps/top columns (list + task)", columns, sizeof(columns) / sizeof(columns[0]));
+    printf("  %-34s %8d processes   %6.0f bytes/process besides %.0f bytes/process of strings\n",
+           "agent heap after the refreshes", nprocs, ((double)(mallinfo2().uordblks - before) - (double)strings) / nprocs,
+           (double)strings / nprocs);
+    measure("+ footprint (rusage)", with_footprint, 3);
+    measure("open files only when asked", fds, 1);
+    proc_access_policy()->threads = 1;
+    measure("threads as instances, when asked", threads, 2);
+    agent_teardown();
+    return 0;
+}
