@@ -878,6 +878,15 @@ locate(struct snap *s, const char *key, unsigned int kinds, const char *wanted,
     return slot_of(s, *e, s->pos_sample, slot);
 }
 
+/* What a counter interpolates towards: its slots in the next sample and at
+ * the recording's ends (slot[1..3]); 0 when any of them lacks it. */
+static int
+neighbours_present(const struct snap *s, const struct snap_entry *e, unsigned int slot[4])
+{
+    return slot_present(e, s->pos_sample + 1, &slot[1]) && slot_present(e, 0, &slot[2]) &&
+           slot_present(e, s->nsamples - 1, &slot[3]);
+}
+
 int
 snap_u64(struct snap *s, const char *key, uint64_t *out)
 {
@@ -891,18 +900,16 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
         *out = e->num[slot[0]];
         return 0;
     }
-    /* An instance's counter (a process, an interface) that the next sample or
-     * either end lacks came or went: it steps, as registry values do. */
-    if (strchr(e->key, '[') != NULL &&
-        (!slot_present(e, s->pos_sample + 1, &slot[1]) || !slot_present(e, 0, &slot[2]) ||
-         !slot_present(e, s->nsamples - 1, &slot[3]))) {
-        *out = e->num[slot[0]];
-        return 0;
+    if (!neighbours_present(s, e, slot)) {
+        /* an instance's counter (a process, an interface) came or went: it steps */
+        if (e->field->instanced) {
+            *out = e->num[slot[0]];
+            return 0;
+        }
+        if ((sts = slot_of(s, e, s->pos_sample + 1, &slot[1])) < 0 || (sts = slot_of(s, e, 0, &slot[2])) < 0)
+            return sts;
+        return slot_of(s, e, s->nsamples - 1, &slot[3]);       /* say which sample lacks it */
     }
-    if ((sts = slot_of(s, e, s->pos_sample + 1, &slot[1])) < 0 ||
-        (sts = slot_of(s, e, 0, &slot[2])) < 0 ||
-        (sts = slot_of(s, e, s->nsamples - 1, &slot[3])) < 0)
-        return sts;
     *out = counter_at_position(s, e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX, e->num[slot[0]],
                                e->num[slot[1]], e->num[slot[2]], e->num[slot[3]]);
     return 0;
@@ -923,8 +930,7 @@ snap_registry_counter(struct snap *s, const char *key, uint64_t *out)
     *out = v[0];
     /* A value that the next sample or either end lacks (a device that came
      * or went) steps instead: there is nothing to interpolate towards. */
-    if (s->nsamples == 1 || !slot_present(e, s->pos_sample + 1, &slot[1]) || !slot_present(e, 0, &slot[2]) ||
-        !slot_present(e, s->nsamples - 1, &slot[3]) || reg_value_number(e->text[slot[1]], &v[1]) < 0 ||
+    if (s->nsamples == 1 || !neighbours_present(s, e, slot) || reg_value_number(e->text[slot[1]], &v[1]) < 0 ||
         reg_value_number(e->text[slot[2]], &v[2]) < 0 || reg_value_number(e->text[slot[3]], &v[3]) < 0)
         return 0;
     *out = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
