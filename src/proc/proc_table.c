@@ -22,9 +22,16 @@ struct proc_slot {
     char *cmd, *exe;
 };
 
-struct name_cache {
+struct name_entry {
     uint32_t id;
     char *name;                     /* NULL: looked up and unknown */
+};
+
+/* Names by id, each looked up once, failures too: the directory service
+ * behind getpwuid_r can be slow, and pmcd waits for this agent's answer. */
+struct name_cache {
+    struct name_entry *entries;
+    unsigned int n, cap;
 };
 
 static struct {
@@ -52,8 +59,7 @@ static struct {
     pmdaInstid *set;
     unsigned int set_cap;
     char (*names)[40];
-    struct name_cache users[256], groups[256], ttys[64];
-    unsigned int nusers, ngroups, nttys;
+    struct name_cache users, groups, ttys;
 } table;
 
 void
@@ -95,39 +101,55 @@ proc_table_is_arm(void)
 }
 
 static const char *
-cached_name(struct name_cache *cache, unsigned int *n, unsigned int cap, uint32_t id,
-            int (*lookup)(void *, uint32_t, char *, size_t))
+cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_t, char *, size_t))
 {
     char buf[PLAT_NAME_MAX];
+    struct name_entry *e;
 
-    for (unsigned int i = 0; i < *n; i++)
-        if (cache[i].id == id)
-            return cache[i].name;
-    if (table.p == NULL || lookup == NULL || lookup(table.p->ctx, id, buf, sizeof(buf)) < 0)
-        return NULL;                /* not cached: a failing directory service is asked again later */
-    if (*n == cap)
+    for (unsigned int i = 0; i < cache->n; i++)
+        if (cache->entries[i].id == id)
+            return cache->entries[i].name;
+    if (table.p == NULL || lookup == NULL)
         return NULL;
-    cache[*n].id = id;
-    cache[*n].name = strdup(buf);
-    return cache[(*n)++].name;
+    if (cache->n == cache->cap) {
+        unsigned int cap = cache->cap ? 2 * cache->cap : 16;
+        void *grown = realloc(cache->entries, cap * sizeof(*cache->entries));
+
+        if (grown == NULL)
+            return NULL;
+        cache->entries = grown;
+        cache->cap = cap;
+    }
+    e = &cache->entries[cache->n++];
+    e->id = id;
+    e->name = lookup(table.p->ctx, id, buf, sizeof(buf)) == 0 ? strdup(buf) : NULL;
+    return e->name;
+}
+
+static void
+free_names(struct name_cache *cache)
+{
+    for (unsigned int i = 0; i < cache->n; i++)
+        free(cache->entries[i].name);
+    free(cache->entries);
 }
 
 const char *
 proc_table_user(uint32_t uid)
 {
-    return cached_name(table.users, &table.nusers, 256, uid, table.p ? table.p->user_name : NULL);
+    return cached_name(&table.users, uid, table.p ? table.p->user_name : NULL);
 }
 
 const char *
 proc_table_group(uint32_t gid)
 {
-    return cached_name(table.groups, &table.ngroups, 256, gid, table.p ? table.p->group_name : NULL);
+    return cached_name(&table.groups, gid, table.p ? table.p->group_name : NULL);
 }
 
 const char *
 proc_table_tty(uint32_t dev)
 {
-    return dev == PLAT_NODEV ? NULL : cached_name(table.ttys, &table.nttys, 64, dev, table.p ? table.p->tty_name : NULL);
+    return dev == PLAT_NODEV ? NULL : cached_name(&table.ttys, dev, table.p ? table.p->tty_name : NULL);
 }
 
 /* The process's run state: p_stat, refined by the running-thread count. */
@@ -490,12 +512,9 @@ proc_table_teardown(pmInDom indom)
         free(table.entries[i].cwd);
     for (unsigned int i = 0; i < table.nslots; i++)
         free_strings(&table.slots[i]);
-    for (unsigned int i = 0; i < table.nusers; i++)
-        free(table.users[i].name);
-    for (unsigned int i = 0; i < table.ngroups; i++)
-        free(table.groups[i].name);
-    for (unsigned int i = 0; i < table.nttys; i++)
-        free(table.ttys[i].name);
+    free_names(&table.users);
+    free_names(&table.groups);
+    free_names(&table.ttys);
     id_index_free(&table.by_pid);
     id_index_free(&table.old_by_pid);
     id_index_free(&table.by_inst);

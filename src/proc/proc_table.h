@@ -56,7 +56,7 @@ int proc_table_timebase_status(void);
 /* A process's start in ns since boot; 0 or a negative error. */
 int proc_table_since_boot(const struct plat_proc *kp, uint64_t *ns);
 
-/* Names by id (cached, read once per id): NULL when unknown. */
+/* Names by id, read once per id (a failed look-up too): NULL when unknown. */
 const char *proc_table_user(uint32_t uid);
 const char *proc_table_group(uint32_t gid);
 const char *proc_table_tty(uint32_t dev);

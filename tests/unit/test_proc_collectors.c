@@ -290,6 +290,22 @@ uid_is_real_and_euid_effective(void **state)
 }
 
 static void
+a_name_the_directory_lacks_is_asked_for_once(void **state)
+{
+    /* the snapshot has no user[] records: every look-up fails, as for a uid
+     * that a directory service does not know */
+    struct proc_spec p = { .pid = 46, .comm = "orphan", .ruid = 777, .uid = 777, .start = 1700000050 };
+    pmAtomValue v;
+
+    (void)state;
+    start_text(&p, 1);
+    assert_int_equal(value_of(3, 4, PM_TYPE_STRING, 46, &v), 0);
+    assert_int_equal(value_of(3, 5, PM_TYPE_STRING, 46, &v), 0);
+    assert_int_equal(value_of(3, 4, PM_TYPE_STRING, 46, &v), 0);
+    assert_int_equal(counted.calls[CALL_NAMES], 1);
+}
+
+static void
 translated_is_zero_or_one(void **state)
 {
     (void)state;
@@ -607,6 +623,7 @@ main(void)
         cmocka_unit_test_teardown(cpu_time_uses_the_timebase, stop),
         cmocka_unit_test_teardown(cpu_time_of_years_does_not_overflow, stop),
         cmocka_unit_test_teardown(uid_is_real_and_euid_effective, stop),
+        cmocka_unit_test_teardown(a_name_the_directory_lacks_is_asked_for_once, stop),
         cmocka_unit_test_teardown(translated_is_zero_or_one, stop),
         cmocka_unit_test_teardown(a_zombie_is_listed_without_values, stop),
         cmocka_unit_test_teardown(a_reused_pid_is_a_new_instance, stop),
