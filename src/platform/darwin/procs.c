@@ -6,6 +6,8 @@
  * process refuses (xnu-11417.121.6 bsd/kern/proc_info.c proc_security_policy
  * with CHECK_SAME_USER: task, thread, fd and vnode-path flavors, and
  * proc_pid_rusage) are reported as -EPERM; root is refused nothing.
+ * These run in pmdaproc, never inside pmcd. Only the user and group
+ * look-ups can wait (on opendirectoryd): the agent makes each once per id.
  */
 #include "live_source.h"
 #include "netstat_parse.h"
@@ -269,32 +271,46 @@ live_proc_fds(void *ctx, int32_t pid, struct plat_proc_fds *out)
     return 0;
 }
 
+/* The thread ids into the kept buffer. PROC_PIDLISTTHREADIDS fills at most
+ * the buffer and answers the bytes it wrote (xnu-11417.121.6
+ * bsd/kern/proc_info.c proc_pidlistthreads), so a full buffer may have been
+ * too small: grow it and ask again. No PROC_PIDTASKINFO call to size it. */
+static int
+list_thread_ids(struct live_source *src, int32_t pid)
+{
+    size_t cap = src->tids.cap ? src->tids.cap : 64 * sizeof(uint64_t);
+
+    for (;;) {
+        int got;
+
+        if (cap > src->tids.cap) {
+            void *grown = realloc(src->tids.data, cap);
+
+            if (grown == NULL)
+                return live_fail(src, -ENOMEM, "PROC_PIDLISTTHREADIDS: out of memory");
+            src->tids.data = grown;
+            src->tids.cap = cap;
+        }
+        got = pidinfo(src, pid, PROC_PIDLISTTHREADIDS, 0, src->tids.data, (int)cap, "PROC_PIDLISTTHREADIDS");
+        if (got < 0 || (size_t)got < cap || cap >= PROC_LIST_MAX)
+            return got;
+        cap *= 2;                       /* full: there may be more */
+    }
+}
+
 int
 live_proc_threads(void *ctx, int32_t pid, struct plat_thread_set *out)
 {
     struct live_source *src = live_begin(ctx);
-    struct proc_taskinfo ti;
-    unsigned int n = 0, room;
-    uint64_t *ids;
-    int got, sts;
+    unsigned int n = 0;
+    const uint64_t *ids;
+    int got;
 
     out->n = 0;
     out->thread = src->threads;
-    if ((sts = pidinfo(src, pid, PROC_PIDTASKINFO, 0, &ti, sizeof(ti), "PROC_PIDTASKINFO")) < 0)
-        return sts;
-    room = (unsigned int)(ti.pti_threadnum > 0 ? ti.pti_threadnum : 0) + 16;   /* threads may start meanwhile */
-    if (room * sizeof(uint64_t) > src->tids.cap) {
-        void *grown = realloc(src->tids.data, room * sizeof(uint64_t));
-
-        if (grown == NULL)
-            return live_fail(src, -ENOMEM, "PROC_PIDLISTTHREADIDS: out of memory");
-        src->tids.data = grown;
-        src->tids.cap = room * sizeof(uint64_t);
-    }
-    ids = (uint64_t *)(void *)src->tids.data;
-    if ((got = pidinfo(src, pid, PROC_PIDLISTTHREADIDS, 0, ids, (int)(room * sizeof(uint64_t)),
-                       "PROC_PIDLISTTHREADIDS")) < 0)
+    if ((got = list_thread_ids(src, pid)) < 0)
         return got;
+    ids = (const uint64_t *)(const void *)src->tids.data;
     if ((unsigned int)got / sizeof(uint64_t) > src->threads_cap) {
         unsigned int want = (unsigned int)got / sizeof(uint64_t);
         void *grown = realloc(src->threads, want * sizeof(*src->threads));
