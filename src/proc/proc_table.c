@@ -1,4 +1,5 @@
 #include "proc_table.h"
+#include "array_grow.h"
 #include "convert.h"
 #include "procargs_parse.h"
 #include "proc_access.h"
@@ -111,15 +112,8 @@ cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_
             return cache->entries[i].name;
     if (table.p == NULL || lookup == NULL)
         return NULL;
-    if (cache->n == cache->cap) {
-        unsigned int cap = cache->cap ? 2 * cache->cap : 16;
-        void *grown = realloc(cache->entries, cap * sizeof(*cache->entries));
-
-        if (grown == NULL)
-            return NULL;
-        cache->entries = grown;
-        cache->cap = cap;
-    }
+    if (array_grow((void **)&cache->entries, &cache->cap, cache->n, sizeof(*cache->entries)) < 0)
+        return NULL;
     e = &cache->entries[cache->n++];
     e->id = id;
     e->name = lookup(table.p->ctx, id, buf, sizeof(buf)) == 0 ? strdup(buf) : NULL;

@@ -9,6 +9,7 @@
  * These run in pmdaproc, never inside pmcd. Only the user and group
  * look-ups can wait (on opendirectoryd): the agent makes each once per id.
  */
+#include "array_grow.h"
 #include "live_source.h"
 #include "netstat_parse.h"
 
@@ -374,15 +375,8 @@ live_sock_owners(void *ctx, struct plat_sock_owner_set *out)
 
         if (tcp == 0 && udp == 0)
             continue;
-        if (n == src->owners_cap) {
-            unsigned int cap = n ? 2 * n : 256;
-            void *grown = realloc(src->owners, cap * sizeof(*src->owners));
-
-            if (grown == NULL)
-                return live_fail(src, -ENOMEM, "socket owners: out of memory");
-            src->owners = grown;
-            src->owners_cap = cap;
-        }
+        if (array_grow((void **)&src->owners, &src->owners_cap, n, sizeof(*src->owners)) < 0)
+            return live_fail(src, -ENOMEM, "socket owners: out of memory");
         src->owners[n++] = (struct plat_sock_owner){ (int32_t)pid, tcp, udp };
     }
     out->n = n;
