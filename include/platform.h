@@ -293,15 +293,16 @@ struct plat_netif {
  * reads the registry; it decides and converts nothing. A property is a key
  * path (nested dictionary keys and array indexes joined by '.', each part
  * escaped as registry_set.h says) and a value: a number (the 64 bits the
- * CFNumber holds: a signed quantity arrives in two's complement), a string,
- * a boolean, or bytes.
+ * CFNumber holds: a signed quantity arrives in two's complement), a
+ * floating-point number, a string, a boolean, or bytes.
  */
-enum plat_reg_kind { PLAT_REG_NUMBER, PLAT_REG_STRING, PLAT_REG_BOOL, PLAT_REG_DATA };
+enum plat_reg_kind { PLAT_REG_NUMBER, PLAT_REG_STRING, PLAT_REG_BOOL, PLAT_REG_DATA, PLAT_REG_FLOAT };
 
 struct plat_reg_prop {
     const char *path;
     enum plat_reg_kind kind;
     uint64_t number;                /* NUMBER; BOOL: 0 or 1 */
+    double real;                    /* FLOAT */
     const char *text;               /* STRING */
     const unsigned char *data;      /* DATA */
     uint32_t len;                   /* DATA: bytes */
@@ -332,8 +333,30 @@ struct plat_reg_query {
     const char *const *counters;
 };
 
-/* The queries the agent makes, so that darwin-snapshot records them all. */
-enum plat_reg_query_id { PLAT_REGQ_CPUS, PLAT_REGQ_DISKS, PLAT_REGQ_APFS, PLAT_REGQ_N };
+/*
+ * The queries the agent makes, so that darwin-snapshot records them all.
+ * Sources outside the registry that answer in the same shape have a match
+ * with a prefix that names them (one live file each, resolved at run time
+ * where the interface is private):
+ *   "IOReport:energy" the channels of IOReport's "Energy Model" group (darwin/ioreport.c):
+ *                    entries are channels, their name the channel's, their
+ *                    class the subgroup's; props "unit" (text), "value"
+ *                    (simple channels) and "state.STATE" (state residencies)
+ *   "HID:temperature" the HID temperature services (darwin/hid_sensors.c):
+ *                    name the service's "Product", prop "celsius" (float)
+ *   "SMC:NAME"       the SMC keys listed in keys (darwin/smc.c): entries are
+ *                    the keys the SMC has, props "type" (the four-character
+ *                    data type) and "bytes" (its raw value)
+ *   "notify:NAME"    the state of a notify(3) name (darwin/notify_state.c):
+ *                    one entry, prop "state" (number)
+ */
+extern const char *const plat_smc_temperature_keys[];    /* PLAT_REGQ_SMC_TEMPERATURES' keys */
+
+enum plat_reg_query_id {
+    PLAT_REGQ_CPUS, PLAT_REGQ_DISKS, PLAT_REGQ_APFS, PLAT_REGQ_GPUS, PLAT_REGQ_BATTERY, PLAT_REGQ_ENERGY,
+    PLAT_REGQ_HID_TEMPERATURES, PLAT_REGQ_SMC_TEMPERATURES, PLAT_REGQ_SMC_FANS, PLAT_REGQ_THERMAL_PRESSURE,
+    PLAT_REGQ_N
+};
 extern const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N];
 
 /* The entries; the arrays belong to the source until its next call. */

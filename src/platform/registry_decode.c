@@ -1,4 +1,5 @@
 #include "registry_decode.h"
+#include "registry_props.h"
 #include "registry_set.h"
 
 #include <errno.h>
@@ -54,60 +55,6 @@ reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, u
     return *n > 0 ? 0 : -ENOENT;
 }
 
-/* ---- shared ------------------------------------------------------------- */
-
-/* The property at the path of these raw (unescaped) parts, or NULL. */
-static const struct plat_reg_prop *
-prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
-{
-    char path[REG_PATH_MAX];
-    int len = reg_path_append(path, sizeof(path), 0, dict, strlen(dict));
-
-    if (len < 0 || (key != NULL && reg_path_append(path, sizeof(path), (size_t)len, key, strlen(key)) < 0))
-        return NULL;
-    return reg_prop(e, path);
-}
-
-static int
-number_of(const struct plat_reg_prop *p, uint64_t *out)
-{
-    if (p == NULL || p->kind != PLAT_REG_NUMBER)
-        return 0;
-    *out = p->number;
-    return 1;
-}
-
-/* A flag given as a boolean or a number: 0 or 1, or -1 when absent or text. */
-static int
-flag_of(const struct plat_reg_prop *p)
-{
-    if (p == NULL || (p->kind != PLAT_REG_BOOL && p->kind != PLAT_REG_NUMBER))
-        return -1;
-    return p->number != 0;
-}
-
-/* A string property copied printable, or "" when absent or not a string. */
-static void
-text_of(const struct plat_reg_prop *p, char *out, size_t outlen)
-{
-    size_t n = 0;
-
-    if (p != NULL && p->kind == PLAT_REG_STRING)
-        for (const char *c = p->text; *c != '\0' && n + 1 < outlen; c++)
-            out[n++] = (unsigned char)*c >= ' ' && *c != 0x7f ? *c : '?';
-    out[n] = '\0';
-}
-
-static const struct plat_reg_entry *
-entry_by_id(const struct plat_reg_set *set, uint64_t id)
-{
-    if (id == 0)
-        return NULL;
-    for (unsigned int i = 0; i < set->n; i++)
-        if (set->entry[i].id == id)
-            return &set->entry[i];
-    return NULL;
-}
 
 static int
 has_statistics(const struct plat_reg_entry *e)
@@ -122,7 +69,7 @@ has_statistics(const struct plat_reg_entry *e)
 static int
 bsd_name_of(const struct plat_reg_entry *e, char *out, size_t outlen)
 {
-    text_of(prop_in(e, "BSD Name", NULL), out, outlen);
+    reg_text(reg_prop_in(e, "BSD Name", NULL), out, outlen);
     return out[0] != '\0' && strchr(out, '/') == NULL && strchr(out, '?') == NULL;
 }
 
@@ -153,8 +100,8 @@ characteristic(const struct plat_reg_set *set, const struct plat_reg_entry *e, c
                char *out, size_t outlen)
 {
     out[0] = '\0';
-    for (unsigned int hops = 0; e != NULL && hops <= set->n && out[0] == '\0'; hops++, e = entry_by_id(set, e->parent))
-        text_of(prop_in(e, dict, key), out, outlen);
+    for (unsigned int hops = 0; e != NULL && hops <= set->n && out[0] == '\0'; hops++, e = reg_entry_by_id(set, e->parent))
+        reg_text(reg_prop_in(e, dict, key), out, outlen);
 }
 
 int
@@ -162,23 +109,23 @@ reg_disks(const struct plat_reg_set *set, struct reg_disk *out, unsigned int cap
 {
     *n = 0;
     for (unsigned int i = 0; i < set->n && *n < cap; i++) {
-        const struct plat_reg_entry *media = &set->entry[i], *driver = entry_by_id(set, media->parent);
+        const struct plat_reg_entry *media = &set->entry[i], *driver = reg_entry_by_id(set, media->parent);
         struct reg_disk *d = &out[*n];
 
-        if (driver == NULL || !has_statistics(driver) || flag_of(reg_prop(media, "Whole")) == 0 ||
+        if (driver == NULL || !has_statistics(driver) || reg_flag(reg_prop(media, "Whole")) == 0 ||
             !bsd_name_of(media, d->name, sizeof(d->name)) || name_taken(d->name, out, sizeof(*out), *n))
             continue;
         d->have = 0;
         for (unsigned int s = 0; s < REG_DISK_NSTATS; s++)
-            if (number_of(prop_in(driver, "Statistics", disk_stat_keys[s]), &d->stat[s]))
+            if (reg_number(reg_prop_in(driver, "Statistics", disk_stat_keys[s]), &d->stat[s]))
                 d->have |= 1u << s;
             else
                 d->stat[s] = 0;
-        if (!number_of(prop_in(media, "Preferred Block Size", NULL), &d->block_size))
+        if (!reg_number(reg_prop_in(media, "Preferred Block Size", NULL), &d->block_size))
             d->block_size = 0;
-        if (!number_of(reg_prop(media, "Size"), &d->size))
+        if (!reg_number(reg_prop(media, "Size"), &d->size))
             d->size = 0;
-        d->removable = flag_of(reg_prop(media, "Removable"));
+        d->removable = reg_flag(reg_prop(media, "Removable"));
         characteristic(set, driver, "Device Characteristics", "Medium Type", d->medium, sizeof(d->medium));
         characteristic(set, driver, "Protocol Characteristics", "Physical Interconnect", d->interconnect,
                        sizeof(d->interconnect));
@@ -217,7 +164,7 @@ container_chain(const struct plat_reg_set *set, const struct plat_reg_entry *e, 
     unsigned int found = 0;
 
     c->name[0] = c->store[0] = c->store_disk[0] = '\0';
-    for (unsigned int hops = 0; (e = entry_by_id(set, e->parent)) != NULL && hops <= set->n; hops++) {
+    for (unsigned int hops = 0; (e = reg_entry_by_id(set, e->parent)) != NULL && hops <= set->n; hops++) {
         char name[PLAT_NAME_MAX];
 
         if (!bsd_name_of(e, name, sizeof(name)))
@@ -226,7 +173,7 @@ container_chain(const struct plat_reg_set *set, const struct plat_reg_entry *e, 
             snprintf(c->name, sizeof(c->name), "%s", name);
         else if (found == 1)
             snprintf(c->store, sizeof(c->store), "%s", name);
-        if (found >= 1 && flag_of(reg_prop(e, "Whole")) == 1) {
+        if (found >= 1 && reg_flag(reg_prop(e, "Whole")) == 1) {
             snprintf(c->store_disk, sizeof(c->store_disk), "%s", name);
             return;
         }
@@ -248,17 +195,17 @@ reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned 
         container_chain(set, e, k);
         if (k->name[0] == '\0' || name_taken(k->name, c, sizeof(*c), *nc))
             continue;
-        k->block_size_ok = number_of(reg_prop(e, "ContainerBlockSize"), &k->block_size);
+        k->block_size_ok = reg_number(reg_prop(e, "ContainerBlockSize"), &k->block_size);
         k->have = 0;
         for (unsigned int s = 0; s < REG_APFS_NSTATS; s++)
-            if (number_of(prop_in(e, "Statistics", apfs_stat_keys[s]), &k->stat[s]))
+            if (reg_number(reg_prop_in(e, "Statistics", apfs_stat_keys[s]), &k->stat[s]))
                 k->have |= 1u << s;
             else
                 k->stat[s] = 0;
         (*nc)++;
     }
     for (unsigned int i = 0; i < set->n && *nv < vcap; i++) {
-        const struct plat_reg_entry *e = &set->entry[i], *parent = entry_by_id(set, e->parent);
+        const struct plat_reg_entry *e = &set->entry[i], *parent = reg_entry_by_id(set, e->parent);
         struct reg_apfs_volume *vol = &v[*nv];
         struct reg_apfs_container owner;
 
@@ -268,9 +215,9 @@ reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned 
         container_chain(set, parent, &owner);
         snprintf(vol->container, sizeof(vol->container), "%s", owner.name);
         snprintf(vol->volume_name, sizeof(vol->volume_name), "%s", e->name);
-        text_of(prop_in(e, "Role", "0"), vol->role, sizeof(vol->role));
-        vol->encrypted = flag_of(reg_prop(e, "Encrypted"));
-        vol->locked = flag_of(reg_prop(e, "Locked"));
+        reg_text(reg_prop_in(e, "Role", "0"), vol->role, sizeof(vol->role));
+        vol->encrypted = reg_flag(reg_prop(e, "Encrypted"));
+        vol->locked = reg_flag(reg_prop(e, "Locked"));
         (*nv)++;
     }
     return *nc > 0 ? 0 : -ENOENT;

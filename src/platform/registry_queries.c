@@ -36,8 +36,53 @@ static const char *const apfs_keys[] = {
     "BSD Name", "Whole", "ContainerBlockSize", "Statistics", "Encrypted", "Locked", "Role", NULL,
 };
 
+/* GPUs: each IOAccelerator (Apple Silicon's AGXAccelerator, AMD's and
+ * Intel's accelerators) and its provider, the PCI device that names a
+ * discrete GPU's model and VRAM. PerformanceStatistics keys as the drivers
+ * publish them (not documented by Apple; upstream PCP and peers read the
+ * same keys). */
+static const char *const gpu_keys[] = {
+    "PerformanceStatistics.Device Utilization %", "PerformanceStatistics.GPU Activity(%)",
+    "PerformanceStatistics.Renderer Utilization %", "PerformanceStatistics.Tiler Utilization %",
+    "PerformanceStatistics.vramUsedBytes", "PerformanceStatistics.vramFreeBytes",
+    "PerformanceStatistics.In use system memory", "PerformanceStatistics.Alloc system memory",
+    "VRAM,totalMB", "model", "gpu-core-count", NULL,
+};
+
+/* The internal battery, as the battery driver publishes it (key names:
+ * xnu iokit/IOKit/pwr_mgt/IOPM.h kIOPMPS*, and PowerManagement's
+ * AppleSmartBatteryKeys.h); its serial numbers are not read. */
+static const char *const battery_keys[] = {
+    "BatteryInstalled", "ExternalConnected", "IsCharging", "FullyCharged", "CurrentCapacity", "MaxCapacity",
+    "AppleRawCurrentCapacity", "AppleRawMaxCapacity", "DesignCapacity", "NominalChargeCapacity",
+    "TimeRemaining", "AvgTimeToEmpty", "AvgTimeToFull", "Temperature", "Voltage", "Amperage", "CycleCount",
+    "DesignCycleCount9C", "PermanentFailureStatus", "ErrorCondition", "AdapterDetails.Watts",
+    "AdapterDetails.Name", NULL,
+};
+
+/* The SMC keys of Intel Macs' temperature sensors (their meaning:
+ * thermal_decode.c), and of the fans on every Mac that has them: FNum
+ * (how many), then for fan N: actual, target, minimum and maximum speed,
+ * and mode. Four fans: no Mac has more. */
+const char *const plat_smc_temperature_keys[] = {
+    "TC0D", "TC0E", "TC0F", "TC0P", "TCXC", "TG0D", "TG0P", "TA0P", "TA0V", "TB0T", "TM0P", "TPCD", "TH0P", NULL,
+};
+static const char *const smc_fan_keys[] = {
+    "FNum",
+    "F0Ac", "F0Tg", "F0Mn", "F0Mx", "F0Md", "F1Ac", "F1Tg", "F1Mn", "F1Mx", "F1Md",
+    "F2Ac", "F2Tg", "F2Mn", "F2Mx", "F2Md", "F3Ac", "F3Tg", "F3Mn", "F3Mx", "F3Md", NULL,
+};
+static const char *const energy_counters[] = { "value", NULL };
+
 const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N] = {
     [PLAT_REGQ_CPUS] = { "IODeviceTree:/cpus", 0, cpu_keys, 0, NULL },
     [PLAT_REGQ_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2, statistics },
     [PLAT_REGQ_APFS] = { "AppleAPFSContainer", 1, apfs_keys, 5, statistics },
+    [PLAT_REGQ_GPUS] = { "IOAccelerator", 0, gpu_keys, 1, NULL },
+    [PLAT_REGQ_BATTERY] = { "AppleSmartBattery", 0, battery_keys, 0, NULL },
+    [PLAT_REGQ_ENERGY] = { "IOReport:energy", 0, NULL, 0, energy_counters },
+    [PLAT_REGQ_HID_TEMPERATURES] = { "HID:temperature", 0, NULL, 0, NULL },
+    [PLAT_REGQ_SMC_TEMPERATURES] = { "SMC:temperature", 0, plat_smc_temperature_keys, 0, NULL },
+    [PLAT_REGQ_SMC_FANS] = { "SMC:fans", 0, smc_fan_keys, 0, NULL },
+    [PLAT_REGQ_THERMAL_PRESSURE] = { "notify:com.apple.system.thermalpressurelevel", 0, NULL, 0, NULL },
 };

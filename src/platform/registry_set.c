@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,17 @@ reg_builder_number(struct reg_builder *b, const char *path, uint64_t value)
 }
 
 int
+reg_builder_float(struct reg_builder *b, const char *path, double value)
+{
+    struct plat_reg_prop *p;
+    int sts = add_prop(b, path, PLAT_REG_FLOAT, &p);
+
+    if (sts == 0)
+        p->real = value;
+    return sts;
+}
+
+int
 reg_builder_bool(struct reg_builder *b, const char *path, int value)
 {
     struct plat_reg_prop *p;
@@ -268,6 +280,7 @@ parse_number(const char *text, uint64_t *out)
 struct reg_value {
     enum plat_reg_kind kind;
     uint64_t number;
+    double real;
     const char *text;
     unsigned char bytes[2048];
     size_t len;
@@ -279,6 +292,15 @@ value_parse(const char *text, struct reg_value *v)
     if (strncmp(text, "number ", 7) == 0) {
         v->kind = PLAT_REG_NUMBER;
         return parse_number(text + 7, &v->number);
+    }
+    if (strncmp(text, "float ", 6) == 0) {
+        char *end;
+
+        v->kind = PLAT_REG_FLOAT;
+        errno = 0;
+        v->real = strtod(text + 6, &end);
+        /* finite numbers only: a recording never holds NaN or infinity */
+        return text[6] == '\0' || *end != '\0' || errno != 0 || !isfinite(v->real) ? -EINVAL : 0;
     }
     if (strcmp(text, "bool 0") == 0 || strcmp(text, "bool 1") == 0) {
         v->kind = PLAT_REG_BOOL;
@@ -335,6 +357,7 @@ reg_builder_parse(struct reg_builder *b, const char *path, const char *text)
     switch (v.kind) {
     case PLAT_REG_NUMBER: return reg_builder_number(b, path, v.number);
     case PLAT_REG_BOOL: return reg_builder_bool(b, path, (int)v.number);
+    case PLAT_REG_FLOAT: return reg_builder_float(b, path, v.real);
     case PLAT_REG_STRING: return reg_builder_string(b, path, v.text);
     case PLAT_REG_DATA: return reg_builder_data(b, path, v.bytes, v.len);
     }
@@ -350,6 +373,9 @@ reg_write_value(FILE *fp, const struct plat_reg_prop *p)
         break;
     case PLAT_REG_BOOL:
         fprintf(fp, "bool %d", p->number != 0);
+        break;
+    case PLAT_REG_FLOAT:
+        fprintf(fp, "float %.17g", p->real);
         break;
     case PLAT_REG_STRING:
         /* a snapshot line ends at a newline: keep such strings on one line */

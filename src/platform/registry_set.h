@@ -43,6 +43,7 @@ int reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const
 int reg_builder_has(const struct reg_builder *b, uint64_t id);
 int reg_builder_number(struct reg_builder *b, const char *path, uint64_t value);
 int reg_builder_bool(struct reg_builder *b, const char *path, int value);
+int reg_builder_float(struct reg_builder *b, const char *path, double value);
 int reg_builder_string(struct reg_builder *b, const char *path, const char *text);
 int reg_builder_data(struct reg_builder *b, const char *path, const unsigned char *bytes, size_t len);
 
@@ -53,8 +54,8 @@ void reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out);
  * 0), escaped; returns the new length, or -ENAMETOOLONG. */
 int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len);
 
-/* A property value in a snapshot: "number 42", "bool 1", "string Apple SSD",
- * "data 45000000" (hex). Parse one into the builder as the entry's property
+/* A property value in a snapshot: "number 42", "float 41.5", "bool 1",
+ * "string Apple SSD", "data 45000000" (hex). Parse one into the builder as the entry's property
  * at path: 0, or -EINVAL for text that is none of these. */
 int reg_builder_parse(struct reg_builder *b, const char *path, const char *text);
 void reg_write_value(FILE *fp, const struct plat_reg_prop *p);

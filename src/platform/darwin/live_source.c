@@ -57,6 +57,10 @@ live_close(void *ctx)
     mach_port_deallocate(mach_task_self(), src->host);
     if (src->ioctl_fd >= 0)
         close(src->ioctl_fd);
+    live_ioreport_close(src);
+    live_hid_close(src);
+    live_smc_close(src);
+    live_notify_close(src);
     free(src->cpus);
     free(src->logins);
     free(src->iflist.data);
@@ -90,6 +94,7 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
     if ((src->pset_error = processor_set_default(src->host, &src->pset)) != KERN_SUCCESS)
         src->pset = MACH_PORT_NULL;
     src->ioctl_fd = socket(AF_INET, SOCK_DGRAM, 0);     /* -1: functional types unknown */
+    src->notify_token = -1;
     *out = (struct platform) {
         .name = "live",
         .ctx = src,

@@ -46,6 +46,10 @@ struct live_source {
     struct plat_sock_owner *owners; /* handed out by live_sock_owners() */
     unsigned int owners_cap;
     size_t nfsrv_size;              /* sizeof(struct nfsrvstats) as the kernel says, once known */
+    struct live_ioreport *ioreport; /* the IOReport subscription (ioreport.c), made at first use */
+    struct live_hid *hid;           /* the HID event system client (hid_sensors.c), made at first use */
+    struct live_smc *smc;           /* the AppleSMC connection and key cache (smc.c), made at first use */
+    int notify_token;               /* notify_state.c's registration, or -1 */
     char error[512];                /* every failure of the current call */
 };
 
@@ -112,5 +116,17 @@ int live_nfs(void *ctx, struct plat_nfs *out);
  * form for a reader that is part of a larger call. */
 int live_read_registry(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
 int live_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
+
+/* The sources that answer in the registry's shape (platform.h lists their
+ * matches); each closes what it holds in the matching *_close, called once
+ * at the source's close. */
+int live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+void live_ioreport_close(struct live_source *src);
+int live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+void live_hid_close(struct live_source *src);
+int live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+void live_smc_close(struct live_source *src);
+int live_notify_state(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+void live_notify_close(struct live_source *src);
 
 #endif

@@ -262,8 +262,28 @@ live_read_registry(struct live_source *src, const struct plat_reg_query *q, stru
     return 0;
 }
 
+/* Sources outside the registry that answer in its shape, by the prefix of
+ * their match (platform.h). */
+static const struct {
+    const char *prefix;
+    int (*read)(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+} other_sources[] = {
+    { "IOReport:", live_ioreport },
+    { "HID:", live_hid_sensors },
+    { "SMC:", live_smc },
+    { "notify:", live_notify_state },
+};
+
 int
 live_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out)
 {
-    return live_read_registry(live_begin(ctx), q, out);
+    struct live_source *src = live_begin(ctx);
+
+    for (size_t i = 0; i < sizeof(other_sources) / sizeof(other_sources[0]); i++)
+        if (strncmp(q->match, other_sources[i].prefix, strlen(other_sources[i].prefix)) == 0) {
+            reg_builder_reset(&src->registry);
+            out->n = 0;
+            return other_sources[i].read(src, q, out);
+        }
+    return live_read_registry(src, q, out);
 }

@@ -30,7 +30,7 @@ typedef const struct __CFDictionary *CFDictionaryRef;
 typedef struct __CFDictionary *CFMutableDictionaryRef;
 typedef const struct __CFArray *CFArrayRef;
 
-enum { kCFNumberSInt64Type = 4 };
+enum { kCFNumberSInt64Type = 4, kCFNumberIntType = 9 };
 enum { kCFStringEncodingUTF8 = 0x08000100 };
 
 extern const CFAllocatorRef kCFAllocatorDefault;
@@ -54,6 +54,20 @@ CFIndex CFDataGetLength(CFDataRef theData);
 const UInt8 *CFDataGetBytePtr(CFDataRef theData);
 
 typedef void (*CFDictionaryApplierFunction)(const void *key, const void *value, void *context);
+typedef struct {
+    CFIndex version;
+    const void *retain, *release, *copyDescription, *equal, *hash;
+} CFDictionaryKeyCallBacks;
+typedef struct {
+    CFIndex version;
+    const void *retain, *release, *copyDescription, *equal;
+} CFDictionaryValueCallBacks;
+extern const CFDictionaryKeyCallBacks kCFTypeDictionaryKeyCallBacks;
+extern const CFDictionaryValueCallBacks kCFTypeDictionaryValueCallBacks;
+CFDictionaryRef CFDictionaryCreate(CFAllocatorRef allocator, const void **keys, const void **values, CFIndex numValues,
+                                   const CFDictionaryKeyCallBacks *keyCallBacks,
+                                   const CFDictionaryValueCallBacks *valueCallBacks);
+CFNumberRef CFNumberCreate(CFAllocatorRef allocator, CFNumberType theType, const void *valuePtr);
 CFTypeID CFDictionaryGetTypeID(void);
 const void *CFDictionaryGetValue(CFDictionaryRef theDict, const void *key);
 void CFDictionaryApplyFunction(CFDictionaryRef theDict, CFDictionaryApplierFunction applier, void *context);

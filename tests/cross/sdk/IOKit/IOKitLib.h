@@ -17,6 +17,8 @@ typedef mach_port_t io_object_t;
 typedef io_object_t io_iterator_t;
 typedef io_object_t io_registry_entry_t;
 typedef io_object_t io_service_t;
+typedef io_object_t io_connect_t;
+typedef mach_port_t task_port_t;
 typedef char io_name_t[128];
 typedef char io_string_t[512];
 typedef UInt32 IOOptionBits;
@@ -31,6 +33,12 @@ io_object_t IOIteratorNext(io_iterator_t iterator);
 
 CFMutableDictionaryRef IOServiceMatching(const char *name);
 kern_return_t IOServiceGetMatchingServices(mach_port_t mainPort, CFDictionaryRef matching, io_iterator_t *existing);
+
+io_service_t IOServiceGetMatchingService(mach_port_t mainPort, CFDictionaryRef matching);
+kern_return_t IOServiceOpen(io_service_t service, task_port_t owningTask, uint32_t type, io_connect_t *connect);
+kern_return_t IOServiceClose(io_connect_t connect);
+kern_return_t IOConnectCallStructMethod(mach_port_t connection, uint32_t selector, const void *inputStruct,
+                                        size_t inputStructCnt, void *outputStruct, size_t *outputStructCnt);
 
 io_registry_entry_t IORegistryEntryFromPath(mach_port_t mainPort, const io_string_t path);
 kern_return_t IORegistryEntryGetName(io_registry_entry_t entry, io_name_t name);

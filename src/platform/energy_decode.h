@@ -1,0 +1,41 @@
+/*
+ * Energy counters from IOReport's "Energy Model" channels
+ * (PLAT_REGQ_ENERGY). Portable and unit-tested.
+ */
+#ifndef PMDA_DARWIN_ENERGY_DECODE_H
+#define PMDA_DARWIN_ENERGY_DECODE_H
+
+#include "platform.h"
+
+/* Joules per unit of an IOReport energy unit label ("mJ", "uJ", "nJ",
+ * ...: the energy units of XNU's iokit/IOKit/IOReportTypes.h), or 0 for
+ * a label that is not an energy unit. */
+double energy_unit_joules(const char *label);
+
+struct energy_channel {
+    char name[PLAT_REG_NAME_MAX];       /* "CPU Energy", "GPU Energy", "ANE", "DRAM", "ECPU", ... */
+    double joules;                      /* since boot */
+};
+
+/* The units the agent sums channels into. */
+enum energy_unit { ENERGY_CPU, ENERGY_GPU, ENERGY_ANE, ENERGY_DRAM, ENERGY_NUNITS };
+
+struct energy {
+    unsigned int n;                     /* channels with a value in an energy unit */
+    struct energy_channel *channel;     /* the caller's array */
+    unsigned int have;                  /* bit 1u << unit when some channel gave it */
+    double unit[ENERGY_NUNITS];
+};
+
+/*
+ * The channels with a "value" in an energy unit, and the units: CPU from
+ * "CPU Energy"; GPU from "GPU Energy", or "GPU" where a machine names it so
+ * (M1); ANE and DRAM from every channel whose name starts so ("ANE0",
+ * "DRAM0", ...). Channel names are not documented and vary between chips:
+ * these are the ones macmon and socpowerbud read. A name seen twice keeps
+ * its first channel. cap bounds out->channel.
+ */
+void energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_channel *channels,
+                   unsigned int cap);
+
+#endif

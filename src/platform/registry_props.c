@@ -1,0 +1,61 @@
+/*
+ * Reading typed values out of registry entries: the helpers every decoder
+ * of registry-shaped data shares. Portable.
+ */
+#include "registry_props.h"
+#include "registry_set.h"
+
+#include <string.h>
+
+/* The property at the path of these raw (unescaped) parts, or NULL. */
+const struct plat_reg_prop *
+reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
+{
+    char path[REG_PATH_MAX];
+    int len = reg_path_append(path, sizeof(path), 0, dict, strlen(dict));
+
+    if (len < 0 || (key != NULL && reg_path_append(path, sizeof(path), (size_t)len, key, strlen(key)) < 0))
+        return NULL;
+    return reg_prop(e, path);
+}
+
+int
+reg_number(const struct plat_reg_prop *p, uint64_t *out)
+{
+    if (p == NULL || p->kind != PLAT_REG_NUMBER)
+        return 0;
+    *out = p->number;
+    return 1;
+}
+
+/* A flag given as a boolean or a number: 0 or 1, or -1 when absent or text. */
+int
+reg_flag(const struct plat_reg_prop *p)
+{
+    if (p == NULL || (p->kind != PLAT_REG_BOOL && p->kind != PLAT_REG_NUMBER))
+        return -1;
+    return p->number != 0;
+}
+
+/* A string property copied printable, or "" when absent or not a string. */
+void
+reg_text(const struct plat_reg_prop *p, char *out, size_t outlen)
+{
+    size_t n = 0;
+
+    if (p != NULL && p->kind == PLAT_REG_STRING)
+        for (const char *c = p->text; *c != '\0' && n + 1 < outlen; c++)
+            out[n++] = (unsigned char)*c >= ' ' && *c != 0x7f ? *c : '?';
+    out[n] = '\0';
+}
+
+const struct plat_reg_entry *
+reg_entry_by_id(const struct plat_reg_set *set, uint64_t id)
+{
+    if (id == 0)
+        return NULL;
+    for (unsigned int i = 0; i < set->n; i++)
+        if (set->entry[i].id == id)
+            return &set->entry[i];
+    return NULL;
+}

@@ -1,0 +1,29 @@
+/*
+ * Reading typed values out of registry entries (plat_reg_entry), for the
+ * decoders of registry-shaped data. Portable.
+ */
+#ifndef PMDA_DARWIN_REGISTRY_PROPS_H
+#define PMDA_DARWIN_REGISTRY_PROPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+
+/* The property at the path of these raw (unescaped) parts (key may be
+ * NULL: the dictionary's own path), or NULL. */
+const struct plat_reg_prop *reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key);
+
+/* A number property: 1 and *out, or 0 when absent or another kind. */
+int reg_number(const struct plat_reg_prop *p, uint64_t *out);
+
+/* A flag given as a boolean or a number: 0 or 1, or -1 when absent or text. */
+int reg_flag(const struct plat_reg_prop *p);
+
+/* A string property copied printable, or "" when absent or not a string. */
+void reg_text(const struct plat_reg_prop *p, char *out, size_t outlen);
+
+/* The entry with this id, or NULL (also for id 0). */
+const struct plat_reg_entry *reg_entry_by_id(const struct plat_reg_set *set, uint64_t id);
+
+#endif

@@ -1,0 +1,265 @@
+#include "thermal_decode.h"
+#include "registry_props.h"
+#include "registry_set.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static uint32_t
+be(const unsigned char *b, size_t len)
+{
+    uint32_t v = 0;
+
+    for (size_t i = 0; i < len; i++)
+        v = v << 8 | b[i];
+    return v;
+}
+
+int
+smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out)
+{
+    char t[5] = "";
+    size_t tlen;
+    static const struct {
+        const char *type;
+        size_t len;
+        int is_signed;
+        double scale;
+    } fixed[] = {
+        { "fpe2", 2, 0, 4.0 }, { "fp88", 2, 0, 256.0 }, { "sp78", 2, 1, 256.0 },
+        { "ui8", 1, 0, 1.0 }, { "ui16", 2, 0, 1.0 }, { "ui32", 4, 0, 1.0 },
+        { "si8", 1, 1, 1.0 }, { "si16", 2, 1, 1.0 },
+    };
+
+    snprintf(t, sizeof(t), "%s", type);
+    for (tlen = strlen(t); tlen > 0 && t[tlen - 1] == ' ';)
+        t[--tlen] = '\0';
+    if (strcmp(t, "flt") == 0) {
+        float f;
+
+        if (len != sizeof(f))
+            return -EINVAL;
+        /* little-endian in the SMC's answer: assemble it so on any host */
+        uint32_t bits = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+                        (uint32_t)bytes[3] << 24;
+        memcpy(&f, &bits, sizeof(f));
+        *out = f;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        if (strcmp(t, fixed[i].type) != 0)
+            continue;
+        if (len != fixed[i].len)
+            return -EINVAL;
+        uint32_t raw = be(bytes, len);
+        double v = (double)raw;
+
+        if (fixed[i].is_signed && (raw >> (8 * len - 1)) & 1u)
+            v -= (double)(1ull << (8 * len));
+        *out = v / fixed[i].scale;
+        return 0;
+    }
+    return -ENOTSUP;
+}
+
+int
+smc_entry_value(const struct plat_reg_entry *e, double *out)
+{
+    const struct plat_reg_prop *type = reg_prop(e, "type"), *bytes = reg_prop(e, "bytes");
+
+    if (type == NULL || type->kind != PLAT_REG_STRING || bytes == NULL || bytes->kind != PLAT_REG_DATA)
+        return -ENODATA;
+    return smc_decode(type->text, bytes->data, bytes->len, out);
+}
+
+static const char *const location_names[] = {
+    [LOC_CPU] = "CPU", [LOC_GPU] = "GPU", [LOC_SOC] = "SoC", [LOC_BATTERY] = "battery", [LOC_SSD] = "SSD",
+    [LOC_AMBIENT] = "ambient", [LOC_MEMORY] = "memory", [LOC_CHIPSET] = "chipset", [LOC_OTHER] = "other",
+};
+
+const char *
+sensor_location_name(enum sensor_location loc)
+{
+    return location_names[loc];
+}
+
+/* Intel Macs' temperature keys (VirtualSMC Docs/SMCSensorKeys.txt and the
+ * SMC tools agree on these); the query reads exactly these keys. */
+const struct smc_temperature_key smc_temperature_keys[] = {
+    { "TC0D", LOC_CPU, SMC_CPU_DIE, "CPU die (diode)" },
+    { "TC0E", LOC_CPU, SMC_CPU_DIE, "CPU die (virtual)" },
+    { "TC0F", LOC_CPU, SMC_CPU_DIE, "CPU die (filtered)" },
+    { "TC0P", LOC_CPU, SMC_CPU_PROXIMITY, "CPU proximity" },
+    { "TCXC", LOC_CPU, SMC_CPU_PACKAGE, "CPU package (PECI)" },
+    { "TG0D", LOC_GPU, SMC_GPU_DIE, "GPU die" },
+    { "TG0P", LOC_GPU, SMC_OTHER, "GPU proximity" },
+    { "TA0P", LOC_AMBIENT, SMC_AMBIENT, "ambient" },
+    { "TA0V", LOC_AMBIENT, SMC_AMBIENT, "ambient (virtual)" },
+    { "TB0T", LOC_BATTERY, SMC_OTHER, "battery" },
+    { "TM0P", LOC_MEMORY, SMC_OTHER, "memory proximity" },
+    { "TPCD", LOC_CHIPSET, SMC_OTHER, "platform controller hub die" },
+    { "TH0P", LOC_SSD, SMC_OTHER, "drive proximity" },
+};
+const unsigned int smc_ntemperature_keys = sizeof(smc_temperature_keys) / sizeof(smc_temperature_keys[0]);
+
+static int
+valid_celsius(double c)
+{
+    return isfinite(c) && c >= -273.15 && c <= 200.0;
+}
+
+/* Apple Silicon's HID sensor names (not documented; as macmon, Stats and
+ * TinyTemp group them): the first prefix or substring that matches. */
+static enum sensor_location
+hid_location(const char *name)
+{
+    static const struct {
+        const char *part;
+        enum sensor_location loc;
+    } rules[] = {
+        { "pACC", LOC_CPU }, { "eACC", LOC_CPU }, { "PACC", LOC_CPU }, { "EACC", LOC_CPU },
+        { "GPU", LOC_GPU }, { "tdie", LOC_SOC }, { "SOC", LOC_SOC }, { "battery", LOC_BATTERY },
+        { "NAND", LOC_SSD }, { "mbient", LOC_AMBIENT },
+    };
+
+    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+        if (strstr(name, rules[i].part) != NULL)
+            return rules[i].loc;
+    return LOC_OTHER;
+}
+
+/* name, or "name #k" for the k-th sensor of that name. */
+static void
+unique_name(const struct sensor *s, unsigned int n, const char *name, char *out, size_t len)
+{
+    unsigned int seen = 0;
+
+    for (unsigned int i = 0; i < n; i++)
+        if (strncmp(s[i].name, name, strlen(name)) == 0 &&
+            (s[i].name[strlen(name)] == '\0' || strncmp(s[i].name + strlen(name), " #", 2) == 0))
+            seen++;
+    if (seen == 0)
+        snprintf(out, len, "%s", name);
+    else
+        snprintf(out, len, "%.*s #%u", (int)(len - 12), name, seen + 1);
+}
+
+void
+sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
+{
+    *n = 0;
+    for (unsigned int i = 0; i < set->n && *n < cap; i++) {
+        const struct plat_reg_entry *e = &set->entry[i];
+        const struct plat_reg_prop *p = reg_prop(e, "celsius");
+        struct sensor *s = &out[*n];
+
+        if (e->name[0] == '\0')
+            continue;                   /* a service without a name cannot be told apart */
+        unique_name(out, *n, e->name, s->name, sizeof(s->name));
+        s->description = NULL;
+        s->location = hid_location(e->name);
+        s->role = SMC_OTHER;
+        s->valid = p != NULL && p->kind == PLAT_REG_FLOAT && valid_celsius(p->real);
+        s->celsius = s->valid ? p->real : 0.0;
+        (*n)++;
+    }
+}
+
+void
+sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
+{
+    *n = 0;
+    for (unsigned int k = 0; k < smc_ntemperature_keys && *n < cap; k++) {
+        const struct smc_temperature_key *key = &smc_temperature_keys[k];
+
+        for (unsigned int i = 0; i < set->n; i++) {
+            struct sensor *s = &out[*n];
+
+            if (strcmp(set->entry[i].name, key->key) != 0)
+                continue;
+            snprintf(s->name, sizeof(s->name), "%s", key->key);
+            s->description = key->description;
+            s->location = key->location;
+            s->role = key->role;
+            s->valid = smc_entry_value(&set->entry[i], &s->celsius) == 0 && valid_celsius(s->celsius);
+            (*n)++;
+            break;
+        }
+    }
+}
+
+static int
+hottest(const struct sensor *s, unsigned int n, int by_role, int which, double *out)
+{
+    int found = 0;
+
+    for (unsigned int i = 0; i < n; i++) {
+        if (!s[i].valid || (by_role ? (int)s[i].role : (int)s[i].location) != which)
+            continue;
+        if (!found || s[i].celsius > *out)
+            *out = s[i].celsius;
+        found = 1;
+    }
+    return found ? 0 : -ENODATA;
+}
+
+int
+sensors_hottest_role(const struct sensor *s, unsigned int n, enum smc_role role, double *out)
+{
+    return hottest(s, n, 1, (int)role, out);
+}
+
+int
+sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location loc, double *out)
+{
+    return hottest(s, n, 0, (int)loc, out);
+}
+
+static const struct plat_reg_entry *
+key_entry(const struct plat_reg_set *set, const char *key)
+{
+    for (unsigned int i = 0; i < set->n; i++)
+        if (strcmp(set->entry[i].name, key) == 0)
+            return &set->entry[i];
+    return NULL;
+}
+
+int
+fans_decode(const struct plat_reg_set *set, struct fans *out)
+{
+    static const char suffix[FAN_NFIELDS][3] = { "Ac", "Tg", "Mn", "Mx", "Md" };
+    const struct plat_reg_entry *e = key_entry(set, "FNum");
+    double count;
+
+    memset(out, 0, sizeof(*out));
+    if (e == NULL || smc_entry_value(e, &count) < 0 || count < 0 || count > FAN_MAX_FANS)
+        return -ENOENT;
+    out->count_known = 1;
+    out->count = (unsigned int)count;
+    for (unsigned int f = 0; f < out->count; f++)
+        for (int k = 0; k < FAN_NFIELDS; k++) {
+            char key[16];
+
+            snprintf(key, sizeof(key), "F%u%s", f, suffix[k]);
+            if ((e = key_entry(set, key)) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
+                isfinite(out->value[f][k]) && out->value[f][k] >= 0)
+                out->have[f] |= 1u << k;
+        }
+    return 0;
+}
+
+static const char *const pressure_names[] = { "Nominal", "Moderate", "Heavy", "Trapping", "Sleeping" };
+
+int
+thermal_pressure_decode(const struct plat_reg_set *set, uint64_t *level)
+{
+    return set->n > 0 && reg_number(reg_prop(&set->entry[0], "state"), level) ? 0 : -ENODATA;
+}
+
+const char *
+thermal_pressure_name(uint64_t level)
+{
+    return level < sizeof(pressure_names) / sizeof(pressure_names[0]) ? pressure_names[level] : NULL;
+}

@@ -1,0 +1,89 @@
+/*
+ * Temperatures, fans and thermal pressure from registry-shaped entries:
+ * SMC keys (PLAT_REGQ_SMC_*), HID temperature services
+ * (PLAT_REGQ_HID_TEMPERATURES) and the thermal pressure notify state
+ * (PLAT_REGQ_THERMAL_PRESSURE). Portable and unit-tested; the SMC byte
+ * formats and key meanings are reverse-engineered (Apple documents
+ * neither), as the open SMC tools and VirtualSMC's key list describe them.
+ */
+#ifndef PMDA_DARWIN_THERMAL_DECODE_H
+#define PMDA_DARWIN_THERMAL_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+
+/*
+ * An SMC value of the four-character type (trailing spaces ignored) in its
+ * raw bytes: fpe2 (unsigned 14.2 fixed point, big-endian), fp88 (unsigned
+ * 8.8), sp78 (signed 7.8), flt (IEEE-754 single, little-endian as Apple
+ * Silicon's SMC stores it), ui8/ui16/ui32 (big-endian), si8/si16. Returns
+ * 0, -ENOTSUP for another type, -EINVAL when the length does not fit it.
+ */
+int smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out);
+
+/* The value of an SMC entry (its "type" and "bytes"), as smc_decode. */
+int smc_entry_value(const struct plat_reg_entry *e, double *out);
+
+/* Where a sensor sits: the "location" label. */
+enum sensor_location {
+    LOC_CPU, LOC_GPU, LOC_SOC, LOC_BATTERY, LOC_SSD, LOC_AMBIENT, LOC_MEMORY, LOC_CHIPSET, LOC_OTHER
+};
+const char *sensor_location_name(enum sensor_location loc);
+
+/* What an SMC temperature key means (the keys of plat_smc_temperature_keys). */
+enum smc_role { SMC_CPU_DIE, SMC_CPU_PROXIMITY, SMC_CPU_PACKAGE, SMC_GPU_DIE, SMC_AMBIENT, SMC_OTHER };
+struct smc_temperature_key {
+    const char *key;
+    enum sensor_location location;
+    enum smc_role role;
+    const char *description;
+};
+extern const struct smc_temperature_key smc_temperature_keys[];
+extern const unsigned int smc_ntemperature_keys;
+
+#define SENSOR_NAME_MAX PLAT_NAME_MAX
+struct sensor {
+    char name[SENSOR_NAME_MAX];         /* the HID "Product", or the SMC key */
+    const char *description;            /* for SMC keys; NULL for HID sensors */
+    enum sensor_location location;
+    enum smc_role role;                 /* SMC_OTHER for HID sensors */
+    int valid;                          /* 0: the sensor gave no reading or junk */
+    double celsius;
+};
+
+/*
+ * The sensors of either source: HID services named by "Product" (a name
+ * seen again gets " #2", " #3"), located by name (pACC/eACC: CPU, GPU,
+ * PMU tdie: SoC, gas gauge battery, NAND: SSD); or SMC temperature keys,
+ * located by smc_temperature_keys. A reading below absolute zero, above
+ * 200 °C or not finite is not valid (some HID sensors report -9200 while
+ * their block is powered down). Fills out[0..*n) (at most cap).
+ */
+void sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
+void sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
+
+/* Summaries for upstream's names: the hottest valid sensor with this SMC
+ * role, or at this location (HID); -ENODATA when there is none. */
+int sensors_hottest_role(const struct sensor *s, unsigned int n, enum smc_role role, double *out);
+int sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location loc, double *out);
+
+enum fan_field { FAN_SPEED, FAN_TARGET, FAN_MIN, FAN_MAX, FAN_MODE, FAN_NFIELDS };
+#define FAN_MAX_FANS 4
+struct fans {
+    int count_known;
+    unsigned int count;                 /* FNum */
+    unsigned int have[FAN_MAX_FANS];    /* bit 1u << field */
+    double value[FAN_MAX_FANS][FAN_NFIELDS];    /* RPM; mode 0 automatic, 1 forced */
+};
+/* The fans of the SMC_FANS entries; -ENOENT when the SMC has no FNum. */
+int fans_decode(const struct plat_reg_set *set, struct fans *out);
+
+/* The thermal pressure level (OSThermalPressureLevel, macOS values:
+ * <libkern/OSThermalNotification.h>) and its name: "Nominal", "Moderate",
+ * "Heavy", "Trapping", "Sleeping"; NULL for a level macOS does not define. */
+int thermal_pressure_decode(const struct plat_reg_set *set, uint64_t *level);
+const char *thermal_pressure_name(uint64_t level);
+
+#endif
