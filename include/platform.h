@@ -339,8 +339,8 @@ struct plat_reg_query {
  * with a prefix that names them (one live file each, resolved at run time
  * where the interface is private):
  *   "IOReport:energy" the channels of IOReport's "Energy Model" group (darwin/ioreport.c):
- *                    entries are channels, their name the channel's, their
- *                    class the subgroup's; props "unit" (text), "value"
+ *                    entries are channels (class IOReportChannel) named as
+ *                    the channel; props "subgroup" and "unit" (text), "value"
  *                    (simple channels) and "state.STATE" (state residencies)
  *   "HID:temperature" the HID temperature services (darwin/hid_sensors.c):
  *                    name the service's "Product", prop "celsius" (float)

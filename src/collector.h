@@ -84,6 +84,11 @@ void collector_note_parts(const char *collector, unsigned int failed_mask, unsig
  * and control characters a JSON string would need escaped. */
 void collector_label_text(const char *s, char *out, size_t len);
 
+/* An instance name from a name macOS gives: spaces become '_', since PCP
+ * clients match instance names only up to the first space ("PMU tdie1" and
+ * "PMU tdie2" would be one instance to them). */
+void collector_instance_name(const char *s, char *out, size_t len);
+
 /* Map a platform error (negative errno) to what a fetch returns: an absent
  * source is PM_ERR_APPVERSION ("not supported by this version"), any other
  * failure PM_ERR_AGAIN. pmdaFetch logs every other code on every fetch, so

@@ -38,6 +38,13 @@ extern const struct collector filesys_state_collector;
 extern const struct collector disk_collector;
 extern const struct collector nfs_collector;
 extern const struct collector apfs_collector;
+extern const struct collector gpu_collector;
+extern const struct collector gpu_detail_collector;
+extern const struct collector power_collector;
+extern const struct collector battery_detail_collector;
+extern const struct collector thermal_collector;
+extern const struct collector sensors_collector;
+extern const struct collector energy_collector;
 
 const struct collector *const darwin_collectors[] = {
     &hinv_collector,
@@ -71,6 +78,13 @@ const struct collector *const darwin_collectors[] = {
     &disk_collector,
     &nfs_collector,
     &apfs_collector,
+    &gpu_collector,
+    &gpu_detail_collector,
+    &power_collector,
+    &battery_detail_collector,
+    &thermal_collector,
+    &sensors_collector,
+    &energy_collector,
 };
 
 const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);
@@ -116,5 +130,15 @@ collector_label_text(const char *s, char *out, size_t len)
     for (; *s != '\0' && n + 1 < len; s++)
         if (*s != '"' && *s != '\\' && (unsigned char)*s >= ' ')
             out[n++] = *s;
+    out[n] = '\0';
+}
+
+void
+collector_instance_name(const char *s, char *out, size_t len)
+{
+    size_t n = 0;
+
+    for (; *s != '\0' && n + 1 < len; s++)
+        out[n++] = *s == ' ' ? '_' : *s;
     out[n] = '\0';
 }

@@ -120,7 +120,8 @@ add_channel(struct live_source *src, const struct ioreport_api *api, CFDictionar
     text(api->channel_name(ch), name, sizeof(name));
     text(api->subgroup(ch), subgroup, sizeof(subgroup));
     text(api->unit_label(ch), unit, sizeof(unit));
-    if ((sts = reg_builder_entry(b, id, 0, name, subgroup)) < 0 || (sts = reg_builder_string(b, "unit", unit)) < 0)
+    if ((sts = reg_builder_entry(b, id, 0, name, "IOReportChannel")) < 0 ||
+        (sts = reg_builder_string(b, "subgroup", subgroup)) < 0 || (sts = reg_builder_string(b, "unit", unit)) < 0)
         return sts;
     switch (api->format(ch)) {
     case FORMAT_SIMPLE:

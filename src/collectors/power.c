@@ -1,0 +1,136 @@
+/*
+ * Cluster 22: battery and power source, upstream's names and PMIDs, from
+ * the AppleSmartBattery entry alone (battery_decode.c computes what powerd
+ * would), so no call waits on powerd. Fixed from upstream: power.source
+ * says what powers the Mac (upstream's was always "Unknown"); health is
+ * the nominal over the design capacity, not a MaxCapacity that is already
+ * a percent on Apple Silicon; capacity.design is the design capacity, not
+ * the present nominal one. A Mac without a battery says so in
+ * power.battery.present and has no value for the other battery metrics.
+ */
+#include "collector.h"
+#include "power.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum {
+    ITEM_PRESENT = 0, ITEM_CHARGING, ITEM_CHARGE, ITEM_TIME_REMAINING, ITEM_HEALTH, ITEM_CYCLE_COUNT,
+    ITEM_TEMPERATURE, ITEM_VOLTAGE, ITEM_AMPERAGE, ITEM_CAPACITY_DESIGN, ITEM_CAPACITY_MAX, ITEM_AC_CONNECTED,
+    ITEM_SOURCE
+};
+
+#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define MINUTES PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MIN, 0)
+/* PCP 7 has units for these (upstream declares them); PCP 6 has none. */
+#ifdef PM_UNIT_TEMPERATURE
+#define CELSIUS PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_TEMPERATURE, PM_TEMPERATURE_C)
+#define MILLIVOLT PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_VOLTAGE, PM_VOLTAGE_mV)
+#define MILLIAMP PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_CURRENT, PM_CURRENT_mA)
+#define MILLIAMP_HOUR PMDA_EXTRAUNITS(0, 1, 0, 0, PM_TIME_HOUR, 0, PM_UNIT_CURRENT, PM_CURRENT_mA)
+#else
+#define CELSIUS NONE
+#define MILLIVOLT NONE
+#define MILLIAMP NONE
+#define MILLIAMP_HOUR NONE
+#endif
+#define B(name, item, type, sem, units) { "power.battery." name, item, type, COLLECTOR_NO_INDOM, sem, units }
+
+static const struct metric_row rows[] = {
+    B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
+    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
+    B("charge", ITEM_CHARGE, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
+    B("time_remaining", ITEM_TIME_REMAINING, PM_TYPE_32, PM_SEM_INSTANT, MINUTES),
+    B("health", ITEM_HEALTH, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
+    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    B("temperature", ITEM_TEMPERATURE, PM_TYPE_FLOAT, PM_SEM_INSTANT, CELSIUS),
+    B("voltage", ITEM_VOLTAGE, PM_TYPE_U32, PM_SEM_INSTANT, MILLIVOLT),
+    B("amperage", ITEM_AMPERAGE, PM_TYPE_32, PM_SEM_INSTANT, MILLIAMP),
+    B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR),
+    B("capacity.max", ITEM_CAPACITY_MAX, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR),
+    { "power.ac.connected", ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "power.source", ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+};
+
+static struct battery battery;
+static int have_battery;
+
+static int
+power_refresh(const struct platform *p, pmInDom indom)
+{
+    struct plat_reg_set set;
+    int sts;
+
+    (void)indom;
+    have_battery = 0;
+    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY], &set)) < 0 && sts != -ENOENT)
+        return collector_error(sts);
+    have_battery = sts == 0 && battery_decode(&set, &battery) == 0;     /* none: a desktop Mac */
+    return 0;
+}
+
+const struct battery *
+power_battery(void)
+{
+    return have_battery ? &battery : NULL;
+}
+
+/* A derived value's status as a fetch returns it: still calculating is
+ * "try again", a value the battery does not give is no value. */
+static int
+derived(int sts)
+{
+    return sts == -EAGAIN ? PM_ERR_AGAIN : sts < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+}
+
+static int
+raw(enum battery_field f, pmAtomValue *atom)
+{
+    if (!battery_has(&battery, f) || battery.value[f] < 0 || battery.value[f] > UINT32_MAX)
+        return PMDA_FETCH_NOVALUES;
+    atom->ul = (uint32_t)battery.value[f];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)inst;
+    switch (row->item) {
+    case ITEM_PRESENT:
+        atom->ul = have_battery && battery_has(&battery, BATT_INSTALLED) && battery.value[BATT_INSTALLED];
+        return PMDA_FETCH_STATIC;
+    case ITEM_AC_CONNECTED:
+        atom->ul = !have_battery || strcmp(battery_power_source(&battery), "AC Power") == 0;
+        return PMDA_FETCH_STATIC;
+    case ITEM_SOURCE:
+        /* a Mac without a battery runs on external power */
+        atom->cp = (char *)(have_battery ? battery_power_source(&battery) : "AC Power");
+        return PMDA_FETCH_STATIC;
+    }
+    if (!have_battery || !battery_has(&battery, BATT_INSTALLED) || !battery.value[BATT_INSTALLED])
+        return PMDA_FETCH_NOVALUES;
+    switch (row->item) {
+    case ITEM_CHARGING: return raw(BATT_CHARGING, atom);
+    case ITEM_CHARGE: return derived(battery_charge_percent(&battery, &atom->ul));
+    case ITEM_TIME_REMAINING: return derived(battery_time_remaining(&battery, &atom->l));
+    case ITEM_HEALTH: return derived(battery_health_percent(&battery, &atom->ul));
+    case ITEM_CYCLE_COUNT: return raw(BATT_CYCLE_COUNT, atom);
+    case ITEM_TEMPERATURE: return derived(battery_temperature(&battery, &atom->f));
+    case ITEM_VOLTAGE: return raw(BATT_VOLTAGE, atom);
+    case ITEM_AMPERAGE: return derived(battery_amperage(&battery, &atom->l));
+    case ITEM_CAPACITY_DESIGN: return raw(BATT_DESIGN, atom);
+    case ITEM_CAPACITY_MAX: return derived(battery_full_charge_mah(&battery, &atom->ul));
+    }
+    return PM_ERR_PMID;
+}
+
+const struct collector power_collector = {
+    .name = "power",
+    .cluster = POWER_CLUSTER,
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .refresh = power_refresh,
+    .fetch = power_fetch,
+};
