@@ -17,7 +17,52 @@
 #include "nfs_parse.h"
 #include "procargs_parse.h"
 #include "registry_decode.h"
+#include "battery_decode.h"
+#include "energy_decode.h"
+#include "gpu_decode.h"
+#include "thermal_decode.h"
 #include "platform.h"
+
+/* The hardware decoders over any entries, and every derived value. */
+static void
+decode_hardware(const struct plat_reg_set *rs)
+{
+    static struct gpu gpus[16];
+    static struct sensor sensors[64];
+    static struct energy_channel channels[64];
+    struct battery b;
+    struct fans fans;
+    struct energy energy;
+    unsigned int n;
+    uint64_t level;
+    uint32_t u;
+    int32_t i;
+    float f;
+    double d;
+
+    gpu_decode(rs, gpus, 16, &n);
+    sensors_from_hid(rs, sensors, 64, &n);
+    sensors_hottest_at(sensors, n, LOC_CPU, &d);
+    sensors_from_smc(rs, sensors, 64, &n);
+    sensors_hottest_role(sensors, n, SMC_AMBIENT, &d);
+    fans_decode(rs, &fans);
+    energy_decode(rs, &energy, channels, 64);
+    if (thermal_pressure_decode(rs, &level) == 0)
+        thermal_pressure_name(level);
+    for (unsigned int e = 0; e < rs->n; e++)
+        smc_entry_value(&rs->entry[e], &d);
+    if (battery_decode(rs, &b) == 0) {
+        battery_charge_percent(&b, &u);
+        battery_health_percent(&b, &u);
+        battery_full_charge_mah(&b, &u);
+        battery_time_remaining(&b, &i);
+        battery_temperature(&b, &f);
+        battery_amperage(&b, &i);
+        battery_watts(&b, &d);
+        battery_state(&b);
+        battery_condition(&b);
+    }
+}
 
 /* As a sysctl would hand them over: an exact-size heap copy, so that any
  * read past the end is caught by the sanitizers. */
@@ -142,6 +187,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 /* the decoders survive any entries: cycles, missing parents, wrong kinds */
                 reg_disks(&rs, disks, 64, &nd);
                 reg_apfs(&rs, cs, 64, &nc, vs, 64, &nv);
+                decode_hardware(&rs);
             }
         }
         {

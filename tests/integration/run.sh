@@ -18,7 +18,10 @@ no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
 # major-compaction count: no values for these.
 # No NFS server has run on it (nfsd not running, every server counter zero): not supported.
 no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compactions$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
-as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source")
+# What the Apple Silicon fixture's Mac lacks: memory of the GPU's own (unified memory), an adapter
+# (on battery), fans (a MacBook Air), and the proximity and ambient sensors Apple Silicon has not.
+not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$'
+as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source|$not_on_this_mac")
 nnames=$(echo "$as_names" | wc -l)
 
 # Blocks of "pminfo" output, one per metric, each on one line, for grepping.
@@ -89,9 +92,39 @@ storage_checks() {
         grep '\"location\":\"external\"' | grep '\"medium\":\"unknown\"' | grep -q '\"protocol\":\"USB\"'"
 }
 
+
+# Hardware on the Apple Silicon fixture (generate.py and ioreg/m2-*.txt): on battery, fanless,
+# IOReport energy at CPU 4.2 W, GPU 1.5 W, DRAM 0.35 W.
+hardware_checks() {
+    pmval -h 127.0.0.1 -t 1 -s 4 -f 3 power.energy.cpu > "$work/pmval.cpuw" 2>&1
+    check "pmval: the CPU draws 4.2 W (the rate of its energy counter in joules)" values_within "$work/pmval.cpuw" 4.19 4.21 3
+    pmval -h 127.0.0.1 -t 1 -s 4 -f 3 power.energy.gpu > "$work/pmval.gpuw" 2>&1
+    check "pmval: the GPU draws 1.5 W from a counter in nJ" values_within "$work/pmval.gpuw" 1.49 1.51 3
+    pminfo -h 127.0.0.1 -f power.battery power.source power.ac.connected > "$work/battery" 2>&1
+    check "battery values are the dump's as macOS reads them" sh -c "blocks() { awk 'BEGIN{RS=\"\"} {gsub(/\\n/, \" \"); print}' '$work/battery'; }
+        blocks | grep -q 'power.battery.charge  *value 72\$' && blocks | grep -q 'power.battery.health  *value 96\$' &&
+        blocks | grep -q 'power.battery.amperage  *value -812\$' && blocks | grep -q 'capacity.max  *value 4101\$' &&
+        blocks | grep -q 'capacity.design  *value 4382\$' && blocks | grep -q 'temperature  *value 30.51' &&
+        blocks | grep -q 'time_remaining  *value 371\$' && blocks | grep -q 'state  *value \"discharging\"' &&
+        blocks | grep -q 'power.source  *value \"Battery Power\"' && blocks | grep -q 'ac.connected  *value 0\$'"
+    pminfo -h 127.0.0.1 -f thermal hinv.nfan gpu.memory.free power.adapter.watts > "$work/thermal.as" 2>&1
+    check "Apple Silicon: no fans, no proximity or ambient sensor, no free GPU memory, no adapter" sh -c \
+        "grep -A1 '^hinv.nfan' '$work/thermal.as' | grep -q 'value 0' &&
+         grep -A1 '^thermal.ambient' '$work/thermal.as' | grep -q 'not supported' &&
+         grep -A1 '^gpu.memory.free' '$work/thermal.as' | grep -q 'No value' &&
+         grep -A1 '^power.adapter.watts' '$work/thermal.as' | grep -q 'No value' &&
+         grep -A1 '^thermal.cpu.die' '$work/thermal.as' | grep -q 'value 55.875' &&
+         grep -A1 '^thermal.pressure.state' '$work/thermal.as' | grep -q 'Nominal'"
+    pminfo -h 127.0.0.1 -l thermal.sensor.temperature > "$work/sensors.labels" 2>&1
+    check "HID sensors are labelled where they sit; the -9200 junk reading has no value" sh -c \
+        "grep 'or \"gas_gauge_battery\"] labels' '$work/sensors.labels' | grep -q '\"location\":\"battery\"' &&
+         grep 'or \"NAND_CH0_temp\"] labels' '$work/sensors.labels' | grep -q '\"location\":\"SSD\"' &&
+         ! pminfo -h 127.0.0.1 -f thermal.sensor.temperature | grep -q 'PMU_tdie3'"
+}
+
 echo "# Apple Silicon fixture"
 start_pmcd "$work/as" "$module" "$fixtures/apple-silicon.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
-check "the PMNS has the 302 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 302 ]
+check "the PMNS has the 353 metrics of the metric table" [ "$(echo "$names" | wc -l)" -eq 353 ]
 # The disks' interval averages need an interval: none at the first refresh.
 pminfo -h 127.0.0.1 -f disk.dev.await disk.all.avgrq_sz > "$work/first-await" 2>&1
 check "disk await and avgrq_sz have no value before there is an interval" \
@@ -243,6 +276,7 @@ check "dbpmda opens the DSO directly" grep -q "value 8" "$work/dbpmda.out"
 check "dbpmda: unknown PMID is PM_ERR_PMID" grep -q "Unknown or illegal metric identifier" "$work/dbpmda.out"
 check "dbpmda: unknown instance is PM_ERR_INST" grep -q "Unknown or illegal instance identifier" "$work/dbpmda.out"
 storage_checks
+hardware_checks
 check "pmcd is still healthy" pmcd_alive
 stop_pmcd
 
@@ -286,6 +320,22 @@ check "without IFMIB_IFDATA, en1's wrapped truncated bytes have no value, and sa
      grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en0\"' &&
      grep -q 'inst \[[0-9]* or \"en1\"\] value 1' '$work/intel.netif' &&
      grep -q 'en1: NET_RT_IFLIST2 byte counters are truncated' '$work/intel/pmcd.log'"
+pminfo -h 127.0.0.1 -f thermal hinv.nfan gpu.memory.free gpu.model power.adapter.watts power.energy.cpu \
+    power.battery.health power.battery.state > "$work/intel.hw" 2>&1
+check "Intel: two fans at 2160 and 1987.5 RPM, fan1 forced" sh -c \
+    "grep -A1 '^hinv.nfan' '$work/intel.hw' | grep -q 'value 2' &&
+     grep -A2 '^thermal.fan.speed' '$work/intel.hw' | grep -q 'fan1\"\] value 1987.5' &&
+     grep -A3 '^thermal.fan.mode' '$work/intel.hw' | grep -q 'fan1\"\] value 1'"
+check "Intel: ambient is TA0P (31.75), not the CPU proximity key (58.5); pressure Moderate" sh -c \
+    "grep -A1 '^thermal.ambient' '$work/intel.hw' | grep -q 'value 31.75' &&
+     grep -A1 '^thermal.cpu.proximity' '$work/intel.hw' | grep -q 'value 58.5' &&
+     grep -A1 '^thermal.pressure.state' '$work/intel.hw' | grep -q 'Moderate'"
+check "Intel: the discrete GPU has 2.5 GiB of VRAM free; energy is not supported; charging from 96 W" sh -c \
+    "grep -A3 '^gpu.memory.free' '$work/intel.hw' | grep -q 'gpu1\"\] value 2684354560' &&
+     grep -A1 '^power.energy.cpu' '$work/intel.hw' | grep -q 'not supported' &&
+     grep -A1 '^power.adapter.watts' '$work/intel.hw' | grep -q 'value 96' &&
+     grep -A1 '^power.battery.health' '$work/intel.hw' | grep -q 'value 84' &&
+     grep -A1 '^power.battery.state' '$work/intel.hw' | grep -q 'charging'"
 stop_pmcd
 
 echo "# A malformed snapshot fails only what it feeds"

@@ -1,0 +1,392 @@
+/*
+ * GPU, battery, thermal and energy: the decoders at their edges (SMC byte
+ * formats, signed registry numbers, percent versus mAh, still-calculating
+ * times, junk sensors) over entries built as the live readers build them,
+ * and upstream's defects that must not come back. The fixtures' values
+ * through a real pmcd are checked by tests/integration/run.sh.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <errno.h>
+
+#include "agent_harness.h"
+#include "battery_decode.h"
+#include "energy_decode.h"
+#include "gpu_decode.h"
+#include "registry_set.h"
+#include "thermal_decode.h"
+
+static struct reg_builder b;
+
+static void
+entry(uint64_t id, uint64_t parent, const char *name, const char *class_name)
+{
+    assert_int_equal(reg_builder_entry(&b, id, parent, name, class_name), 0);
+}
+
+static void
+number(const char *path, int64_t v)
+{
+    assert_int_equal(reg_builder_number(&b, path, (uint64_t)v), 0);
+}
+
+static void
+flag(const char *path, int v)
+{
+    assert_int_equal(reg_builder_bool(&b, path, v), 0);
+}
+
+static struct plat_reg_set
+finish(void)
+{
+    struct plat_reg_set set;
+
+    reg_builder_finish(&b, &set);
+    return set;
+}
+
+static void
+smc_formats_decode_at_their_edges(void **state)
+{
+    double v;
+
+    (void)state;
+    assert_int_equal(smc_decode("fpe2", (const unsigned char *)"\x21\xc0", 2, &v), 0);
+    assert_true(v == 2160.0);                                   /* 0x21c0 / 4 */
+    assert_int_equal(smc_decode("fpe2", (const unsigned char *)"\xff\xff", 2, &v), 0);
+    assert_true(v == 16383.75);                                 /* unsigned: never negative */
+    assert_int_equal(smc_decode("sp78", (const unsigned char *)"\x47\x40", 2, &v), 0);
+    assert_true(v == 71.25);
+    assert_int_equal(smc_decode("sp78", (const unsigned char *)"\xff\x00", 2, &v), 0);
+    assert_true(v == -1.0);                                     /* signed */
+    assert_int_equal(smc_decode("sp78", (const unsigned char *)"\x80\x00", 2, &v), 0);
+    assert_true(v == -128.0);
+    assert_int_equal(smc_decode("flt ", (const unsigned char *)"\x00\x00\x34\x42", 4, &v), 0);
+    assert_true(v == 45.0);                                     /* little-endian IEEE single */
+    assert_int_equal(smc_decode("ui8 ", (const unsigned char *)"\x02", 1, &v), 0);
+    assert_true(v == 2.0);
+    assert_int_equal(smc_decode("ui16", (const unsigned char *)"\x01\x00", 2, &v), 0);
+    assert_true(v == 256.0);                                    /* big-endian */
+    assert_int_equal(smc_decode("ui32", (const unsigned char *)"\xff\xff\xff\xff", 4, &v), 0);
+    assert_true(v == 4294967295.0);
+    assert_int_equal(smc_decode("si16", (const unsigned char *)"\xff\xfe", 2, &v), 0);
+    assert_true(v == -2.0);
+    assert_int_equal(smc_decode("fpe2", (const unsigned char *)"\x21", 1, &v), -EINVAL);
+    assert_int_equal(smc_decode("flt ", (const unsigned char *)"\0\0", 2, &v), -EINVAL);
+    assert_int_equal(smc_decode("ch8*", (const unsigned char *)"ab", 2, &v), -ENOTSUP);
+}
+
+/* The query reads exactly the keys the decoder knows the meaning of. */
+static void
+smc_temperature_keys_match_the_query(void **state)
+{
+    unsigned int n = 0;
+
+    (void)state;
+    for (; plat_smc_temperature_keys[n] != NULL; n++)
+        assert_string_equal(plat_smc_temperature_keys[n], smc_temperature_keys[n].key);
+    assert_int_equal(n, smc_ntemperature_keys);
+}
+
+static void
+ambient_is_not_the_cpu_proximity_key(void **state)
+{
+    static const unsigned char c58[] = { 0x3a, 0x80 }, c31[] = { 0x1f, 0xc0 };
+    struct sensor s[8];
+    struct plat_reg_set set;
+    unsigned int n;
+    double v;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "TC0P", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", c58, 2), 0);
+    entry(2, 0, "TA0P", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", c31, 2), 0);
+    set = finish();
+    sensors_from_smc(&set, s, 8, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(sensors_hottest_role(s, n, SMC_CPU_PROXIMITY, &v), 0);
+    assert_true(v == 58.5);
+    assert_int_equal(sensors_hottest_role(s, n, SMC_AMBIENT, &v), 0);
+    assert_true(v == 31.75);
+    assert_int_equal(sensors_hottest_role(s, n, SMC_CPU_DIE, &v), -ENODATA);
+}
+
+static void
+hid_sensors_drop_junk_and_keep_names_apart(void **state)
+{
+    struct sensor s[8];
+    struct plat_reg_set set;
+    unsigned int n;
+    double v;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
+    entry(2, 0, "PMU tdie3", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", -9200.0), 0);     /* a sleeping block */
+    entry(3, 0, "gas gauge battery", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 30.5), 0);
+    entry(4, 0, "gas gauge battery", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 30.625), 0);
+    entry(5, 0, "ISP MTR Temp Sensor5", "IOHIDServiceClient");         /* no reading */
+    set = finish();
+    sensors_from_hid(&set, s, 8, &n);
+    assert_int_equal(n, 5);
+    assert_int_equal(s[0].location, LOC_CPU);
+    assert_int_equal(s[1].location, LOC_SOC);
+    assert_false(s[1].valid);
+    assert_string_equal(s[3].name, "gas gauge battery #2");
+    assert_int_equal(s[3].location, LOC_BATTERY);
+    assert_false(s[4].valid);
+    assert_int_equal(sensors_hottest_at(s, n, LOC_SOC, &v), -ENODATA);  /* junk is no reading */
+    assert_int_equal(sensors_hottest_at(s, n, LOC_CPU, &v), 0);
+    assert_true(v == 52.5);
+}
+
+static void
+fans_and_their_mode_are_read(void **state)
+{
+    static const unsigned char two = 2, forced = 1, rpm[] = { 0x1f, 0x0e };
+    struct plat_reg_set set;
+    struct fans f;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "FNum", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "ui8 "), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", &two, 1), 0);
+    entry(2, 0, "F1Ac", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "fpe2"), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", rpm, 2), 0);
+    entry(3, 0, "F1Md", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "ui8 "), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", &forced, 1), 0);
+    set = finish();
+    assert_int_equal(fans_decode(&set, &f), 0);
+    assert_int_equal(f.count, 2);                              /* upstream's hinv.nfan was always 0 */
+    assert_int_equal(f.have[0], 0);
+    assert_true(f.value[1][FAN_SPEED] == 1987.5);
+    assert_true(f.value[1][FAN_MODE] == 1.0);
+    reg_builder_reset(&b);
+    set = finish();
+    assert_int_equal(fans_decode(&set, &f), -ENOENT);          /* no SMC: not a count of 0 */
+}
+
+static void
+thermal_pressure_uses_macos_names(void **state)
+{
+    (void)state;
+    assert_string_equal(thermal_pressure_name(0), "Nominal");
+    assert_string_equal(thermal_pressure_name(1), "Moderate");
+    assert_string_equal(thermal_pressure_name(4), "Sleeping");
+    assert_null(thermal_pressure_name(5));
+}
+
+/* An Apple Silicon battery on battery power, as ioreg shows it. */
+static struct battery
+apple_silicon_battery(int64_t amperage, int64_t time_to_empty)
+{
+    struct battery batt;
+    struct plat_reg_set set;
+
+    reg_builder_reset(&b);
+    entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
+    flag("BatteryInstalled", 1);
+    flag("ExternalConnected", 0);
+    flag("IsCharging", 0);
+    number("CurrentCapacity", 72);
+    number("MaxCapacity", 100);                                 /* a percent on Apple Silicon */
+    number("AppleRawMaxCapacity", 4101);
+    number("DesignCapacity", 4382);
+    number("NominalChargeCapacity", 4183);
+    number("AvgTimeToEmpty", time_to_empty);
+    number("AvgTimeToFull", 65535);
+    number("Temperature", 3051);
+    number("Voltage", 11982);
+    number("Amperage", amperage);
+    set = finish();
+    assert_int_equal(battery_decode(&set, &batt), 0);
+    return batt;
+}
+
+static void
+battery_values_are_macos_own(void **state)
+{
+    struct battery batt = apple_silicon_battery(-812, 371);
+    uint32_t u;
+    int32_t i;
+    float f;
+    double w;
+
+    (void)state;
+    assert_int_equal(battery_amperage(&batt, &i), 0);
+    assert_int_equal(i, -812);                                  /* two's complement read back signed */
+    assert_int_equal(battery_charge_percent(&batt, &u), 0);
+    assert_int_equal(u, 72);
+    assert_int_equal(battery_health_percent(&batt, &u), 0);
+    assert_int_equal(u, 96);                                    /* ceil(4183 * 100 / 4382), not 100 / 4382 */
+    assert_int_equal(battery_full_charge_mah(&batt, &u), 0);
+    assert_int_equal(u, 4101);                                  /* never the percent MaxCapacity */
+    assert_int_equal(battery_time_remaining(&batt, &i), 0);
+    assert_int_equal(i, 371);
+    assert_int_equal(battery_temperature(&batt, &f), 0);
+    assert_true(f > 30.50f && f < 30.52f);                      /* hundredths of a degree */
+    assert_int_equal(battery_watts(&batt, &w), 0);
+    assert_true(w < -9.729 && w > -9.730);
+    assert_string_equal(battery_state(&batt), "discharging");
+    assert_string_equal(battery_power_source(&batt), "Battery Power");  /* upstream: always "Unknown" */
+    assert_string_equal(battery_condition(&batt), "Normal");
+
+    batt = apple_silicon_battery(-812, 65535);
+    assert_int_equal(battery_time_remaining(&batt, &i), -EAGAIN);       /* still calculating */
+    batt = apple_silicon_battery(INT64_MIN, 371);
+    assert_int_equal(battery_amperage(&batt, &i), -ENODATA);            /* does not fit 32 bits */
+}
+
+static void
+intel_capacities_are_mah_and_charging_counts_to_full(void **state)
+{
+    struct battery batt;
+    struct plat_reg_set set;
+    uint32_t u;
+    int32_t i;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
+    flag("BatteryInstalled", 1);
+    flag("ExternalConnected", 1);
+    flag("IsCharging", 1);
+    number("CurrentCapacity", 5023);
+    number("MaxCapacity", 7315);
+    number("DesignCapacity", 8790);
+    number("AvgTimeToEmpty", 65535);
+    number("AvgTimeToFull", 94);
+    set = finish();
+    assert_int_equal(battery_decode(&set, &batt), 0);
+    assert_int_equal(battery_charge_percent(&batt, &u), 0);
+    assert_int_equal(u, 69);                                    /* lround(68.67) */
+    assert_int_equal(battery_full_charge_mah(&batt, &u), 0);
+    assert_int_equal(u, 7315);                                  /* MaxCapacity is mAh without AppleRawMaxCapacity */
+    assert_int_equal(battery_health_percent(&batt, &u), 0);
+    assert_int_equal(u, 84);
+    assert_int_equal(battery_time_remaining(&batt, &i), 0);
+    assert_int_equal(i, 94);
+    assert_string_equal(battery_state(&batt), "charging");
+    assert_string_equal(battery_power_source(&batt), "AC Power");
+}
+
+static void
+unified_memory_has_no_free_memory(void **state)
+{
+    struct gpu g[4];
+    struct plat_reg_set set;
+    unsigned int n;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(0x10, 0, "gpu", "AppleARMIODevice");
+    entry(0x11, 0x10, "AGXAcceleratorG14G", "AGXAcceleratorG14G");
+    number("PerformanceStatistics.In%20use%20system%20memory", 612368384);    /* paths are escaped */
+    entry(0x20, 0, "GFX0", "IOPCIDevice");
+    number("VRAM,totalMB", 4096);
+    entry(0x21, 0x20, "AMDRadeon", "AMDRadeon");
+    number("PerformanceStatistics.vramUsedBytes", 5LL << 30);     /* more than the VRAM: clamped, no underflow */
+    set = finish();
+    gpu_decode(&set, g, 4, &n);
+    assert_int_equal(n, 2);
+    assert_true(g[0].unified);
+    assert_true(gpu_has(&g[0], GPU_MEMORY_USED));
+    assert_false(gpu_has(&g[0], GPU_MEMORY_FREE));              /* upstream underflowed here */
+    assert_false(g[1].unified);
+    assert_int_equal(g[1].value[GPU_MEMORY_TOTAL], 4096ull << 20);
+    assert_int_equal(g[1].value[GPU_MEMORY_FREE], 0);
+}
+
+static void
+energy_counters_are_joules_whatever_the_unit(void **state)
+{
+    struct energy_channel ch[8];
+    struct energy e;
+    struct plat_reg_set set;
+
+    (void)state;
+    assert_true(energy_unit_joules("mJ") == 1e-3);
+    assert_true(energy_unit_joules("nJ") == 1e-9);
+    assert_true(energy_unit_joules("24Mticks") == 0.0);
+    reg_builder_reset(&b);
+    entry(1, 0, "CPU Energy", "IOReportChannel");
+    assert_int_equal(reg_builder_string(&b, "unit", "mJ"), 0);
+    number("value", 4200);
+    entry(2, 0, "GPU", "IOReportChannel");                     /* M1's name for the GPU channel */
+    assert_int_equal(reg_builder_string(&b, "unit", "nJ"), 0);
+    number("value", 1500000000);
+    entry(3, 0, "DRAM0", "IOReportChannel");
+    assert_int_equal(reg_builder_string(&b, "unit", "uJ"), 0);
+    number("value", 350000);
+    entry(4, 0, "DRAM1", "IOReportChannel");
+    assert_int_equal(reg_builder_string(&b, "unit", "uJ"), 0);
+    number("value", 150000);
+    entry(5, 0, "GPU Stats", "IOReportChannel");               /* not an energy unit: left out */
+    assert_int_equal(reg_builder_string(&b, "unit", "24Mticks"), 0);
+    number("value", 99);
+    set = finish();
+    energy_decode(&set, &e, ch, 8);
+    assert_int_equal(e.n, 4);
+    assert_true(e.unit[ENERGY_CPU] > 4.1999 && e.unit[ENERGY_CPU] < 4.2001);
+    assert_true(e.unit[ENERGY_GPU] > 1.4999 && e.unit[ENERGY_GPU] < 1.5001);
+    assert_true(e.unit[ENERGY_DRAM] > 0.4999 && e.unit[ENERGY_DRAM] < 0.5001);
+    assert_false(e.have & (1u << ENERGY_ANE));
+}
+
+/* The fake machine has no registry entries: a desktop without battery, GPU
+ * or sensors, as a Mac mini in a VM. */
+static void
+a_mac_without_a_battery_has_no_battery_values(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    assert_int_equal(harness_u32(22, 0), 0);                   /* power.battery.present */
+    assert_int_equal(harness_fetch(22, 2, PM_TYPE_U32, v, 1, NULL), 0);   /* charge: no value, not 0 */
+    assert_int_equal(harness_fetch(22, 8, PM_TYPE_32, v, 1, NULL), 0);    /* amperage */
+    assert_int_equal(harness_fetch(122, 0, PM_TYPE_STRING, v, 1, NULL), 0);
+    assert_int_equal(harness_u32(22, 11), 1);                  /* power.ac.connected */
+    assert_int_equal(harness_fetch(22, 12, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_string_equal(v[0].cp, "AC Power");
+    assert_int_equal(harness_u32(20, 99), 0);                  /* hinv.ngpu */
+    assert_int_equal(harness_fetch(126, 0, PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch(25, 5, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);  /* no SMC */
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(smc_formats_decode_at_their_edges),
+        cmocka_unit_test(smc_temperature_keys_match_the_query),
+        cmocka_unit_test(ambient_is_not_the_cpu_proximity_key),
+        cmocka_unit_test(hid_sensors_drop_junk_and_keep_names_apart),
+        cmocka_unit_test(fans_and_their_mode_are_read),
+        cmocka_unit_test(thermal_pressure_uses_macos_names),
+        cmocka_unit_test(battery_values_are_macos_own),
+        cmocka_unit_test(intel_capacities_are_mah_and_charging_counts_to_full),
+        cmocka_unit_test(unified_memory_has_no_free_memory),
+        cmocka_unit_test(energy_counters_are_joules_whatever_the_unit),
+        HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+    reg_builder_free(&b);
+    return failed;
+}
