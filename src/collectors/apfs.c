@@ -9,6 +9,7 @@
  * were not) and kept in pmdaCache by name.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "registry_decode.h"
 
 #include <errno.h>
@@ -24,26 +25,23 @@ enum {
     ITEM_READ_ERRORS, ITEM_WRITE_ERRORS, ITEM_ENCRYPTED, ITEM_LOCKED
 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 #define C(name, item, sem, units) { "disk.apfs.container." name, item, PM_TYPE_U64, CONTAINER_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
-    { "disk.apfs.ncontainer", ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    { "disk.apfs.nvolume", ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, BYTE),
-    C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, BYTE),
-    C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, BYTE),
-    C("read_requests", ITEM_READ_REQUESTS, PM_SEM_COUNTER, COUNT),
-    C("write_requests", ITEM_WRITE_REQUESTS, PM_SEM_COUNTER, COUNT),
-    C("transactions", ITEM_TRANSACTIONS, PM_SEM_COUNTER, COUNT),
-    C("cache_hits", ITEM_CACHE_HITS, PM_SEM_COUNTER, COUNT),
-    C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, COUNT),
-    C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, COUNT),
-    C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, COUNT),
-    { "disk.apfs.volume.encrypted", ITEM_ENCRYPTED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, NONE },
-    { "disk.apfs.volume.locked", ITEM_LOCKED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, NONE },
+    { "disk.apfs.ncontainer", ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.nvolume", ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, UNITS_BYTE),
+    C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, UNITS_BYTE),
+    C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, UNITS_BYTE),
+    C("read_requests", ITEM_READ_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("write_requests", ITEM_WRITE_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("transactions", ITEM_TRANSACTIONS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("cache_hits", ITEM_CACHE_HITS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
+    { "disk.apfs.volume.encrypted", ITEM_ENCRYPTED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.volume.locked", ITEM_LOCKED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static const struct indom_def indoms[] = {

@@ -2,19 +2,19 @@
  * Cluster 6: CPU time summed over all processors (HOST_CPU_LOAD_INFO).
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
 
-#define MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
 
 /* Items 42..45 follow enum cpu_state_index: user, nice, sys, idle. */
 #define ITEM_FIRST 42
 
 static const struct metric_row rows[] = {
-    { "kernel.all.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
-    { "kernel.all.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
-    { "kernel.all.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
-    { "kernel.all.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.all.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
 };
 
 static struct cpu_counters total;

@@ -15,6 +15,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "metric_units.h"
 #include "convert.h"
 #include "filesys.h"
 
@@ -28,23 +29,21 @@ enum {
     ITEM_FULL, ITEM_BLOCKSIZE, ITEM_AVAIL, ITEM_TYPE, ITEM_MAXFILES = 129
 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define KBYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
 #define FS(name, item, type, sem, units) { "filesys." name, item, type, FILESYS_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
-    { "hinv.nfilesys", ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE },
-    FS("capacity", ITEM_CAPACITY, PM_TYPE_U64, PM_SEM_DISCRETE, KBYTE),
-    FS("used", ITEM_USED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
-    FS("free", ITEM_FREE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
-    FS("usedfiles", ITEM_USEDFILES, PM_TYPE_U64, PM_SEM_INSTANT, NONE),
-    FS("freefiles", ITEM_FREEFILES, PM_TYPE_U64, PM_SEM_INSTANT, NONE),
-    FS("mountdir", ITEM_MOUNTDIR, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE),
-    FS("full", ITEM_FULL, PM_TYPE_DOUBLE, PM_SEM_INSTANT, NONE),
+    { "hinv.nfilesys", ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    FS("capacity", ITEM_CAPACITY, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE),
+    FS("used", ITEM_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    FS("free", ITEM_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    FS("usedfiles", ITEM_USEDFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
+    FS("freefiles", ITEM_FREEFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
+    FS("mountdir", ITEM_MOUNTDIR, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE),
+    FS("full", ITEM_FULL, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE),
     FS("blocksize", ITEM_BLOCKSIZE, PM_TYPE_U32, PM_SEM_INSTANT, PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)),
-    FS("avail", ITEM_AVAIL, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
-    FS("type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE),
-    FS("maxfiles", ITEM_MAXFILES, PM_TYPE_U64, PM_SEM_INSTANT, NONE),
+    FS("avail", ITEM_AVAIL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    FS("type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE),
+    FS("maxfiles", ITEM_MAXFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
 };
 
 static const struct indom_def indom = { .serial = FILESYS_INDOM, .label_name = "filesystem" };

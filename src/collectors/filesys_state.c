@@ -4,15 +4,15 @@
  * whether it is local; from cluster 5's read of the mounts.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "filesys.h"
 
 enum { ITEM_READONLY = 0, ITEM_LOCAL };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 
 static const struct metric_row rows[] = {
-    { "filesys.readonly", ITEM_READONLY, PM_TYPE_U32, FILESYS_INDOM, PM_SEM_INSTANT, NONE },
-    { "filesys.local", ITEM_LOCAL, PM_TYPE_U32, FILESYS_INDOM, PM_SEM_INSTANT, NONE },
+    { "filesys.readonly", ITEM_READONLY, PM_TYPE_U32, FILESYS_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "filesys.local", ITEM_LOCAL, PM_TYPE_U32, FILESYS_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static int

@@ -7,6 +7,7 @@
  * has no value on unified memory instead of an unsigned underflow.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "gpu.h"
 
 #include <errno.h>
@@ -14,15 +15,12 @@
 
 enum { ITEM_UTIL = 0, ITEM_MEMORY_USED = 1, ITEM_MEMORY_FREE = 2, ITEM_NGPU = 99 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 
 static const struct metric_row rows[] = {
-    { "gpu.util", ITEM_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, NONE },
-    { "gpu.memory.used", ITEM_MEMORY_USED, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, BYTE },
-    { "gpu.memory.free", ITEM_MEMORY_FREE, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, BYTE },
-    { "hinv.ngpu", ITEM_NGPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, COUNT },
+    { "gpu.util", ITEM_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "gpu.memory.used", ITEM_MEMORY_USED, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, UNITS_BYTE },
+    { "gpu.memory.free", ITEM_MEMORY_FREE, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, UNITS_BYTE },
+    { "hinv.ngpu", ITEM_NGPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_COUNT },
 };
 
 static const struct indom_def indom = { .serial = GPU_INDOM, .label_name = "GPU" };

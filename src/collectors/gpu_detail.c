@@ -5,23 +5,21 @@
  * driver has allocated.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "gpu.h"
 
 enum { ITEM_MODEL = 0, ITEM_CORES, ITEM_RENDERER_UTIL, ITEM_TILER_UTIL, ITEM_MEMORY_TOTAL, ITEM_MEMORY_ALLOCATED,
        ITEM_UNIFIED };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 
 static const struct metric_row rows[] = {
-    { "gpu.model", ITEM_MODEL, PM_TYPE_STRING, GPU_INDOM, PM_SEM_DISCRETE, NONE },
-    { "gpu.cores", ITEM_CORES, PM_TYPE_U32, GPU_INDOM, PM_SEM_DISCRETE, COUNT },
-    { "gpu.renderer.util", ITEM_RENDERER_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, NONE },
-    { "gpu.tiler.util", ITEM_TILER_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, NONE },
-    { "gpu.memory.total", ITEM_MEMORY_TOTAL, PM_TYPE_U64, GPU_INDOM, PM_SEM_DISCRETE, BYTE },
-    { "gpu.memory.allocated", ITEM_MEMORY_ALLOCATED, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, BYTE },
-    { "gpu.memory.unified", ITEM_UNIFIED, PM_TYPE_U32, GPU_INDOM, PM_SEM_DISCRETE, NONE },
+    { "gpu.model", ITEM_MODEL, PM_TYPE_STRING, GPU_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    { "gpu.cores", ITEM_CORES, PM_TYPE_U32, GPU_INDOM, PM_SEM_DISCRETE, UNITS_COUNT },
+    { "gpu.renderer.util", ITEM_RENDERER_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "gpu.tiler.util", ITEM_TILER_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "gpu.memory.total", ITEM_MEMORY_TOTAL, PM_TYPE_U64, GPU_INDOM, PM_SEM_DISCRETE, UNITS_BYTE },
+    { "gpu.memory.allocated", ITEM_MEMORY_ALLOCATED, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, UNITS_BYTE },
+    { "gpu.memory.unified", ITEM_UNIFIED, PM_TYPE_U32, GPU_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
 };
 
 static int

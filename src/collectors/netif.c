@@ -15,6 +15,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "metric_units.h"
 #include "convert.h"
 #include "netif.h"
 #include "netif_kind.h"
@@ -31,30 +32,28 @@ enum {
     ITEM_TOTAL_MCASTS
 };
 
-#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define ROW(name, item, sem, units) { name, item, PM_TYPE_U64, NETIF_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
-    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, BYTES),
-    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, BYTES),
-    ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.collisions", ITEM_COLLISIONS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.mtu", ITEM_MTU, PM_SEM_INSTANT, BYTES),
+    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
+    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
+    ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.collisions", ITEM_COLLISIONS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.mtu", ITEM_MTU, PM_SEM_INSTANT, UNITS_BYTE),
     /* bits per second: a count per second (PCP has no bit unit) */
     ROW("network.interface.baudrate", ITEM_BAUDRATE, PM_SEM_INSTANT,
         PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE)),
-    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, BYTES),
-    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, COUNT),
-    ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, COUNT),
+    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
+    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
 };
 
 static const struct indom_def indom = {

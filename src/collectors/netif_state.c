@@ -4,6 +4,7 @@
  * counters; from cluster 10's read of the interface list.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "netif.h"
 
 enum { ITEM_UP = 0, ITEM_RUNNING, ITEM_TYPE, ITEM_OUT_DROPS, ITEM_TRUNCATED };
@@ -12,15 +13,14 @@ enum { ITEM_UP = 0, ITEM_RUNNING, ITEM_TYPE, ITEM_OUT_DROPS, ITEM_TRUNCATED };
 #define IFF_UP 0x1
 #define IFF_RUNNING 0x40
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 
 static const struct metric_row rows[] = {
-    { "network.interface.up", ITEM_UP, PM_TYPE_U32, NETIF_INDOM, PM_SEM_INSTANT, NONE },
-    { "network.interface.running", ITEM_RUNNING, PM_TYPE_U32, NETIF_INDOM, PM_SEM_INSTANT, NONE },
-    { "network.interface.type", ITEM_TYPE, PM_TYPE_STRING, NETIF_INDOM, PM_SEM_DISCRETE, NONE },
+    { "network.interface.up", ITEM_UP, PM_TYPE_U32, NETIF_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.interface.running", ITEM_RUNNING, PM_TYPE_U32, NETIF_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.interface.type", ITEM_TYPE, PM_TYPE_STRING, NETIF_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
     { "network.interface.out.drops", ITEM_OUT_DROPS, PM_TYPE_U64, NETIF_INDOM, PM_SEM_COUNTER,
       PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) },
-    { "network.interface.bytes_truncated", ITEM_TRUNCATED, PM_TYPE_U32, NETIF_INDOM, PM_SEM_INSTANT, NONE },
+    { "network.interface.bytes_truncated", ITEM_TRUNCATED, PM_TYPE_U32, NETIF_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static int

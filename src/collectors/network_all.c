@@ -7,6 +7,7 @@
  * trusted are left out of the byte sums while they cannot.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "delta_sum.h"
 #include "netif.h"
 
@@ -22,23 +23,21 @@ enum {
 /* What is summed, in this order. */
 enum { SUM_IBYTES, SUM_OBYTES, SUM_IPACKETS, SUM_IERRORS, SUM_IDROPS, SUM_OPACKETS, SUM_OERRORS, SUM_ODROPS, NSUMS };
 
-#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define ROW(name, item, units) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, units }
 
 static const struct metric_row rows[] = {
-    ROW("network.all.in.bytes", ITEM_IN_BYTES, BYTES),
-    ROW("network.all.in.packets", ITEM_IN_PACKETS, COUNT),
-    ROW("network.all.in.errors", ITEM_IN_ERRORS, COUNT),
-    ROW("network.all.in.drops", ITEM_IN_DROPS, COUNT),
-    ROW("network.all.out.bytes", ITEM_OUT_BYTES, BYTES),
-    ROW("network.all.out.packets", ITEM_OUT_PACKETS, COUNT),
-    ROW("network.all.out.errors", ITEM_OUT_ERRORS, COUNT),
-    ROW("network.all.out.drops", ITEM_OUT_DROPS, COUNT),
-    ROW("network.all.total.bytes", ITEM_TOTAL_BYTES, BYTES),
-    ROW("network.all.total.packets", ITEM_TOTAL_PACKETS, COUNT),
-    ROW("network.all.total.errors", ITEM_TOTAL_ERRORS, COUNT),
-    ROW("network.all.total.drops", ITEM_TOTAL_DROPS, COUNT),
+    ROW("network.all.in.bytes", ITEM_IN_BYTES, UNITS_BYTE),
+    ROW("network.all.in.packets", ITEM_IN_PACKETS, UNITS_COUNT),
+    ROW("network.all.in.errors", ITEM_IN_ERRORS, UNITS_COUNT),
+    ROW("network.all.in.drops", ITEM_IN_DROPS, UNITS_COUNT),
+    ROW("network.all.out.bytes", ITEM_OUT_BYTES, UNITS_BYTE),
+    ROW("network.all.out.packets", ITEM_OUT_PACKETS, UNITS_COUNT),
+    ROW("network.all.out.errors", ITEM_OUT_ERRORS, UNITS_COUNT),
+    ROW("network.all.out.drops", ITEM_OUT_DROPS, UNITS_COUNT),
+    ROW("network.all.total.bytes", ITEM_TOTAL_BYTES, UNITS_BYTE),
+    ROW("network.all.total.packets", ITEM_TOTAL_PACKETS, UNITS_COUNT),
+    ROW("network.all.total.errors", ITEM_TOTAL_ERRORS, UNITS_COUNT),
+    ROW("network.all.total.drops", ITEM_TOTAL_DROPS, UNITS_COUNT),
 };
 
 static uint64_t sums[NSUMS];

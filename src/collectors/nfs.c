@@ -16,6 +16,7 @@
  * upstream gave them no name either.
  */
 #include "collector.h"
+#include "metric_units.h"
 
 #include <errno.h>
 #include <string.h>
@@ -35,9 +36,8 @@ enum {
     ITEM_SRV_VOPWRITES = 126, ITEM_PAGEINS, ITEM_PAGEOUTS,
 };
 
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, COUNT }
-#define PROC(name, item) { name, item, PM_TYPE_U64, NFS3_INDOM, PM_SEM_COUNTER, COUNT }
+#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
+#define PROC(name, item) { name, item, PM_TYPE_U64, NFS3_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
 
 static const struct metric_row rows[] = {
     ROW("nfs3.client.calls", ITEM_CLIENT_CALLS),

@@ -7,6 +7,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "metric_units.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
 #include "percpu.h"
@@ -18,16 +19,15 @@
 #include <string.h>
 
 #define CPU_INDOM 3
-#define MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
 #define ITEM_NCPU 71
 #define ITEM_FIRST 72           /* 72..75 follow enum cpu_state_index */
 
 static const struct metric_row rows[] = {
     { "hinv.ncpu", ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
-    { "kernel.percpu.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
-    { "kernel.percpu.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
-    { "kernel.percpu.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
-    { "kernel.percpu.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, MSEC },
+    { "kernel.percpu.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.percpu.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.percpu.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.percpu.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
 };
 
 static const struct indom_def indom = {

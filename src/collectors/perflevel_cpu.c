@@ -9,6 +9,7 @@
  * are in no level.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "cpu_ticks.h"
 #include "delta_sum.h"
 #include "hinv.h"
@@ -18,8 +19,7 @@
 #include <errno.h>
 #include <string.h>
 
-#define MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
-#define ROW(name, state) { name, state, PM_TYPE_U64, PERFLEVEL_INDOM, PM_SEM_COUNTER, MSEC }
+#define ROW(name, state) { name, state, PM_TYPE_U64, PERFLEVEL_INDOM, PM_SEM_COUNTER, UNITS_MSEC }
 
 /* Items follow enum cpu_state_index. */
 static const struct metric_row rows[] = {

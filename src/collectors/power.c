@@ -9,6 +9,7 @@
  * power.battery.present and has no value for the other battery metrics.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "power.h"
 
 #include <errno.h>
@@ -20,9 +21,6 @@ enum {
     ITEM_SOURCE
 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define MINUTES PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MIN, 0)
 /* PCP 7 has units for these (upstream declares them); PCP 6 has none. */
 #ifdef PM_UNIT_TEMPERATURE
 #define CELSIUS PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_TEMPERATURE, PM_TEMPERATURE_C)
@@ -30,27 +28,27 @@ enum {
 #define MILLIAMP PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_CURRENT, PM_CURRENT_mA)
 #define MILLIAMP_HOUR PMDA_EXTRAUNITS(0, 1, 0, 0, PM_TIME_HOUR, 0, PM_UNIT_CURRENT, PM_CURRENT_mA)
 #else
-#define CELSIUS NONE
-#define MILLIVOLT NONE
-#define MILLIAMP NONE
-#define MILLIAMP_HOUR NONE
+#define CELSIUS UNITS_NONE
+#define MILLIVOLT UNITS_NONE
+#define MILLIAMP UNITS_NONE
+#define MILLIAMP_HOUR UNITS_NONE
 #endif
 #define B(name, item, type, sem, units) { "power.battery." name, item, type, COLLECTOR_NO_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
-    B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
-    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
-    B("charge", ITEM_CHARGE, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
-    B("time_remaining", ITEM_TIME_REMAINING, PM_TYPE_32, PM_SEM_INSTANT, MINUTES),
-    B("health", ITEM_HEALTH, PM_TYPE_U32, PM_SEM_INSTANT, NONE),
-    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
+    B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    B("charge", ITEM_CHARGE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    B("time_remaining", ITEM_TIME_REMAINING, PM_TYPE_32, PM_SEM_INSTANT, UNITS_MINUTES),
+    B("health", ITEM_HEALTH, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
     B("temperature", ITEM_TEMPERATURE, PM_TYPE_FLOAT, PM_SEM_INSTANT, CELSIUS),
     B("voltage", ITEM_VOLTAGE, PM_TYPE_U32, PM_SEM_INSTANT, MILLIVOLT),
     B("amperage", ITEM_AMPERAGE, PM_TYPE_32, PM_SEM_INSTANT, MILLIAMP),
     B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR),
     B("capacity.max", ITEM_CAPACITY_MAX, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR),
-    { "power.ac.connected", ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    { "power.source", ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "power.ac.connected", ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "power.source", ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static struct battery battery;

@@ -4,16 +4,16 @@
  * considers free (kern.memorystatus_level).
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "sysctl_values.h"
 
 enum { ITEM_LEVEL = 0, ITEM_LEVEL_NAME = 1, ITEM_FREE_PERCENT = 2 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 
 static const struct metric_row rows[] = {
-    { "mem.pressure.level", ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    { "mem.pressure.level_name", ITEM_LEVEL_NAME, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    { "mem.pressure.free_percent", ITEM_FREE_PERCENT, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "mem.pressure.level", ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.level_name", ITEM_LEVEL_NAME, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.free_percent", ITEM_FREE_PERCENT, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static struct plat_sysctl_set values;

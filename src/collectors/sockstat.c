@@ -4,16 +4,16 @@
  * values; here each fails on its own.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "sysctl_values.h"
 
 #define FIRST_ITEM 155      /* items follow the PLAT_SOCKSTAT_* order */
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 
 static const struct metric_row rows[] = {
     { "network.sockstat.tcp.inuse", FIRST_ITEM + PLAT_SOCKSTAT_TCP, PM_TYPE_U32, COLLECTOR_NO_INDOM,
-      PM_SEM_INSTANT, NONE },
+      PM_SEM_INSTANT, UNITS_NONE },
     { "network.sockstat.udp.inuse", FIRST_ITEM + PLAT_SOCKSTAT_UDP, PM_TYPE_U32, COLLECTOR_NO_INDOM,
-      PM_SEM_INSTANT, NONE },
+      PM_SEM_INSTANT, UNITS_NONE },
 };
 
 SYSCTL_TABLE_COLLECTOR(sockstat_collector, "sockstat", 15, PLAT_SYSCTL_SOCKSTAT, rows, FIRST_ITEM);

@@ -15,6 +15,7 @@
  * an error (upstream served constants).
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "convert.h"
 #include "tcp.h"
 #include "tcpconn.h"
@@ -29,27 +30,24 @@ enum {
 enum { F_CONNATTEMPT, F_ACCEPTS, F_CONNDROPS, F_DROPS, F_RCVTOTAL, F_SNDTOTAL, F_SNDREXMITPACK, F_SNDCTRL,
        F_RCVBADSUM, F_RCVBADOFF, F_RCVSHORT, F_RCVMEMDROP, NFIELDS };
 
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, COUNT }
+#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
 
 static const struct metric_row rows[] = {
     ROW("network.tcp.activeopens", ITEM_ACTIVEOPENS),
     ROW("network.tcp.passiveopens", ITEM_PASSIVEOPENS),
     ROW("network.tcp.attemptfails", ITEM_ATTEMPTFAILS),
     ROW("network.tcp.estabresets", ITEM_ESTABRESETS),
-    { "network.tcp.currestab", ITEM_CURRESTAB, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "network.tcp.currestab", ITEM_CURRESTAB, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     ROW("network.tcp.insegs", ITEM_INSEGS),
     ROW("network.tcp.outsegs", ITEM_OUTSEGS),
     ROW("network.tcp.retranssegs", ITEM_RETRANSSEGS),
     ROW("network.tcp.inerrs.total", ITEM_INERRS),
     ROW("network.tcp.outrsts", ITEM_OUTRSTS),
     ROW("network.tcp.incsumerrors", ITEM_INCSUMERRORS),
-    { "network.tcp.rtoalgorithm", ITEM_RTOALGORITHM, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    { "network.tcp.rtomin", ITEM_RTOMIN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, MSEC },
-    { "network.tcp.rtomax", ITEM_RTOMAX, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, MSEC },
-    { "network.tcp.maxconn", ITEM_MAXCONN, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "network.tcp.rtoalgorithm", ITEM_RTOALGORITHM, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.tcp.rtomin", ITEM_RTOMIN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
+    { "network.tcp.rtomax", ITEM_RTOMAX, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
+    { "network.tcp.maxconn", ITEM_MAXCONN, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     ROW("network.tcp.inerrs.badsum", ITEM_BADSUM),
     ROW("network.tcp.inerrs.badoff", ITEM_BADOFF),
     ROW("network.tcp.inerrs.short", ITEM_SHORT),

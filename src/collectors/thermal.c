@@ -10,6 +10,7 @@
  * macOS's. Each part is read only when a requested metric needs it.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "thermal.h"
 
 #include <errno.h>
@@ -22,13 +23,11 @@ enum {
     ITEM_FAN_TARGET, ITEM_FAN_MODE, ITEM_FAN_MIN, ITEM_FAN_MAX, ITEM_PRESSURE_LEVEL, ITEM_PRESSURE_STATE
 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define RPM PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_MIN, PM_COUNT_ONE)
 #ifdef PM_UNIT_TEMPERATURE
 #define CELSIUS PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_TEMPERATURE, PM_TEMPERATURE_C)
 #else
-#define CELSIUS NONE      /* PCP 6 has no unit for temperature */
+#define CELSIUS UNITS_NONE      /* PCP 6 has no unit for temperature */
 #endif
 #define T(name, item) { "thermal." name, item, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, CELSIUS }
 #define FAN(name, item, type, units) { "thermal.fan." name, item, type, FAN_INDOM, PM_SEM_INSTANT, units }
@@ -36,12 +35,12 @@ enum {
 static const struct metric_row rows[] = {
     T("cpu.die", ITEM_CPU_DIE), T("cpu.proximity", ITEM_CPU_PROXIMITY), T("gpu.die", ITEM_GPU_DIE),
     T("package", ITEM_PACKAGE), T("ambient", ITEM_AMBIENT),
-    { "hinv.nfan", ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE },
+    { "hinv.nfan", ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
     FAN("speed", ITEM_FAN_SPEED, PM_TYPE_FLOAT, RPM), FAN("target", ITEM_FAN_TARGET, PM_TYPE_FLOAT, RPM),
-    FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, NONE), FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM),
+    FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, UNITS_NONE), FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM),
     FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM),
-    { "thermal.pressure.level", ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
-    { "thermal.pressure.state", ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE },
+    { "thermal.pressure.level", ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "thermal.pressure.state", ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static const struct indom_def indom = { .serial = FAN_INDOM, .label_name = "fan" };

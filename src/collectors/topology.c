@@ -8,6 +8,7 @@
  * level) carry on with levels unknown.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "cpu_topology.h"
 #include "topology.h"
 
@@ -22,9 +23,7 @@ enum {
     ITEM_LEVEL_FIELD = 11       /* 11..18 follow the PLAT_PL_* fields */
 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
-#define ROW(name, item, type) { name, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE }
+#define ROW(name, item, type) { name, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
 #define LEVEL_ROW(name, field, type, units) \
     { name, ITEM_LEVEL_FIELD + (field), type, PERFLEVEL_INDOM, PM_SEM_DISCRETE, units }
 
@@ -33,15 +32,15 @@ static const struct metric_row rows[] = {
     ROW("hinv.cpu.physical", ITEM_PHYSICAL, PM_TYPE_U32),
     ROW("hinv.cpu.logical", ITEM_LOGICAL, PM_TYPE_U32),
     ROW("hinv.cpu.nperflevels", ITEM_NPERFLEVELS, PM_TYPE_U32),
-    { "hinv.perflevel.name", ITEM_LEVEL_NAME, PM_TYPE_STRING, PERFLEVEL_INDOM, PM_SEM_DISCRETE, NONE },
-    LEVEL_ROW("hinv.perflevel.physical", PLAT_PL_PHYSICALCPU, PM_TYPE_U32, NONE),
-    LEVEL_ROW("hinv.perflevel.logical", PLAT_PL_LOGICALCPU, PM_TYPE_U32, NONE),
-    LEVEL_ROW("hinv.perflevel.l1icache", PLAT_PL_L1ICACHESIZE, PM_TYPE_U64, BYTES),
-    LEVEL_ROW("hinv.perflevel.l1dcache", PLAT_PL_L1DCACHESIZE, PM_TYPE_U64, BYTES),
-    LEVEL_ROW("hinv.perflevel.l2cache", PLAT_PL_L2CACHESIZE, PM_TYPE_U64, BYTES),
-    LEVEL_ROW("hinv.perflevel.cpus_per_l2", PLAT_PL_CPUSPERL2, PM_TYPE_U32, NONE),
-    LEVEL_ROW("hinv.perflevel.l3cache", PLAT_PL_L3CACHESIZE, PM_TYPE_U64, BYTES),
-    LEVEL_ROW("hinv.perflevel.cpus_per_l3", PLAT_PL_CPUSPERL3, PM_TYPE_U32, NONE),
+    { "hinv.perflevel.name", ITEM_LEVEL_NAME, PM_TYPE_STRING, PERFLEVEL_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    LEVEL_ROW("hinv.perflevel.physical", PLAT_PL_PHYSICALCPU, PM_TYPE_U32, UNITS_NONE),
+    LEVEL_ROW("hinv.perflevel.logical", PLAT_PL_LOGICALCPU, PM_TYPE_U32, UNITS_NONE),
+    LEVEL_ROW("hinv.perflevel.l1icache", PLAT_PL_L1ICACHESIZE, PM_TYPE_U64, UNITS_BYTE),
+    LEVEL_ROW("hinv.perflevel.l1dcache", PLAT_PL_L1DCACHESIZE, PM_TYPE_U64, UNITS_BYTE),
+    LEVEL_ROW("hinv.perflevel.l2cache", PLAT_PL_L2CACHESIZE, PM_TYPE_U64, UNITS_BYTE),
+    LEVEL_ROW("hinv.perflevel.cpus_per_l2", PLAT_PL_CPUSPERL2, PM_TYPE_U32, UNITS_NONE),
+    LEVEL_ROW("hinv.perflevel.l3cache", PLAT_PL_L3CACHESIZE, PM_TYPE_U64, UNITS_BYTE),
+    LEVEL_ROW("hinv.perflevel.cpus_per_l3", PLAT_PL_CPUSPERL3, PM_TYPE_U32, UNITS_NONE),
 };
 
 static const struct indom_def indom = {

@@ -3,6 +3,7 @@
  * agent's own version.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "pmda_darwin_version.h"
 
 #include <stdio.h>
@@ -13,8 +14,7 @@ enum {
     ITEM_PMDA_UNAME = 28, ITEM_PMDA_VERSION = 29, ITEM_DISTRO = 30
 };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define ROW(name, item) { name, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, NONE }
+#define ROW(name, item) { name, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
 
 static const struct metric_row rows[] = {
     ROW("kernel.uname.release", ITEM_RELEASE),

@@ -4,12 +4,12 @@
  * thread totals.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "sysctl_values.h"
 
 enum { ITEM_FILES = 135, ITEM_FILES_MAX, ITEM_FILES_FREE, ITEM_VNODES, ITEM_VNODES_MAX, ITEM_NPROCS, ITEM_NTHREADS };
 
-#define NONE PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define ROW(name, item, sem) { name, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, NONE }
+#define ROW(name, item, sem) { name, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE }
 
 static const struct metric_row rows[] = {
     ROW("vfs.files.count", ITEM_FILES, PM_SEM_INSTANT),

@@ -4,6 +4,7 @@
  * host_statistics64, so this cluster makes no OS call of its own.
  */
 #include "collector.h"
+#include "metric_units.h"
 #include "convert.h"
 #include "hinv.h"
 #include "memory.h"
@@ -16,24 +17,22 @@ enum {
     ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO
 };
 
-#define KBYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
-#define COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define ROW(name, item, type, sem, units) { name, item, type, COLLECTOR_NO_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
-    ROW("mem.pages.speculative", ITEM_PAGES_SPECULATIVE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
-    ROW("mem.pages.throttled", ITEM_PAGES_THROTTLED, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
-    ROW("mem.pages.purgeable", ITEM_PAGES_PURGEABLE, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
-    ROW("mem.pages.file_backed", ITEM_PAGES_FILE_BACKED, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
-    ROW("mem.pages.anonymous", ITEM_PAGES_ANONYMOUS, PM_TYPE_U32, PM_SEM_INSTANT, COUNT),
-    ROW("mem.purges", ITEM_PURGES, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("mem.util.speculative", ITEM_UTIL_SPECULATIVE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
-    ROW("mem.util.purgeable", ITEM_UTIL_PURGEABLE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
-    ROW("mem.util.file_backed", ITEM_UTIL_FILE_BACKED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
-    ROW("mem.util.anonymous", ITEM_UTIL_ANONYMOUS, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
-    ROW("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
-    ROW("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
-    ROW("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, KBYTES),
+    ROW("mem.pages.speculative", ITEM_PAGES_SPECULATIVE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    ROW("mem.pages.throttled", ITEM_PAGES_THROTTLED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    ROW("mem.pages.purgeable", ITEM_PAGES_PURGEABLE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    ROW("mem.pages.file_backed", ITEM_PAGES_FILE_BACKED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    ROW("mem.pages.anonymous", ITEM_PAGES_ANONYMOUS, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    ROW("mem.purges", ITEM_PURGES, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("mem.util.speculative", ITEM_UTIL_SPECULATIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.purgeable", ITEM_UTIL_PURGEABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.file_backed", ITEM_UTIL_FILE_BACKED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.anonymous", ITEM_UTIL_ANONYMOUS, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     ROW("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT,
         PMDA_PMUNITS(0, 0, 0, 0, 0, 0)),
 };

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
-#define NONE_UNITS PROC_NO_UNITS
-#define COUNT PROC_COUNT
-#define NSEC PROC_NSEC
+#define NONE_UNITS UNITS_NONE
+#define COUNT UNITS_COUNT
+#define NSEC UNITS_NSEC
 
 /* What each row needs from the table, and who may see it: by the row's
  * address, in tables parallel to the rows. */

@@ -8,11 +8,11 @@
 #include <errno.h>
 
 #define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
-#define NONE_UNITS PROC_NO_UNITS
-#define COUNT PROC_COUNT
-#define NSEC PROC_NSEC
-#define KBYTE PROC_KBYTE
-#define BYTE PROC_BYTE
+#define NONE_UNITS UNITS_NONE
+#define COUNT UNITS_COUNT
+#define NSEC UNITS_NSEC
+#define KBYTE UNITS_KBYTE
+#define BYTE UNITS_BYTE
 
 #define COLLECTOR(var, label, clus, rowsv, fetchfn, wantfn) \
     const struct collector var = { .name = label, .cluster = clus, .ndepends = 1, .depends = { 1 }, \

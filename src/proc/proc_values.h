@@ -8,15 +8,11 @@
 #define PMDA_DARWIN_PROC_VALUES_H
 
 #include "collector.h"
+#include "metric_units.h"
 #include "proc_access.h"
 #include "proc_table.h"
 
 #define PROC_INDOM 0
-#define PROC_NO_UNITS PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define PROC_COUNT PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define PROC_NSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_NSEC, 0)
-#define PROC_KBYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
-#define PROC_BYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 
 /* The entry of inst if this client may see rows of class cls, else NULL
  * with *sts PM_ERR_INST or PM_ERR_PERMISSION. */
