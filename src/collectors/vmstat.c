@@ -1,7 +1,9 @@
 /*
- * Cluster 101: the rest of what vm_stat prints, and derived figures with
- * stated definitions (src/vm_derived.h). The data is cluster 1's read of
- * host_statistics64, so this cluster makes no OS call of its own.
+ * Cluster 101: the rest of what vm_stat prints, derived figures with stated
+ * definitions (src/vm_derived.h), and the file cache and swap under the
+ * Linux names that pcp-htop, pmstat and pcp free read. The data is cluster
+ * 1's read of host_statistics64 and vm.swapusage, so this cluster makes no
+ * OS call of its own.
  */
 #include "collector.h"
 #include "metric_units.h"
@@ -14,7 +16,8 @@ enum {
     ITEM_PAGES_SPECULATIVE = 0, ITEM_PAGES_THROTTLED, ITEM_PAGES_PURGEABLE, ITEM_PAGES_FILE_BACKED,
     ITEM_PAGES_ANONYMOUS, ITEM_PURGES,
     ITEM_UTIL_SPECULATIVE = 10, ITEM_UTIL_PURGEABLE, ITEM_UTIL_FILE_BACKED, ITEM_UTIL_ANONYMOUS,
-    ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO
+    ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO,
+    ITEM_UTIL_CACHED, ITEM_UTIL_SWAP_TOTAL, ITEM_UTIL_SWAP_FREE
 };
 
 #define ROW(name, item, type, sem, units) { name, item, type, COLLECTOR_NO_INDOM, sem, units }
@@ -34,7 +37,10 @@ static const struct metric_row rows[] = {
     ROW("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     ROW("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     ROW("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT,
-        PMDA_PMUNITS(0, 0, 0, 0, 0, 0)),
+        UNITS_NONE),
+    ROW("mem.util.cached", ITEM_UTIL_CACHED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.swapTotal", ITEM_UTIL_SWAP_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    ROW("mem.util.swapFree", ITEM_UTIL_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
 };
 
 static int
@@ -53,7 +59,8 @@ fetch_pages(unsigned int item, const struct plat_vm *vm, uint64_t page_size, pmA
     switch (item) {
     case ITEM_UTIL_SPECULATIVE: pages = vm->speculative_count; break;
     case ITEM_UTIL_PURGEABLE: pages = vm->purgeable_count; break;
-    case ITEM_UTIL_FILE_BACKED: pages = vm->external_page_count; break;
+    case ITEM_UTIL_FILE_BACKED:
+    case ITEM_UTIL_CACHED: pages = vm->external_page_count; break;
     case ITEM_UTIL_ANONYMOUS: pages = vm->internal_page_count; break;
     case ITEM_UTIL_APP: pages = vm_app_pages(vm); break;
     case ITEM_UTIL_MEMORY_USED: pages = vm_used_pages(vm); break;
@@ -74,6 +81,12 @@ vmstat_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     (void)inst;
     if (host == NULL || mem == NULL)            /* cannot happen: clusters 0 and 1 are dependencies */
         return PM_ERR_AGAIN;
+    if (row->item == ITEM_UTIL_SWAP_TOTAL || row->item == ITEM_UTIL_SWAP_FREE) {
+        if (mem->swap_status < 0)
+            return collector_error(mem->swap_status);
+        atom->ull = (row->item == ITEM_UTIL_SWAP_TOTAL ? mem->swap.total : mem->swap.avail) / 1024;
+        return PMDA_FETCH_STATIC;
+    }
     if (mem->vm_status < 0)
         return collector_error(mem->vm_status);
     vm = &mem->vm;

@@ -167,6 +167,13 @@ vm_stat_fields_and_derived_memory(void **state)
     assert_int_equal(harness_u64(101, 14), (2600 - 300) * 16);      /* mem.util.app */
     assert_int_equal(harness_u64(101, 15), (2300 + 400 + 50) * 16); /* mem.util.memory_used */
     assert_int_equal(harness_u64(101, 16), (16ULL << 20) - 2750 * 16);  /* mem.util.available */
+    assert_int_equal(harness_u64(101, 18), 2500 * 16);              /* mem.util.cached: the file cache */
+    assert_int_equal(harness_u64(101, 19), harness_u64(1, 24));     /* mem.util.swapTotal = swap.length */
+    assert_int_equal(harness_u64(101, 20), harness_u64(1, 26));     /* mem.util.swapFree = swap.free */
+    fake.memory.swap_status = -ENOENT;                      /* no swap source: no value, the rest stands */
+    assert_int_equal(status(101, 19, PM_TYPE_U64), PM_ERR_APPVERSION);
+    assert_int_equal(status(101, 20, PM_TYPE_U64), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64(101, 18), 2500 * 16);
     fake.memory.vm.purgeable_count = 3000;                  /* more than the anonymous pages */
     assert_int_equal(harness_u64(101, 14), 0);
 }
