@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Write the pmie rules' test scenarios: two variants of the (synthetic) Apple
+Silicon fixture, one calm (no rule may fire) and one stressed (every rule must
+fire), by rewriting the records each rule reads in each of its samples.
+
+usage: make-scenarios.py FIXTURE OUTDIR   (writes OUTDIR/calm.snapshot and
+OUTDIR/stressed.snapshot)
+
+The replay interpolates counters between samples, so a counter set to grow
+by N per sample reads as N/5 per second (samples are 5 s apart)."""
+import re
+import sys
+
+MIB = 1 << 20
+E_CPUS = {"cpu0", "cpu1", "cpu2", "cpu3"}      # cluster type E in the fixture
+TICKS = 500                                     # ticks per CPU per sample (hz 100, 5 s)
+DATA_MOUNT = "/System/Volumes/Data"
+DISK_DRIVER = "IOBlockStorageDriver#0x1000005d0"
+PROCESS = "731"                                 # python3.12, 675 MiB
+
+# Busy fraction of the P and E cores over each of the 4 intervals.
+BUSY = {
+    "calm": [(0.4, 0.3)] * 4,
+    # P saturated with E idle for 10 s, then the reverse for 10 s
+    "stressed": [(0.98, 0.05), (0.98, 0.05), (0.05, 0.98), (0.05, 0.98)],
+}
+
+
+def values(scenario, k):
+    """The records a sample k (0..4) of a scenario sets, as {key: value}."""
+    stressed = scenario == "stressed"
+    v = {
+        "sysctl.kern.memorystatus_vm_pressure_level": ([2, 2, 4, 4, 4][k] if stressed else 1),
+        "compressor.thrashing_detected": 2 + (3 * k if stressed else 0),
+        "compressor.swapouts_under_30s": 120 + (50 * k if stressed else 0),
+        f"netif[en0].ierrors": 171 + (100 * k if stressed else 0),
+        f"netif[en0].iqdrops": 343 + (100 * k if stressed else 0),
+        f"ioreg[{DISK_DRIVER}].prop.Statistics.Errors%20(Read)": "number %d" % (2 * k if stressed else 0),
+    }
+    used = (1024 + 100 * k) * MIB if stressed else 512 * MIB
+    v.update({"swap.total": 2048 * MIB, "swap.used": used, "swap.avail": 2048 * MIB - used})
+    footprint = (675 + (50 * k if stressed else 0)) * MIB
+    v[f"proc[{PROCESS}].rusage.phys_footprint"] = footprint
+    v[f"proc[{PROCESS}].rusage.lifetime_max_phys_footprint"] = max(footprint, 900 * MIB)
+    return v
+
+
+def cpu_ticks(scenario, cpu, k, start):
+    """user and idle ticks of a CPU at sample k: its level's busy share of each interval."""
+    user, idle = start
+    for j in range(k):
+        p_busy, e_busy = BUSY[scenario][j]
+        busy = e_busy if cpu in E_CPUS else p_busy
+        user += round(TICKS * busy)
+        idle += TICKS - round(TICKS * busy)
+    return user, idle
+
+
+def rewrite(lines, scenario):
+    out, k, mount, first_cpu = [], -1, {}, {}
+    header_overrides = {
+        "stressed": {"CycleCount": "number 1100", "thermalpressurelevel#0x1].prop.state": "number 2"},
+        "calm": {"thermalpressurelevel#0x1].prop.state": "number 0"},
+    }[scenario]
+    for line in lines:
+        if line.startswith("sample "):
+            k += 1
+        key, _, value = line.rstrip("\n").partition(" ")
+        if not value:
+            out.append(line)
+            continue
+        if k < 0:
+            for suffix, new in header_overrides.items():
+                if key.endswith(suffix):
+                    value = new
+            out.append(f"{key} {value}\n")
+            continue
+        m = re.match(r"mount\[(\d+)\]\.(\w+)$", key)
+        if m:
+            mount.setdefault(m.group(1), {})[m.group(2)] = value
+            if m.group(2) == "on" and value == DATA_MOUNT:
+                mount["data"] = m.group(1)
+            if scenario == "stressed" and mount.get("data") == m.group(1) and m.group(2) in ("bfree", "bavail"):
+                bfree = 6000000 - 200000 * k      # ~95% full and filling
+                value = str(bfree if m.group(2) == "bfree" else bfree - 4824988)
+        m = re.match(r"cpu\[(cpu\d+)\]\.(user|idle|sys|nice)$", key)
+        if m:
+            cpu, field = m.groups()
+            first_cpu.setdefault((cpu, field), int(value))
+            if field in ("user", "idle"):
+                start = (first_cpu.get((cpu, "user"), 0), first_cpu.get((cpu, "idle"), 0))
+                if field == "idle":        # both starts are known once idle is read
+                    user, idle = cpu_ticks(scenario, cpu, k, start)
+                    value = str(idle)
+                    out[-1 - out_offset(out, cpu)] = f"cpu[{cpu}].user {user}\n"
+            else:
+                value = str(first_cpu[(cpu, field)])   # sys and nice stay flat
+        new = values(scenario, k).get(key)
+        if new is not None:
+            value = str(new)
+        out.append(f"{key} {value}\n")
+    return fix_cpu_totals(out)
+
+
+def out_offset(out, cpu):
+    """How far back in out the CPU's user line is (the fixture writes user, sys, idle, nice)."""
+    for back in range(len(out)):
+        if out[-1 - back].startswith(f"cpu[{cpu}].user "):
+            return back
+    raise ValueError(f"no user line for {cpu}")
+
+
+def fix_cpu_totals(lines):
+    """cpu.* are the sums of the per-CPU ticks, sample by sample."""
+    totals, result, pending = {}, [], []
+    for line in lines + ["sample end\n"]:
+        if line.startswith("sample "):
+            result.extend(l if not l.startswith("cpu.") or l.split()[0][4:] not in totals
+                          else "%s %d\n" % (l.split()[0], totals[l.split()[0][4:]]) for l in pending)
+            pending, totals = [], {}
+            if line != "sample end\n":
+                result.append(line)
+            continue
+        m = re.match(r"cpu\[cpu\d+\]\.(\w+) (\d+)", line)
+        if m:
+            totals[m.group(1)] = totals.get(m.group(1), 0) + int(m.group(2))
+        pending.append(line)
+    return result
+
+
+def main():
+    fixture, outdir = sys.argv[1], sys.argv[2]
+    with open(fixture) as f:
+        lines = f.readlines()
+    for scenario in ("calm", "stressed"):
+        body = rewrite([l for l in lines if not l.startswith("#")], scenario)
+        with open(f"{outdir}/{scenario}.snapshot", "w") as f:
+            f.write(f"# SYNTHETIC: not recorded on a real Mac. The {scenario} scenario for the pmie rules,\n"
+                    f"# made by tests/scenarios/make-scenarios.py from {fixture.split('/')[-1]}.\n")
+            f.writelines(body)
+
+
+if __name__ == "__main__":
+    main()
