@@ -122,6 +122,12 @@ if command -v tmux >/dev/null; then
         "grep -q -E '^ *731 alice .*python3 train.py --epochs 10' '$work/htop.screen' &&
          grep -q -E '^ *1001 bob .*/usr/local/bin/backupd --nightly' '$work/htop.screen' &&
          grep -q 'Tasks: 8,' '$work/htop.screen'"
+    # htop's used = total - free - cached (mem.util.cached: the file cache) =
+    # 9.77G, near Activity Monitor's Memory Used (mem.util.memory_used, 9.86G)
+    # where it read 14.7G before; swap from vm.swapusage, where it read 0K/0K
+    check "pcp-htop's memory bar reads 9.77G of 16.0G used and its swap bar 512M of 2.00G" sh -c \
+        "grep -q -E 'Mem\\[.*9\\.77G/16\\.0G\\]' '$work/htop.screen' &&
+         grep -q -E 'Swp\\[.*51[0-9]M/2\\.00G\\]' '$work/htop.screen'"
 else
     not_ok "pcp-htop needs tmux (scripts/deps.sh installs it)"
 fi
