@@ -25,9 +25,9 @@ if [ -z "${PMDA_DARWIN_IN_SANDBOX:-}" ]; then
     exec unshare --mount --pid --net --fork --mount-proc "$0" "$@"
 fi
 
-. "$src/tests/integration/lib.sh"
-unset PMCD_PORT
 . /etc/pcp.conf
+. "$src/tests/integration/lib.sh"      # after pcp.conf: it picks the python3 that has PCP's module
+unset PMCD_PORT
 mount --make-rprivate /
 ip link set lo up
 
@@ -68,6 +68,7 @@ export PMDA_DARWIN_SNAPSHOT=$readable/apple-silicon.snapshot
 "$PCP_RC_DIR/pmcd" start >"$work/pmcd-start.log" 2>&1
 check "the sandboxed pmcd serves the pre-existing darwin agent" pminfo -f hinv.ncpu
 
+cp -a "$PCP_SYSCONF_DIR/dstat" "$work/dstat.before"
 (cd "$PCP_PMDAS_DIR/darwin" && ./Install </dev/null) >"$work/install.log" 2>&1
 cat "$work/install.log"
 check "Install says it replaces the existing darwin agent" grep -q "Replacing the agent that pmcd.conf has for domain 78" "$work/install.log"
@@ -87,11 +88,35 @@ check "the installed agent serves values" sh -c "[ \$(grep -c value '$work/value
 check "the pmlogrewrite rule is in place" cmp -s "$src/pmlogrewrite/darwin.conf" "$PCP_VAR_DIR/config/pmlogrewrite/darwin.conf"
 check "its help text reaches clients" sh -c "pminfo -t kernel.all.cpu.user | grep -q 'user mode'"
 
+# What PCP's tools read, where they look for it by default.
+nviews=$(ls "$src"/config/pmchart | wc -l)
+check "the $nviews pmchart views are where pmchart finds them" sh -c \
+    "[ \$(ls '$PCP_VAR_DIR'/config/pmchart/macOS.* | wc -l) -eq $nviews ] &&
+     cmp -s '$src/config/pmchart/macOS.Overview' '$PCP_VAR_DIR/config/pmchart/macOS.Overview'"
+pmieconf list darwin > "$work/pmieconf.list" 2>&1
+check "pmieconf lists the $(ls "$src"/config/pmieconf/darwin | wc -l) darwin rules" sh -c \
+    "[ \$(grep -c '^  rule: darwin\.' '$work/pmieconf.list') -eq $(ls "$src"/config/pmieconf/darwin | wc -l) ]"
+"$PCP_BINADM_DIR/pmlogconf" -c -q "$work/pmlogger.config" > "$work/pmlogconf.out" 2>&1
+check "pmlogconf offers the darwin groups" sh -c \
+    "[ \$(grep -c '^#+ darwin/' '$work/pmlogger.config') -eq $(ls "$src"/config/pmlogconf/darwin | wc -l) ]"
+pmrep -t 1 -s 2 :darwin-macstat > "$work/pmrep" 2>&1
+check "pmrep :darwin-macstat works without -c" sh -c "tail -1 '$work/pmrep' | grep -q ' normal '"
+pcp dstat --nocolor 1 2 > "$work/dstat" 2>&1
+check "pcp dstat's default report works, with PCP's Linux plugin files kept aside" sh -c \
+    "grep -q 'usr sys idl' '$work/dstat' && ! grep -q -i -E 'invalid|traceback' '$work/dstat' &&
+     cmp -s '$work/dstat.before/cpu' '$PCP_PMDAS_DIR/darwin/dstat.pcp/cpu' && [ ! -f '$PCP_SYSCONF_DIR/dstat/sys' ]"
+
 (cd "$PCP_PMDAS_DIR/darwin" && ./Remove </dev/null) >"$work/remove.log" 2>&1
 cat "$work/remove.log"
 check "Remove takes the agent out of pmcd.conf" sh -c "! awk '\$2 == 78' '$PCP_PMCDCONF_PATH' | grep -q ."
 check "Remove takes the names out of the PMNS" sh -c "! pminfo hinv.ncpu >/dev/null 2>&1"
 check "pmcd is healthy after Remove" sh -c "pminfo -f pmcd.version | grep -q value && pminfo -f pmcd.agent.status | grep -q value"
+tools_removed() {
+    ! ls "$PCP_VAR_DIR"/config/pmchart/macOS.* >/dev/null 2>&1 && [ ! -e "$PCP_VAR_DIR/config/pmieconf/darwin" ] &&
+        [ ! -e "$PCP_VAR_DIR/config/pmlogconf/darwin" ] && [ ! -e "$PCP_SYSCONF_DIR/pmrep/darwin.conf" ] &&
+        diff -r "$work/dstat.before" "$PCP_SYSCONF_DIR/dstat" >/dev/null
+}
+check "Remove takes the views, rules, groups and reports away and puts PCP's dstat files back" tools_removed
 
 # The proc agent: upstream's darwin_proc is configured on domain 3 (a copy of
 # pmdaproc at another path stands in for it); Install replaces it.
@@ -141,5 +166,6 @@ check "an unreadable snapshot: no values, and pmcd stays healthy" sh -c \
     "pminfo -f hinv.ncpu > '$work/unreadable.values' 2>&1; grep -q '^hinv.ncpu' '$work/unreadable.values' &&
      ! grep -q ' value ' '$work/unreadable.values' && pminfo -f pmcd.version | grep -q value"
 (cd "$PCP_PMDAS_DIR/darwin" && ./Remove </dev/null) >/dev/null 2>&1
+check "after a second Install and Remove PCP's dstat files are still PCP's" tools_removed
 "$PCP_RC_DIR/pmcd" stop >/dev/null 2>&1
 finish
