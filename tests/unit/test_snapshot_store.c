@@ -116,6 +116,46 @@ counters_interpolate_and_gauges_step(void **state)
     snap_close(s);
 }
 
+/* cpu2 appears at the second sample, cpu1 is gone by the last (a process
+ * or disk that came or went). */
+static const char came_and_went[] =
+    "pmda-darwin-snapshot 1\n"
+    "sample 100\n"
+    "cpu[cpu0].user 0\n"
+    "cpu[cpu1].user 0\n"
+    "sample 110\n"
+    "cpu[cpu0].user 100\n"
+    "cpu[cpu1].user 50\n"
+    "cpu[cpu2].user 1000\n"
+    "sample 120\n"
+    "cpu[cpu0].user 200\n"
+    "cpu[cpu2].user 1400\n";
+
+static void
+an_instance_that_came_or_went_still_interpolates(void **state)
+{
+    char msg[SNAP_MSG_MAX];
+    struct snap *s = parse(came_and_went, msg, sizeof(msg));
+    uint64_t v;
+
+    (void)state;
+    assert_non_null(s);
+    snap_set_position(s, 5000000);          /* cpu1 is in both samples either side */
+    assert_int_equal(snap_u64(s, "cpu[cpu1].user", &v), 0);
+    assert_int_equal(v, 25);                /* not the 0 recorded: a rate, not a step of 50 */
+    snap_set_position(s, 12500000);         /* cpu2 from 1000 towards 1400 */
+    assert_int_equal(snap_u64(s, "cpu[cpu2].user", &v), 0);
+    assert_int_equal(v, 1100);
+    assert_int_equal(snap_u64(s, "cpu[cpu1].user", &v), 0);
+    assert_int_equal(v, 50);                /* gone from the next sample: as recorded */
+    snap_set_position(s, 32500000);         /* the next lap: no lap to add, it starts over */
+    assert_int_equal(snap_u64(s, "cpu[cpu2].user", &v), 0);
+    assert_int_equal(v, 1100);
+    assert_int_equal(snap_u64(s, "cpu[cpu0].user", &v), 0);
+    assert_int_equal(v, 200 + 125);         /* in every sample: laps add up */
+    snap_close(s);
+}
+
 static void
 replay_past_the_end_keeps_counters_moving(void **state)
 {
@@ -313,6 +353,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_at_first_sample),
         cmocka_unit_test(counters_interpolate_and_gauges_step),
+        cmocka_unit_test(an_instance_that_came_or_went_still_interpolates),
         cmocka_unit_test(replay_past_the_end_keeps_counters_moving),
         cmocka_unit_test(malformed_values_fail_only_their_key),
         cmocka_unit_test(garbage_and_unknown_keys_are_noted_not_fatal),

@@ -887,6 +887,17 @@ neighbours_present(const struct snap *s, const struct snap_entry *e, unsigned in
            slot_present(e, s->nsamples - 1, &slot[3]);
 }
 
+/* An instance's counter (a process, a disk) that came or went: towards the
+ * next sample when that has it, with no laps to add (the instance starts
+ * over on the next lap), else as recorded. Stepping instead would put the
+ * whole interval's increase into one fetch: a short-lived process or a
+ * hot-plugged disk would show five times its rate for a second. */
+static uint64_t
+instance_counter_at_position(const struct snap *s, uint64_t mask, uint64_t here, const uint64_t *next)
+{
+    return next != NULL ? counter_at_position(s, mask, here, *next, here, here) : here;
+}
+
 int
 snap_u64(struct snap *s, const char *key, uint64_t *out)
 {
@@ -901,9 +912,10 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
         return 0;
     }
     if (!neighbours_present(s, e, slot)) {
-        /* an instance's counter (a process, an interface) came or went: it steps */
         if (e->field->instanced) {
-            *out = e->num[slot[0]];
+            *out = instance_counter_at_position(s, e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX,
+                                                e->num[slot[0]],
+                                                slot_present(e, s->pos_sample + 1, &slot[1]) ? &e->num[slot[1]] : NULL);
             return 0;
         }
         if ((sts = slot_of(s, e, s->pos_sample + 1, &slot[1])) < 0 || (sts = slot_of(s, e, 0, &slot[2])) < 0)
@@ -928,11 +940,14 @@ snap_registry_counter(struct snap *s, const char *key, uint64_t *out)
     if (reg_value_number(e->text[slot[0]], &v[0]) < 0)
         return fail(s, -EINVAL, "%s: %s is not a registry number", s->name, key);
     *out = v[0];
-    /* A value that the next sample or either end lacks (a device that came
-     * or went) steps instead: there is nothing to interpolate towards. */
-    if (s->nsamples == 1 || !neighbours_present(s, e, slot) || reg_value_number(e->text[slot[1]], &v[1]) < 0 ||
-        reg_value_number(e->text[slot[2]], &v[2]) < 0 || reg_value_number(e->text[slot[3]], &v[3]) < 0)
+    if (s->nsamples == 1 || !slot_present(e, s->pos_sample + 1, &slot[1]) ||
+        reg_value_number(e->text[slot[1]], &v[1]) < 0)
+        return 0;                   /* nothing to move towards */
+    if (!neighbours_present(s, e, slot) || reg_value_number(e->text[slot[2]], &v[2]) < 0 ||
+        reg_value_number(e->text[slot[3]], &v[3]) < 0) {
+        *out = instance_counter_at_position(s, UINT64_MAX, v[0], &v[1]);     /* a device that came or went */
         return 0;
+    }
     *out = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
     return 0;
 }
