@@ -200,9 +200,12 @@ check "the truncation is reported for en0 and only en0" sh -c \
 check "interfaces have their kind: wifi, ethernet, awdl, bridge, tunnel, loopback" sh -c \
     "for k in wifi ethernet awdl bridge tunnel loopback; do grep -q \"\\\"\$k\\\"\" '$work/netif.values' || exit 1; done"
 check "interface instances carry a type label" grep -q '"type":"wifi"' "$work/labels"
-# network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out.
+# network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out;
+# plus en5's 3e6 from 15 s to 20 s of each lap, while the USB Ethernet is plugged in.
 pmval -h 127.0.0.1 -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
-check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s)" values_within_int "$work/pmval.all" 2097300 2105700 5
+check "network.all.in.bytes leaves loopback out (2,101,500 bytes/s, 5,101,500 with en5)" awk '
+    NF == 1 && $1 ~ /^[0-9]+$/ { n++; if (!($1 >= 2097300 && $1 <= 2105700) && !($1 >= 5091300 && $1 <= 5111700)) bad++ }
+    END { exit !(n >= 5 && bad == 0) }' "$work/pmval.all"
 # Protocols (fixture: 4000 UDP datagrams/s in, the kernel's 32-bit counter
 # wrapping between the 2nd and 3rd samples; 33 ICMP messages/s in, one of
 # them of type 11, time exceeded).
