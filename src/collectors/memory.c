@@ -115,21 +115,17 @@ memory_refresh(const struct platform *p, pmInDom indom)
     return 0;
 }
 
-static int
-fetch_swap(unsigned int item, pmAtomValue *atom)
+int
+memory_swap_kbytes(enum memory_swap_part part, pmAtomValue *atom)
 {
+    if (!have_mem)
+        return PM_ERR_AGAIN;
     if (mem.swap_status < 0)
         return collector_error(mem.swap_status);
-    switch (item) {
-    case ITEM_SWAP_LENGTH:
-        atom->ull = mem.swap.total / 1024;
-        break;
-    case ITEM_SWAP_USED:
-        atom->ull = mem.swap.used / 1024;
-        break;
-    default:
-        atom->ull = mem.swap.avail / 1024;
-        break;
+    switch (part) {
+    case MEMORY_SWAP_TOTAL: atom->ull = mem.swap.total / 1024; break;
+    case MEMORY_SWAP_USED: atom->ull = mem.swap.used / 1024; break;
+    default: atom->ull = mem.swap.avail / 1024; break;
     }
     return PMDA_FETCH_STATIC;
 }
@@ -213,9 +209,11 @@ memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->ull = host->memsize / 1024;
         return PMDA_FETCH_STATIC;
     case ITEM_SWAP_LENGTH:
+        return memory_swap_kbytes(MEMORY_SWAP_TOTAL, atom);
     case ITEM_SWAP_USED:
+        return memory_swap_kbytes(MEMORY_SWAP_USED, atom);
     case ITEM_SWAP_FREE:
-        return fetch_swap(item, atom);
+        return memory_swap_kbytes(MEMORY_SWAP_AVAIL, atom);
     default:
         return fetch_vm(item, host->page_size, atom);
     }

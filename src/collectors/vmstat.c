@@ -81,12 +81,10 @@ vmstat_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     (void)inst;
     if (host == NULL || mem == NULL)            /* cannot happen: clusters 0 and 1 are dependencies */
         return PM_ERR_AGAIN;
-    if (row->item == ITEM_UTIL_SWAP_TOTAL || row->item == ITEM_UTIL_SWAP_FREE) {
-        if (mem->swap_status < 0)
-            return collector_error(mem->swap_status);
-        atom->ull = (row->item == ITEM_UTIL_SWAP_TOTAL ? mem->swap.total : mem->swap.avail) / 1024;
-        return PMDA_FETCH_STATIC;
-    }
+    if (row->item == ITEM_UTIL_SWAP_TOTAL)
+        return memory_swap_kbytes(MEMORY_SWAP_TOTAL, atom);
+    if (row->item == ITEM_UTIL_SWAP_FREE)
+        return memory_swap_kbytes(MEMORY_SWAP_AVAIL, atom);
     if (mem->vm_status < 0)
         return collector_error(mem->vm_status);
     vm = &mem->vm;
