@@ -848,7 +848,11 @@ usable(struct snap *s, const char *key, struct snap_entry **out)
 
 /* A counter at the replay position: here and next are its values at the
  * samples either side, first and last at the recording's ends (each lap of
- * the replay adds last - first, so that it never goes back). */
+ * the replay adds last - first, so that it never goes back). An instance
+ * missing from either end (a process, a disk that came or went) is given
+ * first == last: it still moves towards the next sample, with no laps to
+ * add, and starts over on the next lap. Stepping it instead would put the
+ * whole interval's increase into one fetch. */
 static uint64_t
 counter_at_position(const struct snap *s, uint64_t mask, uint64_t here, uint64_t next, uint64_t first,
                     uint64_t last)
@@ -887,22 +891,12 @@ neighbours_present(const struct snap *s, const struct snap_entry *e, unsigned in
            slot_present(e, s->nsamples - 1, &slot[3]);
 }
 
-/* An instance's counter (a process, a disk) that came or went: towards the
- * next sample when that has it, with no laps to add (the instance starts
- * over on the next lap), else as recorded. Stepping instead would put the
- * whole interval's increase into one fetch: a short-lived process or a
- * hot-plugged disk would show five times its rate for a second. */
-static uint64_t
-instance_counter_at_position(const struct snap *s, uint64_t mask, uint64_t here, const uint64_t *next)
-{
-    return next != NULL ? counter_at_position(s, mask, here, *next, here, here) : here;
-}
-
 int
 snap_u64(struct snap *s, const char *key, uint64_t *out)
 {
     struct snap_entry *e;
     unsigned int slot[4];
+    uint64_t mask;
     int sts;
 
     if ((sts = locate(s, key, UNSIGNED_KINDS, "an unsigned number", &e, &slot[0])) < 0)
@@ -911,19 +905,19 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
         *out = e->num[slot[0]];
         return 0;
     }
-    if (!neighbours_present(s, e, slot)) {
-        if (e->field->instanced) {
-            *out = instance_counter_at_position(s, e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX,
-                                                e->num[slot[0]],
-                                                slot_present(e, s->pos_sample + 1, &slot[1]) ? &e->num[slot[1]] : NULL);
-            return 0;
-        }
+    mask = e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX;
+    if (neighbours_present(s, e, slot)) {
+        *out = counter_at_position(s, mask, e->num[slot[0]], e->num[slot[1]], e->num[slot[2]], e->num[slot[3]]);
+        return 0;
+    }
+    if (!e->field->instanced) {
         if ((sts = slot_of(s, e, s->pos_sample + 1, &slot[1])) < 0 || (sts = slot_of(s, e, 0, &slot[2])) < 0)
             return sts;
         return slot_of(s, e, s->nsamples - 1, &slot[3]);       /* say which sample lacks it */
     }
-    *out = counter_at_position(s, e->field->kind == SNAP_COUNTER32 ? UINT32_MAX : UINT64_MAX, e->num[slot[0]],
-                               e->num[slot[1]], e->num[slot[2]], e->num[slot[3]]);
+    *out = e->num[slot[0]];                                     /* an instance that came or went */
+    if (slot_present(e, s->pos_sample + 1, &slot[1]))
+        *out = counter_at_position(s, mask, *out, e->num[slot[1]], *out, *out);
     return 0;
 }
 
@@ -944,10 +938,8 @@ snap_registry_counter(struct snap *s, const char *key, uint64_t *out)
         reg_value_number(e->text[slot[1]], &v[1]) < 0)
         return 0;                   /* nothing to move towards */
     if (!neighbours_present(s, e, slot) || reg_value_number(e->text[slot[2]], &v[2]) < 0 ||
-        reg_value_number(e->text[slot[3]], &v[3]) < 0) {
-        *out = instance_counter_at_position(s, UINT64_MAX, v[0], &v[1]);     /* a device that came or went */
-        return 0;
-    }
+        reg_value_number(e->text[slot[3]], &v[3]) < 0)
+        v[2] = v[3] = v[0];         /* a device that came or went: no laps */
     *out = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
     return 0;
 }
