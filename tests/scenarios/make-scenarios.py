@@ -57,7 +57,7 @@ def cpu_ticks(scenario, cpu, k, start):
 
 
 def rewrite(lines, scenario):
-    out, k, mount, first_cpu = [], -1, {}, {}
+    out, k, data_mount, first_cpu = [], -1, None, {}
     header_overrides = {
         "stressed": {"CycleCount": "number 1100", "thermalpressurelevel#0x1].prop.state": "number 2"},
         "calm": {"thermalpressurelevel#0x1].prop.state": "number 0"},
@@ -77,37 +77,26 @@ def rewrite(lines, scenario):
             continue
         m = re.match(r"mount\[(\d+)\]\.(\w+)$", key)
         if m:
-            mount.setdefault(m.group(1), {})[m.group(2)] = value
             if m.group(2) == "on" and value == DATA_MOUNT:
-                mount["data"] = m.group(1)
-            if scenario == "stressed" and mount.get("data") == m.group(1) and m.group(2) in ("bfree", "bavail"):
+                data_mount = m.group(1)
+            if scenario == "stressed" and data_mount == m.group(1) and m.group(2) in ("bfree", "bavail"):
                 bfree = 6000000 - 200000 * k      # ~95% full and filling
+                # bavail stays the fixture's 4824988 blocks (its reserve) below bfree
                 value = str(bfree if m.group(2) == "bfree" else bfree - 4824988)
         m = re.match(r"cpu\[(cpu\d+)\]\.(user|idle|sys|nice)$", key)
         if m:
             cpu, field = m.groups()
             first_cpu.setdefault((cpu, field), int(value))
-            if field in ("user", "idle"):
-                start = (first_cpu.get((cpu, "user"), 0), first_cpu.get((cpu, "idle"), 0))
-                if field == "idle":        # both starts are known once idle is read
-                    user, idle = cpu_ticks(scenario, cpu, k, start)
-                    value = str(idle)
-                    out[-1 - out_offset(out, cpu)] = f"cpu[{cpu}].user {user}\n"
-            else:
+            if field in ("user", "idle") and k > 0:     # sample 0's ticks are the start
+                ticks = cpu_ticks(scenario, cpu, k, (first_cpu[(cpu, "user")], first_cpu[(cpu, "idle")]))
+                value = str(ticks[field == "idle"])
+            elif field in ("sys", "nice"):
                 value = str(first_cpu[(cpu, field)])   # sys and nice stay flat
         new = values(scenario, k).get(key)
         if new is not None:
             value = str(new)
         out.append(f"{key} {value}\n")
     return fix_cpu_totals(out)
-
-
-def out_offset(out, cpu):
-    """How far back in out the CPU's user line is (the fixture writes user, sys, idle, nice)."""
-    for back in range(len(out)):
-        if out[-1 - back].startswith(f"cpu[{cpu}].user "):
-            return back
-    raise ValueError(f"no user line for {cpu}")
 
 
 def fix_cpu_totals(lines):
