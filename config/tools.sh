@@ -9,18 +9,21 @@
 # the default report, so it is moved aside as well. PCP's files are kept in
 # dstat.pcp here and put back by Remove.
 
+groups="pmieconf/darwin pmlogconf/darwin"     # under $PCP_VAR_DIR/config
 dstat_dir=$PCP_SYSCONF_DIR/dstat
 dstat_saved=dstat.pcp
 dstat_replaced="cpu mem net swap sys"
 
 install_tool_configs()
 {
-    mkdir -p $PCP_VAR_DIR/config/pmchart $PCP_VAR_DIR/config/pmieconf \
-        $PCP_VAR_DIR/config/pmlogconf $PCP_SYSCONF_DIR/pmrep
+    mkdir -p $PCP_VAR_DIR/config/pmchart $PCP_SYSCONF_DIR/pmrep
     cp config/pmchart/macOS.* $PCP_VAR_DIR/config/pmchart/
-    rm -rf $PCP_VAR_DIR/config/pmieconf/darwin $PCP_VAR_DIR/config/pmlogconf/darwin
-    cp -R config/pmieconf/darwin $PCP_VAR_DIR/config/pmieconf/darwin
-    cp -R config/pmlogconf/darwin $PCP_VAR_DIR/config/pmlogconf/darwin
+    for g in $groups
+    do
+        rm -rf $PCP_VAR_DIR/config/$g
+        mkdir -p `dirname $PCP_VAR_DIR/config/$g`
+        cp -R config/$g $PCP_VAR_DIR/config/$g
+    done
     cp config/pmrep/darwin.conf $PCP_SYSCONF_DIR/pmrep/darwin.conf
     if [ -d $dstat_dir ]
     then
@@ -40,7 +43,10 @@ install_tool_configs()
 remove_tool_configs()
 {
     rm -f $PCP_VAR_DIR/config/pmchart/macOS.* $PCP_SYSCONF_DIR/pmrep/darwin.conf
-    rm -rf $PCP_VAR_DIR/config/pmieconf/darwin $PCP_VAR_DIR/config/pmlogconf/darwin
+    for g in $groups
+    do
+        rm -rf $PCP_VAR_DIR/config/$g
+    done
     if [ -d $dstat_saved ]
     then
         for f in $dstat_replaced
