@@ -4,6 +4,7 @@ records are what the dumps say, value by value."""
 import importlib.machinery
 import importlib.util
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -12,6 +13,7 @@ import unittest
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(SOURCE, "tools", "ioreg-import")
 DUMPS = os.path.join(SOURCE, "tests", "fixtures", "ioreg")
+REAL = os.path.join(SOURCE, "tests", "fixtures", "real")
 
 _loader = importlib.machinery.SourceFileLoader("ioreg_import", TOOL)
 _spec = importlib.util.spec_from_loader("ioreg_import", _loader)
@@ -74,6 +76,181 @@ class Values(unittest.TestCase):
         self.assertIn(p + "Manufacturer%20Data data 000000000b00010002a0", recs)
         self.assertIn(p + "IsCharging bool 0", recs)
         self.assertIn(p + "ExternalConnected bool 1", recs)
+
+
+def text_records(text, match="AppleSmartBattery", keys=None):
+    """The records and problems of a dump given as text."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(text)
+    try:
+        problems = ioreg_import.Problems("dump")
+        roots = ioreg_import.load(f.name, problems)
+        return ioreg_import.records(ioreg_import.select(roots, match, 0), match, keys), problems.lines
+    finally:
+        os.unlink(f.name)
+
+
+BATTERY = "+-o AppleSmartBattery  <class AppleSmartBattery, id 0x10, registered, matched, active>\n    {\n"
+P = "ioreg[AppleSmartBattery#0x10].prop."
+
+
+class WhatIoregPrints(unittest.TestCase):
+    """Values as ioreg's printer writes them (ioreg.tproj/ioreg.c, IOKitTools-125)."""
+
+    def test_an_empty_value_is_a_fraction_ioreg_could_not_print_and_is_left_out(self):
+        # cfnumbershow prints nothing when CFNumberGetValue to long long fails (a float)
+        recs, problems = text_records(BATTERY + '      "BatteryData" = {"Qstart"=0,"AdapterPower"=,"Flags"=3,'
+                                      '"SystemPower"=}\n      "PackPower" = \n      "Voltage" = 12111\n    }\n')
+        self.assertEqual(problems, [])
+        self.assertIn(P + "BatteryData.Qstart number 0", recs)
+        self.assertIn(P + "BatteryData.Flags number 3", recs)
+        self.assertIn(P + "Voltage number 12111", recs)
+        self.assertFalse([r for r in recs if "Power" in r])
+
+    def test_sets_unknown_objects_empty_arrays_and_arrays_of_fractions(self):
+        recs, problems = text_records(BATTERY + '      "Set" = [1,2]\n      "Odd" = <unknown object>\n'
+                                      '      "None" = ()\n      "Reals" = (,,)\n      "After" = Yes\n    }\n')
+        self.assertEqual(problems, [])
+        self.assertIn(P + "Set.0 number 1", recs)
+        self.assertIn(P + "Set.1 number 2", recs)
+        self.assertIn(P + "After bool 1", recs)
+        self.assertFalse([r for r in recs if "Odd" in r or "None" in r or "Reals" in r])
+
+    def test_text_data_and_strings_with_quotes(self):
+        recs, problems = text_records(BATTERY + '      "Name" = "the "best" pack"\n'
+                                      '      "Dict" = {"A"="x, y","B"=<"a","b">}\n    }\n')
+        self.assertEqual(problems, [])
+        self.assertIn(P + 'Name string the "best" pack', recs)
+        self.assertIn(P + "Dict.A string x, y", recs)
+        self.assertIn(P + "Dict.B data " + b"a\0b\0".hex(), recs)
+
+    def test_a_line_clipped_by_the_terminal_keeps_what_was_whole(self):
+        # ioreg -w N (or a terminal's width) ends a clipped line with "$"
+        recs, problems = text_records(BATTERY + '      "BatteryData" = {"A"=1,"B"={"C"=2,"D"=3},"E"=12$\n'
+                                      '      "Voltage" = 12111\n      "Serial" = "F5D$\n    }\n')
+        self.assertIn(P + "BatteryData.A number 1", recs)
+        self.assertIn(P + "BatteryData.B.C number 2", recs)
+        self.assertIn(P + "BatteryData.B.D number 3", recs)
+        self.assertFalse([r for r in recs if "BatteryData.E" in r or "Serial" in r])   # perhaps cut short
+        self.assertIn(P + "Voltage number 12111", recs)                                  # lines after it too
+        self.assertEqual(len(problems), 2)
+        self.assertIn("line 3:", problems[0])
+        self.assertIn("clipped", problems[0])
+        self.assertIn("line 5:", problems[1])
+
+    def test_a_cut_off_paste_keeps_everything_before_the_cut(self):
+        recs, problems = text_records(BATTERY + '      "CycleCount" = 5\n      "BatteryData" = {"A"=1,"B"=(4035,40')
+        self.assertIn(P + "CycleCount number 5", recs)
+        self.assertIn(P + "BatteryData.A number 1", recs)
+        self.assertIn(P + "BatteryData.B.0 number 4035", recs)
+        self.assertFalse([r for r in recs if "B.1" in r])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("line 4:", problems[0])
+
+    def test_prose_and_prompts_around_a_pasted_dump_are_ignored(self):
+        recs, problems = text_records("I ran this:\n```\n$ ioreg -rn AppleSmartBattery\n" + BATTERY +
+                                      '      "CycleCount" = 5\n    }\n```\nThanks!\n')
+        self.assertEqual(problems, [])
+        self.assertIn(P + "CycleCount number 5", recs)
+
+
+class OtherForms(unittest.TestCase):
+    """ioreg -a's XML, and the JSON plutil -convert json makes of it."""
+
+    XML = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<array>\n<dict>\n'
+           '<key>IOObjectClass</key><string>AppleSmartBattery</string>\n'
+           '<key>IORegistryEntryID</key><integer>16</integer>\n'
+           '<key>IORegistryEntryName</key><string>AppleSmartBattery</string>\n'
+           '<key>CycleCount</key><integer>5</integer>\n<key>Amperage</key><integer>-812</integer>\n'
+           '<key>BatteryData</key><dict><key>Qmax</key><array><integer>9391</integer><integer>9379</integer></array>'
+           '<key>AdapterPower</key><real>0.5</real><key>Flags</key><integer>3</integer></dict>\n'
+           '<key>IsCharging</key><false/>\n<key>Mfg</key><data>AAEC</data>\n</dict>\n</array>\n</plist>\n')
+
+    def load(self, text, suffix):
+        with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as f:
+            f.write(text)
+        try:
+            problems = ioreg_import.Problems("dump")
+            roots = ioreg_import.load(f.name, problems)
+            return ioreg_import.records(ioreg_import.select(roots, "AppleSmartBattery", 0), "AppleSmartBattery"), \
+                problems.lines
+        finally:
+            os.unlink(f.name)
+
+    def test_xml(self):
+        recs, problems = self.load(self.XML, ".xml")
+        self.assertEqual(problems, [])
+        self.assertEqual(recs, ["ioreg[AppleSmartBattery#0x10].class AppleSmartBattery",
+                                "ioreg[AppleSmartBattery#0x10].name AppleSmartBattery",
+                                P + "CycleCount number 5", P + "Amperage number 18446744073709550804",
+                                P + "BatteryData.Qmax.0 number 9391", P + "BatteryData.Qmax.1 number 9379",
+                                P + "BatteryData.Flags number 3", P + "IsCharging bool 0", P + "Mfg data 000102"])
+
+    def test_json_as_plutil_makes_it_from_the_xml(self):
+        # plutil -convert json: a plist's dictionaries, arrays, numbers and
+        # booleans as JSON; it refuses data, so this plist has none
+        doc = ('[{"IOObjectClass":"AppleSmartBattery","IORegistryEntryID":16,"IORegistryEntryName":'
+               '"AppleSmartBattery","CycleCount":5,"Amperage":-812,"BatteryData":{"Qmax":[9391,9379],'
+               '"AdapterPower":0.5,"Flags":3},"IsCharging":false}]')
+        recs, problems = self.load(doc, ".json")
+        self.assertEqual(problems, [])
+        self.assertEqual(recs, self.load(self.XML.replace("<key>Mfg</key><data>AAEC</data>\n", ""), ".xml")[0])
+
+    def test_cut_off_xml_and_json_keep_what_was_whole(self):
+        cut = self.XML.index("<integer>9379")
+        recs, problems = self.load(self.XML[:cut], ".xml")
+        self.assertIn(P + "CycleCount number 5", recs)
+        self.assertIn(P + "BatteryData.Qmax.0 number 9391", recs)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("line 10:", problems[0])   # where the dump stops
+        recs, problems = self.load('[{"IOObjectClass":"AppleSmartBattery","IORegistryEntryID":16,\n'
+                                   '"CycleCount":5,"BatteryData":{"Qmax":[9391,93', ".json")
+        self.assertIn(P + "CycleCount number 5", recs)
+        self.assertIn(P + "BatteryData.Qmax.0 number 9391", recs)
+        self.assertFalse([r for r in recs if "Qmax.1" in r])
+        self.assertIn("line 2:", problems[0])
+
+
+def every_dump():
+    """The dumps under tests/fixtures: the real ones and the synthetic ones."""
+    for top in (DUMPS, REAL):
+        for folder, _, files in os.walk(top):
+            for name in sorted(files):
+                if name.endswith((".txt", ".xml", ".json")):
+                    yield os.path.join(folder, name)
+
+
+class NeverATraceback(unittest.TestCase):
+    """Dumps damaged as pastes and hand edits damage them: cut anywhere,
+    bytes changed, spans lost, ioreg's punctuation thrown in. Each is read as
+    far as it can be, with its problems listed, and never raises."""
+
+    def test_damaged_dumps(self):
+        rng = random.Random(21)
+        noise = b'{}()[]<>"=,$\n 0x-Yes'
+        runs = 0
+        for path in every_dump():
+            with open(path, "rb") as f:
+                data = f.read()
+            for _ in range(150):
+                damaged = bytearray(data)
+                for _ in range(rng.randint(1, 4)):
+                    at = rng.randrange(len(damaged) + 1)
+                    op = rng.randrange(4)
+                    if op == 0:
+                        del damaged[at:]
+                    elif op == 1 and at < len(damaged):
+                        damaged[at] = rng.randrange(256)
+                    elif op == 2:
+                        del damaged[at:at + rng.randint(1, 200)]
+                    else:
+                        damaged[at:at] = bytes(rng.choice(noise) for _ in range(rng.randint(1, 8)))
+                problems = ioreg_import.Problems(path)
+                roots = ioreg_import.parse(bytes(damaged), problems)
+                for match in ("AppleSmartBattery", "IOBlockStorageDriver", "IODeviceTree:/cpus"):
+                    ioreg_import.records(ioreg_import.select(roots, match, 2, 5), match)
+                runs += 1
+        self.assertGreater(runs, 1000)
 
 
 class Errors(unittest.TestCase):
