@@ -4,6 +4,7 @@
  * -r FILE (any OS) it re-records a snapshot, which the tests use.
  */
 #include "platform.h"
+#include "registry_set.h"
 #include "snapshot_write.h"
 
 #include <errno.h>
@@ -18,9 +19,22 @@ usage(FILE *fp)
 {
     fprintf(fp,
             "Usage: darwin-snapshot [-n SAMPLES] [-i SECONDS] [-o FILE] [-r SNAPSHOT]\n"
+            "       darwin-snapshot -q\n"
             "Record SAMPLES samples (default 3), SECONDS apart (default 1), of the data\n"
             "pmda-darwin serves, to FILE (default standard output).\n"
-            "  -r SNAPSHOT  read from a snapshot file instead of the live system\n");
+            "  -r SNAPSHOT  read from a snapshot file instead of the live system\n"
+            "  -q           list the IORegistry queries the agent makes, one per line:\n"
+            "               MATCH, descendants' depth and ancestors' levels, tab-separated\n"
+            "               (the options tools/ioreg-import takes to import a dump as it)\n");
+}
+
+static void
+list_queries(void)
+{
+    for (int q = 0; q < PLAT_REGQ_N; q++)
+        if (reg_query_is_registry(&plat_reg_queries[q]))
+            printf("%s\t%u\t%u\n", plat_reg_queries[q].match, plat_reg_queries[q].depth,
+                   plat_reg_queries[q].ancestors);
 }
 
 static int
@@ -47,7 +61,7 @@ main(int argc, char **argv)
     FILE *fp = stdout;
     int c, sts;
 
-    while ((c = getopt(argc, argv, "n:i:o:r:h")) != -1) {
+    while ((c = getopt(argc, argv, "n:i:o:r:qh")) != -1) {
         switch (c) {
         case 'n':
             if (parse_count(optarg, 1, 100000, &samples) < 0) {
@@ -63,6 +77,7 @@ main(int argc, char **argv)
             break;
         case 'o': out_path = optarg; break;
         case 'r': replay = optarg; break;
+        case 'q': list_queries(); return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }

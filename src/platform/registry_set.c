@@ -215,6 +215,8 @@ reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out)
     out->entry = b->entry;
 }
 
+static const char upper_hex[] = "0123456789ABCDEF";
+
 static int
 must_escape(unsigned char c)
 {
@@ -224,8 +226,6 @@ must_escape(unsigned char c)
 int
 reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len)
 {
-    static const char hex[] = "0123456789ABCDEF";
-
     if (at > 0) {
         if (at + 1 >= size)
             return -ENAMETOOLONG;
@@ -238,14 +238,53 @@ reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part
             return -ENAMETOOLONG;
         if (must_escape(c)) {
             buf[at++] = '%';
-            buf[at++] = hex[c >> 4];
-            buf[at++] = hex[c & 15];
+            buf[at++] = upper_hex[c >> 4];
+            buf[at++] = upper_hex[c & 15];
         } else {
             buf[at++] = (char)c;
         }
     }
     buf[at] = '\0';
     return (int)at;
+}
+
+/* Whether path is the escaped form of key (its parts joined by '.', as
+ * the live reader records a wanted key) or lies inside it. */
+static int
+path_under_key(const char *path, const char *key)
+{
+    for (; *key != '\0'; key++) {
+        unsigned char c = (unsigned char)*key;
+
+        if (c == '.' || !must_escape(c)) {
+            if (*path++ != (char)c)
+                return 0;
+        } else if (path[0] != '%' || path[1] != upper_hex[c >> 4] || path[2] != upper_hex[c & 15]) {
+            return 0;
+        } else {
+            path += 3;
+        }
+    }
+    return *path == '\0' || *path == '.';
+}
+
+int
+reg_query_is_registry(const struct plat_reg_query *q)
+{
+    const char *colon = strchr(q->match, ':');
+
+    return colon == NULL || colon[1] == '/';
+}
+
+int
+reg_path_wanted(const char *const *keys, const char *path)
+{
+    if (keys == NULL)
+        return 1;
+    for (; *keys != NULL; keys++)
+        if (path_under_key(path, *keys))
+            return 1;
+    return 0;
 }
 
 static int

@@ -54,6 +54,16 @@ void reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out);
  * 0), escaped; returns the new length, or -ENAMETOOLONG. */
 int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len);
 
+/* Whether q asks the IORegistry itself (a class, or a plane path
+ * "Plane:/path"), whose keys are property keys; the other sources
+ * (platform.h: "SMC:", "HID:", ...) read their keys their own way. */
+int reg_query_is_registry(const struct plat_reg_query *q);
+
+/* Whether a property at path is one that keys (a query's wanted keys, '.'
+ * between a dictionary and a key inside it; NULL: every key) ask for: the
+ * live reader records nothing else. */
+int reg_path_wanted(const char *const *keys, const char *path);
+
 /* A property value in a snapshot: "number 42", "float 41.5", "bool 1",
  * "string Apple SSD", "data 45000000" (hex). Parse one into the builder as the entry's property
  * at path: 0, or -EINVAL for text that is none of these. */

@@ -203,7 +203,7 @@ registry_entries_replay_and_come_and_go(void **state)
         "ioreg[IODeviceTree:/cpus#0x11].class IOPlatformDevice\n"
         "ioreg[IODeviceTree:/cpus#0x11].prop.logical-cpu-id number 1\n"
         "ioreg[IODeviceTree:/cpus#0x11].prop.cluster-type data 5000\n"
-        "ioreg[IODeviceTree:/cpus#0x11].prop.Statistics.Bytes%20(Read) number 7\n"
+        "ioreg[IODeviceTree:/cpus#0x11].prop.cpu-id number 7\n"
         "sample 105\n"
         "sample 110\n";
     struct platform p;
@@ -219,7 +219,8 @@ registry_entries_replay_and_come_and_go(void **state)
     assert_int_equal(set.entry[0].parent, 0xf);
     assert_string_equal(set.entry[0].name, "cpu0");
     assert_int_equal(set.entry[1].id, 0x11);
-    assert_int_equal(reg_prop(&set.entry[1], "Statistics.Bytes%20(Read)")->number, 7);
+    assert_int_equal(reg_prop(&set.entry[1], "logical-cpu-id")->number, 1);
+    assert_null(reg_prop(&set.entry[1], "cpu-id"));    /* the CPUs' query does not ask for it */
     memset(&t, 0, sizeof(t));
     assert_int_equal(p.topology(p.ctx, &t), 0);
     assert_int_equal(t.clusters_status, 0);
@@ -230,6 +231,46 @@ registry_entries_replay_and_come_and_go(void **state)
     assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
     assert_int_equal(set.n, 1);
     assert_int_equal(set.entry[0].id, 0x10);
+    p.close(p.ctx);
+}
+
+/* A replayed entry has the properties its query asks for, as the live
+ * reader records them, whatever else an imported dump holds: a key names a
+ * property, or with '.' a key inside a dictionary property, and all that
+ * lies below it. */
+static void
+replay_answers_only_the_keys_a_query_asks_for(void **state)
+{
+    static const char text[] =
+        "pmda-darwin-snapshot 1\n"
+        "ioreg[IOBlockStorageDriver#0x20].class IOBlockStorageDriver\n"
+        "ioreg[IOBlockStorageDriver#0x20].prop.Statistics.Bytes%20(Read) number 7\n"
+        "ioreg[IOBlockStorageDriver#0x20].prop.Statistics%20Extra number 8\n"
+        "ioreg[IOBlockStorageDriver#0x20].prop.Device%20Characteristics.Medium%20Type string Solid State\n"
+        "ioreg[IOBlockStorageDriver#0x20].prop.Device%20Characteristics.Serial%20Number string X1\n"
+        "ioreg[IOBlockStorageDriver#0x20].prop.Size number 500277792768\n"
+        "ioreg[IOBlockStorageDriver#0x20].prop.Size2 number 1\n"
+        "ioreg[SMC:fans#0x1].class SMCKey\n"
+        "ioreg[SMC:fans#0x1].name F0Ac\n"
+        "ioreg[SMC:fans#0x1].prop.type string fpe2\n"
+        "sample 100\n";
+    struct platform p;
+    struct plat_reg_set set;
+
+    (void)state;
+    open_text(&p, text);
+    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_DISKS], &set), 0);
+    assert_int_equal(set.n, 1);
+    assert_int_equal(reg_prop(&set.entry[0], "Statistics.Bytes%20(Read)")->number, 7);
+    assert_string_equal(reg_prop(&set.entry[0], "Device%20Characteristics.Medium%20Type")->text, "Solid State");
+    assert_int_equal(reg_prop(&set.entry[0], "Size")->number, 500277792768ull);
+    assert_null(reg_prop(&set.entry[0], "Statistics%20Extra"));
+    assert_null(reg_prop(&set.entry[0], "Device%20Characteristics.Serial%20Number"));
+    assert_null(reg_prop(&set.entry[0], "Size2"));
+    assert_int_equal(set.entry[0].nprops, 3);
+    /* an SMC query's keys name SMC keys, not properties: its entries keep theirs */
+    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_SMC_FANS], &set), 0);
+    assert_string_equal(reg_prop(&set.entry[0], "type")->text, "fpe2");
     p.close(p.ctx);
 }
 
@@ -283,6 +324,7 @@ main(void)
         cmocka_unit_test(values_round_trip_through_their_text),
         cmocka_unit_test(cluster_types_of_numbered_cpus),
         cmocka_unit_test(registry_entries_replay_and_come_and_go),
+        cmocka_unit_test(replay_answers_only_the_keys_a_query_asks_for),
         cmocka_unit_test(version_1_cluster_types_still_replay),
         cmocka_unit_test(a_malformed_registry_value_is_named_with_its_line),
     };

@@ -201,7 +201,9 @@ is_counter(const struct plat_reg_query *q, const char *path)
 }
 
 /* One recorded registry entry, "ioreg[MATCH#ID]", and the properties it has
- * now; the query's counters interpolated between samples. */
+ * now that the query asks for (an imported dump holds more: the live
+ * reader would record none of those); the query's counters interpolated
+ * between samples. */
 static int
 read_entry(struct reg_builder *b, struct snap *s, const struct plat_reg_query *q, const char *instance,
            uint64_t id)
@@ -209,7 +211,7 @@ read_entry(struct reg_builder *b, struct snap *s, const struct plat_reg_query *q
     char key[PLAT_NAME_MAX + REG_PATH_MAX], prefix[PLAT_NAME_MAX + 32];
     const char *name = "", *class_name = "", *parent = NULL, *value, *k;
     size_t cursor = 0, plen;
-    int sts;
+    int registry = reg_query_is_registry(q), sts;
 
     snprintf(key, sizeof(key), "ioreg[%s].name", instance);
     if (snap_has(s, key))
@@ -226,6 +228,8 @@ read_entry(struct reg_builder *b, struct snap *s, const struct plat_reg_query *q
     while ((k = snap_key_with_prefix(s, prefix, &cursor)) != NULL) {
         uint64_t count;
 
+        if (registry && !reg_path_wanted(q->keys, k + plen))
+            continue;
         if ((sts = snap_text(s, k, &value)) == -ENOENT)
             continue;                   /* not in the sample being replayed */
         if (sts == 0 && is_counter(q, k + plen) && snap_registry_counter(s, k, &count) == 0)
