@@ -65,6 +65,11 @@ power_refresh(const struct platform *p, pmInDom indom)
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     have_battery = sts == 0 && battery_decode(&set, &battery) == 0;     /* none: a desktop Mac */
+    /* macOS 27 keeps the temperature in the pack's entry: asked only then */
+    if (have_battery && battery_has(&battery, BATT_INSTALLED) && battery.value[BATT_INSTALLED] &&
+        battery_wants_pack(&battery) &&
+        p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY_PACK], &set) == 0)
+        battery_add_pack(&set, &battery);
     return 0;
 }
 

@@ -6,20 +6,46 @@
 #include <math.h>
 #include <string.h>
 
-/* Property keys: xnu iokit/IOKit/pwr_mgt/IOPM.h (kIOPMPS*) and
- * PowerManagement's AppleSmartBatteryKeys.h, in battery_field order. */
-static const char *const keys[BATT_NFIELDS][2] = {
-    [BATT_INSTALLED] = { "BatteryInstalled", NULL }, [BATT_EXTERNAL] = { "ExternalConnected", NULL },
-    [BATT_CHARGING] = { "IsCharging", NULL }, [BATT_FULLY_CHARGED] = { "FullyCharged", NULL },
-    [BATT_CURRENT_CAPACITY] = { "CurrentCapacity", NULL }, [BATT_MAX_CAPACITY] = { "MaxCapacity", NULL },
-    [BATT_RAW_CURRENT] = { "AppleRawCurrentCapacity", NULL }, [BATT_RAW_MAX] = { "AppleRawMaxCapacity", NULL },
-    [BATT_DESIGN] = { "DesignCapacity", NULL }, [BATT_NOMINAL] = { "NominalChargeCapacity", NULL },
-    [BATT_TIME_REMAINING] = { "TimeRemaining", NULL }, [BATT_TIME_TO_EMPTY] = { "AvgTimeToEmpty", NULL },
-    [BATT_TIME_TO_FULL] = { "AvgTimeToFull", NULL }, [BATT_TEMPERATURE] = { "Temperature", NULL },
-    [BATT_VOLTAGE] = { "Voltage", NULL }, [BATT_AMPERAGE] = { "Amperage", NULL },
-    [BATT_CYCLE_COUNT] = { "CycleCount", NULL }, [BATT_DESIGN_CYCLES] = { "DesignCycleCount9C", NULL },
-    [BATT_PERMANENT_FAILURE] = { "PermanentFailureStatus", NULL },
-    [BATT_ADAPTER_WATTS] = { "AdapterDetails", "Watts" },
+/*
+ * Where each field is, in the order tried. Up to macOS 26 the
+ * AppleSmartBattery entry has all of them at its top level. macOS 27 keeps
+ * there what powerd shows (the percents, times, flags, voltage, amperage,
+ * cycles) and moves the gauge's capacities into its "BatteryData"
+ * dictionary, under new names for two of them (FullChargeCapacity,
+ * RemainingCapacity), and the temperature into the AppleSmartBatteryPack
+ * entry's "BatteryData" (tests/fixtures/real/battery: Kyome22/SystemInfoKit's
+ * macOS 27 dumps; docs/registry-keys.md). Key names: xnu
+ * iokit/IOKit/pwr_mgt/IOPM.h (kIOPMPS*) and PowerManagement's
+ * AppleSmartBatteryKeys.h.
+ */
+struct place {
+    const char *dict, *key;         /* dict NULL: a property of the entry itself */
+};
+
+#define PLACES 2
+static const struct place battery_places[BATT_NFIELDS][PLACES] = {
+    [BATT_INSTALLED] = { { NULL, "BatteryInstalled" } }, [BATT_EXTERNAL] = { { NULL, "ExternalConnected" } },
+    [BATT_CHARGING] = { { NULL, "IsCharging" } }, [BATT_FULLY_CHARGED] = { { NULL, "FullyCharged" } },
+    [BATT_CURRENT_CAPACITY] = { { NULL, "CurrentCapacity" } }, [BATT_MAX_CAPACITY] = { { NULL, "MaxCapacity" } },
+    [BATT_RAW_CURRENT] = { { NULL, "AppleRawCurrentCapacity" }, { "BatteryData", "RemainingCapacity" } },
+    [BATT_RAW_MAX] = { { NULL, "AppleRawMaxCapacity" }, { "BatteryData", "FullChargeCapacity" } },
+    [BATT_DESIGN] = { { NULL, "DesignCapacity" }, { "BatteryData", "DesignCapacity" } },
+    [BATT_NOMINAL] = { { NULL, "NominalChargeCapacity" }, { "BatteryData", "NominalChargeCapacity" } },
+    [BATT_TIME_REMAINING] = { { NULL, "TimeRemaining" } }, [BATT_TIME_TO_EMPTY] = { { NULL, "AvgTimeToEmpty" } },
+    [BATT_TIME_TO_FULL] = { { NULL, "AvgTimeToFull" } }, [BATT_TEMPERATURE] = { { NULL, "Temperature" } },
+    [BATT_VOLTAGE] = { { NULL, "Voltage" } }, [BATT_AMPERAGE] = { { NULL, "Amperage" } },
+    [BATT_CYCLE_COUNT] = { { NULL, "CycleCount" } }, [BATT_DESIGN_CYCLES] = { { NULL, "DesignCycleCount9C" } },
+    [BATT_PERMANENT_FAILURE] = { { NULL, "PermanentFailureStatus" } },
+    [BATT_ADAPTER_WATTS] = { { "AdapterDetails", "Watts" } },
+};
+
+/* What the pack entry (macOS 27) adds where the battery entry has none. */
+static const struct place pack_places[BATT_NFIELDS] = {
+    [BATT_RAW_CURRENT] = { "BatteryData", "AppleRawCurrentCapacity" },
+    [BATT_RAW_MAX] = { "BatteryData", "AppleRawMaxCapacity" },
+    [BATT_DESIGN] = { "BatteryData", "DesignCapacity" },
+    [BATT_NOMINAL] = { "BatteryData", "NominalChargeCapacity" },
+    [BATT_TEMPERATURE] = { "BatteryData", "Temperature" },
 };
 
 /* A Smart Battery time register reads 65535 while the gauge has no
@@ -27,31 +53,77 @@ static const char *const keys[BATT_NFIELDS][2] = {
  * "still calculating", then. */
 #define GAUGE_NO_ESTIMATE 65535
 
+/* MaxCapacity is a percent (100) where macOS shows the charge as one
+ * (Apple Silicon), the full-charge capacity in mAh elsewhere (Intel: no
+ * Mac battery holds 100 mAh). */
+#define MAX_CAPACITY_PERCENT 100
+
+/* powerd's bounds on a nominal-capacity percent it believes
+ * (kMinNominalCapacityPercentage, kMaxNominalCapacityPercentage), and what
+ * System Settings shows at most. */
+#define NOMINAL_PERCENT_MIN 1
+#define NOMINAL_PERCENT_MAX 150
+#define SHOWN_PERCENT_MAX 100
+
+static const struct plat_reg_entry *
+first_of_class(const struct plat_reg_set *set, const char *class_name)
+{
+    for (unsigned int i = 0; set != NULL && i < set->n; i++)
+        if (strcmp(set->entry[i].class_name, class_name) == 0)
+            return &set->entry[i];
+    return NULL;
+}
+
+/* Field f from the property at place, if it has a value. */
+static void
+take(struct battery *out, enum battery_field f, const struct plat_reg_entry *e, const struct place *at)
+{
+    const struct plat_reg_prop *p;
+    uint64_t v;
+
+    if (at->key == NULL || battery_has(out, f))
+        return;
+    p = at->dict ? reg_prop_in(e, at->dict, at->key) : reg_prop(e, at->key);
+    if (p != NULL && p->kind == PLAT_REG_BOOL)
+        v = p->number;
+    else if (!reg_number(p, &v))
+        return;
+    out->value[f] = (int64_t)v;     /* two's complement: a signed reading comes back negative */
+    out->have |= 1u << f;
+}
+
 int
 battery_decode(const struct plat_reg_set *set, struct battery *out)
 {
-    const struct plat_reg_entry *e = NULL;
+    const struct plat_reg_entry *e = first_of_class(set, "AppleSmartBattery");
 
     memset(out, 0, sizeof(*out));
-    for (unsigned int i = 0; i < set->n && e == NULL; i++)
-        if (strcmp(set->entry[i].class_name, "AppleSmartBattery") == 0)
-            e = &set->entry[i];
     if (e == NULL)
         return -ENOENT;
-    for (int f = 0; f < BATT_NFIELDS; f++) {
-        const struct plat_reg_prop *p = reg_prop_in(e, keys[f][0], keys[f][1]);
-        uint64_t v;
-
-        if (p != NULL && p->kind == PLAT_REG_BOOL)
-            v = p->number;
-        else if (!reg_number(p, &v))
-            continue;
-        out->value[f] = (int64_t)v;     /* two's complement: a signed reading comes back negative */
-        out->have |= 1u << f;
-    }
+    for (int f = 0; f < BATT_NFIELDS; f++)
+        for (int i = 0; i < PLACES; i++)
+            take(out, (enum battery_field)f, e, &battery_places[f][i]);
     reg_text(reg_prop(e, "ErrorCondition"), out->error_condition, sizeof(out->error_condition));
     reg_text(reg_prop_in(e, "AdapterDetails", "Name"), out->adapter_name, sizeof(out->adapter_name));
     return 0;
+}
+
+int
+battery_wants_pack(const struct battery *b)
+{
+    for (int f = 0; f < BATT_NFIELDS; f++)
+        if (pack_places[f].key != NULL && !battery_has(b, (enum battery_field)f))
+            return 1;
+    return 0;
+}
+
+void
+battery_add_pack(const struct plat_reg_set *set, struct battery *b)
+{
+    const struct plat_reg_entry *e = first_of_class(set, "AppleSmartBatteryPack");
+
+    for (int f = 0; e != NULL && f < BATT_NFIELDS; f++)
+        take(b, (enum battery_field)f, e, &pack_places[f]);
 }
 
 static int
@@ -77,28 +149,34 @@ battery_charge_percent(const struct battery *b, uint32_t *out)
     return 0;
 }
 
-/* The capacity a full charge holds now, in mAh: AppleRawMaxCapacity;
- * without it (older Intel drivers) MaxCapacity, which is mAh there. */
+/* The capacity a full charge holds now, in mAh: the gauge's full-charge
+ * capacity; without it (older Intel drivers) MaxCapacity where that is mAh,
+ * never where it is a percent. */
 int
 battery_full_charge_mah(const struct battery *b, uint32_t *out)
 {
     enum battery_field f = battery_has(b, BATT_RAW_MAX) ? BATT_RAW_MAX : BATT_MAX_CAPACITY;
 
-    if (!installed(b) || !battery_has(b, f) || b->value[f] <= 0 || b->value[f] > UINT32_MAX)
+    if (!installed(b) || !battery_has(b, f) || b->value[f] <= 0 || b->value[f] > UINT32_MAX ||
+        (f == BATT_MAX_CAPACITY && b->value[f] <= MAX_CAPACITY_PERCENT))
         return -ENODATA;
     *out = (uint32_t)b->value[f];
     return 0;
 }
 
-/* macOS's "Maximum Capacity": powerd's getNominalChargeCapacityPercent,
- * ceil(NominalChargeCapacity * 100 / DesignCapacity); where the battery
- * has no nominal capacity (Intel), the full-charge capacity in its place.
- * Not capped: a new battery can hold more than its design. */
+/* "Maximum Capacity" as System Settings shows it: powerd's rawToNominal,
+ * ceil(NominalChargeCapacity * 100 / DesignCapacity) (the full-charge
+ * capacity where the battery has no nominal one: Intel), refused outside
+ * the 1-150 powerd believes, and never above 100. powerd also filters the
+ * figure over days and lets it only fall (checkNominalCapacity), from a
+ * history kept in NVRAM that only root may read: the live ratio can differ
+ * from System Settings by a few points (power.battery.health's help). */
 int
 battery_health_percent(const struct battery *b, uint32_t *out)
 {
     int64_t design = b->value[BATT_DESIGN], full;
     uint32_t fcc;
+    double pct;
 
     if (!installed(b) || !battery_has(b, BATT_DESIGN) || design <= 0)
         return -ENODATA;
@@ -108,7 +186,10 @@ battery_health_percent(const struct battery *b, uint32_t *out)
         full = fcc;
     else
         return -ENODATA;
-    *out = (uint32_t)ceil((double)full * 100.0 / (double)design);
+    pct = ceil((double)full * 100.0 / (double)design);
+    if (pct < NOMINAL_PERCENT_MIN || pct > NOMINAL_PERCENT_MAX)
+        return -ENODATA;
+    *out = (uint32_t)(pct > SHOWN_PERCENT_MAX ? SHOWN_PERCENT_MAX : pct);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
- * The internal battery from the AppleSmartBattery entry (PLAT_REGQ_BATTERY),
- * and what macOS derives from it, computed as powerd computes it
+ * The internal battery from the AppleSmartBattery entry (PLAT_REGQ_BATTERY)
+ * and on macOS 27 the AppleSmartBatteryPack entry, and what macOS derives
+ * from them, computed as powerd computes it
  * (PowerManagement-1846.0.25.0.1 pmconfigd/BatteryTimeRemaining.m).
  * Portable and unit-tested.
  */
@@ -34,6 +35,11 @@ struct battery {
 /* The first AppleSmartBattery entry; -ENOENT when there is none (a Mac
  * without a battery). */
 int battery_decode(const struct plat_reg_set *set, struct battery *out);
+/* Whether the battery lacks a value that the AppleSmartBatteryPack entry
+ * (PLAT_REGQ_BATTERY_PACK, macOS 27) holds, and the pack's values for
+ * those it lacks. */
+int battery_wants_pack(const struct battery *b);
+void battery_add_pack(const struct plat_reg_set *set, struct battery *b);
 
 /* Derived values: 0 and *out, or a negative errno: -ENODATA when the
  * battery does not give what it needs, -EAGAIN while macOS is still

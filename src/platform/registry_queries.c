@@ -51,13 +51,22 @@ static const char *const gpu_keys[] = {
 
 /* The internal battery, as the battery driver publishes it (key names:
  * xnu iokit/IOKit/pwr_mgt/IOPM.h kIOPMPS*, and PowerManagement's
- * AppleSmartBatteryKeys.h); its serial numbers are not read. */
+ * AppleSmartBatteryKeys.h): the capacities at the top level up to macOS
+ * 26, inside BatteryData from macOS 27, where the AppleSmartBatteryPack
+ * entry has the temperature (battery_decode.c). Its serial numbers are not
+ * read. */
 static const char *const battery_keys[] = {
     "BatteryInstalled", "ExternalConnected", "IsCharging", "FullyCharged", "CurrentCapacity", "MaxCapacity",
     "AppleRawCurrentCapacity", "AppleRawMaxCapacity", "DesignCapacity", "NominalChargeCapacity",
+    "BatteryData.RemainingCapacity", "BatteryData.FullChargeCapacity", "BatteryData.DesignCapacity",
+    "BatteryData.NominalChargeCapacity",
     "TimeRemaining", "AvgTimeToEmpty", "AvgTimeToFull", "Temperature", "Voltage", "Amperage", "CycleCount",
     "DesignCycleCount9C", "PermanentFailureStatus", "ErrorCondition", "AdapterDetails.Watts",
     "AdapterDetails.Name", NULL,
+};
+static const char *const battery_pack_keys[] = {
+    "BatteryData.AppleRawCurrentCapacity", "BatteryData.AppleRawMaxCapacity", "BatteryData.DesignCapacity",
+    "BatteryData.NominalChargeCapacity", "BatteryData.Temperature", NULL,
 };
 
 /* The SMC keys of Intel Macs' temperature sensors (their meaning:
@@ -80,6 +89,7 @@ const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N] = {
     [PLAT_REGQ_APFS] = { "AppleAPFSContainer", 1, apfs_keys, 5, statistics },
     [PLAT_REGQ_GPUS] = { "IOAccelerator", 0, gpu_keys, 1, NULL },
     [PLAT_REGQ_BATTERY] = { "AppleSmartBattery", 0, battery_keys, 0, NULL },
+    [PLAT_REGQ_BATTERY_PACK] = { "AppleSmartBatteryPack", 0, battery_pack_keys, 0, NULL },
     [PLAT_REGQ_ENERGY] = { "IOReport:energy", 0, NULL, 0, energy_counters },
     [PLAT_REGQ_HID_TEMPERATURES] = { "HID:temperature", 0, NULL, 0, NULL },
     [PLAT_REGQ_SMC_TEMPERATURES] = { "SMC:temperature", 0, plat_smc_temperature_keys, 0, NULL },

@@ -286,6 +286,93 @@ intel_capacities_are_mah_and_charging_counts_to_full(void **state)
     assert_string_equal(battery_power_source(&batt), "AC Power");
 }
 
+/* macOS 27's layout, with the numbers of a MacBook Air (M2) charging on
+ * macOS 27 (tests/fixtures/real/battery, Kyome22/SystemInfoKit): the
+ * capacities inside BatteryData, the temperature in the pack's entry only. */
+static void
+macos_27_capacities_come_from_battery_data_and_the_pack(void **state)
+{
+    struct battery batt;
+    struct plat_reg_set set;
+    uint32_t u;
+    float f;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
+    number("BatteryInstalled", 1);                              /* numbers, as SystemInfoKit's dumps give them */
+    number("CurrentCapacity", 34);
+    number("MaxCapacity", 100);
+    number("BatteryData.FullChargeCapacity", 4427);
+    number("BatteryData.RemainingCapacity", 1461);
+    number("BatteryData.NominalChargeCapacity", 4554);
+    number("BatteryData.DesignCapacity", 4563);
+    number("BatteryData.MaxCapacity", 100);
+    set = finish();
+    assert_int_equal(battery_decode(&set, &batt), 0);
+    assert_int_equal(battery_full_charge_mah(&batt, &u), 0);
+    assert_int_equal(u, 4427);                                  /* not MaxCapacity's 100 */
+    assert_int_equal(batt.value[BATT_RAW_CURRENT], 1461);
+    assert_int_equal(batt.value[BATT_DESIGN], 4563);
+    assert_int_equal(battery_health_percent(&batt, &u), 0);
+    assert_int_equal(u, 100);                                   /* ceil(4554 * 100 / 4563) */
+    assert_int_equal(battery_charge_percent(&batt, &u), 0);
+    assert_int_equal(u, 34);
+    assert_int_equal(battery_temperature(&batt, &f), -ENODATA);
+    assert_true(battery_wants_pack(&batt));
+
+    reg_builder_reset(&b);
+    entry(2, 0, "AppleSmartBatteryPack", "AppleSmartBatteryPack");
+    number("BatteryData.Temperature", 3359);
+    number("BatteryData.AppleRawMaxCapacity", 4427);
+    number("BatteryData.DesignCapacity", 9999);                 /* the battery's own value wins */
+    set = finish();
+    battery_add_pack(&set, &batt);
+    assert_int_equal(battery_temperature(&batt, &f), 0);
+    assert_true(f > 33.58f && f < 33.60f);
+    assert_int_equal(batt.value[BATT_DESIGN], 4563);
+    assert_false(battery_wants_pack(&batt));
+}
+
+/* Only a full-charge capacity in mAh is served as one; "Maximum Capacity"
+ * is at most 100, as System Settings shows it, and nothing outside the
+ * 1-150 powerd believes. */
+static void
+capacities_are_never_percents_and_health_is_what_macos_shows(void **state)
+{
+    static const struct { int64_t nominal, design; int sts; uint32_t pct; } cases[] = {
+        { 8988, 8579, 0, 100 },         /* Mac17,8 (PCP's dump): ceil(104.8) shown as 100 */
+        { 5854, 6075, 0, 97 },          /* ceil(96.4) */
+        { 4274, 4563, 0, 94 },          /* ceil(93.7) */
+        { 30000, 8579, -ENODATA, 0 },   /* 350 %: powerd does not believe it */
+        { 0, 8579, 0, 0 },              /* no nominal and no full charge: below */
+    };
+    struct battery batt;
+    struct plat_reg_set set;
+    uint32_t u;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        reg_builder_reset(&b);
+        entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
+        flag("BatteryInstalled", 1);
+        number("MaxCapacity", 100);
+        number("DesignCapacity", cases[i].design);
+        if (cases[i].nominal > 0)
+            number("NominalChargeCapacity", cases[i].nominal);
+        set = finish();
+        assert_int_equal(battery_decode(&set, &batt), 0);
+        assert_int_equal(battery_full_charge_mah(&batt, &u), -ENODATA);   /* 100 is a percent */
+        if (cases[i].nominal == 0) {
+            assert_int_equal(battery_health_percent(&batt, &u), -ENODATA);
+            continue;
+        }
+        assert_int_equal(battery_health_percent(&batt, &u), cases[i].sts);
+        if (cases[i].sts == 0)
+            assert_int_equal(u, cases[i].pct);
+    }
+}
+
 static void
 unified_memory_has_no_free_memory(void **state)
 {
@@ -380,6 +467,8 @@ main(void)
         cmocka_unit_test(fans_and_their_mode_are_read),
         cmocka_unit_test(thermal_pressure_uses_macos_names),
         cmocka_unit_test(battery_values_are_macos_own),
+        cmocka_unit_test(macos_27_capacities_come_from_battery_data_and_the_pack),
+        cmocka_unit_test(capacities_are_never_percents_and_health_is_what_macos_shows),
         cmocka_unit_test(intel_capacities_are_mah_and_charging_counts_to_full),
         cmocka_unit_test(unified_memory_has_no_free_memory),
         cmocka_unit_test(energy_counters_are_joules_whatever_the_unit),
