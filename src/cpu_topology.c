@@ -1,24 +1,60 @@
 #include "cpu_topology.h"
 
 #include <ctype.h>
+#include <string.h>
+
+/* Cluster types, fastest first. XNU numbers the performance levels in this
+ * order of the types a machine has (cpu_type_for_perflevel in
+ * bsd/kern/kern_mib.c, xnu-11417.121.6: P, then E); the M5 Max's "M"
+ * clusters are its "Performance" level, below the "Super" level of its P
+ * clusters (tests/fixtures/real/cpus). */
+static const char fastest_first[] = "PME";
+
+static int
+rank_of(const char *type)
+{
+    const char *at;
+
+    if (type == NULL || type[0] == '\0' || type[1] != '\0' ||
+        (at = strchr(fastest_first, toupper((unsigned char)type[0]))) == NULL)
+        return -1;
+    return (int)(at - fastest_first);
+}
 
 int
-cpu_level_of_cluster_type(const char *type, const char *const *names, unsigned int nlevels)
+cpu_levels_of_clusters(const struct plat_cpu_cluster *clusters, unsigned int n, const struct plat_perflevel *levels,
+                       unsigned int nlevels, int *level)
 {
-    int found = -1;
+    int level_of_rank[sizeof(fastest_first) - 1];
+    unsigned int count[sizeof(fastest_first) - 1] = { 0 }, found = 0;
 
-    if (nlevels == 1)
-        return 0;
-    if (type == NULL || type[0] == '\0')
-        return -1;
-    for (unsigned int i = 0; i < nlevels; i++) {
-        if (names[i] == NULL || toupper((unsigned char)names[i][0]) != toupper((unsigned char)type[0]))
-            continue;
-        if (found >= 0)
-            return -1;          /* two levels start with the letter */
-        found = (int)i;
+    for (unsigned int c = 0; c < n; c++)
+        level[c] = nlevels == 1 ? 0 : -1;
+    if (nlevels <= 1)
+        return nlevels == 1 ? 0 : -1;
+    for (unsigned int c = 0; c < n; c++) {
+        int r = rank_of(clusters[c].type);
+
+        if (r < 0)
+            return -1;                  /* a type of no known rank: no guess */
+        count[r]++;
     }
-    return found;
+    for (unsigned int r = 0; r < sizeof(count) / sizeof(count[0]); r++) {
+        const struct plat_perflevel *l = &levels[found];
+
+        level_of_rank[r] = -1;
+        if (count[r] == 0)
+            continue;
+        if (found == nlevels ||
+            (l->status[PLAT_PL_LOGICALCPU] == 0 && l->value[PLAT_PL_LOGICALCPU] != count[r]))
+            return -1;                  /* more types than levels, or a level of another size */
+        level_of_rank[r] = (int)found++;
+    }
+    if (found != nlevels)
+        return -1;
+    for (unsigned int c = 0; c < n; c++)
+        level[c] = level_of_rank[rank_of(clusters[c].type)];
+    return 0;
 }
 
 void

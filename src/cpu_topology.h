@@ -7,15 +7,20 @@
 
 #include <stddef.h>
 
+#include "platform.h"
+
 /*
- * The level (index into names[0..nlevels)) of a CPU whose IORegistry
- * cluster type is type ("E", "P", ...), or -1 when it cannot be told.
- * With one level every CPU is in it (Intel: no cluster types at all).
- * Otherwise the type's first letter must match the first letter of exactly
- * one level name (hw.perflevelN.name: "Performance", "Efficiency"), case
- * aside; an unknown or ambiguous type is -1, never a guess.
+ * The performance level (an index into levels[0..nlevels)) of each of the n
+ * CPUs whose IORegistry cluster types ("P", "M", "E") are clusters[], into
+ * level[]: the types a machine has, fastest first, are its levels in
+ * XNU's order, and each level must hold as many CPUs as it says
+ * (hw.perflevelN.logicalcpu). With one level every CPU is in it (Intel has
+ * no cluster types). 0, or -1 with every level[] -1 when the types do not
+ * tell: an unknown type, more or fewer types than levels, or a level of
+ * another size. Never a guess.
  */
-int cpu_level_of_cluster_type(const char *type, const char *const *names, unsigned int nlevels);
+int cpu_levels_of_clusters(const struct plat_cpu_cluster *clusters, unsigned int n, const struct plat_perflevel *levels,
+                           unsigned int nlevels, int *level);
 
 /* "Performance" -> "performance": letters and digits, lower case, so that
  * a label value or instance name is easy to match. */

@@ -5,8 +5,8 @@
  * Each level's counter grows by what its CPUs accrued since this cluster's
  * previous refresh (delta_sum.h), so it never goes backwards when a CPU goes
  * away. It starts at the since-boot total of the CPUs present at the first
- * refresh; a CPU seen later adds from then on. CPUs whose level is unknown
- * are in no level.
+ * refresh; a CPU seen later adds from then on. Where the CPUs' levels are
+ * not known, no level has a value.
  */
 #include "collector.h"
 #include "metric_units.h"
@@ -68,6 +68,8 @@ perflevel_cpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue
         return PM_ERR_AGAIN;
     if (level < 0)
         return PM_ERR_INST;
+    if (!topology_levels_known())
+        return PMDA_FETCH_NOVALUES;     /* which CPU is in which level is not known: no sum is right */
     atom->ull = ticks_to_msec(level_ticks[level][row->item], host->clock_hz);
     return PMDA_FETCH_STATIC;
 }

@@ -56,6 +56,7 @@ static struct {
     int inst[PLAT_MAX_PERFLEVELS];
     signed char *cpu_level;         /* by logical CPU number */
     unsigned int ncpu_level;
+    int levels_known;               /* every CPU's level is known (cpu_levels_of_clusters) */
     unsigned int logged;
 } topo = { .status = PM_ERR_AGAIN };
 
@@ -63,6 +64,12 @@ unsigned int
 topology_nlevels(void)
 {
     return topo.loaded ? topo.t.nlevels : 0;
+}
+
+int
+topology_levels_known(void)
+{
+    return topo.loaded && topo.levels_known;
 }
 
 /* The CPU number of a name "cpuN", or -1. */
@@ -107,16 +114,16 @@ topology_level_of_inst(unsigned int inst)
 static int
 map_cpus(const struct plat_topology *t)
 {
-    const char *names[PLAT_MAX_PERFLEVELS];
+    int level[PLAT_MAX_CPUS];
+    unsigned int n = t->clusters_status == 0 && t->nclusters < PLAT_MAX_CPUS ? t->nclusters : 0;
 
-    for (unsigned int l = 0; l < t->nlevels; l++)
-        names[l] = t->level[l].name_status == 0 ? t->level[l].name : NULL;
     topo.ncpu_level = 0;
-    for (unsigned int c = 0; t->clusters_status == 0 && c < t->nclusters; c++) {
-        int n = cpu_number(t->cluster[c].cpu);
+    topo.levels_known = t->nlevels == 1;
+    for (unsigned int c = 0; c < n; c++) {
+        int cpu = cpu_number(t->cluster[c].cpu);
 
-        if (n >= 0 && (unsigned int)n + 1 > topo.ncpu_level)
-            topo.ncpu_level = (unsigned int)n + 1;
+        if (cpu >= 0 && (unsigned int)cpu + 1 > topo.ncpu_level)
+            topo.ncpu_level = (unsigned int)cpu + 1;
     }
     free(topo.cpu_level);
     topo.cpu_level = NULL;
@@ -125,11 +132,12 @@ map_cpus(const struct plat_topology *t)
     if ((topo.cpu_level = malloc(topo.ncpu_level)) == NULL)
         return -ENOMEM;
     memset(topo.cpu_level, -1, topo.ncpu_level);
-    for (unsigned int c = 0; c < t->nclusters; c++) {
-        int n = cpu_number(t->cluster[c].cpu);
+    topo.levels_known = cpu_levels_of_clusters(t->cluster, n, t->level, t->nlevels, level) == 0;
+    for (unsigned int c = 0; c < n; c++) {
+        int cpu = cpu_number(t->cluster[c].cpu);
 
-        if (n >= 0)
-            topo.cpu_level[n] = (signed char)cpu_level_of_cluster_type(t->cluster[c].type, names, t->nlevels);
+        if (cpu >= 0)
+            topo.cpu_level[cpu] = (signed char)level[c];
     }
     return 0;
 }
@@ -182,8 +190,11 @@ topology_refresh(const struct platform *p, pmInDom id)
     for (unsigned int i = 0; i < topo.t.counts.n; i++)
         failed |= (unsigned int)(topo.t.counts.status[i] < 0) << 1;
     /* With one level, no CPU needs its cluster type (Intel Macs have none). */
-    failed |= (topo.t.nlevels > 1 && topo.t.clusters_status < 0) << 2;
-    collector_note_parts("topology", failed, &topo.logged, p->error(p->ctx));
+    failed |= !topo.levels_known << 2;
+    collector_note_parts("topology", failed, &topo.logged,
+                         failed == 1u << 2 && topo.t.clusters_status == 0
+                             ? "the CPUs' cluster types do not tell their performance levels"
+                             : p->error(p->ctx));
     return 0;
 }
 

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "convert.h"
@@ -130,32 +132,62 @@ compression_ratio_and_an_empty_compressor(void **state)
     assert_true(ratio > 1.8e19);
 }
 
+/* Levels and CPUs as real Macs have them (tests/fixtures/real/cpus): an
+ * M1 MacBook Air's device tree (4 E, 4 P) with hw.perflevel0 "Performance"
+ * 4 and perflevel1 "Efficiency" 4; an M5 Max's cluster types (12 M, 6 P)
+ * with "Super" 6 and "Performance" 12, where matching a type's letter to
+ * a level's name would call the P cores "Performance". */
+static int
+levels_of(const char *const *types, unsigned int n, const uint64_t *cpus, unsigned int nlevels, int *level)
+{
+    struct plat_cpu_cluster c[32];
+    struct plat_perflevel l[PLAT_MAX_PERFLEVELS];
+
+    memset(l, 0, sizeof(l));
+    for (unsigned int i = 0; i < n; i++) {
+        snprintf(c[i].cpu, sizeof(c[i].cpu), "cpu%u", i);
+        snprintf(c[i].type, sizeof(c[i].type), "%s", types[i] ? types[i] : "");
+    }
+    for (unsigned int i = 0; i < nlevels; i++) {
+        l[i].value[PLAT_PL_LOGICALCPU] = cpus[i];
+        l[i].status[PLAT_PL_LOGICALCPU] = cpus[i] ? 0 : -ENOENT;
+    }
+    return cpu_levels_of_clusters(c, n, l, nlevels, level);
+}
+
 static void
 cpu_levels_from_cluster_types(void **state)
 {
-    const char *const two[] = { "Performance", "Efficiency" };
-    const char *const three[] = { "Super", "Performance", "Efficiency" };
-    const char *const clash[] = { "Performance", "Pro", "Efficiency" };
-    const char *const unnamed[] = { "Performance", NULL };
-    const char *const one[] = { "Performance" };
+    const char *const m1[] = { "E", "E", "E", "E", "P", "P", "P", "P" };
+    const char *const m5max[] = { "M", "M", "M", "M", "M", "M", "M", "M", "M", "M", "M", "M",
+                                  "P", "P", "P", "P", "P", "P" };
+    const char *const odd[] = { "E", "X" }, *const lower[] = { "e", "p" }, *const none[] = { NULL, NULL };
+    const uint64_t m1_levels[] = { 4, 4 }, m5max_levels[] = { 6, 12 }, two[] = { 1, 1 }, unknown[] = { 0, 0 };
+    const uint64_t wrong[] = { 5, 3 }, one[] = { 8 };
+    int level[32];
 
     (void)state;
-    assert_int_equal(cpu_level_of_cluster_type("P", two, 2), 0);
-    assert_int_equal(cpu_level_of_cluster_type("E", two, 2), 1);
-    assert_int_equal(cpu_level_of_cluster_type("e", two, 2), 1);        /* case aside */
-    assert_int_equal(cpu_level_of_cluster_type("X", two, 2), -1);       /* unknown type: no guess */
-    assert_int_equal(cpu_level_of_cluster_type("", two, 2), -1);
-    assert_int_equal(cpu_level_of_cluster_type(NULL, two, 2), -1);
-    assert_int_equal(cpu_level_of_cluster_type("S", three, 3), 0);
-    assert_int_equal(cpu_level_of_cluster_type("P", three, 3), 1);
-    assert_int_equal(cpu_level_of_cluster_type("E", three, 3), 2);
-    assert_int_equal(cpu_level_of_cluster_type("P", clash, 3), -1);     /* two levels start with P */
-    assert_int_equal(cpu_level_of_cluster_type("E", clash, 3), 2);
-    assert_int_equal(cpu_level_of_cluster_type("E", unnamed, 2), -1);   /* the level with no name */
+    assert_int_equal(levels_of(m1, 8, m1_levels, 2, level), 0);
+    assert_int_equal(level[0], 1);                                 /* E: the second level, "Efficiency" */
+    assert_int_equal(level[7], 0);
+    assert_int_equal(levels_of(m5max, 18, m5max_levels, 2, level), 0);
+    assert_int_equal(level[0], 1);                                 /* M: "Performance", the second level */
+    assert_int_equal(level[12], 0);                                /* P: "Super" */
+    assert_int_equal(levels_of(m1, 8, unknown, 2, level), 0);      /* counts unread: the order alone */
+    assert_int_equal(level[4], 0);
+    assert_int_equal(levels_of(lower, 2, two, 2, level), 0);       /* case aside */
+    assert_int_equal(level[0], 1);
+    /* no guess: an unknown type, a level of another size, more levels than types, none */
+    assert_int_equal(levels_of(odd, 2, two, 2, level), -1);
+    assert_int_equal(level[0], -1);
+    assert_int_equal(levels_of(m1, 8, wrong, 2, level), -1);
+    assert_int_equal(level[4], -1);
+    assert_int_equal(levels_of(m1, 4, m1_levels, 2, level), -1);   /* only E cores seen */
+    assert_int_equal(levels_of(none, 2, two, 2, level), -1);
+    assert_int_equal(levels_of(m1, 8, m1_levels, 0, level), -1);   /* no levels at all */
     /* one level (Intel): every CPU is in it, with or without a cluster type */
-    assert_int_equal(cpu_level_of_cluster_type(NULL, one, 1), 0);
-    assert_int_equal(cpu_level_of_cluster_type("E", one, 1), 0);
-    assert_int_equal(cpu_level_of_cluster_type("P", two, 0), -1);       /* no levels at all */
+    assert_int_equal(levels_of(none, 2, one, 1, level), 0);
+    assert_int_equal(level[1], 0);
 }
 
 static void
