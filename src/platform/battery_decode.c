@@ -256,8 +256,6 @@ battery_watts(const struct battery *b, double *watts)
 const char *
 battery_state(const struct battery *b)
 {
-    if (!installed(b))
-        return "absent";
     if (b->value[BATT_CHARGING])
         return "charging";
     if (!b->value[BATT_EXTERNAL])

@@ -52,8 +52,8 @@ int battery_temperature(const struct battery *b, float *celsius);
 int battery_amperage(const struct battery *b, int32_t *milliamps);
 int battery_watts(const struct battery *b, double *watts);                  /* signed: negative discharging */
 
-/* "charging", "discharging", "charged" (full on external power), "not
- * charging" (on external power, held below full), or "absent". */
+/* Of an installed battery: "charging", "discharging", "charged" (full on
+ * external power), or "not charging" (on external power, held below full). */
 const char *battery_state(const struct battery *b);
 /* "Normal", "Permanent Failure", or the driver's ErrorCondition text. */
 const char *battery_condition(const struct battery *b);
