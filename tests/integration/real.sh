@@ -1,0 +1,33 @@
+#!/bin/bash
+# Every dump recorded on a real Mac (tests/fixtures/real/*/*.expect) imported
+# as its queries read it, replayed by a private pmcd, and what PCP's clients
+# see checked against the values its .expect derives from the dump's own
+# numbers.
+#
+# usage: real.sh MODULE DARWIN_SNAPSHOT SOURCE_DIR WORK_DIR
+set -u
+module=$(realpath "$1") darwin_snapshot=$(realpath "$2") src=$(realpath "$3") work=$4
+. "$src/tests/integration/lib.sh"
+rm -rf "$work"; mkdir -p "$work"
+trap stop_pmcd EXIT
+
+for expect in "$src"/tests/fixtures/real/*/*.expect; do
+    name=$(basename "$(dirname "$expect")")/$(basename "$expect" .expect)
+    snap=$work/${name//\//-}.snapshot
+    check "$name: its dumps import as the .expect says" \
+        python3 "$src/tests/integration/real_dumps.py" snapshot "$expect" "$darwin_snapshot" "$snap"
+    if ! start_pmcd "$work/pmcd" "$module" "$snap"; then
+        not_ok "$name: pmcd replays it"
+        continue
+    fi
+    while IFS= read -r line; do
+        case $line in
+            "ok - "*) ok "${line#ok - }" ;;
+            "not ok - "*) not_ok "${line#not ok - }" ;;
+            *) echo "$line" ;;
+        esac
+    done < <(python3 "$src/tests/integration/real_dumps.py" check "$expect")
+    check "$name: pmcd is still up" sh -c "kill -0 $pmcd_pid && pminfo -h 127.0.0.1 -d power.source >/dev/null"
+    stop_pmcd
+done
+finish

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""The dumps recorded on real Macs (tests/fixtures/real/), replayed through pmcd.
+
+Each NAME.expect says which dumps to import and what pmcd must serve from
+them, every value derived from the dump's own numbers (its note says how):
+
+  import MATCH FILE [importer options]   a dump (FILE beside the .expect) as the query MATCH reads it
+  problems N                             the import before reports N problems (a sender's redaction)
+  covers PREFIX ...                      every metric below these that has a value is listed
+  METRIC[INSTANCE] VALUE NOTE            VALUE: a number, "text", or - (no value)
+  METRIC[INSTANCE] @LABEL VALUE NOTE     a label of the instance (a JSON value)
+
+  real_dumps.py snapshot EXPECT DARWIN_SNAPSHOT OUT   writes the snapshot the imports make
+  real_dumps.py check EXPECT                          asks pmcd (PMCD_PORT on 127.0.0.1); prints ok/not ok lines
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMPORTER = os.path.join(HERE, "..", "..", "tools", "ioreg-import")
+LINE = re.compile(r'^(?P<metric>[a-z][\w.]*)(?:\[(?P<inst>[^\]]*)\])?\s+(?:@(?P<label>\w+)\s+)?'
+                  r'(?P<value>"[^"]*"|\S+)(?:\s+(?P<note>.*))?$')
+
+
+class Expect:
+    def __init__(self, path):
+        self.path, self.dir = path, os.path.dirname(path)
+        self.imports, self.covers, self.values, self.labels = [], [], [], []   # (metric, inst, [label,] value, note)
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                word, _, rest = line.partition(" ")
+                if word == "import":
+                    match, dump, *options = rest.split()
+                    self.imports.append([match, os.path.join(self.dir, dump), options, 0])
+                elif word == "problems":
+                    self.imports[-1][3] = int(rest.split()[0])
+                elif word == "covers":
+                    self.covers = rest.split()
+                else:
+                    m = LINE.match(line)
+                    if not m:
+                        raise SystemExit(f"{path}:{lineno}: not an expectation: {line}")
+                    if m.group("label"):
+                        self.labels.append((m.group("metric"), m.group("inst") or "", m.group("label"),
+                                            m.group("value"), m.group("note") or ""))
+                    else:
+                        self.values.append((m.group("metric"), m.group("inst"), m.group("value"), m.group("note") or ""))
+
+
+def snapshot(expect_path, darwin_snapshot, out):
+    """The imports as a snapshot of two samples; 0, or 1 when an import went
+    otherwise than its expect file says."""
+    e = Expect(expect_path)
+    queries = {}
+    for line in subprocess.run([darwin_snapshot, "-q"], capture_output=True, text=True, check=True).stdout.splitlines():
+        match, depth, ancestors = line.split("\t")
+        queries[match] = ["--depth", depth, "--ancestors", ancestors]
+    status = 0
+    records = []
+    for match, dump, options, problems in e.imports:
+        r = subprocess.run([sys.executable, IMPORTER, match, dump] + queries[match] + options,
+                           capture_output=True, text=True)
+        said = [l for l in r.stderr.splitlines() if re.search(r": line \d+: ", l)]
+        if len(said) != problems or (r.returncode != 0) != (problems > 0):
+            print(f"{expect_path}: importing {dump} as {match}: {len(said)} problems, {problems} expected:\n{r.stderr}")
+            status = 1
+        records.append(r.stdout)
+    with open(out, "w") as f:
+        f.write(f"# The dumps {os.path.basename(expect_path)} imports, recorded on real Macs (see each dump's first lines)\n")
+        f.write("pmda-darwin-snapshot 1\n" + "".join(records) + "sample 1000\nsample 1010\n")
+    return status
+
+
+def pminfo(names):
+    """Each metric's values by instance name ("" without instances), or an error text."""
+    out = subprocess.run(["pminfo", "-h", "127.0.0.1", "-f"] + names, capture_output=True, text=True).stdout
+    served = {}
+    for block in out.split("\n\n"):
+        lines = [l for l in block.splitlines() if l.strip()]
+        if not lines:
+            continue
+        metric, values = lines[0].strip(), {}
+        for l in lines[1:]:
+            m = re.match(r'\s*(?:inst \[\d+ or "(?P<inst>[^"]*)"\] )?value (?P<value>.*)$', l)
+            if m:
+                values[m.group("inst") or ""] = m.group("value")
+        served[metric] = values if values else (" ".join(l.strip() for l in lines[1:]) or "no value")
+    return served
+
+
+def labels(names):
+    """Each metric's labels by instance name, as pminfo -l shows them."""
+    out = subprocess.run(["pminfo", "-h", "127.0.0.1", "-l"] + sorted(set(names)), capture_output=True, text=True).stdout
+    found, metric = {}, None
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            metric = line.strip()
+            continue
+        m = re.match(r'\s*inst \[\d+ or "(?P<inst>[^"]*)"\] labels (?P<json>\{.*\})$', line)
+        if m and metric:
+            found.setdefault(metric, {})[m.group("inst")] = json.loads(m.group("json"))
+    return found
+
+
+def agrees(expected, got):
+    if expected.startswith('"'):
+        return got == expected
+    try:
+        value = float(got)
+    except ValueError:
+        return False
+    digits = len(expected.partition(".")[2])
+    return abs(value - float(expected)) <= 0.5 * 10 ** -digits
+
+
+def check(expect_path):
+    e = Expect(expect_path)
+    name = os.path.basename(expect_path)
+    served = pminfo(e.covers)
+    failed = 0
+    listed = set()
+    for metric, inst, expected, note in e.values:
+        listed.add((metric, inst or ""))
+        got = served.get(metric)
+        values = got if isinstance(got, dict) else {}
+        if expected == "-":
+            ok = (inst or "") not in values
+            shown = values.get(inst or "", got)
+        else:
+            shown = values.get(inst or "", got if not isinstance(got, dict) else "no such instance")
+            ok = (inst or "") in values and agrees(expected, values[inst or ""])
+        print(f"{'ok' if ok else 'not ok'} - {name}: {metric}{f'[{inst}]' if inst else ''} is {expected}"
+              f"{'' if ok else f' (served: {shown})'} ({note})")
+        failed += not ok
+    shown = labels([l[0] for l in e.labels]) if e.labels else {}
+    for metric, inst, label, expected, note in e.labels:
+        have = shown.get(metric, {}).get(inst, {})
+        ok = label in have and have[label] == json.loads(expected)
+        print(f"{'ok' if ok else 'not ok'} - {name}: {metric}[{inst}] is labelled {label} {expected}"
+              f"{'' if ok else f' (labels: {have})'} ({note})")
+        failed += not ok
+    for metric, values in sorted(served.items()):
+        for inst in sorted(values) if isinstance(values, dict) else []:
+            if (metric, inst) not in listed:
+                print(f"not ok - {name}: {metric}{f'[{inst}]' if inst else ''} is served ({values[inst]}) "
+                      f"but not checked: add it")
+                failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "snapshot":
+        sys.exit(snapshot(*sys.argv[2:]))
+    if len(sys.argv) == 3 and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2]))
+    sys.exit(__doc__)
