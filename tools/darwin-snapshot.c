@@ -19,13 +19,27 @@ usage(FILE *fp)
 {
     fprintf(fp,
             "Usage: darwin-snapshot [-n SAMPLES] [-i SECONDS] [-o FILE] [-r SNAPSHOT]\n"
-            "       darwin-snapshot -q\n"
+            "       darwin-snapshot -q | -s\n"
             "Record SAMPLES samples (default 3), SECONDS apart (default 1), of the data\n"
             "pmda-darwin serves, to FILE (default standard output).\n"
             "  -r SNAPSHOT  read from a snapshot file instead of the live system\n"
             "  -q           list the IORegistry queries the agent makes, one per line:\n"
             "               MATCH, descendants' depth and ancestors' levels, tab-separated\n"
-            "               (the options tools/ioreg-import takes to import a dump as it)\n");
+            "               (the options tools/ioreg-import takes to import a dump as it)\n"
+            "  -s           list the sysctls the agent reads by name, one per line\n"
+            "               (what tools/sysctl-import --names takes)\n");
+}
+
+static void
+list_sysctls(void)
+{
+    for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
+
+        for (unsigned int i = 0; i < n; i++)
+            printf("%s\n", defs[i].name);
+    }
 }
 
 static void
@@ -61,7 +75,7 @@ main(int argc, char **argv)
     FILE *fp = stdout;
     int c, sts;
 
-    while ((c = getopt(argc, argv, "n:i:o:r:qh")) != -1) {
+    while ((c = getopt(argc, argv, "n:i:o:r:qsh")) != -1) {
         switch (c) {
         case 'n':
             if (parse_count(optarg, 1, 100000, &samples) < 0) {
@@ -78,6 +92,7 @@ main(int argc, char **argv)
         case 'o': out_path = optarg; break;
         case 'r': replay = optarg; break;
         case 'q': list_queries(); return 0;
+        case 's': list_sysctls(); return 0;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }

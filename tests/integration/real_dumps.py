@@ -5,7 +5,9 @@ Each NAME.expect says which dumps to import and what pmcd must serve from
 them, every value derived from the dump's own numbers (its note says how):
 
   import MATCH FILE [importer options]   a dump (FILE beside the .expect) as the query MATCH reads it
+  sysctl FILE                            sysctl output, as tools/sysctl-import reads it
   problems N                             the import before reports N problems (a sender's redaction)
+  with KEY VALUE                         a snapshot key the dumps do not hold (the .expect says why: SYNTHETIC)
   covers PREFIX ...                      every metric below these that has a value is listed
   METRIC[INSTANCE] VALUE NOTE            VALUE: a number, "text", or - (no value)
   METRIC[INSTANCE] @LABEL VALUE NOTE     a label of the instance (a JSON value)
@@ -21,6 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 IMPORTER = os.path.join(HERE, "..", "..", "tools", "ioreg-import")
+SYSCTL_IMPORTER = os.path.join(HERE, "..", "..", "tools", "sysctl-import")
 LINE = re.compile(r'^(?P<metric>[a-z][\w.]*)(?:\[(?P<inst>[^\]]*)\])?\s+(?:@(?P<label>\w+)\s+)?'
                   r'(?P<value>"[^"]*"|\S+)(?:\s+(?P<note>.*))?$')
 
@@ -29,6 +32,7 @@ class Expect:
     def __init__(self, path):
         self.path, self.dir = path, os.path.dirname(path)
         self.imports, self.covers, self.values, self.labels = [], [], [], []   # (metric, inst, [label,] value, note)
+        self.extra = []
         with open(path) as f:
             for lineno, line in enumerate(f, 1):
                 line = line.strip()
@@ -38,8 +42,12 @@ class Expect:
                 if word == "import":
                     match, dump, *options = rest.split()
                     self.imports.append([match, os.path.join(self.dir, dump), options, 0])
+                elif word == "sysctl":
+                    self.imports.append([None, os.path.join(self.dir, rest.split()[0]), [], 0])
                 elif word == "problems":
                     self.imports[-1][3] = int(rest.split()[0])
+                elif word == "with":
+                    self.extra.append(rest)
                 elif word == "covers":
                     self.covers = rest.split()
                 else:
@@ -61,19 +69,24 @@ def snapshot(expect_path, darwin_snapshot, out):
     for line in subprocess.run([darwin_snapshot, "-q"], capture_output=True, text=True, check=True).stdout.splitlines():
         match, depth, ancestors = line.split("\t")
         queries[match] = ["--depth", depth, "--ancestors", ancestors]
+    names = os.path.join(os.path.dirname(out), os.path.basename(out) + ".sysctls")
+    with open(names, "w") as f:
+        f.write(subprocess.run([darwin_snapshot, "-s"], capture_output=True, text=True, check=True).stdout)
     status = 0
     records = []
     for match, dump, options, problems in e.imports:
-        r = subprocess.run([sys.executable, IMPORTER, match, dump] + queries[match] + options,
-                           capture_output=True, text=True)
+        command = [IMPORTER, match, dump] + queries[match] + options if match else [SYSCTL_IMPORTER, "--names", names, dump]
+        r = subprocess.run([sys.executable] + command, capture_output=True, text=True)
         said = [l for l in r.stderr.splitlines() if re.search(r": line \d+: ", l)]
+        match = match or "sysctl"
         if len(said) != problems or (r.returncode != 0) != (problems > 0):
             print(f"{expect_path}: importing {dump} as {match}: {len(said)} problems, {problems} expected:\n{r.stderr}")
             status = 1
         records.append(r.stdout)
     with open(out, "w") as f:
         f.write(f"# The dumps {os.path.basename(expect_path)} imports, recorded on real Macs (see each dump's first lines)\n")
-        f.write("pmda-darwin-snapshot 1\n" + "".join(records) + "sample 1000\nsample 1010\n")
+        f.write("pmda-darwin-snapshot 1\n" + "".join(records) + "".join(k + "\n" for k in e.extra) +
+                "sample 1000\nsample 1010\n")
     return status
 
 
@@ -122,7 +135,7 @@ def agrees(expected, got):
 def check(expect_path):
     e = Expect(expect_path)
     name = os.path.basename(expect_path)
-    served = pminfo(e.covers)
+    served = pminfo(e.covers) if e.covers else {}
     failed = 0
     listed = set()
     for metric, inst, expected, note in e.values:
