@@ -104,10 +104,15 @@ const struct smc_temperature_key smc_temperature_keys[] = {
 };
 const unsigned int smc_ntemperature_keys = sizeof(smc_temperature_keys) / sizeof(smc_temperature_keys[0]);
 
+/* A reading a sensor of a running Mac gives: above 0 and at most 200 °C.
+ * Real dumps show what lies outside (tests/fixtures/real/smc, hid): the
+ * SMC's "no sensor" values -127 and -128 (0x8100, 0x8000 in sp78), desktop
+ * iMacs' and Mac Pros' TC0E/TC0F at -40 to -70 (not degrees), HID sensors
+ * at -21.5 on an M1 Mac mini and -9200 while their block sleeps. */
 static int
 valid_celsius(double c)
 {
-    return isfinite(c) && c >= -273.15 && c <= 200.0;
+    return isfinite(c) && c > 0.0 && c <= 200.0;
 }
 
 /* Apple Silicon's HID sensor names (not documented; as macmon, Stats and

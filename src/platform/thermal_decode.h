@@ -57,9 +57,10 @@ struct sensor {
  * The sensors of either source: HID services named by "Product" (a name
  * seen again gets " #2", " #3"), located by name (pACC/eACC: CPU, GPU,
  * PMU tdie: SoC, gas gauge battery, NAND: SSD); or SMC temperature keys,
- * located by smc_temperature_keys. A reading below absolute zero, above
- * 200 °C or not finite is not valid (some HID sensors report -9200 while
- * their block is powered down). Fills out[0..*n) (at most cap).
+ * located by smc_temperature_keys. A reading at or below 0 °C, above
+ * 200 °C or not finite is not valid (the SMC's -127 for no sensor, HID
+ * sensors' -9200 while their block is powered down: thermal_decode.c).
+ * Fills out[0..*n) (at most cap).
  */
 void sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
 void sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n);

@@ -153,6 +153,44 @@ hid_sensors_drop_junk_and_keep_names_apart(void **state)
     assert_true(v == 52.5);
 }
 
+/* Readings of real Macs that are no temperatures (tests/fixtures/real/smc,
+ * hid): an SMC key's -127 (sp78 0x8100), an iMac's TC0E of -54, an M1 Mac
+ * mini's HID "PMU tdev4" at -21.5. */
+static void
+readings_at_or_below_zero_are_not_temperatures(void **state)
+{
+    static const unsigned char none[] = { 0x81, 0x00 }, offset[] = { 0xc9, 0xfd }, warm[] = { 0x26, 0x30 };
+    struct sensor s[4];
+    struct plat_reg_set set;
+    unsigned int n;
+    double v;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "TC0E", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", offset, 2), 0);
+    entry(2, 0, "TC0F", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", none, 2), 0);
+    entry(3, 0, "TC0P", "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", warm, 2), 0);
+    set = finish();
+    sensors_from_smc(&set, s, 4, &n);
+    assert_int_equal(n, 3);
+    assert_false(s[0].valid);
+    assert_false(s[1].valid);
+    assert_true(s[2].valid);
+    assert_int_equal(sensors_hottest_role(s, n, SMC_CPU_DIE, &v), -ENODATA);   /* not -52.4 */
+    reg_builder_reset(&b);
+    entry(1, 0, "PMU tdev4", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", -21.5), 0);
+    set = finish();
+    sensors_from_hid(&set, s, 4, &n);
+    assert_false(s[0].valid);
+}
+
 static void
 fans_and_their_mode_are_read(void **state)
 {
@@ -464,6 +502,7 @@ main(void)
         cmocka_unit_test(smc_temperature_keys_match_the_query),
         cmocka_unit_test(ambient_is_not_the_cpu_proximity_key),
         cmocka_unit_test(hid_sensors_drop_junk_and_keep_names_apart),
+        cmocka_unit_test(readings_at_or_below_zero_are_not_temperatures),
         cmocka_unit_test(fans_and_their_mode_are_read),
         cmocka_unit_test(thermal_pressure_uses_macos_names),
         cmocka_unit_test(battery_values_are_macos_own),
