@@ -4,7 +4,6 @@
  * -r FILE (any OS) it re-records a snapshot, which the tests use.
  */
 #include "platform.h"
-#include "registry_set.h"
 #include "snapshot_write.h"
 
 #include <errno.h>
@@ -23,9 +22,10 @@ usage(FILE *fp)
             "Record SAMPLES samples (default 3), SECONDS apart (default 1), of the data\n"
             "pmda-darwin serves, to FILE (default standard output).\n"
             "  -r SNAPSHOT  read from a snapshot file instead of the live system\n"
-            "  -q           list the IORegistry queries the agent makes, one per line:\n"
-            "               MATCH, descendants' depth and ancestors' levels, tab-separated\n"
-            "               (the options tools/ioreg-import takes to import a dump as it)\n"
+            "  -q           list the queries the agent makes of the IORegistry and of the\n"
+            "               sources that answer in its shape, one per line, tab-separated:\n"
+            "               MATCH, descendants' depth, ancestors' levels, then the keys\n"
+            "               it reads (none: every key); what tools/ioreg-import takes\n"
             "  -s           list the sysctls the agent reads by name, one per line\n"
             "               (what tools/sysctl-import --names takes)\n");
 }
@@ -45,10 +45,14 @@ list_sysctls(void)
 static void
 list_queries(void)
 {
-    for (int q = 0; q < PLAT_REGQ_N; q++)
-        if (reg_query_is_registry(&plat_reg_queries[q]))
-            printf("%s\t%u\t%u\n", plat_reg_queries[q].match, plat_reg_queries[q].depth,
-                   plat_reg_queries[q].ancestors);
+    for (int q = 0; q < PLAT_REGQ_N; q++) {
+        const struct plat_reg_query *query = &plat_reg_queries[q];
+
+        printf("%s\t%u\t%u", query->match, query->depth, query->ancestors);
+        for (const char *const *key = query->keys; key != NULL && *key != NULL; key++)
+            printf("\t%s", *key);
+        printf("\n");
+    }
 }
 
 static int

@@ -6,6 +6,10 @@ them, every value derived from the dump's own numbers (its note says how):
 
   import MATCH FILE [importer options]   a dump (FILE beside the .expect) as the query MATCH reads it
   sysctl FILE                            sysctl output, as tools/sysctl-import reads it
+  hid FILE                               HID temperature sensors as tools print them ("NAME | VALUE", or iSMC's
+                                         table rows of type hid): an entry per sensor, as the live reader records it
+  smc FILE                               a dump of SMC keys ("[KEY] type [TYPE] ... -> HEX", VirtualSMC's
+                                         smcread -s): the keys the SMC queries read, as the live reader records them
   problems N                             the import before reports N problems (a sender's redaction)
   with KEY VALUE                         a snapshot key the dumps do not hold (the .expect says why: SYNTHETIC)
   covers PREFIX ...                      every metric below these that has a value is listed
@@ -42,8 +46,8 @@ class Expect:
                 if word == "import":
                     match, dump, *options = rest.split()
                     self.imports.append([match, os.path.join(self.dir, dump), options, 0])
-                elif word == "sysctl":
-                    self.imports.append([None, os.path.join(self.dir, rest.split()[0]), [], 0])
+                elif word in ("sysctl", "smc", "hid"):
+                    self.imports.append([word, os.path.join(self.dir, rest.split()[0]), [], 0])
                 elif word == "problems":
                     self.imports[-1][3] = int(rest.split()[0])
                 elif word == "with":
@@ -61,24 +65,88 @@ class Expect:
                         self.values.append((m.group("metric"), m.group("inst"), m.group("value"), m.group("note") or ""))
 
 
+SMC_LINE = re.compile(r"^\[(?P<key>.{4})\] type \[(?P<type>.{4})\] [0-9A-Fa-f]{8} len \[ *\d+\] attr \[[0-9A-Fa-f]+\] -> "
+                      r"(?P<bytes>[0-9A-Fa-f]+|NOT READABLE.*)$")
+
+
+def smc_records(dump, queries):
+    """The records of the SMC keys each query reads (live: darwin/smc.c): an
+    entry per key the SMC has, id its four characters, props type and, where
+    it could be read, its bytes."""
+    found = {}
+    with open(dump) as f:
+        for line in f:
+            m = SMC_LINE.match(line.rstrip("\n"))
+            if m:
+                found[m.group("key")] = m.group("type"), m.group("bytes")
+    out = []
+    for match, wanted in queries.items():
+        for key in wanted:
+            if key not in found:
+                continue
+            kind, raw = found[key]
+            inst = f"ioreg[{match}#0x{int.from_bytes(key.encode(), 'big'):x}]"
+            out += [f"{inst}.class AppleSMC", f"{inst}.name {key}", f"{inst}.prop.type string {kind}"]
+            if not raw.startswith("NOT"):
+                out.append(f"{inst}.prop.bytes data {raw.lower()}")
+    return "".join(line + "\n" for line in out)
+
+
+HID_BAR = re.compile(r"^\s*(?P<name>\S.*?)\s*\|\s*(?P<celsius>-?[0-9.]+)\s*$")
+
+
+def hid_records(dump):
+    """The HID temperature services a listing names (live: darwin/hid_sensors.c):
+    an entry per sensor, named by its Product, prop celsius. iSMC's table
+    is read by its header's columns: DESCRIPTION is the name."""
+    sensors, columns = [], None
+    with open(dump) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("#"):
+                continue
+            if "DESCRIPTION" in line and "KEY" in line and "VALUE" in line:
+                columns = line.index("KEY"), line.index("VALUE")
+                continue
+            m = HID_BAR.match(line)
+            if m:
+                sensors.append((m.group("name"), m.group("celsius")))
+            elif columns and line.rstrip().endswith(" hid"):
+                value = re.search(r"(-?[0-9.]+) °C\s+hid$", line[columns[0]:].rstrip())
+                if value:
+                    sensors.append((line[:columns[0]].strip(), value.group(1)))
+    out = []
+    for n, (name, celsius) in enumerate(sensors, 1):
+        inst = f"ioreg[HID:temperature#0x{n:x}]"
+        out += [f"{inst}.class IOHIDServiceClient", f"{inst}.name {name}", f"{inst}.prop.celsius float {celsius}"]
+    return "".join(line + "\n" for line in out)
+
+
 def snapshot(expect_path, darwin_snapshot, out):
     """The imports as a snapshot of two samples; 0, or 1 when an import went
     otherwise than its expect file says."""
     e = Expect(expect_path)
-    queries = {}
+    queries, keys = {}, {}
     for line in subprocess.run([darwin_snapshot, "-q"], capture_output=True, text=True, check=True).stdout.splitlines():
-        match, depth, ancestors = line.split("\t")
+        match, depth, ancestors, *wanted = line.split("\t")
         queries[match] = ["--depth", depth, "--ancestors", ancestors]
+        keys[match] = wanted
     names = os.path.join(os.path.dirname(out), os.path.basename(out) + ".sysctls")
     with open(names, "w") as f:
         f.write(subprocess.run([darwin_snapshot, "-s"], capture_output=True, text=True, check=True).stdout)
     status = 0
     records = []
     for match, dump, options, problems in e.imports:
-        command = [IMPORTER, match, dump] + queries[match] + options if match else [SYSCTL_IMPORTER, "--names", names, dump]
+        if match == "smc":
+            records.append(smc_records(dump, {m: k for m, k in keys.items() if m.startswith("SMC:")}))
+            continue
+        if match == "hid":
+            records.append(hid_records(dump))
+            continue
+        command = [SYSCTL_IMPORTER, "--names", names, dump] if match == "sysctl" else \
+            [IMPORTER, match, dump] + queries[match] + options
         r = subprocess.run([sys.executable] + command, capture_output=True, text=True)
         said = [l for l in r.stderr.splitlines() if re.search(r": line \d+: ", l)]
-        match = match or "sysctl"
         if len(said) != problems or (r.returncode != 0) != (problems > 0):
             print(f"{expect_path}: importing {dump} as {match}: {len(said)} problems, {problems} expected:\n{r.stderr}")
             status = 1
@@ -128,8 +196,10 @@ def agrees(expected, got):
         value = float(got)
     except ValueError:
         return False
+    # as far as the expected value's digits go, and as far as pminfo prints
+    # a float (7 significant digits)
     digits = len(expected.partition(".")[2])
-    return abs(value - float(expected)) <= 0.5 * 10 ** -digits
+    return abs(value - float(expected)) <= max(0.5 * 10 ** -digits, 1e-6 * abs(float(expected))) * (1 + 1e-9)
 
 
 def check(expect_path):
