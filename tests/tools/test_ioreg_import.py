@@ -212,12 +212,17 @@ class OtherForms(unittest.TestCase):
 
 
 def every_dump():
-    """The dumps under tests/fixtures: the real ones and the synthetic ones."""
-    for top in (DUMPS, REAL):
-        for folder, _, files in os.walk(top):
-            for name in sorted(files):
-                if name.endswith((".txt", ".xml", ".json")):
-                    yield os.path.join(folder, name)
+    """The ioreg dumps under tests/fixtures: the real ones (those an .expect
+    imports as a registry query) and the synthetic ones."""
+    real = set()
+    for folder, _, files in os.walk(REAL):
+        for name in files:
+            if name.endswith(".expect"):
+                with open(os.path.join(folder, name)) as f:
+                    real |= {os.path.normpath(os.path.join(folder, line.split()[2]))
+                             for line in f if line.startswith("import ")}
+    synthetic = [os.path.join(DUMPS, name) for name in os.listdir(DUMPS)]
+    return sorted(real) + sorted(synthetic)
 
 
 class NeverATraceback(unittest.TestCase):
@@ -232,7 +237,7 @@ class NeverATraceback(unittest.TestCase):
         for path in every_dump():
             with open(path, "rb") as f:
                 data = f.read()
-            for _ in range(150):
+            for _ in range(60):
                 damaged = bytearray(data)
                 for _ in range(rng.randint(1, 4)):
                     at = rng.randrange(len(damaged) + 1)
