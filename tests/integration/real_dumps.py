@@ -4,6 +4,7 @@
 Each NAME.expect says which dumps to import and what pmcd must serve from
 them, every value derived from the dump's own numbers (its note says how):
 
+  recorded MAC | RELEASE | ARCH          what the dumps were recorded on (docs/registry-keys.md groups by it)
   import MATCH FILE [importer options]   a dump (FILE beside the .expect) as the query MATCH reads it
   sysctl FILE                            sysctl output, as tools/sysctl-import reads it
   hid FILE                               HID temperature sensors as tools print them ("NAME | VALUE", or iSMC's
@@ -36,7 +37,7 @@ class Expect:
     def __init__(self, path):
         self.path, self.dir = path, os.path.dirname(path)
         self.imports, self.covers, self.values, self.labels = [], [], [], []   # (metric, inst, [label,] value, note)
-        self.extra = []
+        self.extra, self.recorded = [], ["unknown", "unknown", "unknown"]
         with open(path) as f:
             for lineno, line in enumerate(f, 1):
                 line = line.strip()
@@ -50,6 +51,8 @@ class Expect:
                     self.imports.append([word, os.path.join(self.dir, rest.split()[0]), [], 0])
                 elif word == "problems":
                     self.imports[-1][3] = int(rest.split()[0])
+                elif word == "recorded":
+                    self.recorded = [part.strip() for part in rest.split("|")]
                 elif word == "with":
                     self.extra.append(rest)
                 elif word == "covers":
