@@ -78,16 +78,11 @@ class Values(unittest.TestCase):
         self.assertIn(p + "ExternalConnected bool 1", recs)
 
 
-def text_records(text, match="AppleSmartBattery", keys=None):
-    """The records and problems of a dump given as text."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write(text)
-    try:
-        problems = ioreg_import.Problems("dump")
-        roots = ioreg_import.load(f.name, problems)
-        return ioreg_import.records(ioreg_import.select(roots, match, 0), match, keys), problems.lines
-    finally:
-        os.unlink(f.name)
+def dump_records(text):
+    """The battery's records and the problems of a dump given as text (any form)."""
+    problems = ioreg_import.Problems("dump")
+    roots = ioreg_import.parse(text.encode(), problems)
+    return ioreg_import.records(ioreg_import.select(roots, "AppleSmartBattery", 0), "AppleSmartBattery"), problems.lines
 
 
 BATTERY = "+-o AppleSmartBattery  <class AppleSmartBattery, id 0x10, registered, matched, active>\n    {\n"
@@ -99,7 +94,7 @@ class WhatIoregPrints(unittest.TestCase):
 
     def test_an_empty_value_is_a_fraction_ioreg_could_not_print_and_is_left_out(self):
         # cfnumbershow prints nothing when CFNumberGetValue to long long fails (a float)
-        recs, problems = text_records(BATTERY + '      "BatteryData" = {"Qstart"=0,"AdapterPower"=,"Flags"=3,'
+        recs, problems = dump_records(BATTERY + '      "BatteryData" = {"Qstart"=0,"AdapterPower"=,"Flags"=3,'
                                       '"SystemPower"=}\n      "PackPower" = \n      "Voltage" = 12111\n    }\n')
         self.assertEqual(problems, [])
         self.assertIn(P + "BatteryData.Qstart number 0", recs)
@@ -108,7 +103,7 @@ class WhatIoregPrints(unittest.TestCase):
         self.assertFalse([r for r in recs if "Power" in r])
 
     def test_sets_unknown_objects_empty_arrays_and_arrays_of_fractions(self):
-        recs, problems = text_records(BATTERY + '      "Set" = [1,2]\n      "Odd" = <unknown object>\n'
+        recs, problems = dump_records(BATTERY + '      "Set" = [1,2]\n      "Odd" = <unknown object>\n'
                                       '      "None" = ()\n      "Reals" = (,,)\n      "After" = Yes\n    }\n')
         self.assertEqual(problems, [])
         self.assertIn(P + "Set.0 number 1", recs)
@@ -117,7 +112,7 @@ class WhatIoregPrints(unittest.TestCase):
         self.assertFalse([r for r in recs if "Odd" in r or "None" in r or "Reals" in r])
 
     def test_text_data_and_strings_with_quotes(self):
-        recs, problems = text_records(BATTERY + '      "Name" = "the "best" pack"\n'
+        recs, problems = dump_records(BATTERY + '      "Name" = "the "best" pack"\n'
                                       '      "Dict" = {"A"="x, y","B"=<"a","b">}\n    }\n')
         self.assertEqual(problems, [])
         self.assertIn(P + 'Name string the "best" pack', recs)
@@ -126,7 +121,7 @@ class WhatIoregPrints(unittest.TestCase):
 
     def test_a_line_clipped_by_the_terminal_keeps_what_was_whole(self):
         # ioreg -w N (or a terminal's width) ends a clipped line with "$"
-        recs, problems = text_records(BATTERY + '      "BatteryData" = {"A"=1,"B"={"C"=2,"D"=3},"E"=12$\n'
+        recs, problems = dump_records(BATTERY + '      "BatteryData" = {"A"=1,"B"={"C"=2,"D"=3},"E"=12$\n'
                                       '      "Voltage" = 12111\n      "Serial" = "F5D$\n    }\n')
         self.assertIn(P + "BatteryData.A number 1", recs)
         self.assertIn(P + "BatteryData.B.C number 2", recs)
@@ -139,7 +134,7 @@ class WhatIoregPrints(unittest.TestCase):
         self.assertIn("line 5:", problems[1])
 
     def test_a_cut_off_paste_keeps_everything_before_the_cut(self):
-        recs, problems = text_records(BATTERY + '      "CycleCount" = 5\n      "BatteryData" = {"A"=1,"B"=(4035,40')
+        recs, problems = dump_records(BATTERY + '      "CycleCount" = 5\n      "BatteryData" = {"A"=1,"B"=(4035,40')
         self.assertIn(P + "CycleCount number 5", recs)
         self.assertIn(P + "BatteryData.A number 1", recs)
         self.assertIn(P + "BatteryData.B.0 number 4035", recs)
@@ -148,7 +143,7 @@ class WhatIoregPrints(unittest.TestCase):
         self.assertIn("line 4:", problems[0])
 
     def test_prose_and_prompts_around_a_pasted_dump_are_ignored(self):
-        recs, problems = text_records("I ran this:\n```\n$ ioreg -rn AppleSmartBattery\n" + BATTERY +
+        recs, problems = dump_records("I ran this:\n```\n$ ioreg -rn AppleSmartBattery\n" + BATTERY +
                                       '      "CycleCount" = 5\n    }\n```\nThanks!\n')
         self.assertEqual(problems, [])
         self.assertIn(P + "CycleCount number 5", recs)
@@ -166,19 +161,8 @@ class OtherForms(unittest.TestCase):
            '<key>AdapterPower</key><real>0.5</real><key>Flags</key><integer>3</integer></dict>\n'
            '<key>IsCharging</key><false/>\n<key>Mfg</key><data>AAEC</data>\n</dict>\n</array>\n</plist>\n')
 
-    def load(self, text, suffix):
-        with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as f:
-            f.write(text)
-        try:
-            problems = ioreg_import.Problems("dump")
-            roots = ioreg_import.load(f.name, problems)
-            return ioreg_import.records(ioreg_import.select(roots, "AppleSmartBattery", 0), "AppleSmartBattery"), \
-                problems.lines
-        finally:
-            os.unlink(f.name)
-
     def test_xml(self):
-        recs, problems = self.load(self.XML, ".xml")
+        recs, problems = dump_records(self.XML)
         self.assertEqual(problems, [])
         self.assertEqual(recs, ["ioreg[AppleSmartBattery#0x10].class AppleSmartBattery",
                                 "ioreg[AppleSmartBattery#0x10].name AppleSmartBattery",
@@ -192,19 +176,19 @@ class OtherForms(unittest.TestCase):
         doc = ('[{"IOObjectClass":"AppleSmartBattery","IORegistryEntryID":16,"IORegistryEntryName":'
                '"AppleSmartBattery","CycleCount":5,"Amperage":-812,"BatteryData":{"Qmax":[9391,9379],'
                '"AdapterPower":0.5,"Flags":3},"IsCharging":false}]')
-        recs, problems = self.load(doc, ".json")
+        recs, problems = dump_records(doc)
         self.assertEqual(problems, [])
-        self.assertEqual(recs, self.load(self.XML.replace("<key>Mfg</key><data>AAEC</data>\n", ""), ".xml")[0])
+        self.assertEqual(recs, dump_records(self.XML.replace("<key>Mfg</key><data>AAEC</data>\n", ""))[0])
 
     def test_cut_off_xml_and_json_keep_what_was_whole(self):
         cut = self.XML.index("<integer>9379")
-        recs, problems = self.load(self.XML[:cut], ".xml")
+        recs, problems = dump_records(self.XML[:cut])
         self.assertIn(P + "CycleCount number 5", recs)
         self.assertIn(P + "BatteryData.Qmax.0 number 9391", recs)
         self.assertEqual(len(problems), 1)
         self.assertIn("line 10:", problems[0])   # where the dump stops
-        recs, problems = self.load('[{"IOObjectClass":"AppleSmartBattery","IORegistryEntryID":16,\n'
-                                   '"CycleCount":5,"BatteryData":{"Qmax":[9391,93', ".json")
+        recs, problems = dump_records('[{"IOObjectClass":"AppleSmartBattery","IORegistryEntryID":16,\n'
+                                   '"CycleCount":5,"BatteryData":{"Qmax":[9391,93')
         self.assertIn(P + "CycleCount number 5", recs)
         self.assertIn(P + "BatteryData.Qmax.0 number 9391", recs)
         self.assertFalse([r for r in recs if "Qmax.1" in r])

@@ -41,6 +41,16 @@ flag(const char *path, int v)
     assert_int_equal(reg_builder_bool(&b, path, v), 0);
 }
 
+/* An SMC key's entry as the live reader records it: named by the key, its
+ * type and its raw bytes. */
+static void
+smc_key(uint64_t id, const char *key, const char *type, const unsigned char *bytes, size_t len)
+{
+    entry(id, 0, key, "AppleSMC");
+    assert_int_equal(reg_builder_string(&b, "type", type), 0);
+    assert_int_equal(reg_builder_data(&b, "bytes", bytes, len), 0);
+}
+
 static struct plat_reg_set
 finish(void)
 {
@@ -104,12 +114,8 @@ ambient_is_not_the_cpu_proximity_key(void **state)
 
     (void)state;
     reg_builder_reset(&b);
-    entry(1, 0, "TC0P", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", c58, 2), 0);
-    entry(2, 0, "TA0P", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", c31, 2), 0);
+    smc_key(1, "TC0P", "sp78", c58, 2);
+    smc_key(2, "TA0P", "sp78", c31, 2);
     set = finish();
     sensors_from_smc(&set, s, 8, &n);
     assert_int_equal(n, 2);
@@ -167,15 +173,9 @@ readings_at_or_below_zero_are_not_temperatures(void **state)
 
     (void)state;
     reg_builder_reset(&b);
-    entry(1, 0, "TC0E", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", offset, 2), 0);
-    entry(2, 0, "TC0F", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", none, 2), 0);
-    entry(3, 0, "TC0P", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "sp78"), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", warm, 2), 0);
+    smc_key(1, "TC0E", "sp78", offset, 2);
+    smc_key(2, "TC0F", "sp78", none, 2);
+    smc_key(3, "TC0P", "sp78", warm, 2);
     set = finish();
     sensors_from_smc(&set, s, 4, &n);
     assert_int_equal(n, 3);
@@ -200,15 +200,9 @@ fans_and_their_mode_are_read(void **state)
 
     (void)state;
     reg_builder_reset(&b);
-    entry(1, 0, "FNum", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "ui8 "), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", &two, 1), 0);
-    entry(2, 0, "F1Ac", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "fpe2"), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", rpm, 2), 0);
-    entry(3, 0, "F1Md", "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", "ui8 "), 0);
-    assert_int_equal(reg_builder_data(&b, "bytes", &forced, 1), 0);
+    smc_key(1, "FNum", "ui8 ", &two, 1);
+    smc_key(2, "F1Ac", "fpe2", rpm, 2);
+    smc_key(3, "F1Md", "ui8 ", &forced, 1);
     set = finish();
     assert_int_equal(fans_decode(&set, &f), 0);
     assert_int_equal(f.count, 2);                              /* upstream's hinv.nfan was always 0 */
