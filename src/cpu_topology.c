@@ -40,14 +40,13 @@ cpu_levels_of_clusters(const struct plat_cpu_cluster *clusters, unsigned int n, 
         count[r]++;
     }
     for (unsigned int r = 0; r < sizeof(count) / sizeof(count[0]); r++) {
-        const struct plat_perflevel *l = &levels[found];
-
         level_of_rank[r] = -1;
         if (count[r] == 0)
             continue;
-        if (found == nlevels ||
-            (l->status[PLAT_PL_LOGICALCPU] == 0 && l->value[PLAT_PL_LOGICALCPU] != count[r]))
-            return -1;                  /* more types than levels, or a level of another size */
+        if (found == nlevels)
+            return -1;                  /* more types than levels */
+        if (levels[found].status[PLAT_PL_LOGICALCPU] == 0 && levels[found].value[PLAT_PL_LOGICALCPU] != count[r])
+            return -1;                  /* a level of another size */
         level_of_rank[r] = (int)found++;
     }
     if (found != nlevels)

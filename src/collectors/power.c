@@ -53,6 +53,7 @@ static const struct metric_row rows[] = {
 
 static struct battery battery;
 static int have_battery;
+static int pack_absent;             /* no AppleSmartBatteryPack (before macOS 27): not asked again */
 
 static int
 power_refresh(const struct platform *p, pmInDom indom)
@@ -67,9 +68,13 @@ power_refresh(const struct platform *p, pmInDom indom)
     have_battery = sts == 0 && battery_decode(&set, &battery) == 0;     /* none: a desktop Mac */
     /* macOS 27 keeps the temperature in the pack's entry: asked only then */
     if (have_battery && battery_has(&battery, BATT_INSTALLED) && battery.value[BATT_INSTALLED] &&
-        battery_wants_pack(&battery) &&
-        p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY_PACK], &set) == 0)
-        battery_add_pack(&set, &battery);
+        battery_wants_pack(&battery) && !pack_absent) {
+        sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY_PACK], &set);
+        if (sts == -ENOENT || (sts == 0 && set.n == 0))
+            pack_absent = 1;
+        else if (sts == 0)
+            battery_add_pack(&set, &battery);
+    }
     return 0;
 }
 
@@ -129,6 +134,13 @@ power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PM_ERR_PMID;
 }
 
+static void
+power_teardown(pmInDom indom)
+{
+    (void)indom;
+    have_battery = pack_absent = 0;
+}
+
 const struct collector power_collector = {
     .name = "power",
     .cluster = POWER_CLUSTER,
@@ -136,4 +148,5 @@ const struct collector power_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = power_refresh,
     .fetch = power_fetch,
+    .teardown = power_teardown,
 };

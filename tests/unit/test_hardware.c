@@ -488,6 +488,32 @@ a_mac_without_a_battery_has_no_battery_values(void **state)
     assert_int_equal(harness_fetch(25, 5, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);  /* no SMC */
 }
 
+/* A battery before macOS 27 that lacks a field the pack entry would hold
+ * (an Intel one without NominalChargeCapacity): the pack is asked once,
+ * not at every fetch, and the values are the battery's own. */
+static void
+the_battery_pack_is_asked_once_where_there_is_none(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
+    flag("BatteryInstalled", 1);
+    flag("ExternalConnected", 0);
+    number("CurrentCapacity", 4761);
+    number("MaxCapacity", 5889);
+    number("DesignCapacity", 6559);
+    number("Temperature", 2991);
+    fake.reg[PLAT_REGQ_BATTERY] = finish();
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(harness_fetch(22, 2, PM_TYPE_U32, v, 1, NULL), 1);   /* charge: 81 */
+        assert_int_equal(v[0].ul, 81);
+    }
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_BATTERY], 3);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_BATTERY_PACK], 1);
+}
+
 int
 main(void)
 {
@@ -506,6 +532,7 @@ main(void)
         cmocka_unit_test(unified_memory_has_no_free_memory),
         cmocka_unit_test(energy_counters_are_joules_whatever_the_unit),
         HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
+        HARNESS_TEST(the_battery_pack_is_asked_once_where_there_is_none),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
