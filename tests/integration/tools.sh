@@ -31,17 +31,18 @@ check "pmstat: cache column is the file cache (5072m), bi and bo have values, bu
 # (the first row of a rate report is blank: skip it), and the last row has
 # the fixture's figures: memory used 10100 MB, compressed 983, cached 5072,
 # pressure normal, swap 512; disk0 about 220 reads/s; python3 at 80% CPU
-# (each process's CPU within the 0.1 that sampling jitter gives: 79.9 is
-# seen on a busy machine) and 675 MB; 4.2 W on the CPU, battery at 72%. The fixture's CPU load
+# and 675 MB; 4.2 W on the CPU, battery at 72%. Rates are checked within
+# the 1% that sampling jitter gives (a full run saw 79.9 for 80.0 and 4.18
+# for 4.20). The fixture's CPU load
 # differs from one recorded interval to the next, so the CPU report is
 # checked for each level's user, sys and idle adding up to 100% instead.
 declare -A last_row=(
     [darwin-macstat]=' 10100 +98[34] +5072 +normal +51[23] '
     [darwin-cpu]='^[0-9:]+( +[0-9]+\.[0-9]){6}$'
     [darwin-disk]=' 2[12][0-9] +1[34][0-9] +52[78][0-9] +44[78][0-9] '
-    [darwin-top-cpu]=' (17\.9|18\.[01]) +1\.[456] +(79\.[89]|80\.[01]) +(5\.9|6\.[01]) +(4\.9|5\.[01])$'
+    [darwin-top-cpu]=' (17\.9|18\.[01]) +1\.[456] +(79\.[2-9]|80\.[0-8]) +(5\.9|6\.[01]) +(4\.9|5\.[01])$'
     [darwin-top-memory]=' 240 +105 +675 +158 '
-    [darwin-power]=' 4\.20 +1\.50 +0\.00 +0\.35 +72 +-9\.73 +Battery Power '
+    [darwin-power]=' 4\.(1[6-9]|2[0-4]) +1\.(4[89]|5[0-2]) +0\.00 +0\.3[4-6] +72 +-9\.73 +Battery Power '
 )
 reports=$(sed -n 's/^\[\(darwin-[a-z-]*\)\]$/\1/p' "$config/pmrep/darwin.conf")
 check "pmrep config has the ${#last_row[@]} reports this test knows" sh -c "[ $(echo "$reports" | wc -l) -eq ${#last_row[@]} ]"
