@@ -256,14 +256,14 @@ path_under_key(const char *path, const char *key)
     for (; *key != '\0'; key++) {
         unsigned char c = (unsigned char)*key;
 
-        if (c == '.' || !must_escape(c)) {
-            if (*path++ != (char)c)
-                return 0;
-        } else if (path[0] != '%' || path[1] != upper_hex[c >> 4] || path[2] != upper_hex[c & 15]) {
-            return 0;
-        } else {
-            path += 3;
+        if ((unsigned char)*path == c && c != '%') {
+            path++;                     /* the same character: a path holds no escapable one but '%' */
+            continue;
         }
+        if (c == '.' || !must_escape(c) || path[0] != '%' || path[1] != upper_hex[c >> 4] ||
+            path[2] != upper_hex[c & 15])
+            return 0;
+        path += 3;
     }
     return *path == '\0' || *path == '.';
 }
