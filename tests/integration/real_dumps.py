@@ -125,6 +125,16 @@ def hid_records(dump):
     return "".join(line + "\n" for line in out)
 
 
+def importer_module():
+    """tools/ioreg-import as a module, for its escaping of key paths."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("ioreg_import", IMPORTER)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("ioreg_import", loader))
+    loader.exec_module(module)
+    return module
+
+
 def snapshot(expect_path, darwin_snapshot, out):
     """The imports as a snapshot of two samples; 0, or 1 when an import went
     otherwise than its expect file says."""
