@@ -50,7 +50,7 @@ battery_detail_fetch(const struct metric_row *row, unsigned int inst, pmAtomValu
     int external;
 
     (void)inst;
-    if (b == NULL || !battery_has(b, BATT_INSTALLED) || !b->value[BATT_INSTALLED])
+    if (b == NULL || !battery_installed(b))
         return PMDA_FETCH_NOVALUES;     /* no battery: Apple Silicon desktops have the entry, with none installed */
     external = battery_has(b, BATT_EXTERNAL) && b->value[BATT_EXTERNAL];
     switch (row->item) {

@@ -67,8 +67,7 @@ power_refresh(const struct platform *p, pmInDom indom)
         return collector_error(sts);
     have_battery = sts == 0 && battery_decode(&set, &battery) == 0;     /* none: a desktop Mac */
     /* macOS 27 keeps the temperature in the pack's entry: asked only then */
-    if (have_battery && battery_has(&battery, BATT_INSTALLED) && battery.value[BATT_INSTALLED] &&
-        battery_wants_pack(&battery) && !pack_absent) {
+    if (have_battery && battery_installed(&battery) && battery_wants_pack(&battery) && !pack_absent) {
         sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY_PACK], &set);
         if (sts == -ENOENT || (sts == 0 && set.n == 0))
             pack_absent = 1;
@@ -107,7 +106,7 @@ power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     (void)inst;
     switch (row->item) {
     case ITEM_PRESENT:
-        atom->ul = have_battery && battery_has(&battery, BATT_INSTALLED) && battery.value[BATT_INSTALLED];
+        atom->ul = have_battery && battery_installed(&battery);
         return PMDA_FETCH_STATIC;
     case ITEM_AC_CONNECTED:
         atom->ul = !have_battery || strcmp(battery_power_source(&battery), "AC Power") == 0;
@@ -117,7 +116,7 @@ power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->cp = (char *)(have_battery ? battery_power_source(&battery) : "AC Power");
         return PMDA_FETCH_STATIC;
     }
-    if (!have_battery || !battery_has(&battery, BATT_INSTALLED) || !battery.value[BATT_INSTALLED])
+    if (!have_battery || !battery_installed(&battery))
         return PMDA_FETCH_NOVALUES;
     switch (row->item) {
     case ITEM_CHARGING: return raw(BATT_CHARGING, atom);

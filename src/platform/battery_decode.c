@@ -126,12 +126,6 @@ battery_add_pack(const struct plat_reg_set *set, struct battery *b)
         take(b, (enum battery_field)f, e, &pack_places[f]);
 }
 
-static int
-installed(const struct battery *b)
-{
-    return battery_has(b, BATT_INSTALLED) && b->value[BATT_INSTALLED] != 0;
-}
-
 /* powerd (kernelPowerSourcesDidChange): lround(current * 100 / max),
  * at most 100. Both are percents on Apple Silicon and mAh on Intel, so the
  * same formula holds on both. */
@@ -141,7 +135,7 @@ battery_charge_percent(const struct battery *b, uint32_t *out)
     int64_t cur = b->value[BATT_CURRENT_CAPACITY], max = b->value[BATT_MAX_CAPACITY];
     long pct;
 
-    if (!installed(b) || !battery_has(b, BATT_CURRENT_CAPACITY) || !battery_has(b, BATT_MAX_CAPACITY) ||
+    if (!battery_installed(b) || !battery_has(b, BATT_CURRENT_CAPACITY) || !battery_has(b, BATT_MAX_CAPACITY) ||
         max <= 0 || cur < 0)
         return -ENODATA;
     pct = lround((double)cur * 100.0 / (double)max);
@@ -157,7 +151,7 @@ battery_full_charge_mah(const struct battery *b, uint32_t *out)
 {
     enum battery_field f = battery_has(b, BATT_RAW_MAX) ? BATT_RAW_MAX : BATT_MAX_CAPACITY;
 
-    if (!installed(b) || !battery_has(b, f) || b->value[f] <= 0 || b->value[f] > UINT32_MAX ||
+    if (!battery_installed(b) || !battery_has(b, f) || b->value[f] <= 0 || b->value[f] > UINT32_MAX ||
         (f == BATT_MAX_CAPACITY && b->value[f] <= MAX_CAPACITY_PERCENT))
         return -ENODATA;
     *out = (uint32_t)b->value[f];
@@ -178,7 +172,7 @@ battery_health_percent(const struct battery *b, uint32_t *out)
     uint32_t fcc;
     double pct;
 
-    if (!installed(b) || !battery_has(b, BATT_DESIGN) || design <= 0)
+    if (!battery_installed(b) || !battery_has(b, BATT_DESIGN) || design <= 0)
         return -ENODATA;
     if (battery_has(b, BATT_NOMINAL) && b->value[BATT_NOMINAL] > 0)
         full = b->value[BATT_NOMINAL];
@@ -209,7 +203,7 @@ gauge_minutes(const struct battery *b, enum battery_field f, int32_t *minutes)
 int
 battery_time_remaining(const struct battery *b, int32_t *minutes)
 {
-    if (!installed(b))
+    if (!battery_installed(b))
         return -ENODATA;
     if (battery_has(b, BATT_CHARGING) && b->value[BATT_CHARGING])
         return gauge_minutes(b, BATT_TIME_TO_FULL, minutes);
@@ -225,7 +219,7 @@ battery_time_remaining(const struct battery *b, int32_t *minutes)
 int
 battery_temperature(const struct battery *b, float *celsius)
 {
-    if (!installed(b) || !battery_has(b, BATT_TEMPERATURE))
+    if (!battery_installed(b) || !battery_has(b, BATT_TEMPERATURE))
         return -ENODATA;
     *celsius = (float)((double)b->value[BATT_TEMPERATURE] / 100.0);
     return 0;
@@ -236,7 +230,7 @@ battery_amperage(const struct battery *b, int32_t *milliamps)
 {
     int64_t v = b->value[BATT_AMPERAGE];
 
-    if (!installed(b) || !battery_has(b, BATT_AMPERAGE) || v < INT32_MIN || v > INT32_MAX)
+    if (!battery_installed(b) || !battery_has(b, BATT_AMPERAGE) || v < INT32_MIN || v > INT32_MAX)
         return -ENODATA;
     *milliamps = (int32_t)v;
     return 0;

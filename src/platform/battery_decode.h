@@ -66,4 +66,12 @@ battery_has(const struct battery *b, enum battery_field f)
     return (b->have >> f) & 1u;
 }
 
+/* Whether a battery is installed: Apple Silicon desktops have the entry
+ * with BatteryInstalled 0. */
+static inline int
+battery_installed(const struct battery *b)
+{
+    return battery_has(b, BATT_INSTALLED) && b->value[BATT_INSTALLED] != 0;
+}
+
 #endif
