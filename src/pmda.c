@@ -14,10 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What pmdaMetric.m_user points at: the row and the collector that owns it. */
+/* What pmdaMetric.m_user points at: the row, the collector that owns it
+ * and its help text. */
 struct binding {
     unsigned int collector;
     const struct metric_row *row;
+    const struct help_entry *help;
+};
+
+/* A cluster's metrics by item number, for finding a PMID's row at once. */
+struct cluster_items {
+    unsigned int nitems;
+    const struct binding **item;    /* NULL where the cluster has no such item */
 };
 
 struct cluster_state {
@@ -35,6 +43,8 @@ static struct agent {
     pmdaMetric *metrics;
     struct binding *bindings;
     unsigned int nmetrics;
+    struct cluster_items *by_cluster;   /* indexed by cluster number */
+    unsigned int nclusters;
     pmdaIndom *indoms;
     unsigned int nindoms;
     struct help_table help;
@@ -109,33 +119,16 @@ refresh(const unsigned char *wanted, int with_depends)
     }
 }
 
-/* The collector serving pmid, or -1: an unknown PMID refreshes nothing. */
-static int
-collector_of(pmID pmid)
+/* The binding of pmid, or NULL: an unknown PMID refreshes nothing. */
+static const struct binding *
+binding_of(pmID pmid)
 {
-    if (pmID_domain(pmid) != (unsigned int)agent.domain)
-        return -1;
-    for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
-        const struct collector *c = agent.desc->collectors[i];
+    const struct cluster_items *c;
 
-        if (c->cluster != pmID_cluster(pmid))
-            continue;
-        for (unsigned int r = 0; r < c->nrows; r++)
-            if (c->rows[r].item == pmID_item(pmid))
-                return (int)i;
-        return -1;
-    }
-    return -1;
-}
-
-/* The row of collector c that serves pmid (collector_of found it). */
-static const struct metric_row *
-row_of(const struct collector *c, pmID pmid)
-{
-    for (unsigned int r = 0; r < c->nrows; r++)
-        if (c->rows[r].item == pmID_item(pmid))
-            return &c->rows[r];
-    return NULL;
+    if (pmID_domain(pmid) != (unsigned int)agent.domain || pmID_cluster(pmid) >= agent.nclusters)
+        return NULL;
+    c = &agent.by_cluster[pmID_cluster(pmid)];
+    return pmID_item(pmid) < c->nitems ? c->item[pmID_item(pmid)] : NULL;
 }
 
 /* The collector owning indom, or -1; *def gets its description. */
@@ -158,14 +151,13 @@ agent_fetch(int numpmid, pmID pmidlist[], agent_result **resp, pmdaExt *pmda)
 
     memset(wanted, 0, sizeof(wanted));
     for (int i = 0; i < numpmid; i++) {
-        int c = collector_of(pmidlist[i]);
-        const struct collector *col = c >= 0 ? agent.desc->collectors[c] : NULL;
+        const struct binding *b = binding_of(pmidlist[i]);
 
-        if (c < 0)
+        if (b == NULL)
             continue;
-        wanted[c] = 1;
-        if (col->want != NULL)
-            col->want(row_of(col, pmidlist[i]));
+        wanted[b->collector] = 1;
+        if (agent.desc->collectors[b->collector]->want != NULL)
+            agent.desc->collectors[b->collector]->want(b->row);
     }
     refresh(wanted, 1);
     return pmdaFetch(numpmid, pmidlist, resp, pmda);
@@ -214,16 +206,6 @@ by_pmid(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* agent.metrics is sorted by PMID (build_tables): a binary search. */
-static const struct binding *
-binding_of(pmID pmid)
-{
-    pmdaMetric key = { .m_desc.pmid = pmid };
-    const pmdaMetric *m = bsearch(&key, agent.metrics, agent.nmetrics, sizeof(*m), by_pmid);
-
-    return m ? m->m_user : NULL;
-}
-
 static int
 agent_text(int ident, int type, char **buffer, pmdaExt *pmda)
 {
@@ -235,7 +217,7 @@ agent_text(int ident, int type, char **buffer, pmdaExt *pmda)
         const struct binding *b = binding_of((pmID)ident);
 
         if (b != NULL)
-            h = help_find(&agent.help, b->row->name);
+            h = b->help;
     } else if (type & PM_TEXT_INDOM) {
         snprintf(key, sizeof(key), "%u.%u", pmInDom_domain((pmInDom)ident), pmInDom_serial((pmInDom)ident));
         h = help_find(&agent.help, key);
@@ -278,6 +260,37 @@ agent_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
     return agent.desc->collectors[c]->instance_labels(indom, inst, lp);
 }
 
+/* agent.by_cluster from the metric table, which is in PMID order. */
+static int
+index_items(void)
+{
+    const struct binding **slots;
+    unsigned int nslots = 0;
+
+    agent.nclusters = agent.nmetrics ? pmID_cluster(agent.metrics[agent.nmetrics - 1].m_desc.pmid) + 1 : 0;
+    if ((agent.by_cluster = calloc(agent.nclusters ? agent.nclusters : 1, sizeof(*agent.by_cluster))) == NULL)
+        return -ENOMEM;
+    for (unsigned int m = 0; m < agent.nmetrics; m++) {
+        struct cluster_items *c = &agent.by_cluster[pmID_cluster(agent.metrics[m].m_desc.pmid)];
+
+        c->nitems = pmID_item(agent.metrics[m].m_desc.pmid) + 1;     /* the last is the largest */
+    }
+    for (unsigned int c = 0; c < agent.nclusters; c++)
+        nslots += agent.by_cluster[c].nitems;
+    if ((slots = calloc(nslots ? nslots : 1, sizeof(*slots))) == NULL)
+        return -ENOMEM;
+    for (unsigned int c = 0; c < agent.nclusters; c++) {
+        agent.by_cluster[c].item = slots;
+        slots += agent.by_cluster[c].nitems;
+    }
+    for (unsigned int m = 0; m < agent.nmetrics; m++) {
+        pmID pmid = agent.metrics[m].m_desc.pmid;
+
+        agent.by_cluster[pmID_cluster(pmid)].item[pmID_item(pmid)] = agent.metrics[m].m_user;
+    }
+    return 0;
+}
+
 /* Build pmcd's tables from the collectors' rows; 0 or a negative errno. */
 static int
 build_tables(void)
@@ -308,7 +321,7 @@ build_tables(void)
         for (unsigned int r = 0; r < c->nrows; r++, m++) {
             const struct metric_row *row = &c->rows[r];
 
-            agent.bindings[m] = (struct binding){ i, row };
+            agent.bindings[m] = (struct binding){ i, row, help_find(&agent.help, row->name) };
             agent.metrics[m].m_user = &agent.bindings[m];
             agent.metrics[m].m_desc.pmid = pmID_build(agent.domain, c->cluster, row->item);
             agent.metrics[m].m_desc.type = row->type;
@@ -320,6 +333,8 @@ build_tables(void)
     }
     /* m_user points into bindings, so the table can be put in PMID order */
     qsort(agent.metrics, agent.nmetrics, sizeof(*agent.metrics), by_pmid);
+    if (index_items() < 0)
+        return -ENOMEM;
     return plan_check(agent.nodes, agent.desc->ncollectors);
 }
 
@@ -385,6 +400,9 @@ agent_teardown(void)
     if (agent.platform_status == 0 && agent.platform.close)
         agent.platform.close(agent.platform.ctx);
     help_free(&agent.help);
+    if (agent.by_cluster != NULL)
+        free(agent.by_cluster[0].item);         /* every cluster's slots are one allocation */
+    free(agent.by_cluster);
     free(agent.metrics);
     free(agent.bindings);
     free(agent.indoms);

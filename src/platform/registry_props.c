@@ -5,18 +5,14 @@
 #include "registry_props.h"
 #include "registry_set.h"
 
-#include <string.h>
-
-/* The property at the path of these raw (unescaped) parts, or NULL. */
+/* Compared part by part: no path is built and escaped at each look-up. */
 const struct plat_reg_prop *
 reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
 {
-    char path[REG_PATH_MAX];
-    int len = reg_path_append(path, sizeof(path), 0, dict, strlen(dict));
-
-    if (len < 0 || (key != NULL && reg_path_append(path, sizeof(path), (size_t)len, key, strlen(key)) < 0))
-        return NULL;
-    return reg_prop(e, path);
+    for (unsigned int i = 0; i < e->nprops; i++)
+        if (reg_path_is(e->prop[i].path, dict, key))
+            return &e->prop[i];
+    return NULL;
 }
 
 int

@@ -248,6 +248,34 @@ reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part
     return (int)at;
 }
 
+/* The rest of path after the escaped form of the raw part, or NULL when
+ * path does not start with it. */
+static const char *
+after_part(const char *path, const char *part)
+{
+    for (; *part != '\0'; part++) {
+        unsigned char c = (unsigned char)*part;
+
+        if (!must_escape(c) && (unsigned char)*path == c) {
+            path++;
+            continue;
+        }
+        if (!must_escape(c) || path[0] != '%' || path[1] != upper_hex[c >> 4] || path[2] != upper_hex[c & 15])
+            return NULL;
+        path += 3;
+    }
+    return path;
+}
+
+int
+reg_path_is(const char *path, const char *dict, const char *key)
+{
+    path = after_part(path, dict);
+    if (path != NULL && key != NULL)
+        path = *path == '.' ? after_part(path + 1, key) : NULL;
+    return path != NULL && *path == '\0';
+}
+
 /* Whether path is the escaped form of key (its parts joined by '.', as
  * the live reader records a wanted key) or lies inside it. */
 static int
@@ -372,12 +400,6 @@ value_parse(const char *text, struct reg_value *v)
 }
 
 int
-reg_value_number(const char *text, uint64_t *out)
-{
-    return strncmp(text, "number ", 7) == 0 ? parse_number(text + 7, out) : -EINVAL;
-}
-
-int
 reg_value_check(const char *text)
 {
     struct reg_value v;
@@ -386,21 +408,48 @@ reg_value_check(const char *text)
 }
 
 int
-reg_builder_parse(struct reg_builder *b, const char *path, const char *text)
+reg_value_decode(const char *text, struct plat_reg_prop *out)
 {
-    struct reg_value v;
+    struct reg_value v = { .len = 0 };
+    unsigned char *bytes = NULL;
     int sts;
 
     if ((sts = value_parse(text, &v)) < 0)
         return sts;
-    switch (v.kind) {
-    case PLAT_REG_NUMBER: return reg_builder_number(b, path, v.number);
-    case PLAT_REG_BOOL: return reg_builder_bool(b, path, (int)v.number);
-    case PLAT_REG_FLOAT: return reg_builder_float(b, path, v.real);
-    case PLAT_REG_STRING: return reg_builder_string(b, path, v.text);
-    case PLAT_REG_DATA: return reg_builder_data(b, path, v.bytes, v.len);
+    if (v.kind == PLAT_REG_DATA && (bytes = malloc(v.len ? v.len : 1)) == NULL)
+        return -ENOMEM;
+    if (bytes != NULL)
+        memcpy(bytes, v.bytes, v.len);
+    *out = (struct plat_reg_prop){ .kind = v.kind, .number = v.number, .real = v.real,
+                                   .text = v.kind == PLAT_REG_STRING ? v.text : NULL,
+                                   .data = bytes, .len = (uint32_t)v.len };
+    return 0;
+}
+
+int
+reg_builder_prop(struct reg_builder *b, const char *path, const struct plat_reg_prop *p)
+{
+    switch (p->kind) {
+    case PLAT_REG_NUMBER: return reg_builder_number(b, path, p->number);
+    case PLAT_REG_BOOL: return reg_builder_bool(b, path, (int)p->number);
+    case PLAT_REG_FLOAT: return reg_builder_float(b, path, p->real);
+    case PLAT_REG_STRING: return reg_builder_string(b, path, p->text);
+    case PLAT_REG_DATA: return reg_builder_data(b, path, p->data, p->len);
     }
     return -EINVAL;
+}
+
+int
+reg_builder_parse(struct reg_builder *b, const char *path, const char *text)
+{
+    struct reg_value v = { .len = 0 };
+    int sts;
+
+    if ((sts = value_parse(text, &v)) < 0)
+        return sts;
+    return reg_builder_prop(b, path, &(struct plat_reg_prop){ .kind = v.kind, .number = v.number, .real = v.real,
+                                                               .text = v.text, .data = v.bytes,
+                                                               .len = (uint32_t)v.len });
 }
 
 void

@@ -54,6 +54,10 @@ void reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out);
  * 0), escaped; returns the new length, or -ENAMETOOLONG. */
 int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len);
 
+/* Whether path is that of the raw parts dict and key (NULL: dict alone),
+ * as reg_path_append would write it. */
+int reg_path_is(const char *path, const char *dict, const char *key);
+
 /* Whether q asks the IORegistry itself (a class, or a plane path
  * "Plane:/path"), whose keys are property keys; the other sources
  * (platform.h: "SMC:", "HID:", ...) read their keys their own way. */
@@ -68,9 +72,12 @@ int reg_path_wanted(const char *const *keys, const char *path);
  * "string Apple SSD", "data 45000000" (hex). Parse one into the builder as the entry's property
  * at path: 0, or -EINVAL for text that is none of these. */
 int reg_builder_parse(struct reg_builder *b, const char *path, const char *text);
+/* The same value decoded into out: a string points into text, data is
+ * allocated (the caller frees out->data). 0, -EINVAL or -ENOMEM. */
+int reg_value_decode(const char *text, struct plat_reg_prop *out);
+/* Add a decoded value as the entry's property at path. */
+int reg_builder_prop(struct reg_builder *b, const char *path, const struct plat_reg_prop *p);
 void reg_write_value(FILE *fp, const struct plat_reg_prop *p);
-/* The number of a "number N" value: 0, or -EINVAL for any other text. */
-int reg_value_number(const char *text, uint64_t *out);
 /* 0 when text is a value reg_builder_parse takes, else -EINVAL. */
 int reg_value_check(const char *text);
 

@@ -445,18 +445,25 @@ rec_element_size(const struct rec_field *f)
     return 0;
 }
 
+/* One element of a field from entry e (NULL: the file lacks the key). */
 static int
-read_one(struct snap *s, const struct rec_field *f, const char *key, unsigned char *at)
+read_one(struct snap *s, const struct rec_field *f, const struct snap_entry *e, unsigned char *at)
 {
     uint64_t v;
     int32_t iv;
     const char *text;
     int sts;
 
+    if (f->kind == SNAP_TEXT && (f->flags & REC_ABSENT_IS_EMPTY) && !snap_has_of(s, e)) {
+        at[0] = '\0';
+        return 0;
+    }
+    if (e == NULL)
+        return -ENOENT;                 /* the caller names the key */
     switch (f->kind) {
     case SNAP_COUNTER32:
     case SNAP_GAUGE32:
-        if ((sts = snap_u64(s, key, &v)) == 0) {
+        if ((sts = snap_u64_of(s, e, &v)) == 0) {
             uint32_t v32 = (uint32_t)v;     /* the schema bounds 32-bit kinds at parse time */
 
             memcpy(at, &v32, sizeof(v32));
@@ -464,23 +471,23 @@ read_one(struct snap *s, const struct rec_field *f, const char *key, unsigned ch
         return sts;
     case SNAP_COUNTER64:
     case SNAP_GAUGE64:
-        if ((sts = snap_u64(s, key, &v)) == 0)
+        if ((sts = snap_u64_of(s, e, &v)) == 0)
             memcpy(at, &v, sizeof(v));
         return sts;
     case SNAP_INT:
-        if ((sts = snap_int(s, key, &iv)) == 0)
+        if ((sts = snap_int_of(s, e, &iv)) == 0)
             memcpy(at, &iv, sizeof(iv));
         return sts;
     case SNAP_TEXT:
-        if ((f->flags & REC_ABSENT_IS_EMPTY) && !snap_has(s, key)) {
-            at[0] = '\0';
-            return 0;
+        if ((sts = snap_text_of(s, e, &text)) == 0) {
+            size_t len = strnlen(text, f->size - 1);
+
+            memcpy(at, text, len);
+            at[len] = '\0';
         }
-        if ((sts = snap_text(s, key, &text)) == 0)
-            snprintf((char *)at, f->size, "%s", text);
         return sts;
     case SNAP_TIME:
-        if ((sts = snap_time(s, key, &v)) == 0) {
+        if ((sts = snap_time_of(s, e, &v)) == 0) {
             int64_t sec = (int64_t)(v / 1000000);
             int32_t usec = (int32_t)(v % 1000000);
 
@@ -494,12 +501,33 @@ read_one(struct snap *s, const struct rec_field *f, const char *key, unsigned ch
     return -EINVAL;
 }
 
-int
-rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *out)
+/* The entries of a record's keys (NULL where the file lacks one), one per
+ * field element in the description's order; found when first read. */
+struct rec_found {
+    const struct rec_desc *desc;
+    char *instance;                     /* NULL for a plain record */
+    const struct snap_entry **entry;
+};
+
+static unsigned int
+record_elements(const struct rec_desc *d)
+{
+    unsigned int n = 0;
+
+    for (unsigned int k = 0; k < d->nfields; k++)
+        n += rec_elements(&d->fields[k]);
+    return n;
+}
+
+/* Read a record whose entries are in entry[] (NULL: look each key up). */
+static int
+read_record(struct snap *s, const struct rec_desc *d, const char *instance, const struct snap_entry *const *entry,
+            void *out)
 {
     unsigned char *base = out;
     char key[PLAT_NAME_MAX + 96];
-    size_t prefix = key_prefix(key, sizeof(key), d, instance);
+    size_t prefix = entry ? 0 : key_prefix(key, sizeof(key), d, instance);    /* entries need no keys */
+    unsigned int j = 0;
     int record = 0;
 
     for (unsigned int k = 0; k < d->nfields; k++)
@@ -509,18 +537,133 @@ rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *o
         const struct rec_field *f = &d->fields[k];
         int *group = f->status != NONE ? (int *)(void *)(base + f->status) : &record;
 
-        for (unsigned int i = 0; i < rec_elements(f); i++) {
+        for (unsigned int i = 0; i < rec_elements(f); i++, j++) {
+            const struct snap_entry *e;
             int sts;
 
             if (*group < 0)
-                break;              /* the first failure explains the group */
-            sts = read_one(s, f, field_key(key, sizeof(key), prefix, f, i),
-                           base + f->offset + i * rec_element_size(f));
+                continue;           /* the first failure explains the group */
+            e = entry ? entry[j] : snap_find(s, field_key(key, sizeof(key), prefix, f, i));
+            sts = read_one(s, f, e, base + f->offset + i * rec_element_size(f));
+            if (sts == -ENOENT && e == NULL) {          /* name the key the file lacks */
+                prefix = key_prefix(key, sizeof(key), d, instance);
+                sts = snap_missing(s, field_key(key, sizeof(key), prefix, f, i));
+            }
             if (sts < 0)
                 *group = sts;
         }
     }
     return record;
+}
+
+int
+rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *out)
+{
+    return read_record(s, d, instance, NULL, out);
+}
+
+static uint32_t
+found_hash(const struct rec_desc *d, const char *instance)
+{
+    uint32_t h = (uint32_t)((uintptr_t)d >> 4) * 2654435761u;      /* then FNV-1a over the instance */
+
+    for (; instance != NULL && *instance; instance++)
+        h = (h ^ (unsigned char)*instance) * 16777619u;
+    return h;
+}
+
+static int
+same_record(const struct rec_found *r, const struct rec_desc *d, const char *instance)
+{
+    return r->desc == d && (r->instance == NULL ? instance == NULL : instance && strcmp(r->instance, instance) == 0);
+}
+
+/* Room for one more record: double the table (rehashing) when half full. */
+static int
+cache_room(struct rec_cache *c)
+{
+    size_t cap = c->cap ? c->cap * 2 : 64;
+    struct rec_found *slots;
+
+    if (c->cap != 0 && 2 * (c->n + 1) <= c->cap)
+        return 0;
+    if ((slots = calloc(cap, sizeof(*slots))) == NULL)
+        return -ENOMEM;
+    for (size_t i = 0; i < c->cap; i++)
+        if (c->slot[i].desc != NULL) {
+            size_t j = found_hash(c->slot[i].desc, c->slot[i].instance) & (cap - 1);
+
+            while (slots[j].desc != NULL)
+                j = (j + 1) & (cap - 1);
+            slots[j] = c->slot[i];
+        }
+    free(c->slot);
+    c->slot = slots;
+    c->cap = cap;
+    return 0;
+}
+
+/* The record's entries, found now if this is its first read; NULL without memory. */
+static const struct rec_found *
+found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance)
+{
+    char key[PLAT_NAME_MAX + 96];
+    size_t prefix, i;
+    struct rec_found *r;
+    unsigned int j = 0;
+
+    if (c->cap != 0) {
+        for (i = found_hash(d, instance) & (c->cap - 1); c->slot[i].desc != NULL; i = (i + 1) & (c->cap - 1))
+            if (same_record(&c->slot[i], d, instance))
+                return &c->slot[i];
+    }
+    if (cache_room(c) < 0)
+        return NULL;
+    for (i = found_hash(d, instance) & (c->cap - 1); c->slot[i].desc != NULL; i = (i + 1) & (c->cap - 1))
+        ;
+    r = &c->slot[i];
+    r->entry = calloc(record_elements(d) ? record_elements(d) : 1, sizeof(*r->entry));
+    r->instance = instance ? strdup(instance) : NULL;
+    if (r->entry == NULL || (instance != NULL && r->instance == NULL)) {
+        free(r->entry);
+        free(r->instance);
+        memset(r, 0, sizeof(*r));
+        return NULL;
+    }
+    prefix = key_prefix(key, sizeof(key), d, instance);
+    for (unsigned int k = 0; k < d->nfields; k++)
+        for (unsigned int e = 0; e < rec_elements(&d->fields[k]); e++)
+            r->entry[j++] = snap_find(s, field_key(key, sizeof(key), prefix, &d->fields[k], e));
+    r->desc = d;
+    c->n++;
+    return r;
+}
+
+int
+rec_read_found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance, void *out)
+{
+    const struct rec_found *r = found(c, s, d, instance);
+
+    return r != NULL ? read_record(s, d, instance, r->entry, out) : -ENOMEM;
+}
+
+int
+rec_present(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance)
+{
+    const struct rec_found *r = found(c, s, d, instance);
+
+    return r != NULL && snap_has_of(s, r->entry[0]);
+}
+
+void
+rec_cache_free(struct rec_cache *c)
+{
+    for (size_t i = 0; i < c->cap; i++) {
+        free(c->slot[i].entry);
+        free(c->slot[i].instance);
+    }
+    free(c->slot);
+    memset(c, 0, sizeof(*c));
 }
 
 static void

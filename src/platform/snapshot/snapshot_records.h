@@ -91,6 +91,18 @@ size_t rec_element_size(const struct rec_field *f);
  */
 int rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *out);
 
+/* Records read at every refresh: each key is found once, at the first
+ * read, and kept until rec_cache_free (zero-initialise the cache). */
+struct rec_found;
+struct rec_cache {
+    struct rec_found *slot;
+    size_t cap, n;
+};
+int rec_read_found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance, void *out);
+/* Whether the record is in the current sample: its first key has a usable value. */
+int rec_present(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance);
+void rec_cache_free(struct rec_cache *c);
+
 /* Write a record's fields; a field whose group status is a failure is
  * written as a comment saying so, so that replay fails the same metrics. */
 void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in);

@@ -33,6 +33,10 @@ struct snapshot_source {
     struct plat_mount *mounts;
     unsigned int mounts_cap;
     struct snap_proc_state procs;
+    struct rec_cache found;             /* the records read at every refresh */
+    const struct snap_entry *sysctl[PLAT_SYSCTL_NFAMILIES][PLAT_SYSCTL_SET_MAX];
+    unsigned char sysctl_found[PLAT_SYSCTL_NFAMILIES];
+    struct reg_plan *plans;             /* one per registry query asked */
 };
 
 static uint64_t
@@ -60,34 +64,38 @@ at_now(void *ctx)
     return src->snap;
 }
 
+/* A record at the replay position, its keys found at the first read. */
+#define READ(ctx, desc, instance, out) \
+    rec_read_found(&((struct snapshot_source *)(ctx))->found, at_now(ctx), desc, instance, out)
+
 static int
 snapshot_host(void *ctx, struct plat_host *out)
 {
-    return rec_read(at_now(ctx), &rec_host, NULL, out);
+    return READ(ctx, &rec_host, NULL, out);
 }
 
 static int
 snapshot_memory(void *ctx, struct plat_memory *out)
 {
-    return rec_read(at_now(ctx), &rec_memory, NULL, out);     /* each part has its own status */
+    return READ(ctx, &rec_memory, NULL, out);     /* each part has its own status */
 }
 
 static int
 snapshot_uname(void *ctx, struct plat_uname *out)
 {
-    return rec_read(at_now(ctx), &rec_uname, NULL, out);
+    return READ(ctx, &rec_uname, NULL, out);
 }
 
 static int
 snapshot_loadavg(void *ctx, struct plat_loadavg *out)
 {
-    return rec_read(at_now(ctx), &rec_loadavg, NULL, out);
+    return READ(ctx, &rec_loadavg, NULL, out);
 }
 
 static int
 snapshot_cpu_total(void *ctx, struct plat_cpu_ticks *out)
 {
-    return rec_read(at_now(ctx), &rec_ticks, NULL, out);
+    return READ(ctx, &rec_ticks, NULL, out);
 }
 
 static int
@@ -106,7 +114,7 @@ snapshot_cpus(void *ctx, struct plat_cpu_set *out)
             return sts;
         cpu = &src->cpus[n];
         snprintf(cpu->name, sizeof(cpu->name), "%s", name);
-        if ((sts = rec_read(s, &rec_ticks, name, &cpu->ticks)) < 0)
+        if ((sts = rec_read_found(&src->found, s, &rec_ticks, name, &cpu->ticks)) < 0)
             return sts;
         n++;
     }
@@ -122,7 +130,7 @@ snapshot_clock(void *ctx, struct plat_clock *out)
     uint64_t now;
     int sts;
 
-    if ((sts = rec_read(s, &rec_clock, NULL, out)) < 0)
+    if ((sts = rec_read_found(&((struct snapshot_source *)ctx)->found, s, &rec_clock, NULL, out)) < 0)
         return sts;
     snap_now(s, &now);                  /* the replayed sample's time */
     out->now_sec = (int64_t)(now / 1000000);
@@ -130,17 +138,28 @@ snapshot_clock(void *ctx, struct plat_clock *out)
     return 0;
 }
 
+/* A family's sysctls, their keys found at the first read. */
 static void
-read_sysctls(struct snap *s, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+read_sysctls(struct snapshot_source *src, struct snap *s, enum plat_sysctl_family family,
+             struct plat_sysctl_set *out)
 {
     unsigned int n;
     const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
     char key[128];
 
+    for (unsigned int i = 0; !src->sysctl_found[family] && i < n; i++) {
+        snprintf(key, sizeof(key), "sysctl.%s", defs[i].name);
+        src->sysctl[family][i] = snap_find(s, key);
+    }
+    src->sysctl_found[family] = 1;
     out->n = n;
     for (unsigned int i = 0; i < n; i++) {
+        if (src->sysctl[family][i] != NULL) {
+            out->status[i] = snap_u64_of(s, src->sysctl[family][i], &out->value[i]);
+            continue;
+        }
         snprintf(key, sizeof(key), "sysctl.%s", defs[i].name);
-        out->status[i] = snap_u64(s, key, &out->value[i]);
+        out->status[i] = snap_missing(s, key);
     }
 }
 
@@ -151,14 +170,14 @@ snapshot_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_s
 
     if (plat_sysctl_defs(family, &n) == NULL)
         return -EINVAL;
-    read_sysctls(at_now(ctx), family, out);
+    read_sysctls(ctx, at_now(ctx), family, out);
     return 0;
 }
 
 static int
 snapshot_tasks(void *ctx, struct plat_tasks *out)
 {
-    return rec_read(at_now(ctx), &rec_tasks, NULL, out);
+    return READ(ctx, &rec_tasks, NULL, out);
 }
 
 /* Records are instances of "utmpx"; one that a sample lacks is not in it. */
@@ -171,20 +190,16 @@ snapshot_logins(void *ctx, struct plat_login_set *out)
     const char *name;
 
     for (unsigned int i = 0; (name = snap_instance(s, "utmpx", i)) != NULL; i++) {
-        char key[PLAT_NAME_MAX + 32];
-        int32_t type;
         int sts;
 
-        snprintf(key, sizeof(key), "utmpx[%s].type", name);
-        if (snap_int(s, key, &type) == -ENOENT)
+        if (!rec_present(&src->found, s, &rec_login, name))
             continue;
         if ((sts = array_grow((void **)&src->logins, &src->logins_cap, n, sizeof(*src->logins))) < 0)
             return sts;
-        if ((sts = rec_read(s, &rec_login, name, &src->logins[n])) < 0)
+        if ((sts = rec_read_found(&src->found, s, &rec_login, name, &src->logins[n])) < 0)
             return sts;
         n++;
     }
-    snap_clear_error(s);            /* records absent from this sample are not failures */
     out->n = n;
     out->login = src->logins;
     return 0;
@@ -200,43 +215,125 @@ is_counter(const struct plat_reg_query *q, const char *path)
     return 0;
 }
 
-/* One recorded registry entry, "ioreg[MATCH#ID]", and the properties it has
- * now that the query asks for (an imported dump holds more: the live
- * reader would record none of those); the query's counters interpolated
- * between samples. */
-static int
-read_entry(struct reg_builder *b, struct snap *s, const struct plat_reg_query *q, const char *instance,
-           uint64_t id)
+/* What a registry query reads from the file, found at its first answer:
+ * the recorded entries "ioreg[MATCH#ID]" and, of each, the properties the
+ * query asks for (an imported dump holds more: the live reader would
+ * record none of those). */
+struct plan_prop {
+    const char *path;                   /* points into the entry's key */
+    const struct snap_entry *value;
+    int counter;
+};
+
+struct plan_entry {
+    uint64_t id;
+    const struct snap_entry *name, *class_name, *parent;
+    unsigned int first, nprops;         /* its properties in the plan's prop[] */
+};
+
+struct reg_plan {
+    const struct plat_reg_query *query;
+    struct plan_entry *entry;
+    unsigned int n, entry_cap;
+    struct plan_prop *prop;
+    unsigned int nprops, prop_cap;
+    struct reg_plan *next;
+};
+
+static const struct snap_entry *
+find_field(struct snap *s, const char *instance, const char *field)
 {
-    char key[PLAT_NAME_MAX + REG_PATH_MAX], prefix[PLAT_NAME_MAX + 32];
-    const char *name = "", *class_name = "", *parent = NULL, *value, *k;
-    size_t cursor = 0, plen;
+    char key[PLAT_NAME_MAX + 32];
+
+    snprintf(key, sizeof(key), "ioreg[%s].%s", instance, field);
+    return snap_find(s, key);
+}
+
+static int
+plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id)
+{
+    const struct plat_reg_query *q = p->query;
+    char prefix[PLAT_NAME_MAX + 32];
+    size_t cursor = 0, plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
     int registry = reg_query_is_registry(q), sts;
+    struct plan_entry *e;
+    const char *k;
 
-    snprintf(key, sizeof(key), "ioreg[%s].name", instance);
-    if (snap_has(s, key))
-        snap_text(s, key, &name);
-    snprintf(key, sizeof(key), "ioreg[%s].parent", instance);
-    if (snap_has(s, key))
-        snap_text(s, key, &parent);
-    snprintf(key, sizeof(key), "ioreg[%s].class", instance);
-    if ((sts = snap_text(s, key, &class_name)) < 0)
+    if ((sts = array_grow((void **)&p->entry, &p->entry_cap, p->n, sizeof(*p->entry))) < 0)
         return sts;
-    if ((sts = reg_builder_entry(b, id, parent ? strtoull(parent, NULL, 0) : 0, name, class_name)) < 0)
-        return sts;
-    plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
+    e = &p->entry[p->n++];
+    *e = (struct plan_entry){ .id = id, .name = find_field(s, instance, "name"),
+                              .class_name = find_field(s, instance, "class"),
+                              .parent = find_field(s, instance, "parent"), .first = p->nprops };
     while ((k = snap_key_with_prefix(s, prefix, &cursor)) != NULL) {
-        uint64_t count;
-
         if (registry && !reg_path_wanted(q->keys, k + plen))
             continue;
-        if ((sts = snap_text(s, k, &value)) == -ENOENT)
+        if ((sts = array_grow((void **)&p->prop, &p->prop_cap, p->nprops, sizeof(*p->prop))) < 0)
+            return sts;
+        p->prop[p->nprops++] = (struct plan_prop){ k + plen, snap_find(s, k), is_counter(q, k + plen) };
+        e->nprops++;
+    }
+    return 0;
+}
+
+/* The plan of query q, made at its first answer; NULL without memory. */
+static const struct reg_plan *
+plan_of(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q)
+{
+    size_t mlen = strlen(q->match);
+    struct reg_plan *p;
+    const char *inst;
+
+    for (p = src->plans; p != NULL; p = p->next)
+        if (p->query == q)
+            return p;
+    if ((p = calloc(1, sizeof(*p))) == NULL)
+        return NULL;
+    p->query = q;
+    p->next = src->plans;
+    src->plans = p;
+    for (unsigned int i = 0; (inst = snap_instance(s, "ioreg", i)) != NULL; i++)
+        if (strncmp(inst, q->match, mlen) == 0 && inst[mlen] == '#' &&
+            plan_entry(p, s, inst, strtoull(inst + mlen + 1, NULL, 16)) < 0)
+            return NULL;
+    return p;
+}
+
+static void
+plans_free(struct reg_plan *p)
+{
+    while (p != NULL) {
+        struct reg_plan *next = p->next;
+
+        free(p->entry);
+        free(p->prop);
+        free(p);
+        p = next;
+    }
+}
+
+/* One planned entry as the current sample has it, the query's counters
+ * interpolated between samples. */
+static int
+read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, const struct plan_entry *e)
+{
+    const char *name = "", *class_name = "", *parent = NULL;
+    int sts;
+
+    if (snap_has_of(s, e->name))
+        snap_text_of(s, e->name, &name);
+    if (snap_has_of(s, e->parent))
+        snap_text_of(s, e->parent, &parent);
+    if ((sts = snap_text_of(s, e->class_name, &class_name)) < 0)
+        return sts;
+    if ((sts = reg_builder_entry(b, e->id, parent ? strtoull(parent, NULL, 0) : 0, name, class_name)) < 0)
+        return sts;
+    for (unsigned int i = e->first; i < e->first + e->nprops; i++) {
+        struct plat_reg_prop value;
+
+        if ((sts = snap_registry_of(s, p->prop[i].value, p->prop[i].counter, &value)) == -ENOENT)
             continue;                   /* not in the sample being replayed */
-        if (sts == 0 && is_counter(q, k + plen) && snap_registry_counter(s, k, &count) == 0)
-            sts = reg_builder_number(b, k + plen, count);
-        else if (sts == 0)
-            sts = reg_builder_parse(b, k + plen, value);
-        if (sts < 0)
+        if (sts < 0 || (sts = reg_builder_prop(b, p->prop[i].path, &value)) < 0)
             return sts;
     }
     return 0;
@@ -265,27 +362,23 @@ legacy_cpu_entries(struct reg_builder *b, struct snap *s)
     return 0;
 }
 
-/* Entries are the instances of "ioreg" named "MATCH#ID"; one whose class a
- * sample lacks is not there in it. */
+/* An entry whose class a sample lacks is not there in it. */
 static int
 read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q,
               struct plat_reg_set *out)
 {
-    size_t mlen = strlen(q->match);
-    const char *inst;
+    const struct reg_plan *p = plan_of(src, s, q);
     int sts;
 
+    if (p == NULL)
+        return -ENOMEM;
     reg_builder_reset(&src->registry);
-    for (unsigned int i = 0; (inst = snap_instance(s, "ioreg", i)) != NULL; i++) {
-        char key[PLAT_NAME_MAX + 32];
+    for (unsigned int i = 0; i < p->n; i++) {
         const char *class_name;
 
-        if (strncmp(inst, q->match, mlen) != 0 || inst[mlen] != '#')
+        if (p->entry[i].class_name == NULL || snap_text_of(s, p->entry[i].class_name, &class_name) == -ENOENT)
             continue;
-        snprintf(key, sizeof(key), "ioreg[%s].class", inst);
-        if (snap_text(s, key, &class_name) == -ENOENT)
-            continue;
-        if ((sts = read_entry(&src->registry, s, q, inst, strtoull(inst + mlen + 1, NULL, 16))) < 0)
+        if ((sts = read_entry(&src->registry, s, p, &p->entry[i])) < 0)
             return sts;
     }
     snap_clear_error(s);                /* entries absent now are not failures */
@@ -305,10 +398,12 @@ snapshot_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set
 static int
 snapshot_topology(void *ctx, struct plat_topology *out)
 {
+    struct snapshot_source *src = ctx;
     struct snap *s = at_now(ctx);
+    struct plat_reg_set cpus;
 
-    rec_read(s, &rec_topology, NULL, out);      /* the brand has its own status */
-    read_sysctls(s, PLAT_SYSCTL_CPU_COUNTS, &out->counts);
+    rec_read_found(&src->found, s, &rec_topology, NULL, out);      /* the brand has its own status */
+    read_sysctls(src, s, PLAT_SYSCTL_CPU_COUNTS, &out->counts);
     out->nlevels = 0;
     if (out->counts.status[PLAT_CPU_NPERFLEVELS] == 0) {
         uint64_t n = out->counts.value[PLAT_CPU_NPERFLEVELS];
@@ -319,17 +414,12 @@ snapshot_topology(void *ctx, struct plat_topology *out)
         char index[16];
 
         snprintf(index, sizeof(index), "%u", i);
-        rec_read(s, &rec_perflevel, index, &out->level[i]);     /* each field has its own status */
+        rec_read_found(&src->found, s, &rec_perflevel, index, &out->level[i]);   /* each field has its own status */
     }
-    {
-        struct snapshot_source *src = ctx;
-        struct plat_reg_set cpus;
-
-        out->cluster = src->clusters;
-        out->nclusters = 0;
-        if ((out->clusters_status = read_registry(src, s, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
-            out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
-    }
+    out->cluster = src->clusters;
+    out->nclusters = 0;
+    if ((out->clusters_status = read_registry(src, s, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
+        out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
     return 0;
 }
 
@@ -352,7 +442,7 @@ snapshot_interfaces(void *ctx, struct plat_netif_set *out)
         f = &src->netifs[n];
         memset(f, 0, sizeof(*f));
         snprintf(f->name, sizeof(f->name), "%s", name);
-        if ((sts = rec_read(s, &rec_netif, name, f)) == -ENOENT)
+        if ((sts = rec_read_found(&src->found, s, &rec_netif, name, f)) == -ENOENT)
             continue;
         if (sts < 0)
             return sts;
@@ -375,15 +465,12 @@ snapshot_mounts(void *ctx, struct plat_mount_set *out)
     int sts;
 
     for (unsigned int i = 0; (name = snap_instance(s, "mount", i)) != NULL && n < PLAT_MAX_MOUNTS; i++) {
-        char key[PLAT_NAME_MAX + 32];
-
-        snprintf(key, sizeof(key), "mount[%s].on", name);
-        if (!snap_has(s, key))
+        if (!rec_present(&src->found, s, &rec_mount, name))
             continue;
         if ((sts = array_grow((void **)&src->mounts, &src->mounts_cap, n, sizeof(*src->mounts))) < 0)
             return sts;
         memset(&src->mounts[n], 0, sizeof(src->mounts[n]));
-        if ((sts = rec_read(s, &rec_mount, name, &src->mounts[n])) < 0)
+        if ((sts = rec_read_found(&src->found, s, &rec_mount, name, &src->mounts[n])) < 0)
             return sts;
         n++;
     }
@@ -397,38 +484,38 @@ static int
 snapshot_nfs(void *ctx, struct plat_nfs *out)
 {
     memset(out, 0, sizeof(*out));
-    return rec_read(at_now(ctx), &rec_nfs, NULL, out);      /* each side has its own status */
+    return READ(ctx, &rec_nfs, NULL, out);      /* each side has its own status */
 }
 
 static int
 snapshot_udp(void *ctx, struct plat_udp *out)
 {
-    return rec_read(at_now(ctx), &rec_udp, NULL, out);
+    return READ(ctx, &rec_udp, NULL, out);
 }
 
 static int
 snapshot_icmp(void *ctx, struct plat_icmp *out)
 {
-    return rec_read(at_now(ctx), &rec_icmp, NULL, out);
+    return READ(ctx, &rec_icmp, NULL, out);
 }
 
 static int
 snapshot_ip6(void *ctx, struct plat_ip6 *out)
 {
-    return rec_read(at_now(ctx), &rec_ip6, NULL, out);
+    return READ(ctx, &rec_ip6, NULL, out);
 }
 
 static int
 snapshot_tcp(void *ctx, struct plat_tcp *out)
 {
-    return rec_read(at_now(ctx), &rec_tcp, NULL, out);
+    return READ(ctx, &rec_tcp, NULL, out);
 }
 
 static int
 snapshot_tcpconn(void *ctx, struct plat_tcpconn *out)
 {
     memset(out, 0, sizeof(*out));
-    return rec_read(at_now(ctx), &rec_tcpconn, NULL, out);
+    return READ(ctx, &rec_tcpconn, NULL, out);
 }
 
 static const char *
@@ -446,7 +533,7 @@ snapshot_notes(void *ctx)
 static int
 snapshot_timebase(void *ctx, struct plat_timebase *out)
 {
-    return rec_read(at_now(ctx), &rec_timebase, NULL, out);
+    return READ(ctx, &rec_timebase, NULL, out);
 }
 
 /* The process calls replay what the recording user could read (snapshot_proc.c). */
@@ -496,6 +583,8 @@ snapshot_close(void *ctx)
     reg_builder_free(&src->registry);
     free(src->mounts);
     snap_proc_free(&src->procs);
+    rec_cache_free(&src->found);
+    plans_free(src->plans);
     free(src);
 }
 

@@ -29,6 +29,7 @@ struct snap_entry {
     char bad_why[160];
     uint64_t *num;
     char **text;
+    struct plat_reg_prop *reg;  /* SNAP_REGISTRY: each slot's value, decoded once at load */
     int *line;                  /* line that set each slot; 0 = not set */
 };
 
@@ -384,11 +385,15 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
     e->line = calloc(slots, sizeof(*e->line));
     if (HOLDS_TEXT(field->kind))
         e->text = calloc(slots, sizeof(*e->text));
-    if (e->key == NULL || e->num == NULL || e->line == NULL || (HOLDS_TEXT(field->kind) && e->text == NULL)) {
+    if (field->kind == SNAP_REGISTRY)
+        e->reg = calloc(slots, sizeof(*e->reg));
+    if (e->key == NULL || e->num == NULL || e->line == NULL || (HOLDS_TEXT(field->kind) && e->text == NULL) ||
+        (field->kind == SNAP_REGISTRY && e->reg == NULL)) {
         free(e->key);
         free(e->num);
         free(e->line);
         free(e->text);
+        free(e->reg);
         return NULL;
     }
     if (name_index_room(&s->entry_index, entry_hash, s) < 0)
@@ -483,6 +488,8 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
     e->num[slot] = num;
     if (HOLDS_TEXT(def->kind) && (e->text[slot] = strdup(value)) == NULL)
         return -ENOMEM;
+    if (def->kind == SNAP_REGISTRY)
+        return reg_value_decode(e->text[slot], &e->reg[slot]);    /* checked above: only -ENOMEM is left */
     return 0;
 }
 
@@ -733,7 +740,12 @@ snap_close(struct snap *s)
         if (e->text != NULL)
             for (unsigned int j = 0; j <= s->nsamples; j++)
                 free(e->text[j]);
+        if (e->reg != NULL)
+            for (unsigned int j = 0; j <= s->nsamples; j++)
+                if (e->reg[j].kind == PLAT_REG_DATA)
+                    free((void *)e->reg[j].data);
         free(e->text);
+        free(e->reg);
         free(e->key);
         free(e->num);
         free(e->line);
@@ -801,13 +813,25 @@ snap_set_position(struct snap *s, uint64_t elapsed)
 }
 
 static struct snap_entry *
-lookup(struct snap *s, const char *key)
+lookup(const struct snap *s, const char *key)
 {
     struct snap_entry probe = { .key = (char *)key };
 
     if (s->nentries == 0)
         return NULL;
     return bsearch(&probe, s->entries, s->nentries, sizeof(*s->entries), compare_entries);
+}
+
+const struct snap_entry *
+snap_find(const struct snap *s, const char *key)
+{
+    return lookup(s, key);
+}
+
+int
+snap_missing(struct snap *s, const char *key)
+{
+    return fail(s, -ENOENT, "%s: no %s in the snapshot", s->name, key);
 }
 
 /* The slot holding a key's value in sample i: its own, else the header
@@ -833,19 +857,6 @@ slot_of(struct snap *s, const struct snap_entry *e, unsigned int sample, unsigne
     return fail(s, -ENOENT, "%s: %s is missing from the sample at line %d", s->name, e->key, s->sample_line[sample]);
 }
 
-static int
-usable(struct snap *s, const char *key, struct snap_entry **out)
-{
-    struct snap_entry *e = lookup(s, key);
-
-    if (e == NULL)
-        return fail(s, -ENOENT, "%s: no %s in the snapshot", s->name, key);
-    if (e->bad_line != 0)
-        return fail(s, -EINVAL, "%s:%d: %s", s->name, e->bad_line, e->bad_why);
-    *out = e;
-    return 0;
-}
-
 /* A counter at the replay position: here and next are its values at the
  * samples either side, first and last at the recording's ends (each lap of
  * the replay adds last - first, so that it never goes back). An instance
@@ -867,19 +878,16 @@ counter_at_position(const struct snap *s, uint64_t mask, uint64_t here, uint64_t
 #define KIND(k) (1u << (k))
 #define UNSIGNED_KINDS (KIND(SNAP_COUNTER32) | KIND(SNAP_COUNTER64) | KIND(SNAP_GAUGE32) | KIND(SNAP_GAUGE64))
 
-/* The entry for key and its slot at the current sample, when the key is
- * usable and of one of the kinds (a KIND() mask); wanted names them. */
+/* e's slot at the current sample, when e is usable and of one of the kinds
+ * (a KIND() mask); wanted names them. */
 static int
-locate(struct snap *s, const char *key, unsigned int kinds, const char *wanted,
-       struct snap_entry **e, unsigned int *slot)
+locate(struct snap *s, const struct snap_entry *e, unsigned int kinds, const char *wanted, unsigned int *slot)
 {
-    int sts;
-
-    if ((sts = usable(s, key, e)) < 0)
-        return sts;
-    if (!(kinds & KIND((*e)->field->kind)))
-        return fail(s, -EINVAL, "%s: %s is %s, not %s", s->name, key, kind_name((*e)->field->kind), wanted);
-    return slot_of(s, *e, s->pos_sample, slot);
+    if (e->bad_line != 0)
+        return fail(s, -EINVAL, "%s:%d: %s", s->name, e->bad_line, e->bad_why);
+    if (!(kinds & KIND(e->field->kind)))
+        return fail(s, -EINVAL, "%s: %s is %s, not %s", s->name, e->key, kind_name(e->field->kind), wanted);
+    return slot_of(s, e, s->pos_sample, slot);
 }
 
 /* What a counter interpolates towards: its slots in the next sample and at
@@ -892,14 +900,13 @@ neighbours_present(const struct snap *s, const struct snap_entry *e, unsigned in
 }
 
 int
-snap_u64(struct snap *s, const char *key, uint64_t *out)
+snap_u64_of(struct snap *s, const struct snap_entry *e, uint64_t *out)
 {
-    struct snap_entry *e;
     unsigned int slot[4];
     uint64_t mask;
     int sts;
 
-    if ((sts = locate(s, key, UNSIGNED_KINDS, "an unsigned number", &e, &slot[0])) < 0)
+    if ((sts = locate(s, e, UNSIGNED_KINDS, "an unsigned number", &slot[0])) < 0)
         return sts;
     if ((e->field->kind != SNAP_COUNTER32 && e->field->kind != SNAP_COUNTER64) || s->nsamples == 1) {
         *out = e->num[slot[0]];
@@ -921,74 +928,91 @@ snap_u64(struct snap *s, const char *key, uint64_t *out)
     return 0;
 }
 
-int
-snap_registry_counter(struct snap *s, const char *key, uint64_t *out)
+/* A registry value's number in slot, when it is one. */
+static int
+reg_number(const struct snap_entry *e, unsigned int slot, uint64_t *out)
 {
-    struct snap_entry *e;
-    unsigned int slot[4];
-    uint64_t v[4];
-    int sts;
-
-    if ((sts = locate(s, key, KIND(SNAP_REGISTRY), "a registry value", &e, &slot[0])) < 0)
-        return sts;
-    if (reg_value_number(e->text[slot[0]], &v[0]) < 0)
-        return fail(s, -EINVAL, "%s: %s is not a registry number", s->name, key);
-    *out = v[0];
-    if (s->nsamples == 1 || !slot_present(e, s->pos_sample + 1, &slot[1]) ||
-        reg_value_number(e->text[slot[1]], &v[1]) < 0)
-        return 0;                   /* nothing to move towards */
-    if (!neighbours_present(s, e, slot) || reg_value_number(e->text[slot[2]], &v[2]) < 0 ||
-        reg_value_number(e->text[slot[3]], &v[3]) < 0)
-        v[2] = v[3] = v[0];         /* a device that came or went: no laps */
-    *out = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
+    if (e->reg[slot].kind != PLAT_REG_NUMBER)
+        return -EINVAL;
+    *out = e->reg[slot].number;
     return 0;
 }
 
 int
-snap_int(struct snap *s, const char *key, int32_t *out)
+snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_reg_prop *out)
 {
-    struct snap_entry *e;
+    unsigned int slot[4];
+    uint64_t v[4];
+    int sts;
+
+    if ((sts = locate(s, e, KIND(SNAP_REGISTRY), "a registry value", &slot[0])) < 0)
+        return sts;
+    *out = e->reg[slot[0]];
+    if (!counter || reg_number(e, slot[0], &v[0]) < 0 || s->nsamples == 1 ||
+        !slot_present(e, s->pos_sample + 1, &slot[1]) || reg_number(e, slot[1], &v[1]) < 0)
+        return 0;                   /* as recorded: nothing to move towards */
+    if (!neighbours_present(s, e, slot) || reg_number(e, slot[2], &v[2]) < 0 || reg_number(e, slot[3], &v[3]) < 0)
+        v[2] = v[3] = v[0];         /* a device that came or went: no laps */
+    out->number = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
+    return 0;
+}
+
+int
+snap_int_of(struct snap *s, const struct snap_entry *e, int32_t *out)
+{
     unsigned int slot;
     int sts;
 
-    if ((sts = locate(s, key, KIND(SNAP_INT), "a signed number", &e, &slot)) < 0)
+    if ((sts = locate(s, e, KIND(SNAP_INT), "a signed number", &slot)) < 0)
         return sts;
     *out = (int32_t)(uint32_t)e->num[slot];
     return 0;
 }
 
 int
-snap_text(struct snap *s, const char *key, const char **out)
+snap_text_of(struct snap *s, const struct snap_entry *e, const char **out)
 {
-    struct snap_entry *e;
     unsigned int slot;
     int sts;
 
-    if ((sts = locate(s, key, KIND(SNAP_TEXT) | KIND(SNAP_REGISTRY), "text", &e, &slot)) < 0)
+    if ((sts = locate(s, e, KIND(SNAP_TEXT) | KIND(SNAP_REGISTRY), "text", &slot)) < 0)
         return sts;
     *out = e->text[slot];
     return 0;
 }
 
 int
-snap_time(struct snap *s, const char *key, uint64_t *usec)
+snap_time_of(struct snap *s, const struct snap_entry *e, uint64_t *usec)
 {
-    struct snap_entry *e;
     unsigned int slot;
     int sts;
 
-    if ((sts = locate(s, key, KIND(SNAP_TIME), "a time", &e, &slot)) < 0)
+    if ((sts = locate(s, e, KIND(SNAP_TIME), "a time", &slot)) < 0)
         return sts;
     *usec = e->num[slot];
     return 0;
 }
 
 int
-snap_has(struct snap *s, const char *key)
+snap_has_of(const struct snap *s, const struct snap_entry *e)
 {
-    const struct snap_entry *e = lookup(s, key);
-
     return e != NULL && e->bad_line == 0 && (e->line[s->pos_sample + 1] != 0 || e->line[0] != 0);
+}
+
+/* The readers by key: a look-up, then the reader of the entry. */
+#define BY_KEY(name, type) \
+    int name(struct snap *s, const char *key, type *out) { \
+        const struct snap_entry *e = lookup(s, key); \
+        return e != NULL ? name##_of(s, e, out) : snap_missing(s, key); }
+BY_KEY(snap_u64, uint64_t)
+BY_KEY(snap_int, int32_t)
+BY_KEY(snap_text, const char *)
+BY_KEY(snap_time, uint64_t)
+
+int
+snap_has(const struct snap *s, const char *key)
+{
+    return snap_has_of(s, lookup(s, key));
 }
 
 int

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "platform.h"
+
 #define SNAP_FORMAT_VERSION 1
 #define SNAP_MSG_MAX 512
 
@@ -68,24 +70,37 @@ unsigned int snap_nsamples(const struct snap *s);
 void snap_set_position(struct snap *s, uint64_t elapsed_usec);
 
 /*
- * Look-ups at the current position. key is the full key text, e.g.
- * "vm.free_count" or "cpu[cpu3].user". Return 0, or a negative errno with
- * snap_error() describing it (file and line where there is one):
- * -ENOENT missing, -EINVAL malformed, -ERANGE out of range for its kind.
+ * Values at the current position. A key is found once (snap_find: NULL
+ * when the file lacks it) and then read at every position without a
+ * look-up. The readers return 0, or a negative errno with snap_error()
+ * describing it (file and line where there is one): -ENOENT missing from
+ * the sample, -EINVAL malformed or of another kind, -ERANGE out of range.
  */
+struct snap_entry;
+const struct snap_entry *snap_find(const struct snap *s, const char *key);
+/* Record that key is not in the file at all: returns -ENOENT. */
+int snap_missing(struct snap *s, const char *key);
+int snap_u64_of(struct snap *s, const struct snap_entry *e, uint64_t *out);
+int snap_int_of(struct snap *s, const struct snap_entry *e, int32_t *out);
+int snap_text_of(struct snap *s, const struct snap_entry *e, const char **out);
+/* A SNAP_TIME key, in microseconds since the epoch. */
+int snap_time_of(struct snap *s, const struct snap_entry *e, uint64_t *usec);
+/* A SNAP_REGISTRY value, decoded when the file was loaded (out->path is
+ * not set). With counter, a number that only grows is interpolated like
+ * a 64-bit counter where the samples either side and both ends of the
+ * recording have it, else given as recorded. */
+int snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_reg_prop *out);
+/* Whether e (NULL: a key the file lacks) has a usable value now; records no failure. */
+int snap_has_of(const struct snap *s, const struct snap_entry *e);
+
+/* The same readers by key, for keys read once or seldom. */
 int snap_u64(struct snap *s, const char *key, uint64_t *out);
 int snap_int(struct snap *s, const char *key, int32_t *out);
 int snap_text(struct snap *s, const char *key, const char **out);
-/* A registry value ("number N") that only grows, interpolated like a 64-bit
- * counter where the samples either side and both ends of the recording
- * have it, else as recorded; -EINVAL when it is not a number. */
-int snap_registry_counter(struct snap *s, const char *key, uint64_t *out);
-/* Whether key has a usable value at the current position (no error is recorded). */
-int snap_has(struct snap *s, const char *key);
+int snap_time(struct snap *s, const char *key, uint64_t *usec);
+int snap_has(const struct snap *s, const char *key);
 /* The sample time at the current position (replay time for the "sample" line). */
 int snap_now(struct snap *s, uint64_t *usec);
-/* A SNAP_TIME key, in microseconds since the epoch. */
-int snap_time(struct snap *s, const char *key, uint64_t *usec);
 
 /* The keys that start with prefix, in order: pass *cursor = 0 first; NULL at the end. */
 const char *snap_key_with_prefix(const struct snap *s, const char *prefix, size_t *cursor);
