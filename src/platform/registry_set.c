@@ -256,8 +256,8 @@ after_part(const char *path, const char *part)
     for (; *part != '\0'; part++) {
         unsigned char c = (unsigned char)*part;
 
-        if (!must_escape(c) && (unsigned char)*path == c) {
-            path++;
+        if ((unsigned char)*path == c && c != '%' && c != '.') {
+            path++;                     /* the same character: a path holds no escapable one but these */
             continue;
         }
         if (!must_escape(c) || path[0] != '%' || path[1] != upper_hex[c >> 4] || path[2] != upper_hex[c & 15])
