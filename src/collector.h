@@ -68,10 +68,6 @@ collector_nindoms(const struct collector *c)
     return c->indom == NULL ? 0 : c->nindoms ? c->nindoms : 1;
 }
 
-/* Every collector, in registry order (src/collectors/registry.c). */
-extern const struct collector *const darwin_collectors[];
-extern const unsigned int darwin_ncollectors;
-
 /*
  * For a cluster whose refresh succeeds while some of its parts fail (each
  * with its own metrics): log once per change of the set of failed parts,

@@ -36,17 +36,17 @@ static const struct agent_files proc_files = {
 static const struct agent_files *under_test;
 
 #define DOMAIN (under_test->domain)
-#define darwin_collectors (under_test->agent->collectors)
-#define darwin_ncollectors (under_test->agent->ncollectors)
+#define agent_collectors (under_test->agent->collectors)
+#define agent_ncollectors (under_test->agent->ncollectors)
 
 static int
 for_each_row(int (*visit)(const struct collector *, const struct metric_row *, void *), void *arg)
 {
     int failures = 0;
 
-    for (unsigned int c = 0; c < darwin_ncollectors; c++)
-        for (unsigned int r = 0; r < darwin_collectors[c]->nrows; r++)
-            failures += visit(darwin_collectors[c], &darwin_collectors[c]->rows[r], arg);
+    for (unsigned int c = 0; c < agent_ncollectors; c++)
+        for (unsigned int r = 0; r < agent_collectors[c]->nrows; r++)
+            failures += visit(agent_collectors[c], &agent_collectors[c]->rows[r], arg);
     return failures;
 }
 
@@ -56,22 +56,22 @@ names_and_pmids_are_unique(void **state)
     int failures = 0;
 
     (void)state;
-    for (unsigned int a = 0; a < darwin_ncollectors; a++)
-        for (unsigned int i = 0; i < darwin_collectors[a]->nrows; i++)
-            for (unsigned int b = a; b < darwin_ncollectors; b++)
-                for (unsigned int j = (a == b ? i + 1 : 0); j < darwin_collectors[b]->nrows; j++) {
-                    const struct metric_row *x = &darwin_collectors[a]->rows[i], *y = &darwin_collectors[b]->rows[j];
+    for (unsigned int a = 0; a < agent_ncollectors; a++)
+        for (unsigned int i = 0; i < agent_collectors[a]->nrows; i++)
+            for (unsigned int b = a; b < agent_ncollectors; b++)
+                for (unsigned int j = (a == b ? i + 1 : 0); j < agent_collectors[b]->nrows; j++) {
+                    const struct metric_row *x = &agent_collectors[a]->rows[i], *y = &agent_collectors[b]->rows[j];
 
                     if (strcmp(x->name, y->name) == 0 ||
-                        (darwin_collectors[a]->cluster == darwin_collectors[b]->cluster && x->item == y->item)) {
+                        (agent_collectors[a]->cluster == agent_collectors[b]->cluster && x->item == y->item)) {
                         fprintf(stderr, "duplicate: %s and %s\n", x->name, y->name);
                         failures++;
                     }
                 }
-    for (unsigned int a = 0; a < darwin_ncollectors; a++)
-        for (unsigned int b = a + 1; b < darwin_ncollectors; b++)
-            if (darwin_collectors[a]->cluster == darwin_collectors[b]->cluster) {
-                fprintf(stderr, "two collectors own cluster %u\n", darwin_collectors[a]->cluster);
+    for (unsigned int a = 0; a < agent_ncollectors; a++)
+        for (unsigned int b = a + 1; b < agent_ncollectors; b++)
+            if (agent_collectors[a]->cluster == agent_collectors[b]->cluster) {
+                fprintf(stderr, "two collectors own cluster %u\n", agent_collectors[a]->cluster);
                 failures++;
             }
     assert_int_equal(failures, 0);
@@ -128,9 +128,9 @@ pmns_leaf(const char *name)
 {
     if (strncmp(name, "event.", 6) == 0)
         return;                 /* PCP adds its event.* names to every loaded PMNS */
-    for (unsigned int c = 0; c < darwin_ncollectors; c++)
-        for (unsigned int r = 0; r < darwin_collectors[c]->nrows; r++)
-            if (strcmp(darwin_collectors[c]->rows[r].name, name) == 0)
+    for (unsigned int c = 0; c < agent_ncollectors; c++)
+        for (unsigned int r = 0; r < agent_collectors[c]->nrows; r++)
+            if (strcmp(agent_collectors[c]->rows[r].name, name) == 0)
                 return;
     if (upstream_alias(name))
         return;
@@ -173,11 +173,11 @@ every_metric_and_indom_has_help_and_nothing_else_does(void **state)
     (void)state;
     assert_int_equal(help_parse(under_test->agent->help_source, &help, msg, sizeof(msg)), 0);
     failures = for_each_row(check_help_row, &help);
-    for (unsigned int c = 0; c < darwin_ncollectors; c++)
-        for (unsigned int k = 0; k < collector_nindoms(darwin_collectors[c]); k++) {
+    for (unsigned int c = 0; c < agent_ncollectors; c++)
+        for (unsigned int k = 0; k < collector_nindoms(agent_collectors[c]); k++) {
             char key[32];
 
-            snprintf(key, sizeof(key), "%u.%u", DOMAIN, darwin_collectors[c]->indom[k].serial);
+            snprintf(key, sizeof(key), "%u.%u", DOMAIN, agent_collectors[c]->indom[k].serial);
             if (help_find(&help, key) == NULL) {
                 fprintf(stderr, "indom %s: no help text\n", key);
                 failures++;
@@ -187,13 +187,13 @@ every_metric_and_indom_has_help_and_nothing_else_does(void **state)
         const char *key = help.entries[i].key;
         int known = 0;
 
-        for (unsigned int c = 0; c < darwin_ncollectors && !known; c++) {
+        for (unsigned int c = 0; c < agent_ncollectors && !known; c++) {
             char ikey[32];
 
-            for (unsigned int r = 0; r < darwin_collectors[c]->nrows && !known; r++)
-                known = strcmp(darwin_collectors[c]->rows[r].name, key) == 0;
-            for (unsigned int k = 0; k < collector_nindoms(darwin_collectors[c]); k++) {
-                snprintf(ikey, sizeof(ikey), "%u.%u", DOMAIN, darwin_collectors[c]->indom[k].serial);
+            for (unsigned int r = 0; r < agent_collectors[c]->nrows && !known; r++)
+                known = strcmp(agent_collectors[c]->rows[r].name, key) == 0;
+            for (unsigned int k = 0; k < collector_nindoms(agent_collectors[c]); k++) {
+                snprintf(ikey, sizeof(ikey), "%u.%u", DOMAIN, agent_collectors[c]->indom[k].serial);
                 known |= strcmp(ikey, key) == 0;
             }
         }

@@ -1,11 +1,9 @@
 /*
- * The collectors linked into the module. Adding a metric family means adding
- * its collector here (docs/adding-a-metric-family.md).
+ * The system agent: its collectors, help text and name. Adding a metric
+ * family means adding its collector here (docs/adding-a-metric-family.md).
  */
 #include "agent.h"
 #include "collector.h"
-
-#include <errno.h>
 
 extern const struct collector hinv_collector;
 extern const struct collector memory_collector;
@@ -46,7 +44,7 @@ extern const struct collector thermal_collector;
 extern const struct collector sensors_collector;
 extern const struct collector energy_collector;
 
-const struct collector *const darwin_collectors[] = {
+static const struct collector *const darwin_collectors[] = {
     &hinv_collector,
     &memory_collector,
     &uname_collector,
@@ -87,8 +85,6 @@ const struct collector *const darwin_collectors[] = {
     &energy_collector,
 };
 
-const unsigned int darwin_ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]);
-
 extern const char darwin_help_source[];
 
 const struct agent_desc darwin_agent = {
@@ -97,48 +93,3 @@ const struct agent_desc darwin_agent = {
     .ncollectors = sizeof(darwin_collectors) / sizeof(darwin_collectors[0]),
     .help_source = darwin_help_source,
 };
-
-void
-collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
-                      const char *detail)
-{
-    if (failed_mask == *logged_mask)
-        return;
-    if (failed_mask != 0)
-        pmNotifyErr(LOG_WARNING, "darwin: %s: some metrics unavailable: %s", collector, detail);
-    else
-        pmNotifyErr(LOG_INFO, "darwin: %s: all metrics available again", collector);
-    *logged_mask = failed_mask;
-}
-
-int
-collector_error(int platform_status)
-{
-    if (platform_status >= 0)
-        return platform_status;
-    if (platform_status == -ENOENT || platform_status == -ENOTSUP || platform_status == -EOPNOTSUPP ||
-        platform_status == -ENOSYS)
-        return PM_ERR_APPVERSION;
-    return PM_ERR_AGAIN;
-}
-
-void
-collector_label_text(const char *s, char *out, size_t len)
-{
-    size_t n = 0;
-
-    for (; *s != '\0' && n + 1 < len; s++)
-        if (*s != '"' && *s != '\\' && (unsigned char)*s >= ' ')
-            out[n++] = *s;
-    out[n] = '\0';
-}
-
-void
-collector_instance_name(const char *s, char *out, size_t len)
-{
-    size_t n = 0;
-
-    for (; *s != '\0' && n + 1 < len; s++)
-        out[n++] = *s == ' ' ? '_' : *s;
-    out[n] = '\0';
-}
