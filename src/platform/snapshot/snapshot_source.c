@@ -243,7 +243,7 @@ struct reg_plan {
 static const struct snap_entry *
 find_field(struct snap *s, const char *instance, const char *field)
 {
-    char key[PLAT_NAME_MAX + 32];
+    char key[SNAP_KEY_MAX];
 
     snprintf(key, sizeof(key), "ioreg[%s].%s", instance, field);
     return snap_find(s, key);
@@ -253,11 +253,14 @@ static int
 plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id)
 {
     const struct plat_reg_query *q = p->query;
-    char prefix[PLAT_NAME_MAX + 32];
+    char prefix[SNAP_KEY_MAX];
     size_t cursor = 0, plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
     int registry = reg_query_is_registry(q), sts;
     struct plan_entry *e;
     const char *k;
+
+    if (plen >= sizeof(prefix))
+        return 0;                       /* no key of the file is that long */
 
     if ((sts = array_grow((void **)&p->entry, &p->entry_cap, p->n, sizeof(*p->entry))) < 0)
         return sts;

@@ -445,7 +445,7 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
 {
     char *sep = line + strcspn(line, " \t");
     char *value = sep + strspn(sep, " \t");
-    char keybuf[256];
+    char keybuf[SNAP_KEY_MAX];
     char *family, *instance, *field;
     const struct snap_field *def;
     struct snap_entry *e;

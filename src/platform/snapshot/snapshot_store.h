@@ -16,6 +16,7 @@
 
 #define SNAP_FORMAT_VERSION 1
 #define SNAP_MSG_MAX 512
+#define SNAP_KEY_MAX 256    /* a key is shorter: a longer one is noted and ignored */
 
 enum snap_kind {
     SNAP_COUNTER32,     /* unsigned, wraps at 2^32, interpolated during replay */
