@@ -10,6 +10,7 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
+#include "metric_ids.h"
 #include "platform.h"
 #include "refresh_plan.h"
 
@@ -18,6 +19,7 @@
 /* One metric: everything pmcd, the PMNS and the help file need to agree on. */
 struct metric_row {
     const char *name;
+    unsigned int cluster;
     unsigned int item;
     int type;
     unsigned int indom;             /* serial within the domain, or COLLECTOR_NO_INDOM */
@@ -36,11 +38,12 @@ struct indom_def {
     int (*instances)(pmdaInstid **set);     /* after a refresh: the count, and *set */
 };
 
+/* A metric family: its rows (in any of its clusters), its instance domains,
+ * one refresh for all of them, and the families whose data it reads. */
 struct collector {
     const char *name;
-    unsigned int cluster;
-    unsigned int ndepends;                          /* clusters refreshed before this one */
-    unsigned int depends[PLAN_MAX_DEPENDS];
+    unsigned int ndepends;                          /* families refreshed before this one */
+    const struct collector *depends[PLAN_MAX_DEPENDS];
     const struct metric_row *rows;
     unsigned int nrows;
     const struct indom_def *indom;                  /* NULL when it owns none, else indom[0..nindoms) */

@@ -28,7 +28,7 @@ struct cluster_items {
     const struct binding **item;    /* NULL where the cluster has no such item */
 };
 
-struct cluster_state {
+struct family_state {
     int status;             /* result of this request's refresh */
     int logged;             /* last status written to the log, to log each change once */
 };
@@ -39,7 +39,7 @@ static struct agent {
     struct platform platform;
     int platform_status;            /* 0, or why no source could be opened */
     struct plan_node *nodes;        /* one per collector, same order */
-    struct cluster_state *clusters;
+    struct family_state *families;    /* one per collector, same order */
     pmdaMetric *metrics;
     struct binding *bindings;
     unsigned int nmetrics;
@@ -56,21 +56,21 @@ owned_indom(const struct collector *c)
     return c->indom ? pmInDom_build(agent.domain, c->indom->serial) : PM_INDOM_NULL;
 }
 
-/* One line in pmcd's log per change of a cluster's status, not per fetch. */
+/* One line in pmcd's log per change of a family's status, not per fetch. */
 static void
 note_status(unsigned int i, int sts)
 {
     const struct collector *c = agent.desc->collectors[i];
-    struct cluster_state *cs = &agent.clusters[i];
+    struct family_state *cs = &agent.families[i];
     char errmsg[PM_MAXERRMSGLEN];
 
     if (sts == cs->logged || agent.platform_status < 0)
         return;             /* with no source at all, init already said why */
     if (sts < 0)
-        pmNotifyErr(LOG_WARNING, "%s: cluster %u (%s) unavailable: %s - %s", agent.desc->name, c->cluster, c->name,
+        pmNotifyErr(LOG_WARNING, "%s: %s unavailable: %s - %s", agent.desc->name, c->name,
                     pmErrStr_r(sts, errmsg, sizeof(errmsg)), agent.platform.error(agent.platform.ctx));
     else
-        pmNotifyErr(LOG_INFO, "%s: cluster %u (%s) available again", agent.desc->name, c->cluster, c->name);
+        pmNotifyErr(LOG_INFO, "%s: %s available again", agent.desc->name, c->name);
     cs->logged = sts;
 }
 
@@ -90,7 +90,7 @@ adopt_instances(unsigned int i)
     }
 }
 
-/* Refresh the clusters in wanted[] and their dependencies, each once. */
+/* Refresh the families in wanted[] and their dependencies, each once. */
 static void
 refresh(const unsigned char *wanted, int with_depends)
 {
@@ -109,12 +109,12 @@ refresh(const unsigned char *wanted, int with_depends)
         int sts = collector_error(agent.platform_status);
 
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
-            sts = agent.clusters[agent.nodes[i].dep_index[d]].status;
+            sts = agent.families[agent.nodes[i].dep_index[d]].status;
         if (sts == 0)
             sts = c->refresh(&agent.platform, owned_indom(c));
         if (sts == 0)
             adopt_instances(i);
-        agent.clusters[i].status = sts;
+        agent.families[i].status = sts;
         note_status(i, sts);
     }
 }
@@ -170,8 +170,8 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 
     if (b == NULL)
         return PM_ERR_PMID;
-    if (agent.clusters[b->collector].status < 0)
-        return agent.clusters[b->collector].status;
+    if (agent.families[b->collector].status < 0)
+        return agent.families[b->collector].status;
     return agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
 }
 
@@ -306,13 +306,15 @@ build_tables(void)
     agent.bindings = calloc(agent.nmetrics, sizeof(*agent.bindings));
     agent.indoms = calloc(agent.nindoms ? agent.nindoms : 1, sizeof(*agent.indoms));
     agent.nodes = calloc(agent.desc->ncollectors, sizeof(*agent.nodes));
-    agent.clusters = calloc(agent.desc->ncollectors, sizeof(*agent.clusters));
-    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.clusters)
+    agent.families = calloc(agent.desc->ncollectors, sizeof(*agent.families));
+    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.families)
         return -ENOMEM;
     for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
         const struct collector *c = agent.desc->collectors[i];
 
-        agent.nodes[i] = (struct plan_node){ .cluster = c->cluster, .ndepends = c->ndepends, .depends = c->depends };
+        agent.nodes[i] = (struct plan_node){ .id = c, .ndepends = c->ndepends };
+        for (unsigned int d = 0; d < c->ndepends && d < PLAN_MAX_DEPENDS; d++)
+            agent.nodes[i].depends[d] = c->depends[d];
         for (unsigned int k = 0; k < collector_nindoms(c); k++, x++) {
             agent.indoms[x].it_indom = pmInDom_build(agent.domain, c->indom[k].serial);
             agent.indoms[x].it_numinst = c->indom[k].nset;
@@ -323,7 +325,7 @@ build_tables(void)
 
             agent.bindings[m] = (struct binding){ i, row, help_find(&agent.help, row->name) };
             agent.metrics[m].m_user = &agent.bindings[m];
-            agent.metrics[m].m_desc.pmid = pmID_build(agent.domain, c->cluster, row->item);
+            agent.metrics[m].m_desc.pmid = pmID_build(agent.domain, row->cluster, row->item);
             agent.metrics[m].m_desc.type = row->type;
             agent.metrics[m].m_desc.indom = row->indom == COLLECTOR_NO_INDOM
                 ? PM_INDOM_NULL : pmInDom_build(agent.domain, row->indom);
@@ -407,6 +409,6 @@ agent_teardown(void)
     free(agent.bindings);
     free(agent.indoms);
     free(agent.nodes);
-    free(agent.clusters);
+    free(agent.families);
     memset(&agent, 0, sizeof(agent));
 }

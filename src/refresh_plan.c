@@ -54,7 +54,7 @@ plan_check(struct plan_node *nodes, unsigned int n)
         for (unsigned int d = 0; d < nodes[i].ndepends; d++) {
             unsigned int j = 0;
 
-            while (j < n && nodes[j].cluster != nodes[i].depends[d])
+            while (j < n && nodes[j].id != nodes[i].depends[d])
                 j++;
             if (j == n)
                 return -EINVAL;

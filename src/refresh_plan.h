@@ -1,5 +1,6 @@
 /*
- * Which clusters a request refreshes, in what order. Portable, no PCP types.
+ * Which metric families a request refreshes, in what order. Portable, no
+ * PCP types: a node is whatever its id points at.
  */
 #ifndef PMDA_DARWIN_REFRESH_PLAN_H
 #define PMDA_DARWIN_REFRESH_PLAN_H
@@ -7,16 +8,16 @@
 #define PLAN_MAX_DEPENDS 4
 
 struct plan_node {
-    unsigned int cluster;
+    const void *id;
     unsigned int ndepends;
-    const unsigned int *depends;            /* cluster numbers */
+    const void *depends[PLAN_MAX_DEPENDS];  /* ids of other nodes */
     unsigned int dep_index[PLAN_MAX_DEPENDS]; /* the same as node indices: filled by plan_check */
 };
 
 /*
  * Check the table once, at init: resolve every dependency to its node index
  * (dep_index) and reject a table the planner could not order. Returns 0,
- * -EINVAL for a dependency on an unknown cluster or more than
+ * -EINVAL for a dependency on an unknown node or more than
  * PLAN_MAX_DEPENDS of them, or -ELOOP for a dependency cycle.
  */
 int plan_check(struct plan_node *nodes, unsigned int n);

@@ -5,8 +5,8 @@
  * on ("disk0s2", "disk0"); volumes by BSD name ("disk3s5"), labelled with
  * their container, name and role. With the filesystems' "device" and
  * "apfs_container" labels that leads from a busy disk0 to the volume that
- * writes. Both indoms are refreshed by an instance request (upstream's
- * were not) and kept in pmdaCache by name.
+ * writes. Both indoms are refreshed by an instance request and kept in
+ * pmdaCache by name.
  */
 #include "collector.h"
 #include "metric_units.h"
@@ -15,9 +15,7 @@
 #include <errno.h>
 #include <string.h>
 
-#define APFS_CLUSTER 24
-#define CONTAINER_INDOM 7
-#define VOLUME_INDOM 8
+#define CLUSTER_APFS 24
 
 enum {
     ITEM_NCONTAINER = 87, ITEM_NVOLUME, ITEM_BLOCK_SIZE, ITEM_BYTES_READ, ITEM_BYTES_WRITTEN,
@@ -25,11 +23,11 @@ enum {
     ITEM_READ_ERRORS, ITEM_WRITE_ERRORS, ITEM_ENCRYPTED, ITEM_LOCKED
 };
 
-#define C(name, item, sem, units) { "disk.apfs.container." name, item, PM_TYPE_U64, CONTAINER_INDOM, sem, units }
+#define C(name, item, sem, units) { "disk.apfs.container." name, CLUSTER_APFS, item, PM_TYPE_U64, INDOM_APFS_CONTAINER, sem, units }
 
 static const struct metric_row rows[] = {
-    { "disk.apfs.ncontainer", ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "disk.apfs.nvolume", ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.ncontainer", CLUSTER_APFS, ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.nvolume", CLUSTER_APFS, ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, UNITS_BYTE),
     C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, UNITS_BYTE),
     C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, UNITS_BYTE),
@@ -40,13 +38,13 @@ static const struct metric_row rows[] = {
     C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, UNITS_COUNT),
     C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
     C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
-    { "disk.apfs.volume.encrypted", ITEM_ENCRYPTED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "disk.apfs.volume.locked", ITEM_LOCKED, PM_TYPE_U32, VOLUME_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.volume.encrypted", CLUSTER_APFS, ITEM_ENCRYPTED, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.volume.locked", CLUSTER_APFS, ITEM_LOCKED, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static const struct indom_def indoms[] = {
-    { .serial = CONTAINER_INDOM, .label_name = "APFS container" },
-    { .serial = VOLUME_INDOM, .label_name = "APFS volume" },
+    { .serial = INDOM_APFS_CONTAINER, .label_name = "APFS container" },
+    { .serial = INDOM_APFS_VOLUME, .label_name = "APFS volume" },
 };
 
 #define APFS_MAX 256
@@ -59,7 +57,7 @@ static unsigned int ncontainers, nvolumes;
 static int
 apfs_refresh(const struct platform *p, pmInDom container_id)
 {
-    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), VOLUME_INDOM);
+    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
     struct plat_reg_set set;
     int sts;
 
@@ -138,7 +136,7 @@ apfs_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
 {
     int i;
 
-    if (pmInDom_serial(id) == CONTAINER_INDOM) {
+    if (pmInDom_serial(id) == INDOM_APFS_CONTAINER) {
         if ((i = index_of(container_inst, ncontainers, inst)) < 0)
             return 0;
         return pmdaAddLabels(lp, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", containers[i].store,
@@ -159,7 +157,7 @@ apfs_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
 static void
 apfs_teardown(pmInDom container_id)
 {
-    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), VOLUME_INDOM);
+    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
 
     pmdaCacheOp(container_id, PMDA_CACHE_INACTIVE);
     pmdaCacheOp(container_id, PMDA_CACHE_CULL);
@@ -170,7 +168,6 @@ apfs_teardown(pmInDom container_id)
 
 const struct collector apfs_collector = {
     .name = "APFS",
-    .cluster = APFS_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = indoms,

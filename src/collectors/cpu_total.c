@@ -2,19 +2,19 @@
  * Cluster 6: CPU time summed over all processors (HOST_CPU_LOAD_INFO).
  */
 #include "collector.h"
+#include "families.h"
 #include "metric_units.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
-
 
 /* Items 42..45 follow enum cpu_state_index: user, nice, sys, idle. */
 #define ITEM_FIRST 42
 
 static const struct metric_row rows[] = {
-    { "kernel.all.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.all.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.all.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.all.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.user", CLUSTER_CPU, ITEM_FIRST + CPU_USER, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.nice", CLUSTER_CPU, ITEM_FIRST + CPU_NICE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.sys", CLUSTER_CPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.all.cpu.idle", CLUSTER_CPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
 };
 
 static struct cpu_counters total;
@@ -53,9 +53,8 @@ cpu_total_teardown(pmInDom indom)
 
 const struct collector cpu_total_collector = {
     .name = "cpu_total",
-    .cluster = 6,
     .ndepends = 1,
-    .depends = { HINV_CLUSTER },
+    .depends = { &hinv_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = cpu_total_refresh,

@@ -8,15 +8,14 @@
  *
  * disk.all sums the disks present now as a delta sum (delta_sum.h): it
  * never goes back when a disk leaves. avgrq_sz and await are averages over
- * the interval since this cluster's previous refresh (upstream served
- * lifetime averages under instant semantics), in bytes and nanoseconds.
+ * the interval since this cluster's previous refresh, in bytes and
+ * nanoseconds.
  */
 #include "array_grow.h"
 #include "collector.h"
 #include "metric_units.h"
 #include "convert.h"
 #include "delta_sum.h"
-#include "disk.h"
 #include "registry_decode.h"
 
 #include <errno.h>
@@ -39,13 +38,13 @@ enum {
 };
 
 /* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */
-#define DEV(name, item, sem, ...) { "disk.dev." name, item, PM_TYPE_U64, DISK_INDOM, sem, __VA_ARGS__ }
-#define ALL(name, item, sem, ...) { "disk.all." name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
+#define DEV(name, item, sem, ...) { "disk.dev." name, CLUSTER_DISK, item, PM_TYPE_U64, INDOM_DISK, sem, __VA_ARGS__ }
+#define ALL(name, item, sem, ...) { "disk.all." name, CLUSTER_DISK, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define BOTH(name, dev, all, ...) \
     DEV(name, dev, PM_SEM_COUNTER, __VA_ARGS__), ALL(name, all, PM_SEM_COUNTER, __VA_ARGS__)
 
 static const struct metric_row rows[] = {
-    { "hinv.ndisk", ITEM_NDISK, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    { "hinv.ndisk", CLUSTER_DISK, ITEM_NDISK, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
     BOTH("read", ITEM_DEV_READ, ITEM_ALL_READ, UNITS_COUNT),
     BOTH("write", ITEM_DEV_WRITE, ITEM_ALL_WRITE, UNITS_COUNT),
     BOTH("total", ITEM_DEV_TOTAL, ITEM_ALL_TOTAL, UNITS_COUNT),
@@ -70,7 +69,7 @@ static const struct metric_row rows[] = {
     ALL("await", ITEM_ALL_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
 };
 
-static const struct indom_def indom = { .serial = DISK_INDOM, .label_name = "disk" };
+static const struct indom_def indom = { .serial = INDOM_DISK, .label_name = "disk" };
 
 /* What the sums and averages are kept over: the driver's statistics, then
  * each disk's blocks read and written (its own block size). */
@@ -364,7 +363,6 @@ disk_teardown(pmInDom id)
 
 const struct collector disk_collector = {
     .name = "disks",
-    .cluster = DISK_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

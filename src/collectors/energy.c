@@ -11,22 +11,21 @@
 
 #include <errno.h>
 
-#define CHANNEL_INDOM 102
 #define CHANNEL_MAX 128
 
 enum { ITEM_CPU = 0, ITEM_GPU, ITEM_ANE, ITEM_DRAM, ITEM_CHANNEL };
 
 /* Joules: PCP 6 has no unit for energy, so the help says it. */
 #define JOULES PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define E(name, item, indom) { "power.energy." name, item, PM_TYPE_DOUBLE, indom, PM_SEM_COUNTER, JOULES }
+#define E(name, item, indom) { "power.energy." name, CLUSTER_ENERGY, item, PM_TYPE_DOUBLE, indom, PM_SEM_COUNTER, JOULES }
 
 static const struct metric_row rows[] = {
     E("cpu", ITEM_CPU, COLLECTOR_NO_INDOM), E("gpu", ITEM_GPU, COLLECTOR_NO_INDOM),
     E("ane", ITEM_ANE, COLLECTOR_NO_INDOM), E("dram", ITEM_DRAM, COLLECTOR_NO_INDOM),
-    E("channel", ITEM_CHANNEL, CHANNEL_INDOM),
+    E("channel", ITEM_CHANNEL, INDOM_ENERGY_CHANNEL),
 };
 
-static const struct indom_def indom = { .serial = CHANNEL_INDOM, .label_name = "energy channel" };
+static const struct indom_def indom = { .serial = INDOM_ENERGY_CHANNEL, .label_name = "energy channel" };
 
 static struct energy_channel channels[CHANNEL_MAX];
 static int channel_inst[CHANNEL_MAX];
@@ -83,7 +82,6 @@ energy_teardown(pmInDom id)
 
 const struct collector energy_collector = {
     .name = "energy",
-    .cluster = 126,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -1,10 +1,13 @@
 /*
- * Cluster 5: mounted filesystems as df shows them, from getfsstat with
- * MNT_NOWAIT (the kernel's cached statistics: a dead NFS or SMB server
- * cannot stall pmcd, and its figures are those of its last refresh).
+ * The filesystem family: mounted filesystems as df shows them (cluster 5),
+ * and what df does not print but a Mac administrator asks (cluster 105):
+ * whether one is mounted read-only (the sealed APFS system volume is) and
+ * whether it is local. All from getfsstat with MNT_NOWAIT (the kernel's
+ * cached statistics: a dead NFS or SMB server cannot stall pmcd, and its
+ * figures are those of its last refresh).
  *
- * Instances are mount points (unique; upstream used f_mntfromname, which
- * repeats), kept in pmdaCache. Filesystems that hold no storage (devfs,
+ * Instances are mount points (unique, where f_mntfromname repeats), kept
+ * in pmdaCache. Filesystems that hold no storage (devfs,
  * autofs's maps, fdesc) are not instances and not counted by hinv.nfilesys.
  * Sizes are in KiB, computed without overflow however large the block
  * counts. APFS volumes of one container share its space: each reports the
@@ -17,7 +20,6 @@
 #include "collector.h"
 #include "metric_units.h"
 #include "convert.h"
-#include "filesys.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,11 +30,12 @@ enum {
     ITEM_NFILESYS = 31, ITEM_CAPACITY, ITEM_USED, ITEM_FREE, ITEM_USEDFILES, ITEM_FREEFILES, ITEM_MOUNTDIR,
     ITEM_FULL, ITEM_BLOCKSIZE, ITEM_AVAIL, ITEM_TYPE, ITEM_MAXFILES = 129
 };
+enum { ITEM_READONLY = 0, ITEM_LOCAL };     /* cluster 105 */
 
-#define FS(name, item, type, sem, units) { "filesys." name, item, type, FILESYS_INDOM, sem, units }
+#define FS(name, item, type, sem, units) { "filesys." name, CLUSTER_FILESYS, item, type, INDOM_FILESYS, sem, units }
 
 static const struct metric_row rows[] = {
-    { "hinv.nfilesys", ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    { "hinv.nfilesys", CLUSTER_FILESYS, ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
     FS("capacity", ITEM_CAPACITY, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE),
     FS("used", ITEM_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     FS("free", ITEM_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
@@ -44,9 +47,11 @@ static const struct metric_row rows[] = {
     FS("avail", ITEM_AVAIL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     FS("type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE),
     FS("maxfiles", ITEM_MAXFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
+    { "filesys.readonly", CLUSTER_FILESYS_STATE, ITEM_READONLY, PM_TYPE_U32, INDOM_FILESYS, PM_SEM_INSTANT, UNITS_NONE },
+    { "filesys.local", CLUSTER_FILESYS_STATE, ITEM_LOCAL, PM_TYPE_U32, INDOM_FILESYS, PM_SEM_INSTANT, UNITS_NONE },
 };
 
-static const struct indom_def indom = { .serial = FILESYS_INDOM, .label_name = "filesystem" };
+static const struct indom_def indom = { .serial = INDOM_FILESYS, .label_name = "filesystem" };
 
 struct fs_entry {
     int inst;
@@ -103,7 +108,8 @@ filesys_refresh(const struct platform *p, pmInDom id)
     return 0;
 }
 
-const struct plat_mount *
+/* The mount whose instance is inst at the last refresh, or NULL. */
+static const struct plat_mount *
 filesys_of_inst(unsigned int inst)
 {
     for (unsigned int i = 0; i < nmounts; i++)
@@ -124,6 +130,10 @@ filesys_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
     }
     if ((m = filesys_of_inst(inst)) == NULL)
         return PM_ERR_INST;
+    if (row->cluster == CLUSTER_FILESYS_STATE) {
+        atom->ul = (m->flags & (row->item == ITEM_READONLY ? PLAT_MNT_RDONLY : PLAT_MNT_LOCAL)) != 0;
+        return PMDA_FETCH_STATIC;
+    }
     used_blocks = m->blocks > m->bfree ? m->blocks - m->bfree : 0;
     switch (row->item) {
     case ITEM_CAPACITY: atom->ull = blocks_to_kbytes(m->blocks, m->bsize); break;
@@ -198,7 +208,6 @@ filesys_teardown(pmInDom id)
 
 const struct collector filesys_collector = {
     .name = "filesystems",
-    .cluster = FILESYS_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -1,29 +1,39 @@
 /*
- * Cluster 20: GPUs, upstream's names and PMIDs, from each IOAccelerator
- * (gpu_decode.c). Fixed from upstream: the count follows the machine at
- * every refresh (an eGPU can come and go) instead of freezing at the first
- * enumeration, the instance domain is kept in pmdaCache by name instead of
- * a set allocated anew (and leaked) at every refresh, and gpu.memory.free
- * has no value on unified memory instead of an unsigned underflow.
+ * The GPU family, from each IOAccelerator (gpu_decode.c): upstream's names
+ * and PMIDs (cluster 20), and what those leave out (cluster 120): the
+ * model and core count, Apple Silicon's renderer and tiler utilisation,
+ * the GPU's own memory (none on unified memory) and what its driver has
+ * allocated. The count follows the machine at every refresh (an eGPU can
+ * come and go); instances are kept in pmdaCache by name; gpu.memory.free
+ * has no value on unified memory.
  */
 #include "collector.h"
 #include "metric_units.h"
-#include "gpu.h"
+#include "gpu_decode.h"
 
 #include <errno.h>
 #include <stdio.h>
 
 enum { ITEM_UTIL = 0, ITEM_MEMORY_USED = 1, ITEM_MEMORY_FREE = 2, ITEM_NGPU = 99 };
-
+enum { ITEM_MODEL = 0, ITEM_CORES, ITEM_RENDERER_UTIL, ITEM_TILER_UTIL, ITEM_MEMORY_TOTAL, ITEM_MEMORY_ALLOCATED,
+       ITEM_UNIFIED };     /* cluster 120 */
 
 static const struct metric_row rows[] = {
-    { "gpu.util", ITEM_UTIL, PM_TYPE_U32, GPU_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "gpu.memory.used", ITEM_MEMORY_USED, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, UNITS_BYTE },
-    { "gpu.memory.free", ITEM_MEMORY_FREE, PM_TYPE_U64, GPU_INDOM, PM_SEM_INSTANT, UNITS_BYTE },
-    { "hinv.ngpu", ITEM_NGPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_COUNT },
+    { "gpu.util", CLUSTER_GPU, ITEM_UTIL, PM_TYPE_U32, INDOM_GPU, PM_SEM_INSTANT, UNITS_NONE },
+    { "gpu.memory.used", CLUSTER_GPU, ITEM_MEMORY_USED, PM_TYPE_U64, INDOM_GPU, PM_SEM_INSTANT, UNITS_BYTE },
+    { "gpu.memory.free", CLUSTER_GPU, ITEM_MEMORY_FREE, PM_TYPE_U64, INDOM_GPU, PM_SEM_INSTANT, UNITS_BYTE },
+    { "hinv.ngpu", CLUSTER_GPU, ITEM_NGPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_COUNT },
+    { "gpu.model", CLUSTER_GPU_DETAIL, ITEM_MODEL, PM_TYPE_STRING, INDOM_GPU, PM_SEM_DISCRETE, UNITS_NONE },
+    { "gpu.cores", CLUSTER_GPU_DETAIL, ITEM_CORES, PM_TYPE_U32, INDOM_GPU, PM_SEM_DISCRETE, UNITS_COUNT },
+    { "gpu.renderer.util", CLUSTER_GPU_DETAIL, ITEM_RENDERER_UTIL, PM_TYPE_U32, INDOM_GPU, PM_SEM_INSTANT, UNITS_NONE },
+    { "gpu.tiler.util", CLUSTER_GPU_DETAIL, ITEM_TILER_UTIL, PM_TYPE_U32, INDOM_GPU, PM_SEM_INSTANT, UNITS_NONE },
+    { "gpu.memory.total", CLUSTER_GPU_DETAIL, ITEM_MEMORY_TOTAL, PM_TYPE_U64, INDOM_GPU, PM_SEM_DISCRETE, UNITS_BYTE },
+    { "gpu.memory.allocated", CLUSTER_GPU_DETAIL, ITEM_MEMORY_ALLOCATED, PM_TYPE_U64, INDOM_GPU, PM_SEM_INSTANT,
+      UNITS_BYTE },
+    { "gpu.memory.unified", CLUSTER_GPU_DETAIL, ITEM_UNIFIED, PM_TYPE_U32, INDOM_GPU, PM_SEM_DISCRETE, UNITS_NONE },
 };
 
-static const struct indom_def indom = { .serial = GPU_INDOM, .label_name = "GPU" };
+static const struct indom_def indom = { .serial = INDOM_GPU, .label_name = "GPU" };
 
 #define GPU_MAX 16
 
@@ -53,7 +63,8 @@ gpu_refresh(const struct platform *p, pmInDom id)
     return 0;
 }
 
-const struct gpu *
+/* The GPU whose instance is inst at the last refresh, or NULL. */
+static const struct gpu *
 gpu_of_inst(unsigned int inst)
 {
     for (unsigned int i = 0; i < ngpus; i++)
@@ -62,25 +73,9 @@ gpu_of_inst(unsigned int inst)
     return NULL;
 }
 
+/* A GPU's value of field as a fetch returns it (type PM_TYPE_U32 or U64). */
 static int
-gpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    static const enum gpu_field field[] = {
-        [ITEM_UTIL] = GPU_UTIL, [ITEM_MEMORY_USED] = GPU_MEMORY_USED, [ITEM_MEMORY_FREE] = GPU_MEMORY_FREE,
-    };
-    const struct gpu *g;
-
-    if (row->item == ITEM_NGPU) {
-        atom->ul = ngpus;
-        return PMDA_FETCH_STATIC;
-    }
-    if ((g = gpu_of_inst(inst)) == NULL)
-        return PM_ERR_INST;
-    return gpu_field_value(g, field[row->item], row->type, atom);
-}
-
-int
-gpu_field_value(const struct gpu *g, enum gpu_field f, int type, pmAtomValue *atom)
+field_value(const struct gpu *g, enum gpu_field f, int type, pmAtomValue *atom)
 {
     if (!gpu_has(g, f))
         return PMDA_FETCH_NOVALUES;
@@ -89,6 +84,39 @@ gpu_field_value(const struct gpu *g, enum gpu_field f, int type, pmAtomValue *at
     else
         atom->ull = g->value[f];
     return PMDA_FETCH_STATIC;
+}
+
+static int
+gpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    static const enum gpu_field upstream_field[] = {
+        [ITEM_UTIL] = GPU_UTIL, [ITEM_MEMORY_USED] = GPU_MEMORY_USED, [ITEM_MEMORY_FREE] = GPU_MEMORY_FREE,
+    };
+    static const enum gpu_field detail_field[] = {
+        [ITEM_CORES] = GPU_CORES, [ITEM_RENDERER_UTIL] = GPU_RENDERER_UTIL, [ITEM_TILER_UTIL] = GPU_TILER_UTIL,
+        [ITEM_MEMORY_TOTAL] = GPU_MEMORY_TOTAL, [ITEM_MEMORY_ALLOCATED] = GPU_MEMORY_ALLOCATED,
+    };
+    const struct gpu *g;
+
+    if (row->cluster == CLUSTER_GPU && row->item == ITEM_NGPU) {
+        atom->ul = ngpus;
+        return PMDA_FETCH_STATIC;
+    }
+    if ((g = gpu_of_inst(inst)) == NULL)
+        return PM_ERR_INST;
+    if (row->cluster == CLUSTER_GPU)
+        return field_value(g, upstream_field[row->item], row->type, atom);
+    switch (row->item) {
+    case ITEM_MODEL:
+        if (g->model[0] == '\0')
+            return PMDA_FETCH_NOVALUES;
+        atom->cp = (char *)g->model;
+        return PMDA_FETCH_STATIC;
+    case ITEM_UNIFIED:
+        atom->ul = (uint32_t)g->unified;
+        return PMDA_FETCH_STATIC;
+    }
+    return field_value(g, detail_field[row->item], row->type, atom);
 }
 
 static int
@@ -115,7 +143,6 @@ gpu_teardown(pmInDom id)
 
 const struct collector gpu_collector = {
     .name = "GPU",
-    .cluster = GPU_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -10,11 +10,11 @@
 enum { ITEM_PAGESIZE = 0, ITEM_HZ = 1, ITEM_MACHINE = 2 };
 
 static const struct metric_row rows[] = {
-    { "hinv.pagesize", ITEM_PAGESIZE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
+    { "hinv.pagesize", CLUSTER_HINV, ITEM_PAGESIZE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
       PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0) },
-    { "kernel.all.hz", ITEM_HZ, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
+    { "kernel.all.hz", CLUSTER_HINV, ITEM_HZ, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
       PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE) },
-    { "hinv.machine", ITEM_MACHINE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
+    { "hinv.machine", CLUSTER_HINV, ITEM_MACHINE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
       PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
 };
 
@@ -73,7 +73,6 @@ hinv_teardown(pmInDom indom)
 
 const struct collector hinv_collector = {
     .name = "hinv",
-    .cluster = HINV_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = hinv_refresh,

@@ -3,8 +3,6 @@
 
 #include "platform.h"
 
-#define HINV_CLUSTER 0
-
 /* Host facts from the last successful cluster 0 refresh, or NULL. Collectors
  * that convert with them declare cluster 0 as a dependency. */
 const struct plat_host *hinv_host_facts(void);

@@ -15,7 +15,7 @@ enum {
 /* ICMP types (netinet/ip_icmp.h) */
 enum { ICMP_ECHOREPLY = 0, ICMP_UNREACH = 3, ICMP_ECHO = 8 };
 
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+#define ROW(name, item) { name, CLUSTER_ICMP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                           PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) }
 
 static const struct metric_row rows[] = {
@@ -71,8 +71,8 @@ icmp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     switch (row->item) {
     case ITEM_INMSGS: atom->ull = sum(ext.in); break;
     case ITEM_OUTMSGS: atom->ull = sum(ext.out); break;
-    /* Input errors only: upstream also added icps_error, the number of
-     * ICMP errors this host generated, which is output. */
+    /* Input errors only: icps_error counts the ICMP errors this host
+     * generated, which is output. */
     case ITEM_INERRORS:
         atom->ull = ext.badcode.total + ext.tooshort.total + ext.checksum.total + ext.badlen.total;
         break;
@@ -94,7 +94,6 @@ icmp_teardown(pmInDom indom)
 
 const struct collector icmp_collector = {
     .name = "icmp",
-    .cluster = 14,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = icmp_refresh,

@@ -5,7 +5,7 @@
 
 enum { ITEM_INRECEIVES = 187, ITEM_OUTFORWARDED, ITEM_INDISCARDS, ITEM_OUTDISCARDS, ITEM_FRAGCREATES, ITEM_REASMOKS };
 
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+#define ROW(name, item) { name, CLUSTER_IPV6, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                           PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) }
 
 static const struct metric_row rows[] = {
@@ -43,7 +43,6 @@ ipv6_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
 const struct collector ipv6_collector = {
     .name = "ipv6",
-    .cluster = 23,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = ipv6_refresh,

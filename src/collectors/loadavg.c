@@ -6,10 +6,8 @@
 
 #include <string.h>
 
-#define LOADAVG_INDOM 0
-
 static const struct metric_row rows[] = {
-    { "kernel.all.load", 30, PM_TYPE_FLOAT, LOADAVG_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "kernel.all.load", CLUSTER_LOADAVG, 30, PM_TYPE_FLOAT, INDOM_LOADAVG, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
 };
 
 /* Instance ids are the averaging periods in minutes, as on every PCP platform. */
@@ -18,7 +16,7 @@ static pmdaInstid periods[] = {
 };
 
 static const struct indom_def indom = {
-    .serial = LOADAVG_INDOM,
+    .serial = INDOM_LOADAVG,
     .label_name = "load average period",
     .set = periods,
     .nset = sizeof(periods) / sizeof(periods[0]),
@@ -49,7 +47,6 @@ loadavg_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
 
 const struct collector loadavg_collector = {
     .name = "loadavg",
-    .cluster = 3,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

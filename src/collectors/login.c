@@ -2,8 +2,8 @@
  * Cluster 18: login sessions from the utmpx records.
  *
  * A session is a USER_PROCESS record: one login on a console, terminal or
- * ssh connection. Upstream counted every record (boot time, dead processes,
- * shutdown markers) as a session.
+ * ssh connection; boot time, dead process and shutdown records are not
+ * sessions.
  */
 #include "collector.h"
 
@@ -11,7 +11,7 @@
 
 enum { ITEM_NUSERS = 187, ITEM_NROOTS = 188, ITEM_NSESSIONS = 189 };
 
-#define ROW(name, item) { name, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) }
+#define ROW(name, item) { name, CLUSTER_LOGIN, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) }
 
 static const struct metric_row rows[] = {
     ROW("kernel.all.nusers", ITEM_NUSERS),
@@ -55,7 +55,6 @@ login_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
 const struct collector login_collector = {
     .name = "login",
-    .cluster = 18,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = login_refresh,

@@ -1,12 +1,16 @@
 /*
- * Cluster 1: physical memory, paging, swap and the compressor, from
- * host_statistics64(HOST_VM_INFO64), vm.swapusage and the compressor sysctls.
+ * The memory family, from host_statistics64(HOST_VM_INFO64), vm.swapusage
+ * and the compressor sysctls: physical memory, paging, swap and the
+ * compressor (cluster 1); the rest of what vm_stat prints, derived figures
+ * with stated definitions (src/vm_derived.h), and the file cache and swap
+ * under the Linux names that pcp-htop, pmstat and pcp free read (cluster 101).
  */
 #include "collector.h"
+#include "families.h"
 #include "metric_units.h"
 #include "convert.h"
 #include "hinv.h"
-#include "memory.h"
+#include "vm_derived.h"
 
 #include <string.h>
 
@@ -23,11 +27,18 @@ enum {
     ITEM_SWAPOUTS_UNDER_30S = 135, ITEM_SWAPOUTS_UNDER_60S = 136, ITEM_SWAPOUTS_UNDER_300S = 137,
     ITEM_THRASHING_DETECTED = 138, ITEM_MAJOR_COMPACTIONS = 139, ITEM_LZ4_COMPRESSIONS = 140
 };
+/* cluster 101 */
+enum {
+    ITEM_PAGES_SPECULATIVE = 0, ITEM_PAGES_THROTTLED, ITEM_PAGES_PURGEABLE, ITEM_PAGES_FILE_BACKED,
+    ITEM_PAGES_ANONYMOUS, ITEM_PURGES,
+    ITEM_UTIL_SPECULATIVE = 10, ITEM_UTIL_PURGEABLE, ITEM_UTIL_FILE_BACKED, ITEM_UTIL_ANONYMOUS,
+    ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO,
+    ITEM_UTIL_CACHED, ITEM_UTIL_SWAP_TOTAL, ITEM_UTIL_SWAP_FREE
+};
 
-/* The compressor sysctl behind each of items 135..140. Upstream read
- * mem.compressor.major_compactions from a sysctl that no XNU release
- * declares (vm.compressor.compactor.major_compactions_completed): it has no
- * source, so it is never read. */
+/* The compressor sysctl behind each of items 135..140.
+ * mem.compressor.major_compactions has no source: no XNU release declares
+ * a sysctl that counts them. */
 #define NO_SOURCE (-1)
 static const int compressor_stat[] = {
     [ITEM_SWAPOUTS_UNDER_30S - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_SWAPOUTS_UNDER_30S,
@@ -38,7 +49,8 @@ static const int compressor_stat[] = {
     [ITEM_LZ4_COMPRESSIONS - ITEM_SWAPOUTS_UNDER_30S] = PLAT_COMP_LZ4_COMPRESSIONS,
 };
 
-#define ROW(name, item, type, sem, units) { name, item, type, COLLECTOR_NO_INDOM, sem, units }
+#define ROW(name, item, type, sem, units) { name, CLUSTER_MEMORY, item, type, COLLECTOR_NO_INDOM, sem, units }
+#define VM_ROW(name, item, type, sem, units) { name, CLUSTER_VMSTAT, item, type, COLLECTOR_NO_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
     ROW("hinv.physmem", ITEM_HINV_PHYSMEM, PM_TYPE_U32, PM_SEM_DISCRETE, PMDA_PMUNITS(1, 0, 0, PM_SPACE_MBYTE, 0, 0)),
@@ -83,17 +95,28 @@ static const struct metric_row rows[] = {
         PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT),
     ROW("mem.compressor.lz4_compressions", ITEM_LZ4_COMPRESSIONS,
         PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT),
+    VM_ROW("mem.pages.speculative", ITEM_PAGES_SPECULATIVE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    VM_ROW("mem.pages.throttled", ITEM_PAGES_THROTTLED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    VM_ROW("mem.pages.purgeable", ITEM_PAGES_PURGEABLE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    VM_ROW("mem.pages.file_backed", ITEM_PAGES_FILE_BACKED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    VM_ROW("mem.pages.anonymous", ITEM_PAGES_ANONYMOUS, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    VM_ROW("mem.purges", ITEM_PURGES, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT),
+    VM_ROW("mem.util.speculative", ITEM_UTIL_SPECULATIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.purgeable", ITEM_UTIL_PURGEABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.file_backed", ITEM_UTIL_FILE_BACKED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.anonymous", ITEM_UTIL_ANONYMOUS, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT,
+        UNITS_NONE),
+    VM_ROW("mem.util.cached", ITEM_UTIL_CACHED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.swapTotal", ITEM_UTIL_SWAP_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VM_ROW("mem.util.swapFree", ITEM_UTIL_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
 };
 
 static struct plat_memory mem;
-static int have_mem;
 static unsigned int logged_failures;
-
-const struct plat_memory *
-memory_facts(void)
-{
-    return have_mem ? &mem : NULL;
-}
 
 static int
 memory_refresh(const struct platform *p, pmInDom indom)
@@ -103,10 +126,8 @@ memory_refresh(const struct platform *p, pmInDom indom)
 
     (void)indom;
     memset(&mem, 0, sizeof(mem));
-    have_mem = 0;
     if ((sts = p->memory(p->ctx, &mem)) < 0)
         return collector_error(sts);
-    have_mem = 1;
     failures |= (mem.vm_status < 0) << 0;
     failures |= (mem.swap_status < 0) << 1;
     for (int i = 0; i < PLAT_COMP_NSTATS; i++)
@@ -115,16 +136,17 @@ memory_refresh(const struct platform *p, pmInDom indom)
     return 0;
 }
 
-int
-memory_swap_kbytes(enum memory_swap_part part, pmAtomValue *atom)
+/* vm.swapusage's total, used or available space in kilobytes, or the
+ * swap read's error: swap.* and its Linux names in cluster 101 share this. */
+enum swap_part { SWAP_TOTAL, SWAP_USED, SWAP_AVAIL };
+static int
+swap_kbytes(enum swap_part part, pmAtomValue *atom)
 {
-    if (!have_mem)
-        return PM_ERR_AGAIN;
     if (mem.swap_status < 0)
         return collector_error(mem.swap_status);
     switch (part) {
-    case MEMORY_SWAP_TOTAL: atom->ull = mem.swap.total / 1024; break;
-    case MEMORY_SWAP_USED: atom->ull = mem.swap.used / 1024; break;
+    case SWAP_TOTAL: atom->ull = mem.swap.total / 1024; break;
+    case SWAP_USED: atom->ull = mem.swap.used / 1024; break;
     default: atom->ull = mem.swap.avail / 1024; break;
     }
     return PMDA_FETCH_STATIC;
@@ -183,14 +205,67 @@ fetch_vm(unsigned int item, uint64_t page_size, pmAtomValue *atom)
 }
 
 static int
+fetch_pages(unsigned int item, const struct plat_vm *vm, uint64_t page_size, pmAtomValue *atom)
+{
+    uint64_t pages;
+
+    switch (item) {
+    case ITEM_UTIL_SPECULATIVE: pages = vm->speculative_count; break;
+    case ITEM_UTIL_PURGEABLE: pages = vm->purgeable_count; break;
+    case ITEM_UTIL_FILE_BACKED:
+    case ITEM_UTIL_CACHED: pages = vm->external_page_count; break;
+    case ITEM_UTIL_ANONYMOUS: pages = vm->internal_page_count; break;
+    case ITEM_UTIL_APP: pages = vm_app_pages(vm); break;
+    case ITEM_UTIL_MEMORY_USED: pages = vm_used_pages(vm); break;
+    default:
+        return PM_ERR_PMID;
+    }
+    atom->ull = pages_to_kbytes(pages, page_size);
+    return PMDA_FETCH_STATIC;
+}
+
+/* A cluster 101 value: what else vm_stat prints, and the derived figures. */
+static int
+vmstat_fetch(const struct metric_row *row, const struct plat_host *host, pmAtomValue *atom)
+{
+    const struct plat_vm *vm = &mem.vm;
+
+    if (row->item == ITEM_UTIL_SWAP_TOTAL)
+        return swap_kbytes(SWAP_TOTAL, atom);
+    if (row->item == ITEM_UTIL_SWAP_FREE)
+        return swap_kbytes(SWAP_AVAIL, atom);
+    if (mem.vm_status < 0)
+        return collector_error(mem.vm_status);
+    switch (row->item) {
+    case ITEM_PAGES_SPECULATIVE: atom->ul = vm->speculative_count; break;
+    case ITEM_PAGES_THROTTLED: atom->ul = vm->throttled_count; break;
+    case ITEM_PAGES_PURGEABLE: atom->ul = vm->purgeable_count; break;
+    case ITEM_PAGES_FILE_BACKED: atom->ul = vm->external_page_count; break;
+    case ITEM_PAGES_ANONYMOUS: atom->ul = vm->internal_page_count; break;
+    case ITEM_PURGES: atom->ull = vm->purges; break;
+    case ITEM_UTIL_AVAILABLE:
+        atom->ull = vm_available_bytes(vm, host->memsize, host->page_size) / 1024;
+        break;
+    case ITEM_COMPRESSION_RATIO:
+        /* An empty compressor has no ratio: no value, rather than 0 or 1. */
+        return vm_compression_ratio(vm, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+    default:
+        return fetch_pages(row->item, vm, host->page_size, atom);
+    }
+    return PMDA_FETCH_STATIC;
+}
+
+static int
 memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct plat_host *host = hinv_host_facts();
     unsigned int item = row->item;
 
     (void)inst;
-    if (host == NULL)                   /* cannot happen: cluster 0 is a dependency */
+    if (host == NULL)                   /* cannot happen: hinv is a dependency */
         return PM_ERR_AGAIN;
+    if (row->cluster == CLUSTER_VMSTAT)
+        return vmstat_fetch(row, host, atom);
     if (item >= ITEM_SWAPOUTS_UNDER_30S && item <= ITEM_LZ4_COMPRESSIONS) {
         int which = compressor_stat[item - ITEM_SWAPOUTS_UNDER_30S];
 
@@ -209,11 +284,11 @@ memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->ull = host->memsize / 1024;
         return PMDA_FETCH_STATIC;
     case ITEM_SWAP_LENGTH:
-        return memory_swap_kbytes(MEMORY_SWAP_TOTAL, atom);
+        return swap_kbytes(SWAP_TOTAL, atom);
     case ITEM_SWAP_USED:
-        return memory_swap_kbytes(MEMORY_SWAP_USED, atom);
+        return swap_kbytes(SWAP_USED, atom);
     case ITEM_SWAP_FREE:
-        return memory_swap_kbytes(MEMORY_SWAP_AVAIL, atom);
+        return swap_kbytes(SWAP_AVAIL, atom);
     default:
         return fetch_vm(item, host->page_size, atom);
     }
@@ -224,14 +299,12 @@ memory_teardown(pmInDom indom)
 {
     (void)indom;
     logged_failures = 0;
-    have_mem = 0;
 }
 
 const struct collector memory_collector = {
     .name = "memory",
-    .cluster = MEMORY_CLUSTER,
     .ndepends = 1,
-    .depends = { HINV_CLUSTER },
+    .depends = { &hinv_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = memory_refresh,

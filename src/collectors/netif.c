@@ -1,6 +1,8 @@
 /*
- * Cluster 10: network interfaces (NET_RT_IFLIST2), with byte counters from
- * each interface's IFMIB_IFDATA record.
+ * The interface family: network interfaces (NET_RT_IFLIST2, cluster 10),
+ * with byte counters from each interface's IFMIB_IFDATA record, and
+ * (cluster 110) what kind each is, whether it is up and running, its
+ * send-queue drops, and whether the kernel truncated its byte counters.
  *
  * macOS truncates NET_RT_IFLIST2's 64-bit byte counters to 32 bits for
  * programs other than its own on several releases, which would show as a
@@ -31,8 +33,13 @@ enum {
     ITEM_MTU, ITEM_BAUDRATE, ITEM_TOTAL_BYTES, ITEM_TOTAL_PACKETS, ITEM_TOTAL_ERRORS, ITEM_TOTAL_DROPS,
     ITEM_TOTAL_MCASTS
 };
+enum { ITEM_UP = 0, ITEM_RUNNING, ITEM_TYPE, ITEM_OUT_DROPS, ITEM_TRUNCATED };     /* cluster 110 */
 
-#define ROW(name, item, sem, units) { name, item, PM_TYPE_U64, NETIF_INDOM, sem, units }
+/* net/if.h */
+#define IFF_UP 0x1
+#define IFF_RUNNING 0x40
+
+#define ROW(name, item, sem, units) { name, CLUSTER_NETIF, item, PM_TYPE_U64, INDOM_NETIF, sem, units }
 
 static const struct metric_row rows[] = {
     ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
@@ -54,10 +61,19 @@ static const struct metric_row rows[] = {
     ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
     ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, UNITS_COUNT),
     ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
+    { "network.interface.up", CLUSTER_NETIF_STATE, ITEM_UP, PM_TYPE_U32, INDOM_NETIF, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.interface.running", CLUSTER_NETIF_STATE, ITEM_RUNNING, PM_TYPE_U32, INDOM_NETIF, PM_SEM_INSTANT,
+      UNITS_NONE },
+    { "network.interface.type", CLUSTER_NETIF_STATE, ITEM_TYPE, PM_TYPE_STRING, INDOM_NETIF, PM_SEM_DISCRETE,
+      UNITS_NONE },
+    { "network.interface.out.drops", CLUSTER_NETIF_STATE, ITEM_OUT_DROPS, PM_TYPE_U64, INDOM_NETIF, PM_SEM_COUNTER,
+      UNITS_COUNT },
+    { "network.interface.bytes_truncated", CLUSTER_NETIF_STATE, ITEM_TRUNCATED, PM_TYPE_U32, INDOM_NETIF,
+      PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static const struct indom_def indom = {
-    .serial = NETIF_INDOM,
+    .serial = INDOM_NETIF,
     .label_name = "network interface",
 };
 
@@ -204,6 +220,20 @@ netif_of_inst(unsigned int inst, struct netif_view *out)
     return -1;
 }
 
+/* A cluster 110 value of the interface v. */
+static int
+state_fetch(const struct metric_row *row, const struct netif_view *v, pmAtomValue *atom)
+{
+    switch (row->item) {
+    case ITEM_UP: atom->ul = (v->raw->flags & IFF_UP) != 0; break;
+    case ITEM_RUNNING: atom->ul = (v->raw->flags & IFF_RUNNING) != 0; break;
+    case ITEM_TYPE: atom->cp = (char *)v->kind; break;
+    case ITEM_OUT_DROPS: atom->ull = v->out_drops; break;
+    default: atom->ul = (uint32_t)v->truncated; break;
+    }
+    return PMDA_FETCH_STATIC;
+}
+
 static int
 netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
@@ -212,6 +242,8 @@ netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
     if (netif_of_inst(inst, &v) < 0)
         return PM_ERR_INST;
+    if (row->cluster == CLUSTER_NETIF_STATE)
+        return state_fetch(row, &v, atom);
     f = v.raw;
     switch (row->item) {
     case ITEM_IN_BYTES:
@@ -266,7 +298,6 @@ netif_teardown(pmInDom id)
 
 const struct collector netif_collector = {
     .name = "interfaces",
-    .cluster = NETIF_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

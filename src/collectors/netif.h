@@ -5,10 +5,7 @@
 
 #include "platform.h"
 
-#define NETIF_CLUSTER 10
-#define NETIF_INDOM 4
-
-/* An interface present at the last cluster 10 refresh, as the collector
+/* An interface present at the last refresh, as the interface family
  * judged it. */
 struct netif_view {
     const char *name;

@@ -1,12 +1,13 @@
 /*
- * Cluster 26: traffic summed over the network interfaces present now, loopback
- * excluded, from cluster 10's read. The sums grow by what the interfaces
- * accrued since the previous refresh (delta_sum.h), so an interface going
- * away does not make them go backwards (upstream summed every slot it had
- * ever seen, loopback included). Interfaces whose byte counters cannot be
- * trusted are left out of the byte sums while they cannot.
+ * Cluster 26: traffic summed over the network interfaces present now,
+ * loopback excluded, from the interface family's read. The sums grow by
+ * what the interfaces accrued since the previous refresh (delta_sum.h), so
+ * an interface going away does not make them go backwards. Interfaces whose
+ * byte counters cannot be trusted are left out of the byte sums while they
+ * cannot.
  */
 #include "collector.h"
+#include "families.h"
 #include "metric_units.h"
 #include "delta_sum.h"
 #include "netif.h"
@@ -23,7 +24,7 @@ enum {
 /* What is summed, in this order. */
 enum { SUM_IBYTES, SUM_OBYTES, SUM_IPACKETS, SUM_IERRORS, SUM_IDROPS, SUM_OPACKETS, SUM_OERRORS, SUM_ODROPS, NSUMS };
 
-#define ROW(name, item, units) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, units }
+#define ROW(name, item, units) { name, CLUSTER_NETWORK_ALL, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, units }
 
 static const struct metric_row rows[] = {
     ROW("network.all.in.bytes", ITEM_IN_BYTES, UNITS_BYTE),
@@ -112,9 +113,8 @@ network_all_teardown(pmInDom indom)
 
 const struct collector network_all_collector = {
     .name = "network all",
-    .cluster = 26,
     .ndepends = 1,
-    .depends = { NETIF_CLUSTER },
+    .depends = { &netif_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = network_all_refresh,

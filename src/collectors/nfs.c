@@ -4,16 +4,12 @@
  * has never run since boot (no nfsd thread and every counter zero), their
  * metrics report PM_ERR_APPVERSION ("not supported"), never zeros.
  *
- * Fixed from upstream: the server's statistics are read (upstream never
- * read them and served zeros); buffer cache hits are the cache reads that
- * needed no I/O (biocache_reads - read_bios, as nfsstat counts them) and
- * misses the reads that did (upstream served read_bios as hits and the
- * total as misses); retfailed is srvrpc_errs and faults srv_errs (upstream
- * served srvrpc_errs for both). The NFSv3 indom has macOS's 23 procedure
- * counters (NFS_NPROCS; 22 is NOOP), not upstream's 25 (two read past the
- * array). Upstream's three rpc.server.nqnfs.* table entries are not served:
- * XNU dropped NQNFS leases long ago, nfsrvstats has no such counters, and
- * upstream gave them no name either.
+ * Buffer cache hits are the cache reads that needed no I/O (biocache_reads
+ * - read_bios, as nfsstat counts them) and misses the reads that did;
+ * retfailed is srvrpc_errs and faults srv_errs. The NFSv3 indom has
+ * macOS's 23 procedure counters (NFS_NPROCS; 22 is NOOP). There is no
+ * rpc.server.nqnfs.*: XNU dropped NQNFS leases and nfsrvstats has no such
+ * counters.
  */
 #include "collector.h"
 #include "metric_units.h"
@@ -21,8 +17,7 @@
 #include <errno.h>
 #include <string.h>
 
-#define NFS_CLUSTER 11
-#define NFS3_INDOM 5
+#define CLUSTER_NFS 11
 
 enum {
     ITEM_CLIENT_CALLS = 94, ITEM_CLIENT_REQS, ITEM_SERVER_CALLS, ITEM_SERVER_REQS,
@@ -36,8 +31,8 @@ enum {
     ITEM_SRV_VOPWRITES = 126, ITEM_PAGEINS, ITEM_PAGEOUTS,
 };
 
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
-#define PROC(name, item) { name, item, PM_TYPE_U64, NFS3_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
+#define ROW(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
+#define PROC(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, INDOM_NFS3, PM_SEM_COUNTER, UNITS_COUNT }
 
 static const struct metric_row rows[] = {
     ROW("nfs3.client.calls", ITEM_CLIENT_CALLS),
@@ -86,7 +81,7 @@ static pmdaInstid procs[PLAT_NFS_NPROCS] = {
 };
 
 static const struct indom_def indom = {
-    .serial = NFS3_INDOM, .label_name = "NFSv3 procedure", .set = procs, .nset = PLAT_NFS_NPROCS,
+    .serial = INDOM_NFS3, .label_name = "NFSv3 procedure", .set = procs, .nset = PLAT_NFS_NPROCS,
 };
 
 static struct plat_nfs nfs;
@@ -225,7 +220,6 @@ nfs_teardown(pmInDom id)
 
 const struct collector nfs_collector = {
     .name = "NFS",
-    .cluster = NFS_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -7,6 +7,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "families.h"
 #include "metric_units.h"
 #include "cpu_ticks.h"
 #include "hinv.h"
@@ -18,20 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CPU_INDOM 3
 #define ITEM_NCPU 71
 #define ITEM_FIRST 72           /* 72..75 follow enum cpu_state_index */
 
 static const struct metric_row rows[] = {
-    { "hinv.ncpu", ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
-    { "kernel.percpu.cpu.user", ITEM_FIRST + CPU_USER, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.percpu.cpu.nice", ITEM_FIRST + CPU_NICE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.percpu.cpu.sys", ITEM_FIRST + CPU_SYS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.percpu.cpu.idle", ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
+    { "hinv.ncpu", CLUSTER_PERCPU, ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "kernel.percpu.cpu.user", CLUSTER_PERCPU, ITEM_FIRST + CPU_USER, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.percpu.cpu.nice", CLUSTER_PERCPU, ITEM_FIRST + CPU_NICE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.percpu.cpu.sys", CLUSTER_PERCPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
+    { "kernel.percpu.cpu.idle", CLUSTER_PERCPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
 };
 
 static const struct indom_def indom = {
-    .serial = CPU_INDOM,
+    .serial = INDOM_CPU,
     .label_name = "per cpu",
 };
 
@@ -175,9 +175,8 @@ percpu_teardown(pmInDom id)
 
 const struct collector percpu_collector = {
     .name = "percpu",
-    .cluster = PERCPU_CLUSTER,
     .ndepends = 2,
-    .depends = { HINV_CLUSTER, TOPOLOGY_CLUSTER },   /* the topology gives the labels */
+    .depends = { &hinv_collector, &topology_collector },   /* the topology gives the labels */
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -3,8 +3,6 @@
 
 #include "cpu_ticks.h"
 
-#define PERCPU_CLUSTER 8
-
 /* A processor present at the last cluster 8 refresh and its extended tick counters. */
 struct percpu_view {
     const char *name;

@@ -9,6 +9,7 @@
  * not known, no level has a value.
  */
 #include "collector.h"
+#include "families.h"
 #include "metric_units.h"
 #include "cpu_ticks.h"
 #include "delta_sum.h"
@@ -19,7 +20,7 @@
 #include <errno.h>
 #include <string.h>
 
-#define ROW(name, state) { name, state, PM_TYPE_U64, PERFLEVEL_INDOM, PM_SEM_COUNTER, UNITS_MSEC }
+#define ROW(name, state) { name, CLUSTER_PERFLEVEL_CPU, state, PM_TYPE_U64, INDOM_PERFLEVEL, PM_SEM_COUNTER, UNITS_MSEC }
 
 /* Items follow enum cpu_state_index. */
 static const struct metric_row rows[] = {
@@ -84,9 +85,8 @@ perflevel_cpu_teardown(pmInDom indom)
 
 const struct collector perflevel_cpu_collector = {
     .name = "perflevel_cpu",
-    .cluster = 104,
     .ndepends = 3,
-    .depends = { HINV_CLUSTER, PERCPU_CLUSTER, TOPOLOGY_CLUSTER },
+    .depends = { &hinv_collector, &percpu_collector, &topology_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = perflevel_cpu_refresh,

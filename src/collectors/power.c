@@ -1,16 +1,18 @@
 /*
- * Cluster 22: battery and power source, upstream's names and PMIDs, from
- * the AppleSmartBattery entry alone (battery_decode.c computes what powerd
- * would), so no call waits on powerd. Fixed from upstream: power.source
- * says what powers the Mac (upstream's was always "Unknown"); health is
- * the nominal over the design capacity, not a MaxCapacity that is already
- * a percent on Apple Silicon; capacity.design is the design capacity, not
- * the present nominal one. A Mac without a battery says so in
- * power.battery.present and has no value for the other battery metrics.
+ * The power family: battery and power source from the AppleSmartBattery
+ * entry alone (battery_decode.c computes what powerd would), so no call
+ * waits on powerd. Cluster 22 has upstream's names and PMIDs; cluster 122
+ * what a fleet owner asks beyond them: the battery's state and condition,
+ * the charge it holds in mAh, its nominal capacity, the cycle count it was
+ * designed for, the power flowing in or out, and the adapter's rating.
+ * power.source says what powers the Mac; health is the nominal over the
+ * design capacity (MaxCapacity is already a percent on Apple Silicon);
+ * capacity.design is the design capacity. A Mac without a battery says so
+ * in power.battery.present and has no value for the other battery metrics.
  */
 #include "collector.h"
 #include "metric_units.h"
-#include "power.h"
+#include "battery_decode.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,6 +22,10 @@ enum {
     ITEM_TEMPERATURE, ITEM_VOLTAGE, ITEM_AMPERAGE, ITEM_CAPACITY_DESIGN, ITEM_CAPACITY_MAX, ITEM_AC_CONNECTED,
     ITEM_SOURCE
 };
+enum {
+    ITEM_STATE = 0, ITEM_CONDITION, ITEM_CAPACITY_CURRENT, ITEM_CAPACITY_NOMINAL, ITEM_DESIGN_CYCLES, ITEM_WATTS,
+    ITEM_ADAPTER_WATTS, ITEM_ADAPTER_NAME
+};      /* cluster 122 */
 
 /* PCP 7 has units for these (upstream declares them); PCP 6 has none. */
 #ifdef PM_UNIT_TEMPERATURE
@@ -33,7 +39,8 @@ enum {
 #define MILLIAMP UNITS_NONE
 #define MILLIAMP_HOUR UNITS_NONE
 #endif
-#define B(name, item, type, sem, units) { "power.battery." name, item, type, COLLECTOR_NO_INDOM, sem, units }
+#define B(name, item, type, sem, units) { "power.battery." name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, units }
+#define DETAIL(name, item, type, sem, units) { name, CLUSTER_BATTERY, item, type, COLLECTOR_NO_INDOM, sem, units }
 
 static const struct metric_row rows[] = {
     B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
@@ -47,8 +54,16 @@ static const struct metric_row rows[] = {
     B("amperage", ITEM_AMPERAGE, PM_TYPE_32, PM_SEM_INSTANT, MILLIAMP),
     B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR),
     B("capacity.max", ITEM_CAPACITY_MAX, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR),
-    { "power.ac.connected", ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "power.source", ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "power.ac.connected", CLUSTER_POWER, ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "power.source", CLUSTER_POWER, ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    DETAIL("power.battery.state", ITEM_STATE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
+    DETAIL("power.battery.condition", ITEM_CONDITION, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
+    DETAIL("power.battery.capacity.current", ITEM_CAPACITY_CURRENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    DETAIL("power.battery.capacity.nominal", ITEM_CAPACITY_NOMINAL, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    DETAIL("power.battery.design_cycle_count", ITEM_DESIGN_CYCLES, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_COUNT),
+    DETAIL("power.battery.watts", ITEM_WATTS, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE),
+    DETAIL("power.adapter.watts", ITEM_ADAPTER_WATTS, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    DETAIL("power.adapter.name", ITEM_ADAPTER_NAME, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
 };
 
 static struct battery battery;
@@ -77,12 +92,6 @@ power_refresh(const struct platform *p, pmInDom indom)
     return 0;
 }
 
-const struct battery *
-power_battery(void)
-{
-    return have_battery ? &battery : NULL;
-}
-
 /* A derived value's status as a fetch returns it: still calculating is
  * "try again", a value the battery does not give is no value. */
 static int
@@ -100,10 +109,36 @@ raw(enum battery_field f, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
+/* A cluster 122 value of the installed battery. */
+static int
+detail_fetch(const struct metric_row *row, pmAtomValue *atom)
+{
+    int external = battery_has(&battery, BATT_EXTERNAL) && battery.value[BATT_EXTERNAL];
+
+    switch (row->item) {
+    case ITEM_STATE: atom->cp = (char *)battery_state(&battery); return PMDA_FETCH_STATIC;
+    case ITEM_CONDITION: atom->cp = (char *)battery_condition(&battery); return PMDA_FETCH_STATIC;
+    case ITEM_CAPACITY_CURRENT: return raw(BATT_RAW_CURRENT, atom);
+    case ITEM_CAPACITY_NOMINAL: return raw(BATT_NOMINAL, atom);
+    case ITEM_DESIGN_CYCLES: return raw(BATT_DESIGN_CYCLES, atom);
+    case ITEM_WATTS: return battery_watts(&battery, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+    case ITEM_ADAPTER_WATTS: return external ? raw(BATT_ADAPTER_WATTS, atom) : PMDA_FETCH_NOVALUES;
+    case ITEM_ADAPTER_NAME:
+        if (!external || battery.adapter_name[0] == '\0')
+            return PMDA_FETCH_NOVALUES;
+        atom->cp = (char *)battery.adapter_name;
+        return PMDA_FETCH_STATIC;
+    }
+    return PM_ERR_PMID;
+}
+
 static int
 power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
+    if (row->cluster == CLUSTER_BATTERY)
+        /* no battery: Apple Silicon desktops have the entry, with none installed */
+        return have_battery && battery_installed(&battery) ? detail_fetch(row, atom) : PMDA_FETCH_NOVALUES;
     switch (row->item) {
     case ITEM_PRESENT:
         atom->ul = have_battery && battery_installed(&battery);
@@ -142,7 +177,6 @@ power_teardown(pmInDom indom)
 
 const struct collector power_collector = {
     .name = "power",
-    .cluster = POWER_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = power_refresh,

@@ -9,11 +9,10 @@
 
 enum { ITEM_LEVEL = 0, ITEM_LEVEL_NAME = 1, ITEM_FREE_PERCENT = 2 };
 
-
 static const struct metric_row rows[] = {
-    { "mem.pressure.level", ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "mem.pressure.level_name", ITEM_LEVEL_NAME, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "mem.pressure.free_percent", ITEM_FREE_PERCENT, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.level", CLUSTER_PRESSURE, ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.level_name", CLUSTER_PRESSURE, ITEM_LEVEL_NAME, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.free_percent", CLUSTER_PRESSURE, ITEM_FREE_PERCENT, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static struct plat_sysctl_set values;
@@ -67,7 +66,6 @@ pressure_teardown(pmInDom indom)
 
 const struct collector pressure_collector = {
     .name = "pressure",
-    .cluster = 100,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = pressure_refresh,

@@ -5,11 +5,10 @@
  * own names, Intel's SMC keys by key with a description.
  */
 #include "collector.h"
+#include "families.h"
 #include "thermal.h"
 
 #include <errno.h>
-
-#define SENSOR_INDOM 101
 
 #ifdef PM_UNIT_TEMPERATURE
 #define CELSIUS PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_TEMPERATURE, PM_TEMPERATURE_C)
@@ -18,10 +17,10 @@
 #endif
 
 static const struct metric_row rows[] = {
-    { "thermal.sensor.temperature", 0, PM_TYPE_FLOAT, SENSOR_INDOM, PM_SEM_INSTANT, CELSIUS },
+    { "thermal.sensor.temperature", CLUSTER_SENSORS, 0, PM_TYPE_FLOAT, INDOM_SENSOR, PM_SEM_INSTANT, CELSIUS },
 };
 
-static const struct indom_def indom = { .serial = SENSOR_INDOM, .label_name = "temperature sensor" };
+static const struct indom_def indom = { .serial = INDOM_SENSOR, .label_name = "temperature sensor" };
 
 static const struct sensor *sensor_list;
 static unsigned int nsensor;
@@ -105,9 +104,8 @@ sensors_teardown(pmInDom id)
 
 const struct collector sensors_collector = {
     .name = "temperature sensors",
-    .cluster = 125,
     .ndepends = 1,
-    .depends = { THERMAL_CLUSTER },
+    .depends = { &thermal_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

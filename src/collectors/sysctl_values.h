@@ -20,10 +20,10 @@ int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_family fami
 int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom);
 
 /*
- * Define `const struct collector ident` for a cluster whose every row serves
+ * Define `const struct collector ident` for a family whose every row serves
  * value (row->item - first) of one sysctl family at the row's type.
  */
-#define SYSCTL_TABLE_COLLECTOR(ident, cname, ccluster, family, table, first)                  \
+#define SYSCTL_TABLE_COLLECTOR(ident, cname, family, table, first)                            \
     static struct plat_sysctl_set ident##_values;                                             \
     static unsigned int ident##_logged;                                                       \
     static int ident##_refresh(const struct platform *p, pmInDom indom)                        \
@@ -42,7 +42,7 @@ int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, i
         ident##_logged = 0;                                                                   \
     }                                                                                         \
     const struct collector ident = {                                                          \
-        .name = cname, .cluster = ccluster, .rows = table,                                    \
+        .name = cname, .rows = table,                                                         \
         .nrows = sizeof(table) / sizeof(table[0]), .refresh = ident##_refresh,                \
         .fetch = ident##_fetch, .teardown = ident##_teardown,                                 \
     }

@@ -1,7 +1,7 @@
 /*
- * Cluster 17: TCP statistics (net.inet.tcp.stats), and the established
- * connection count from cluster 16 (a declared dependency: upstream read it
- * only when a tcpconn metric was fetched too).
+ * The TCP family: statistics (net.inet.tcp.stats, cluster 17) with the
+ * established connection count from the tcpconn family, and whether macOS
+ * lets the statistics be read (cluster 111).
  *
  * While net.inet.tcp.disable_access_to_stats is set (the default) the
  * kernel hands out zeros instead of the statistics. Then every counter
@@ -10,14 +10,13 @@
  * with the setting on (whoever the kernel lets see them).
  *
  * The kernel's counters are 32-bit; they are extended to 64 bits here so
- * that rates survive the wrap (upstream read 64 bits from 32-bit fields).
- * rtoalgorithm, rtomin, rtomax and maxconn have no macOS source and report
- * an error (upstream served constants).
+ * that rates survive the wrap. rtoalgorithm, rtomin, rtomax and maxconn
+ * have no macOS source and report an error.
  */
 #include "collector.h"
+#include "families.h"
 #include "metric_units.h"
 #include "convert.h"
-#include "tcp.h"
 #include "tcpconn.h"
 
 #include <string.h>
@@ -30,39 +29,37 @@ enum {
 enum { F_CONNATTEMPT, F_ACCEPTS, F_CONNDROPS, F_DROPS, F_RCVTOTAL, F_SNDTOTAL, F_SNDREXMITPACK, F_SNDCTRL,
        F_RCVBADSUM, F_RCVBADOFF, F_RCVSHORT, F_RCVMEMDROP, NFIELDS };
 
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
+#define ROW(name, item) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
 
 static const struct metric_row rows[] = {
     ROW("network.tcp.activeopens", ITEM_ACTIVEOPENS),
     ROW("network.tcp.passiveopens", ITEM_PASSIVEOPENS),
     ROW("network.tcp.attemptfails", ITEM_ATTEMPTFAILS),
     ROW("network.tcp.estabresets", ITEM_ESTABRESETS),
-    { "network.tcp.currestab", ITEM_CURRESTAB, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.tcp.currestab", CLUSTER_TCP, ITEM_CURRESTAB, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     ROW("network.tcp.insegs", ITEM_INSEGS),
     ROW("network.tcp.outsegs", ITEM_OUTSEGS),
     ROW("network.tcp.retranssegs", ITEM_RETRANSSEGS),
     ROW("network.tcp.inerrs.total", ITEM_INERRS),
     ROW("network.tcp.outrsts", ITEM_OUTRSTS),
     ROW("network.tcp.incsumerrors", ITEM_INCSUMERRORS),
-    { "network.tcp.rtoalgorithm", ITEM_RTOALGORITHM, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "network.tcp.rtomin", ITEM_RTOMIN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
-    { "network.tcp.rtomax", ITEM_RTOMAX, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
-    { "network.tcp.maxconn", ITEM_MAXCONN, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.tcp.rtoalgorithm", CLUSTER_TCP, ITEM_RTOALGORITHM, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "network.tcp.rtomin", CLUSTER_TCP, ITEM_RTOMIN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
+    { "network.tcp.rtomax", CLUSTER_TCP, ITEM_RTOMAX, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
+    { "network.tcp.maxconn", CLUSTER_TCP, ITEM_MAXCONN, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     ROW("network.tcp.inerrs.badsum", ITEM_BADSUM),
     ROW("network.tcp.inerrs.badoff", ITEM_BADOFF),
     ROW("network.tcp.inerrs.short", ITEM_SHORT),
     ROW("network.tcp.inerrs.memdrop", ITEM_MEMDROP),
+    { "network.tcp.stats_accessible", CLUSTER_TCP_ACCESS, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
+      UNITS_NONE },
 };
 
 static struct wrap32 field[NFIELDS];
+/* 1 when the statistics could be read, 0 when macOS withholds them
+ * (disable_access_to_stats), a negative error when that cannot be told. */
 static int accessible = PM_ERR_AGAIN;
 static int logged_blocked;
-
-int
-tcp_stats_accessible(void)
-{
-    return accessible;
-}
 
 /* Zeros from the kernel with the setting on mean the statistics were withheld. */
 static int
@@ -126,6 +123,12 @@ tcp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     const struct plat_tcpconn *conns;
 
     (void)inst;
+    if (row->cluster == CLUSTER_TCP_ACCESS) {
+        if (accessible < 0)
+            return accessible;
+        atom->ul = (uint32_t)accessible;
+        return PMDA_FETCH_STATIC;
+    }
     switch (row->item) {
     case ITEM_CURRESTAB:
         if ((conns = tcpconn_counts()) == NULL)
@@ -161,9 +164,8 @@ tcp_teardown(pmInDom indom)
 
 const struct collector tcp_collector = {
     .name = "tcp",
-    .cluster = TCP_CLUSTER,
     .ndepends = 1,
-    .depends = { TCPCONN_CLUSTER },
+    .depends = { &tcpconn_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = tcp_refresh,

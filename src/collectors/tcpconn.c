@@ -13,7 +13,7 @@ enum {
     ITEM_CLOSE, ITEM_CLOSE_WAIT, ITEM_LAST_ACK, ITEM_LISTEN, ITEM_CLOSING
 };
 
-#define ROW(name, item) { name, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) }
+#define ROW(name, item) { name, CLUSTER_TCPCONN, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) }
 
 static const struct metric_row rows[] = {
     ROW("network.tcpconn.established", ITEM_ESTABLISHED),
@@ -85,7 +85,6 @@ tcpconn_teardown(pmInDom indom)
 
 const struct collector tcpconn_collector = {
     .name = "tcpconn",
-    .cluster = TCPCONN_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = tcpconn_refresh,

@@ -3,8 +3,6 @@
 
 #include "platform.h"
 
-#define TCPCONN_CLUSTER 16
-
 /* TCP states (netinet/tcp_fsm.h), the index of plat_tcpconn.state[]. */
 enum { TCPS_CLOSED, TCPS_LISTEN, TCPS_SYN_SENT, TCPS_SYN_RECEIVED, TCPS_ESTABLISHED, TCPS_CLOSE_WAIT,
        TCPS_FIN_WAIT_1, TCPS_CLOSING, TCPS_LAST_ACK, TCPS_FIN_WAIT_2, TCPS_TIME_WAIT };

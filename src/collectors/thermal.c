@@ -1,13 +1,11 @@
 /*
  * Cluster 25: temperatures, fans and thermal pressure, upstream's names and
- * PMIDs. Temperatures come from the HID sensors on Apple Silicon (where
- * upstream's SMC keys do not exist) and from SMC keys on Intel Macs; fans
- * from the SMC on every Mac that has them; pressure from the notify state
- * macOS publishes. Fixed from upstream: SMC reads that could never succeed
- * (hinv.nfan was always 0 and every temperature failed), thermal.ambient
- * reading the CPU proximity key, fan speeds without units (RPM: count per
- * minute), the fan mode never read, and pressure names that are not
- * macOS's. Each part is read only when a requested metric needs it.
+ * PMIDs. Temperatures come from the HID sensors on Apple Silicon (which has
+ * none of the Intel SMC temperature keys) and from SMC keys on Intel Macs,
+ * thermal.ambient from the ambient key; fans from the SMC on every Mac
+ * that has them, speeds in RPM (count per minute), with their mode;
+ * pressure from the notify state macOS publishes, named as macOS names its
+ * levels. Each part is read only when a requested metric needs it.
  */
 #include "collector.h"
 #include "metric_units.h"
@@ -15,8 +13,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-
-#define FAN_INDOM 9
 
 enum {
     ITEM_CPU_DIE = 0, ITEM_CPU_PROXIMITY, ITEM_GPU_DIE, ITEM_PACKAGE, ITEM_AMBIENT, ITEM_NFAN, ITEM_FAN_SPEED,
@@ -29,21 +25,21 @@ enum {
 #else
 #define CELSIUS UNITS_NONE      /* PCP 6 has no unit for temperature */
 #endif
-#define T(name, item) { "thermal." name, item, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, CELSIUS }
-#define FAN(name, item, type, units) { "thermal.fan." name, item, type, FAN_INDOM, PM_SEM_INSTANT, units }
+#define T(name, item) { "thermal." name, CLUSTER_THERMAL, item, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, CELSIUS }
+#define FAN(name, item, type, units) { "thermal.fan." name, CLUSTER_THERMAL, item, type, INDOM_FAN, PM_SEM_INSTANT, units }
 
 static const struct metric_row rows[] = {
     T("cpu.die", ITEM_CPU_DIE), T("cpu.proximity", ITEM_CPU_PROXIMITY), T("gpu.die", ITEM_GPU_DIE),
     T("package", ITEM_PACKAGE), T("ambient", ITEM_AMBIENT),
-    { "hinv.nfan", ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    { "hinv.nfan", CLUSTER_THERMAL, ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
     FAN("speed", ITEM_FAN_SPEED, PM_TYPE_FLOAT, RPM), FAN("target", ITEM_FAN_TARGET, PM_TYPE_FLOAT, RPM),
     FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, UNITS_NONE), FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM),
     FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM),
-    { "thermal.pressure.level", ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "thermal.pressure.state", ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "thermal.pressure.level", CLUSTER_THERMAL, ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "thermal.pressure.state", CLUSTER_THERMAL, ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
-static const struct indom_def indom = { .serial = FAN_INDOM, .label_name = "fan" };
+static const struct indom_def indom = { .serial = INDOM_FAN, .label_name = "fan" };
 
 enum part { PART_TEMPERATURES = 1u, PART_FANS = 2u, PART_PRESSURE = 4u, PART_ALL = 7u };
 
@@ -224,7 +220,6 @@ thermal_teardown(pmInDom id)
 
 const struct collector thermal_collector = {
     .name = "thermal",
-    .cluster = THERMAL_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

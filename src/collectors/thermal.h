@@ -3,8 +3,6 @@
 
 #include "thermal_decode.h"
 
-#define THERMAL_CLUSTER 25
-
 /* The temperature sensors cluster 25's last refresh read (HID on Apple
  * Silicon, SMC keys on Intel); *n gets how many. NULL and -errno in *sts
  * when they could not be read. */

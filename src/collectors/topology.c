@@ -23,16 +23,16 @@ enum {
     ITEM_LEVEL_FIELD = 11       /* 11..18 follow the PLAT_PL_* fields */
 };
 
-#define ROW(name, item, type) { name, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
+#define ROW(name, item, type) { name, CLUSTER_TOPOLOGY, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
 #define LEVEL_ROW(name, field, type, units) \
-    { name, ITEM_LEVEL_FIELD + (field), type, PERFLEVEL_INDOM, PM_SEM_DISCRETE, units }
+    { name, CLUSTER_TOPOLOGY, ITEM_LEVEL_FIELD + (field), type, INDOM_PERFLEVEL, PM_SEM_DISCRETE, units }
 
 static const struct metric_row rows[] = {
     ROW("hinv.cpu.brand", ITEM_BRAND, PM_TYPE_STRING),
     ROW("hinv.cpu.physical", ITEM_PHYSICAL, PM_TYPE_U32),
     ROW("hinv.cpu.logical", ITEM_LOGICAL, PM_TYPE_U32),
     ROW("hinv.cpu.nperflevels", ITEM_NPERFLEVELS, PM_TYPE_U32),
-    { "hinv.perflevel.name", ITEM_LEVEL_NAME, PM_TYPE_STRING, PERFLEVEL_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    { "hinv.perflevel.name", CLUSTER_TOPOLOGY, ITEM_LEVEL_NAME, PM_TYPE_STRING, INDOM_PERFLEVEL, PM_SEM_DISCRETE, UNITS_NONE },
     LEVEL_ROW("hinv.perflevel.physical", PLAT_PL_PHYSICALCPU, PM_TYPE_U32, UNITS_NONE),
     LEVEL_ROW("hinv.perflevel.logical", PLAT_PL_LOGICALCPU, PM_TYPE_U32, UNITS_NONE),
     LEVEL_ROW("hinv.perflevel.l1icache", PLAT_PL_L1ICACHESIZE, PM_TYPE_U64, UNITS_BYTE),
@@ -44,7 +44,7 @@ static const struct metric_row rows[] = {
 };
 
 static const struct indom_def indom = {
-    .serial = PERFLEVEL_INDOM,
+    .serial = INDOM_PERFLEVEL,
     .label_name = "performance level",
 };
 
@@ -278,7 +278,6 @@ topology_teardown(pmInDom id)
 
 const struct collector topology_collector = {
     .name = "topology",
-    .cluster = TOPOLOGY_CLUSTER,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -3,9 +3,6 @@
 
 #include <pcp/pmapi.h>
 
-#define TOPOLOGY_CLUSTER 103
-#define PERFLEVEL_INDOM 100
-
 /*
  * The performance level of a CPU named as in plat_cpu ("cpuN"): 0, with
  * *level its hw.perflevelN index and *name its label word ("performance"),

@@ -13,7 +13,7 @@ enum {
 };
 enum { F_IN, F_OUT, F_NOPORT, F_FULLSOCK, F_HDROPS, F_BADSUM, F_BADLEN, NFIELDS };
 
-#define ROW(name, item) { name, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+#define ROW(name, item) { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                           PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) }
 
 static const struct metric_row rows[] = {
@@ -74,7 +74,6 @@ udp_teardown(pmInDom indom)
 
 const struct collector udp_collector = {
     .name = "udp",
-    .cluster = 13,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = udp_refresh,

@@ -14,7 +14,7 @@ enum {
     ITEM_PMDA_UNAME = 28, ITEM_PMDA_VERSION = 29, ITEM_DISTRO = 30
 };
 
-#define ROW(name, item) { name, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
+#define ROW(name, item) { name, CLUSTER_UNAME, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
 
 static const struct metric_row rows[] = {
     ROW("kernel.uname.release", ITEM_RELEASE),
@@ -74,7 +74,6 @@ uname_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
 const struct collector uname_collector = {
     .name = "uname",
-    .cluster = 2,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = uname_refresh,

@@ -9,7 +9,7 @@
 
 enum { ITEM_FILES = 135, ITEM_FILES_MAX, ITEM_FILES_FREE, ITEM_VNODES, ITEM_VNODES_MAX, ITEM_NPROCS, ITEM_NTHREADS };
 
-#define ROW(name, item, sem) { name, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE }
+#define ROW(name, item, sem) { name, CLUSTER_VFS, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE }
 
 static const struct metric_row rows[] = {
     ROW("vfs.files.count", ITEM_FILES, PM_SEM_INSTANT),
@@ -82,7 +82,6 @@ vfs_teardown(pmInDom indom)
 
 const struct collector vfs_collector = {
     .name = "vfs",
-    .cluster = 12,
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .refresh = vfs_refresh,

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
+#define ROW(cluster, name, item, type, sem, units) { name, cluster, item, type, PROC_INDOM, sem, units }
 #define NONE_UNITS UNITS_NONE
 #define COUNT UNITS_COUNT
 #define NSEC UNITS_NSEC
@@ -27,33 +27,33 @@ struct row_use {
 /* ---- cluster 1: psinfo, the process list and the table's refresh ---- */
 
 static const struct metric_row psinfo_rows[] = {
-    { "proc.nprocs", 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE_UNITS },
-    ROW("proc.psinfo.pid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.ppid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.pgid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.tpgid", 4, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.cwd", 5, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.cmd", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.exe", 7, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.nice", 8, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.majflt", 9, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
-    ROW("proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, NSEC),
-    ROW("proc.psinfo.utime", 14, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.psinfo.stime", 15, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.psinfo.threads", 16, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.translated", 17, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.tty", 18, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.ttyname", 19, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.wchan", 20, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.wchan_s", 21, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.wmesg_s", 22, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.pswitch", 23, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("proc.psinfo.usrpri", 24, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.psinfo.minflt", 25, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
-    ROW("proc.psinfo.tgid", 26, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    { "proc.nprocs", PROC_CLUSTER_PSINFO, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE_UNITS },
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.ppid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pgid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tpgid", 4, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.cwd", 5, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.cmd", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.exe", 7, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.nice", 8, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.majflt", 9, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, NSEC),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.utime", 14, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.stime", 15, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.threads", 16, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.translated", 17, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tty", 18, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.ttyname", 19, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.wchan", 20, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.wchan_s", 21, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.wmesg_s", 22, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pswitch", 23, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.usrpri", 24, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.minflt", 25, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tgid", 26, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
 };
 #define NPSINFO (sizeof(psinfo_rows) / sizeof(psinfo_rows[0]))
 
@@ -180,7 +180,7 @@ process_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
 }
 
 const struct collector proc_psinfo_collector = {
-    .name = "processes", .cluster = 1, .rows = psinfo_rows, .nrows = NPSINFO, .indom = &process_indom,
+    .name = "processes", .rows = psinfo_rows, .nrows = NPSINFO, .indom = &process_indom,
     .refresh = proc_table_refresh, .fetch = psinfo_fetch, .want = psinfo_want,
     .instance_labels = process_labels, .teardown = proc_table_teardown,
 };
@@ -188,14 +188,14 @@ const struct collector proc_psinfo_collector = {
 /* ---- cluster 2: run queue, counted over the table ---- */
 
 static const struct metric_row runq_rows[] = {
-    { "proc.runq.runnable", 0, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.blocked", 1, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.sleeping", 2, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.stopped", 3, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.swapped", 4, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.defunct", 5, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.unknown", 6, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.kernel", 7, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.runnable", PROC_CLUSTER_RUNQ, 0, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.blocked", PROC_CLUSTER_RUNQ, 1, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.sleeping", PROC_CLUSTER_RUNQ, 2, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.stopped", PROC_CLUSTER_RUNQ, 3, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.swapped", PROC_CLUSTER_RUNQ, 4, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.defunct", PROC_CLUSTER_RUNQ, 5, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.unknown", PROC_CLUSTER_RUNQ, 6, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
+    { "proc.runq.kernel", PROC_CLUSTER_RUNQ, 7, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
 };
 
 static void
@@ -225,7 +225,7 @@ runq_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 const struct collector proc_runq_collector = {
-    .name = "run queue", .cluster = 2, .ndepends = 1, .depends = { 1 }, .rows = runq_rows,
+    .name = "run queue", .ndepends = 1, .depends = { &proc_psinfo_collector }, .rows = runq_rows,
     .nrows = sizeof(runq_rows) / sizeof(runq_rows[0]), .refresh = proc_no_refresh, .fetch = runq_fetch,
     .want = runq_want,
 };

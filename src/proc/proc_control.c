@@ -7,8 +7,8 @@
 #include "proc_values.h"
 
 static const struct metric_row control_rows[] = {
-    { "proc.control.all.threads", 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
-    { "proc.control.perclient.threads", 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
+    { "proc.control.all.threads", PROC_CLUSTER_CONTROL, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "proc.control.perclient.threads", PROC_CLUSTER_CONTROL, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
       PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
 };
 
@@ -21,7 +21,7 @@ control_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
 }
 
 const struct collector proc_control_collector = {
-    .name = "control", .cluster = 0, .rows = control_rows, .nrows = 2, .refresh = proc_no_refresh,
+    .name = "control", .rows = control_rows, .nrows = 2, .refresh = proc_no_refresh,
     .fetch = control_fetch,
 };
 

@@ -5,32 +5,34 @@
  */
 #include "proc_values.h"
 
+extern const struct collector proc_psinfo_collector;
+
 #include <errno.h>
 
-#define ROW(name, item, type, sem, units) { name, item, type, PROC_INDOM, sem, units }
+#define ROW(cluster, name, item, type, sem, units) { name, cluster, item, type, PROC_INDOM, sem, units }
 #define NONE_UNITS UNITS_NONE
 #define COUNT UNITS_COUNT
 #define NSEC UNITS_NSEC
 #define KBYTE UNITS_KBYTE
 #define BYTE UNITS_BYTE
 
-#define COLLECTOR(var, label, clus, rowsv, fetchfn, wantfn) \
-    const struct collector var = { .name = label, .cluster = clus, .ndepends = 1, .depends = { 1 }, \
+#define COLLECTOR(var, label, rowsv, fetchfn, wantfn) \
+    const struct collector var = { .name = label, .ndepends = 1, .depends = { &proc_psinfo_collector }, \
         .rows = rowsv, .nrows = sizeof(rowsv) / sizeof(rowsv[0]), .refresh = proc_no_refresh, \
         .fetch = fetchfn, .want = wantfn }
 
 /* ---- cluster 3: ids, from the process list (open to all) ---- */
 
 static const struct metric_row id_rows[] = {
-    ROW("proc.id.uid", 0, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.euid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.suid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.gid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.uid_nm", 4, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.euid_nm", 5, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.suid_nm", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.gid_nm", 7, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.id.ngid", 8, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.uid", 0, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.euid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.suid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.gid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.uid_nm", 4, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.euid_nm", 5, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.suid_nm", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.gid_nm", 7, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.ngid", 8, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
 };
 
 static int
@@ -56,14 +58,14 @@ id_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-COLLECTOR(proc_id_collector, "process ids", 3, id_rows, id_fetch, NULL);
+COLLECTOR(proc_id_collector, "process ids", id_rows, id_fetch, NULL);
 
 /* ---- cluster 4: memory ---- */
 
 static const struct metric_row memory_rows[] = {
-    ROW("proc.memory.size", 0, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
-    ROW("proc.memory.rss", 1, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
-    ROW("proc.memory.footprint", 2, PM_TYPE_U64, PM_SEM_INSTANT, BYTE),
+    ROW(PROC_CLUSTER_MEMORY, "proc.memory.size", 0, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    ROW(PROC_CLUSTER_MEMORY, "proc.memory.rss", 1, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    ROW(PROC_CLUSTER_MEMORY, "proc.memory.footprint", 2, PM_TYPE_U64, PM_SEM_INSTANT, BYTE),
 };
 
 static void
@@ -92,7 +94,7 @@ memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-COLLECTOR(proc_memory_collector, "process memory", 4, memory_rows, memory_fetch, memory_want);
+COLLECTOR(proc_memory_collector, "process memory", memory_rows, memory_fetch, memory_want);
 
 /* ---- clusters 5 (I/O), 7 (QoS CPU time) and 100 (energy, cores, wakeups): rusage ---- */
 
@@ -104,31 +106,31 @@ rusage_want(const struct metric_row *row)
 }
 
 static const struct metric_row io_rows[] = {
-    ROW("proc.io.read_bytes", 0, PM_TYPE_U64, PM_SEM_COUNTER, BYTE),
-    ROW("proc.io.write_bytes", 1, PM_TYPE_U64, PM_SEM_COUNTER, BYTE),
-    ROW("proc.io.logical_writes", 2, PM_TYPE_U64, PM_SEM_COUNTER, BYTE),
+    ROW(PROC_CLUSTER_IO, "proc.io.read_bytes", 0, PM_TYPE_U64, PM_SEM_COUNTER, BYTE),
+    ROW(PROC_CLUSTER_IO, "proc.io.write_bytes", 1, PM_TYPE_U64, PM_SEM_COUNTER, BYTE),
+    ROW(PROC_CLUSTER_IO, "proc.io.logical_writes", 2, PM_TYPE_U64, PM_SEM_COUNTER, BYTE),
 };
 
 static const struct metric_row qos_rows[] = {
-    ROW("proc.cpu.qos.default", 0, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.qos.maintenance", 1, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.qos.background", 2, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.qos.utility", 3, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.qos.legacy", 4, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.qos.user_initiated", 5, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.qos.user_interactive", 6, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.default", 0, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.maintenance", 1, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.background", 2, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.utility", 3, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.legacy", 4, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.user_initiated", 5, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_QOS, "proc.cpu.qos.user_interactive", 6, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
 };
 
 static const struct metric_row extra_rows[] = {
-    ROW("proc.memory.footprint_peak", 0, PM_TYPE_U64, PM_SEM_INSTANT, BYTE),
-    ROW("proc.cpu.energy", 1, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("proc.cpu.pcore_time", 2, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.ecore_time", 3, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.cpu.instructions", 4, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("proc.cpu.cycles", 5, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("proc.cpu.runnable_time", 6, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW("proc.wakeups.pkg_idle", 7, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW("proc.wakeups.interrupt", 8, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_EXTRA, "proc.memory.footprint_peak", 0, PM_TYPE_U64, PM_SEM_INSTANT, BYTE),
+    ROW(PROC_CLUSTER_EXTRA, "proc.cpu.energy", 1, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_EXTRA, "proc.cpu.pcore_time", 2, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_EXTRA, "proc.cpu.ecore_time", 3, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_EXTRA, "proc.cpu.instructions", 4, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_EXTRA, "proc.cpu.cycles", 5, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_EXTRA, "proc.cpu.runnable_time", 6, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    ROW(PROC_CLUSTER_EXTRA, "proc.wakeups.pkg_idle", 7, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
+    ROW(PROC_CLUSTER_EXTRA, "proc.wakeups.interrupt", 8, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
 };
 
 /* The rusage of a process for a public row, or why there is none; the
@@ -214,19 +216,19 @@ extra_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-COLLECTOR(proc_io_collector, "process I/O", 5, io_rows, io_fetch, rusage_want);
-COLLECTOR(proc_qos_collector, "process QoS CPU time", 7, qos_rows, qos_fetch, rusage_want);
-COLLECTOR(proc_extra_collector, "process energy and cores", 100, extra_rows, extra_fetch, rusage_want);
+COLLECTOR(proc_io_collector, "process I/O", io_rows, io_fetch, rusage_want);
+COLLECTOR(proc_qos_collector, "process QoS CPU time", qos_rows, qos_fetch, rusage_want);
+COLLECTOR(proc_extra_collector, "process energy and cores", extra_rows, extra_fetch, rusage_want);
 
 /* ---- clusters 6 (descriptors) and 8 (sockets): the owner's and root's only ---- */
 
 static const struct metric_row fd_rows[] = {
-    ROW("proc.fd.count", 0, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_FD, "proc.fd.count", 0, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
 };
 
 static const struct metric_row net_rows[] = {
-    ROW("proc.net.tcp_count", 0, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW("proc.net.udp_count", 1, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_NET, "proc.net.tcp_count", 0, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_NET, "proc.net.udp_count", 1, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
 };
 
 static void
@@ -272,14 +274,14 @@ net_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-COLLECTOR(proc_fd_collector, "process descriptors", 6, fd_rows, fd_fetch, fd_want);
-COLLECTOR(proc_net_collector, "process sockets", 8, net_rows, net_fetch, net_want);
+COLLECTOR(proc_fd_collector, "process descriptors", fd_rows, fd_fetch, fd_want);
+COLLECTOR(proc_net_collector, "process sockets", net_rows, net_fetch, net_want);
 
 /* ---- cluster 101: thread identity (thread instances only) ---- */
 
 static const struct metric_row thread_rows[] = {
-    ROW("proc.psinfo.tid", 0, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW("proc.psinfo.thread_name", 1, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_THREAD, "proc.psinfo.tid", 0, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_THREAD, "proc.psinfo.thread_name", 1, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
 };
 
 static int
@@ -299,4 +301,4 @@ thread_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return proc_fetch_string(atom, e->thread->name);
 }
 
-COLLECTOR(proc_thread_collector, "threads", 101, thread_rows, thread_fetch, NULL);
+COLLECTOR(proc_thread_collector, "threads", thread_rows, thread_fetch, NULL);

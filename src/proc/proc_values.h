@@ -12,7 +12,6 @@
 #include "proc_access.h"
 #include "proc_table.h"
 
-#define PROC_INDOM 0
 
 /* The entry of inst if this client may see rows of class cls, else NULL
  * with *sts PM_ERR_INST or PM_ERR_PERMISSION. */

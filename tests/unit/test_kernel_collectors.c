@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "agent_harness.h"
+#include "metric_ids.h"
 
-#define PERFLEVEL_INDOM 100
 
 
 static const char *
@@ -37,13 +37,13 @@ status(unsigned int cluster, unsigned int item, int type)
 static int
 level_inst(const char *name)
 {
-    return harness_inst(PERFLEVEL_INDOM, name);
+    return harness_inst(INDOM_PERFLEVEL, name);
 }
 
 static int64_t
 level_value(unsigned int cluster, unsigned int item, int type, const char *level)
 {
-    return harness_inst_value(cluster, item, type, PERFLEVEL_INDOM, level);
+    return harness_inst_value(cluster, item, type, INDOM_PERFLEVEL, level);
 }
 
 static void
@@ -265,7 +265,7 @@ level_names_and_labels(void **state)
     assert_int_equal(status(103, 10, PM_TYPE_STRING), 2);   /* hinv.perflevel.name */
     assert_true(level_inst("performance") >= 0);
     assert_true(level_inst("efficiency") >= 0);
-    n = harness_dp.version.seven.label((int)pmInDom_build(78, PERFLEVEL_INDOM), PM_LABEL_INSTANCES, &sets,
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_PERFLEVEL), PM_LABEL_INSTANCES, &sets,
                                        harness_ext());
     assert_int_equal(n, 2);
     for (int i = 0; i < n; i++) {

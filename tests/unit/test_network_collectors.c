@@ -15,19 +15,19 @@
 #include <cmocka.h>
 
 #include "agent_harness.h"
+#include "metric_ids.h"
 
-#define NETIF_INDOM 4
 
 static int
 netif_inst(const char *name)
 {
-    return harness_inst(NETIF_INDOM, name);
+    return harness_inst(INDOM_NETIF, name);
 }
 
 static int64_t
 if_value(unsigned int cluster, unsigned int item, int type, const char *name)
 {
-    return harness_inst_value(cluster, item, type, NETIF_INDOM, name);
+    return harness_inst_value(cluster, item, type, INDOM_NETIF, name);
 }
 
 static const char *
@@ -72,7 +72,7 @@ interface_kinds_as_metric_and_label(void **state)
     assert_string_equal(if_text(110, 2, "en0"), "wifi");         /* IFT_ETHER, but the functional type knows */
     assert_string_equal(if_text(110, 2, "en1"), "ethernet");
     assert_string_equal(if_text(110, 2, "utun0"), "tunnel");
-    n = harness_dp.version.seven.label((int)pmInDom_build(78, NETIF_INDOM), PM_LABEL_INSTANCES, &sets,
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_NETIF), PM_LABEL_INSTANCES, &sets,
                                        harness_ext());
     assert_int_equal(n, 4);
     for (int i = 0; i < n; i++) {

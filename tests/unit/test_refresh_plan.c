@@ -9,15 +9,17 @@
 
 #include "refresh_plan.h"
 
-static const unsigned int on0[] = { 0 };
-static const unsigned int on0_and_6[] = { 0, 6 };
+/* Nodes are named by what their ids point at: here, cluster numbers. */
+static const int c[27] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+                           25, 26 };
+#define NODE(id) { &c[id], 0, { NULL }, { 0 } }
+#define ON(id, d) { &c[id], 1, { &c[d] }, { 0 } }
 
 static void
 dependencies_come_first_and_once(void **state)
 {
     struct plan_node nodes[] = {
-        { 0, 0, NULL, { 0 } }, { 1, 1, on0, { 0 } }, { 6, 1, on0, { 0 } }, { 26, 2, on0_and_6, { 0 } },
-        { 9, 0, NULL, { 0 } },
+        NODE(0), ON(1, 0), ON(6, 0), { &c[26], 2, { &c[0], &c[6] }, { 0 } }, NODE(9),
     };
     unsigned char wanted[5] = { 0, 1, 0, 1, 0 };
     unsigned int order[5], n;
@@ -36,7 +38,7 @@ dependencies_come_first_and_once(void **state)
 static void
 nothing_wanted_nothing_planned(void **state)
 {
-    struct plan_node nodes[] = { { 0, 0, NULL, { 0 } }, { 1, 1, on0, { 0 } } };
+    struct plan_node nodes[] = { NODE(0), ON(1, 0) };
     unsigned char wanted[2] = { 0, 0 };
     unsigned int order[2], n = 99;
 
@@ -49,11 +51,9 @@ nothing_wanted_nothing_planned(void **state)
 static void
 bad_tables_are_refused(void **state)
 {
-    static const unsigned int on1[] = { 1 };
-    static const unsigned int on7[] = { 7 };
-    struct plan_node cycle[] = { { 0, 1, on1, { 0 } }, { 1, 1, on0, { 0 } } };
-    struct plan_node unknown[] = { { 0, 1, on7, { 0 } } };
-    struct plan_node too_many[] = { { 0, PLAN_MAX_DEPENDS + 1, on0, { 0 } } };
+    struct plan_node cycle[] = { ON(0, 1), ON(1, 0) };
+    struct plan_node unknown[] = { ON(0, 7) };
+    struct plan_node too_many[] = { { &c[0], PLAN_MAX_DEPENDS + 1, { &c[0] }, { 0 } } };
 
     (void)state;
     assert_int_equal(plan_check(cycle, 2), -ELOOP);

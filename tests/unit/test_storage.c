@@ -15,16 +15,12 @@
 #include <cmocka.h>
 
 #include "agent_harness.h"
+#include "metric_ids.h"
 #include "nfs_parse.h"
 #include "registry_decode.h"
 #include "registry_set.h"
 #include "xnu_layouts.h"
 
-#define DISK_CLUSTER 7
-#define DISK_INDOM 2
-#define FILESYS_CLUSTER 5
-#define FILESYS_INDOM 1
-#define NFS_CLUSTER 11
 
 static struct reg_builder builder;
 
@@ -109,8 +105,8 @@ byte_counters_near_2_64_sum_without_wrapping(void **state)
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 100, UINT64_MAX, UINT64_MAX, 4096);
     publish_disks();
     /* disk.dev.total_bytes: floor((2 * (2^64 - 1)) / 1024) = 2^55 - 1 */
-    assert_int_equal(harness_inst_value(DISK_CLUSTER, 52, PM_TYPE_U64, DISK_INDOM, "disk0"), (1LL << 55) - 1);
-    assert_int_equal(harness_inst_value(DISK_CLUSTER, 50, PM_TYPE_U64, DISK_INDOM, "disk0"), (1LL << 54) - 1);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK, 52, PM_TYPE_U64, INDOM_DISK, "disk0"), (1LL << 55) - 1);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK, 50, PM_TYPE_U64, INDOM_DISK, "disk0"), (1LL << 54) - 1);
 }
 
 static void
@@ -120,8 +116,8 @@ a_zero_block_size_gives_no_block_counts(void **state)
     reg_builder_reset(&builder);
     add_disk(0x100, "disk0", "SATA", "Internal", 100, 8192, 4096, 0);
     publish_disks();
-    assert_int_equal(harness_inst_value(DISK_CLUSTER, 53, PM_TYPE_U64, DISK_INDOM, "disk0"), -1);  /* blkread */
-    assert_int_equal(harness_inst_value(DISK_CLUSTER, 50, PM_TYPE_U64, DISK_INDOM, "disk0"), 8);   /* KiB read */
+    assert_int_equal(harness_inst_value(CLUSTER_DISK, 53, PM_TYPE_U64, INDOM_DISK, "disk0"), -1);  /* blkread */
+    assert_int_equal(harness_inst_value(CLUSTER_DISK, 50, PM_TYPE_U64, INDOM_DISK, "disk0"), 8);   /* KiB read */
 }
 
 static void
@@ -134,20 +130,20 @@ ejection_mid_interval_never_takes_disk_all_back(void **state)
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1000, 0, 0, 4096);
     add_disk(0x200, "disk4", "USB", "External", 500, 0, 0, 512);
     publish_disks();
-    assert_int_equal(harness_u64(DISK_CLUSTER, 59), 1500);        /* disk.all.read */
-    id4 = harness_inst(DISK_INDOM, "disk4");
+    assert_int_equal(harness_u64(CLUSTER_DISK, 59), 1500);        /* disk.all.read */
+    id4 = harness_inst(INDOM_DISK, "disk4");
     assert_true(id4 >= 0);
     reg_builder_reset(&builder);                                 /* disk4 ejected; disk0 did 10 more */
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1010, 0, 0, 4096);
     publish_disks();
-    assert_int_equal(harness_u64(DISK_CLUSTER, 59), 1510);
-    assert_int_equal(harness_u32(DISK_CLUSTER, 46), 1);           /* hinv.ndisk */
+    assert_int_equal(harness_u64(CLUSTER_DISK, 59), 1510);
+    assert_int_equal(harness_u32(CLUSTER_DISK, 46), 1);           /* hinv.ndisk */
     reg_builder_reset(&builder);                                 /* it returns, its counters restarted */
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1020, 0, 0, 4096);
     add_disk(0x300, "disk4", "USB", "External", 3, 0, 0, 512);
     publish_disks();
-    assert_int_equal(harness_u64(DISK_CLUSTER, 59), 1520);        /* adds only what disk4 does from now */
-    assert_int_equal(harness_inst(DISK_INDOM, "disk4"), id4);
+    assert_int_equal(harness_u64(CLUSTER_DISK, 59), 1520);        /* adds only what disk4 does from now */
+    assert_int_equal(harness_inst(INDOM_DISK, "disk4"), id4);
 }
 
 static void
@@ -161,8 +157,8 @@ an_unknown_protocol_is_labelled_as_macos_names_it(void **state)
     reg_builder_reset(&builder);
     add_disk(0x100, "disk2", "Secure \"Digital\"", "Internal", 1, 0, 0, 512);
     publish_disks();
-    assert_int_equal(harness_u32(DISK_CLUSTER, 46), 1);
-    n = harness_dp.version.seven.label((int)pmInDom_build(78, DISK_INDOM), PM_LABEL_INSTANCES, &sets,
+    assert_int_equal(harness_u32(CLUSTER_DISK, 46), 1);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_DISK), PM_LABEL_INSTANCES, &sets,
                                        harness_ext());
     assert_int_equal(n, 1);
     one = &sets[0];
@@ -205,14 +201,14 @@ filesystems_at_their_edges(void **state)
     big->files = 1ULL << 40;
     big->ffree = (1ULL << 40) - 5000000000ULL;
     add_mount("/Volumes/Huge", "/dev/disk7s1", "apfs", 4096, 10, 5, 5);     /* mounted over: the first stands */
-    assert_int_equal(harness_u32(FILESYS_CLUSTER, 31), 2);                    /* not devfs, not autofs */
-    n = harness_fetch(FILESYS_CLUSTER, 38, PM_TYPE_DOUBLE, v, 8, inst);     /* filesys.full */
+    assert_int_equal(harness_u32(CLUSTER_FILESYS, 31), 2);                    /* not devfs, not autofs */
+    n = harness_fetch(CLUSTER_FILESYS, 38, PM_TYPE_DOUBLE, v, 8, inst);     /* filesys.full */
     assert_int_equal(n, 1);                                                  /* none for the empty one */
-    assert_int_equal(inst[0], harness_inst(FILESYS_INDOM, "/Volumes/Huge"));
+    assert_int_equal(inst[0], harness_inst(INDOM_FILESYS, "/Volumes/Huge"));
     assert_true(v[0].d > 49.99 && v[0].d < 50.01);
-    assert_int_equal(harness_inst_value(FILESYS_CLUSTER, 32, PM_TYPE_U64, FILESYS_INDOM, "/Volumes/Huge"),
+    assert_int_equal(harness_inst_value(CLUSTER_FILESYS, 32, PM_TYPE_U64, INDOM_FILESYS, "/Volumes/Huge"),
                      -1);   /* capacity 2^64 KiB saturates at UINT64_MAX, read back as -1 */
-    assert_int_equal(harness_inst_value(FILESYS_CLUSTER, 35, PM_TYPE_U64, FILESYS_INDOM, "/Volumes/Huge"),
+    assert_int_equal(harness_inst_value(CLUSTER_FILESYS, 35, PM_TYPE_U64, INDOM_FILESYS, "/Volumes/Huge"),
                      5000000000LL);  /* usedfiles past 2^32 */
 }
 
@@ -281,13 +277,13 @@ an_absent_nfs_is_not_supported_and_cache_hits_are_nfsstats(void **state)
     fake.nfs.client.biocache_reads = 1000;
     fake.nfs.client.read_bios = 150;
     fake.nfs.server_status = 0;                 /* readable, but no nfsd and nothing served */
-    assert_int_equal(harness_u64(NFS_CLUSTER, 107), 850);                   /* biocache.read.hits */
-    assert_int_equal(harness_u64(NFS_CLUSTER, 108), 150);                   /* biocache.read.misses */
-    assert_int_equal(harness_fetch(NFS_CLUSTER, 117, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* retfailed */
+    assert_int_equal(harness_u64(CLUSTER_NFS, 107), 850);                   /* biocache.read.hits */
+    assert_int_equal(harness_u64(CLUSTER_NFS, 108), 150);                   /* biocache.read.misses */
+    assert_int_equal(harness_fetch(CLUSTER_NFS, 117, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* retfailed */
     fake.nfs.server.rpccnt[3] = 1;             /* it has served: now its counters are real */
-    assert_int_equal(harness_u64(NFS_CLUSTER, 96), 1);                      /* nfs3.server.calls */
+    assert_int_equal(harness_u64(CLUSTER_NFS, 96), 1);                      /* nfs3.server.calls */
     fake.nfs.client_status = -ENOENT;          /* the client never loaded: not supported, not 0 */
-    assert_int_equal(harness_fetch(NFS_CLUSTER, 98, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch(CLUSTER_NFS, 98, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 int
