@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "counting_platform.h"
+#include "replay.h"
 #include "proc_access.h"
 
 #define ROUNDS 5

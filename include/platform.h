@@ -2,10 +2,10 @@
  * The platform interface: what the agent needs from the operating system,
  * as plain C structs. No PCP type appears here.
  *
- * Two sources implement it: the live macOS source (src/platform/darwin/)
- * and the snapshot replay source (src/platform/snapshot/). Each call fills
- * one struct from one OS request (or one recorded sample) and returns 0, or
- * a negative errno when the source failed. Fields mirror the width of the
+ * The live macOS source (src/platform/darwin/) implements it; anything
+ * that answers the same calls can stand in for it. Each call fills one
+ * struct from one OS request and returns 0, or a negative errno when the
+ * source failed. Fields mirror the width of the
  * kernel field they come from; conversions happen in the collectors.
  */
 #ifndef PMDA_DARWIN_PLATFORM_H
@@ -130,8 +130,7 @@ struct plat_clock {
 
 /*
  * Integer sysctls read by name, in families that one collector reads
- * together. Each value has its own status. plat_sysctl_defs() names them, so
- * that the live source, the snapshot replay and the snapshot writer agree.
+ * together. Each value has its own status. plat_sysctl_defs() names them.
  */
 enum plat_sysctl_family {
     PLAT_SYSCTL_VFS,
@@ -155,15 +154,11 @@ enum { PLAT_SOCKSTAT_TCP, PLAT_SOCKSTAT_UDP, PLAT_SOCKSTAT_N };
 #define PLAT_SYSCTL_SET_MAX 8
 
 struct plat_sysctl_def {
-    const char *name;           /* the sysctl, e.g. "kern.num_files" */
-    int counter;                /* 1 when it only ever increases (replay interpolates it) */
+    const char *name;           /* the sysctl, e.g. "kern.num_files" (a family may share one with another) */
 };
 
 /* The definitions of a family; *n receives how many. */
 const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n);
-
-/* Whether a family before this one lists the sysctl too (some do: kern.maxfiles). */
-int plat_sysctl_listed_before(enum plat_sysctl_family family, const char *name);
 
 struct plat_sysctl_set {
     unsigned int n;
@@ -322,19 +317,16 @@ struct plat_reg_entry {
  * ("IODeviceTree:/cpus"), or the services of a class ("IOBlockStorageDriver"),
  * and with each, its descendants down to depth levels and its ancestors up
  * to ancestors levels (each entry once, however many share it); the
- * property keys wanted (NULL-terminated; NULL: every property). counters
- * names the key path prefixes ("Statistics.") whose numbers only grow, so
- * that a replay interpolates them as it does other counters. */
+ * property keys wanted (NULL-terminated; NULL: every property). */
 struct plat_reg_query {
     const char *match;
     unsigned int depth;
     const char *const *keys;
     unsigned int ancestors;
-    const char *const *counters;
 };
 
 /*
- * The queries the agent makes, so that darwin-snapshot records them all.
+ * The queries the agent makes (a recorder records them all).
  * Sources outside the registry that answer in the same shape have a match
  * with a prefix that names them (one live file each, resolved at run time
  * where the interface is private):
@@ -549,7 +541,7 @@ struct plat_timebase {
 };
 
 struct platform {
-    const char *name;           /* "live" or "snapshot" */
+    const char *name;           /* what the source is, for the agent's "source" label: "live" on a Mac */
     void *ctx;
     int (*host)(void *ctx, struct plat_host *out);
     int (*memory)(void *ctx, struct plat_memory *out);
@@ -589,30 +581,11 @@ struct platform {
     int (*tty_name)(void *ctx, uint32_t dev, char *out, size_t len);
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
-    /* Problems found at open that failed nothing by themselves; "" if none. */
-    const char *(*notes)(void *ctx);
     void (*close)(void *ctx);
 };
 
-/*
- * Open the source selected by the environment: the snapshot file named by
- * PMDA_DARWIN_SNAPSHOT when it is set, else the live source (macOS only).
- * Returns 0 and fills *out, or a negative errno and writes a message that
- * says why into msg (always NUL-terminated).
- */
-int platform_open(struct platform *out, char *msg, unsigned int msglen);
-
-/* The live macOS source; returns -ENOSYS where the module was not built for macOS. */
+/* The live macOS source; returns -ENOSYS where the module was not built
+ * for macOS, with a message that says why in msg (always NUL-terminated). */
 int platform_live_open(struct platform *out, char *msg, unsigned int msglen);
-
-/* The snapshot source over the file at path. */
-int platform_snapshot_open(struct platform *out, const char *path, char *msg, unsigned int msglen);
-
-/*
- * Replace the snapshot source's clock (microseconds, any origin) so that a
- * test chooses the replay position. Replay time starts at the clock's first
- * reading after this call.
- */
-void platform_snapshot_set_clock(struct platform *p, uint64_t (*now_usec)(void));
 
 #endif

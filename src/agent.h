@@ -38,7 +38,7 @@ extern const struct agent_desc proc_agent;
 /*
  * Set up the agent on an interface that pmdaDSO (or pmdaDaemon) prepared:
  * tables, callbacks, pmdaInit. With platform NULL the source is chosen as
- * platform_open() says; otherwise the given source is used as is (tests).
+ * source_open() says; otherwise the given source is used as is (tests).
  * Returns dp->status after pmdaInit, or a negative error.
  */
 int agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform);

@@ -8,6 +8,7 @@
 #include "collector.h"
 #include "help_text.h"
 #include "refresh_plan.h"
+#include "source_open.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -343,20 +344,21 @@ build_tables(void)
 static void
 open_platform(void)
 {
+    const char *notes;
     char msg[512];
 
-    agent.platform_status = platform_open(&agent.platform, msg, sizeof(msg));
+    agent.platform_status = source_open(&agent.platform, msg, sizeof(msg), &notes);
     if (agent.platform_status < 0) {
         pmNotifyErr(LOG_ERR, "%s: no data source: %s", agent.desc->name, msg);
         return;
     }
     pmNotifyErr(LOG_INFO, "%s: %s", agent.desc->name, msg);
-    if (agent.platform.notes(agent.platform.ctx)[0] != '\0') {
-        char *notes = strdup(agent.platform.notes(agent.platform.ctx)), *line, *save = NULL;
+    if (notes[0] != '\0') {
+        char *copy = strdup(notes), *line, *save = NULL;
 
-        for (line = notes ? strtok_r(notes, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+        for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
             pmNotifyErr(LOG_WARNING, "%s: %s", agent.desc->name, line);
-        free(notes);
+        free(copy);
     }
 }
 

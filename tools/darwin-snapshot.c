@@ -4,6 +4,7 @@
  * -r FILE (any OS) it re-records a snapshot, which the tests use.
  */
 #include "platform.h"
+#include "replay.h"
 #include "snapshot_write.h"
 
 #include <errno.h>

@@ -26,7 +26,6 @@ static const char *const disk_keys[] = {
     "Protocol Characteristics.Physical Interconnect", "Protocol Characteristics.Physical Interconnect Location",
     "Device Characteristics.Medium Type", NULL,
 };
-static const char *const statistics[] = { "Statistics.", NULL };
 
 /* APFS: each container, its volumes, and the chain above it down to the
  * physical store: AppleAPFSMedia (the container's synthesized disk, e.g.
@@ -81,18 +80,17 @@ static const char *const smc_fan_keys[] = {
     "F0Ac", "F0Tg", "F0Mn", "F0Mx", "F0Md", "F1Ac", "F1Tg", "F1Mn", "F1Mx", "F1Md",
     "F2Ac", "F2Tg", "F2Mn", "F2Mx", "F2Md", "F3Ac", "F3Tg", "F3Mn", "F3Mx", "F3Md", NULL,
 };
-static const char *const energy_counters[] = { "value", NULL };
 
 const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N] = {
-    [PLAT_REGQ_CPUS] = { "IODeviceTree:/cpus", 0, cpu_keys, 0, NULL },
-    [PLAT_REGQ_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2, statistics },
-    [PLAT_REGQ_APFS] = { "AppleAPFSContainer", 1, apfs_keys, 5, statistics },
-    [PLAT_REGQ_GPUS] = { "IOAccelerator", 0, gpu_keys, 1, NULL },
-    [PLAT_REGQ_BATTERY] = { "AppleSmartBattery", 0, battery_keys, 0, NULL },
-    [PLAT_REGQ_BATTERY_PACK] = { "AppleSmartBatteryPack", 0, battery_pack_keys, 0, NULL },
-    [PLAT_REGQ_ENERGY] = { "IOReport:energy", 0, NULL, 0, energy_counters },
-    [PLAT_REGQ_HID_TEMPERATURES] = { "HID:temperature", 0, NULL, 0, NULL },
-    [PLAT_REGQ_SMC_TEMPERATURES] = { "SMC:temperature", 0, plat_smc_temperature_keys, 0, NULL },
-    [PLAT_REGQ_SMC_FANS] = { "SMC:fans", 0, smc_fan_keys, 0, NULL },
-    [PLAT_REGQ_THERMAL_PRESSURE] = { "notify:com.apple.system.thermalpressurelevel", 0, NULL, 0, NULL },
+    [PLAT_REGQ_CPUS] = { "IODeviceTree:/cpus", 0, cpu_keys, 0 },
+    [PLAT_REGQ_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2 },
+    [PLAT_REGQ_APFS] = { "AppleAPFSContainer", 1, apfs_keys, 5 },
+    [PLAT_REGQ_GPUS] = { "IOAccelerator", 0, gpu_keys, 1 },
+    [PLAT_REGQ_BATTERY] = { "AppleSmartBattery", 0, battery_keys, 0 },
+    [PLAT_REGQ_BATTERY_PACK] = { "AppleSmartBatteryPack", 0, battery_pack_keys, 0 },
+    [PLAT_REGQ_ENERGY] = { "IOReport:energy", 0, NULL, 0 },
+    [PLAT_REGQ_HID_TEMPERATURES] = { "HID:temperature", 0, NULL, 0 },
+    [PLAT_REGQ_SMC_TEMPERATURES] = { "SMC:temperature", 0, plat_smc_temperature_keys, 0 },
+    [PLAT_REGQ_SMC_FANS] = { "SMC:fans", 0, smc_fan_keys, 0 },
+    [PLAT_REGQ_THERMAL_PRESSURE] = { "notify:com.apple.system.thermalpressurelevel", 0, NULL, 0 },
 };

@@ -1,7 +1,6 @@
 /*
  * The sysctls behind each plat_sysctl_family and the hw.perflevelN fields:
- * one list that the live source reads, the snapshot source replays and the
- * snapshot writer records.
+ * one list that the live source reads (and a recorder records).
  */
 #include "platform.h"
 
@@ -14,46 +13,46 @@ _Static_assert(PLAT_VFS_N <= PLAT_SYSCTL_SET_MAX && PLAT_LIMITS_N <= PLAT_SYSCTL
                "every sysctl family fits a plat_sysctl_set");
 
 static const struct plat_sysctl_def vfs[PLAT_VFS_N] = {
-    [PLAT_VFS_NUM_FILES] = { "kern.num_files", 0 },
-    [PLAT_VFS_MAXFILES] = { "kern.maxfiles", 0 },
-    [PLAT_VFS_NUM_VNODES] = { "kern.num_vnodes", 0 },
-    [PLAT_VFS_MAXVNODES] = { "kern.maxvnodes", 0 },
+    [PLAT_VFS_NUM_FILES] = { "kern.num_files" },
+    [PLAT_VFS_MAXFILES] = { "kern.maxfiles" },
+    [PLAT_VFS_NUM_VNODES] = { "kern.num_vnodes" },
+    [PLAT_VFS_MAXVNODES] = { "kern.maxvnodes" },
 };
 
 static const struct plat_sysctl_def limits[PLAT_LIMITS_N] = {
-    [PLAT_LIMITS_MAXPROC] = { "kern.maxproc", 0 },
-    [PLAT_LIMITS_MAXPROCPERUID] = { "kern.maxprocperuid", 0 },
-    [PLAT_LIMITS_MAXFILES] = { "kern.maxfiles", 0 },
-    [PLAT_LIMITS_MAXFILESPERPROC] = { "kern.maxfilesperproc", 0 },
+    [PLAT_LIMITS_MAXPROC] = { "kern.maxproc" },
+    [PLAT_LIMITS_MAXPROCPERUID] = { "kern.maxprocperuid" },
+    [PLAT_LIMITS_MAXFILES] = { "kern.maxfiles" },
+    [PLAT_LIMITS_MAXFILESPERPROC] = { "kern.maxfilesperproc" },
     /* A long in XNU (SYSCTL_LONG): 8 bytes on 64-bit kernels. */
-    [PLAT_LIMITS_RECYCLED_VNODES] = { "kern.num_recycledvnodes", 1 },
+    [PLAT_LIMITS_RECYCLED_VNODES] = { "kern.num_recycledvnodes" },
 };
 
 static const struct plat_sysctl_def ipc[PLAT_IPC_N] = {
-    [PLAT_IPC_NMBCLUSTERS] = { "kern.ipc.nmbclusters", 0 },
-    [PLAT_IPC_MAXSOCKBUF] = { "kern.ipc.maxsockbuf", 0 },
-    [PLAT_IPC_SOMAXCONN] = { "kern.ipc.somaxconn", 0 },
-    [PLAT_IPC_SODEFUNCT_CALLS] = { "kern.ipc.sodefunct_calls", 1 },
+    [PLAT_IPC_NMBCLUSTERS] = { "kern.ipc.nmbclusters" },
+    [PLAT_IPC_MAXSOCKBUF] = { "kern.ipc.maxsockbuf" },
+    [PLAT_IPC_SOMAXCONN] = { "kern.ipc.somaxconn" },
+    [PLAT_IPC_SODEFUNCT_CALLS] = { "kern.ipc.sodefunct_calls" },
 };
 
 static const struct plat_sysctl_def pressure[PLAT_PRESSURE_N] = {
     /* Masked from `sysctl -a` but readable by name without privilege on
      * macOS; XNU converts its internal level to the dispatch flags
      * (1 normal, 2 warning, 4 critical) in sysctl_memorystatus_vm_pressure_level. */
-    [PLAT_PRESSURE_LEVEL] = { "kern.memorystatus_vm_pressure_level", 0 },
-    [PLAT_PRESSURE_FREE_PERCENT] = { "kern.memorystatus_level", 0 },
+    [PLAT_PRESSURE_LEVEL] = { "kern.memorystatus_vm_pressure_level" },
+    [PLAT_PRESSURE_FREE_PERCENT] = { "kern.memorystatus_level" },
 };
 
 static const struct plat_sysctl_def cpu_counts[PLAT_CPU_COUNTS_N] = {
-    [PLAT_CPU_PHYSICAL] = { "hw.physicalcpu", 0 },
-    [PLAT_CPU_LOGICAL] = { "hw.logicalcpu", 0 },
+    [PLAT_CPU_PHYSICAL] = { "hw.physicalcpu" },
+    [PLAT_CPU_LOGICAL] = { "hw.logicalcpu" },
     /* Since macOS 12; absent before, which leaves the levels unknown. */
-    [PLAT_CPU_NPERFLEVELS] = { "hw.nperflevels", 0 },
+    [PLAT_CPU_NPERFLEVELS] = { "hw.nperflevels" },
 };
 
 static const struct plat_sysctl_def sockstat[PLAT_SOCKSTAT_N] = {
-    [PLAT_SOCKSTAT_TCP] = { "net.inet.tcp.pcbcount", 0 },
-    [PLAT_SOCKSTAT_UDP] = { "net.inet.udp.pcbcount", 0 },
+    [PLAT_SOCKSTAT_TCP] = { "net.inet.tcp.pcbcount" },
+    [PLAT_SOCKSTAT_UDP] = { "net.inet.udp.pcbcount" },
 };
 
 const char *const plat_perflevel_fields[PLAT_PL_N] = {
@@ -88,18 +87,4 @@ plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n)
     }
     *n = families[family].n;
     return families[family].defs;
-}
-
-int
-plat_sysctl_listed_before(enum plat_sysctl_family family, const char *name)
-{
-    for (int f = 0; f < (int)family; f++) {
-        unsigned int n;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
-
-        for (unsigned int i = 0; i < n; i++)
-            if (strcmp(defs[i].name, name) == 0)
-                return 1;
-    }
-    return 0;
 }

@@ -37,8 +37,8 @@ fi
 echo "Using $zig ($("$zig" version))"
 
 live_sources=$(ls "$src"/src/platform/darwin/*.c)
-portable_sources=$(grep -v '^#' "$src/src/platform/portable-sources.txt" | sed "s|^|$src/|")
-flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform -I$src/src/platform/snapshot -I$src/src/platform/darwin -I$src/tests/cross/sdk"
+portable_sources=$(cat "$src/src/platform/portable-sources.txt" "$src/src/replay/sources.txt" | grep -v '^#' | sed "s|^|$src/|")
+flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform -I$src/src/replay -I$src/src/platform/darwin -I$src/tests/cross/sdk"
 
 passed=0
 failed=0

@@ -15,6 +15,7 @@
 #include "netif_parse.h"
 #include "netstat_parse.h"
 #include "nfs_parse.h"
+#include "replay.h"
 #include "procargs_parse.h"
 #include "registry_decode.h"
 #include "battery_decode.h"

@@ -13,10 +13,10 @@ if [ -z "$clang" ]; then
 fi
 rm -rf "$work"; mkdir -p "$work/corpus"
 cp "$src"/tests/fuzz/corpus/* "$src"/tests/fixtures/*.snapshot "$work/corpus/"     # seeds: the corpus and the fixtures
-sources=$(grep -v '^#' "$src/src/platform/portable-sources.txt" | sed "s|^|$src/|")
+sources=$(cat "$src/src/platform/portable-sources.txt" "$src/src/replay/sources.txt" | grep -v '^#' | sed "s|^|$src/|")
 # shellcheck disable=SC2086 # one word per source path
 "$clang" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -I"$src/include" -I"$src/src/platform" -I"$src/src/platform/snapshot" \
+    -fno-sanitize-recover=undefined -I"$src/include" -I"$src/src/platform" -I"$src/src/replay" \
     -o "$work/fuzz_snapshot" "$src/tests/fuzz/fuzz_snapshot.c" $sources
 cd "$work"
 if ./fuzz_snapshot -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=1024 corpus > fuzz.log 2>&1; then

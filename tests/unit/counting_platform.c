@@ -127,12 +127,6 @@ c_error(void *x)
     return IN(x)->error(IN(x)->ctx);
 }
 
-static const char *
-c_notes(void *x)
-{
-    return IN(x)->notes(IN(x)->ctx);
-}
-
 static void
 c_close(void *x)
 {
@@ -149,7 +143,7 @@ counting_platform_wrap(struct counting_platform *c, const struct platform *inner
         .procs = c_procs, .proc_task = c_task, .proc_rusage = c_rusage, .proc_args = c_args,
         .proc_path = c_path, .proc_cwd = c_cwd, .proc_fds = c_fds, .proc_threads = c_threads,
         .sock_owners = c_sockets, .user_name = c_user, .group_name = c_group, .tty_name = c_tty,
-        .error = c_error, .notes = c_notes, .close = c_close,
+        .error = c_error, .close = c_close,
     };
 }
 

@@ -94,7 +94,6 @@ static int fake_tcp(void *c, struct plat_tcp *o) { FAKE(c)->calls.tcp++; *o = FA
 static int fake_tcpconn(void *c, struct plat_tcpconn *o) { FAKE(c)->calls.tcpconn++; *o = FAKE(c)->tcpconn; return FAKE(c)->tcpconn_sts; }
 
 static const char *fake_error(void *c) { (void)c; return "injected failure"; }
-static const char *fake_notes(void *c) { (void)c; return ""; }
 static void fake_close(void *c) { (void)c; }
 
 void
@@ -174,7 +173,7 @@ fake_platform_init(struct fake_platform *f)
         .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
         .tcp = fake_tcp, .tcpconn = fake_tcpconn, .registry = fake_registry,
         .mounts = fake_mounts, .nfs = fake_nfs,
-        .error = fake_error, .notes = fake_notes, .close = fake_close,
+        .error = fake_error, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };
     snprintf(f->host.model, sizeof(f->host.model), "Mac14,2");

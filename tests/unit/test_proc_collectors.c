@@ -17,6 +17,7 @@
 #include "agent_harness.h"
 #include "collector.h"
 #include "counting_platform.h"
+#include "replay.h"
 #include "proc_access.h"
 #include "proc_context.h"
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "platform.h"
+#include "replay.h"
 #include "registry_decode.h"
 #include "registry_set.h"
 
@@ -212,7 +213,7 @@ registry_entries_replay_and_come_and_go(void **state)
 
     (void)state;
     open_text(&p, text);
-    assert_string_equal(p.notes(p.ctx), "");
+    assert_string_equal(platform_snapshot_notes(&p), "");
     assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
     assert_int_equal(set.n, 2);
     assert_int_equal(set.entry[0].id, 0x10);
@@ -275,26 +276,6 @@ replay_answers_only_the_keys_a_query_asks_for(void **state)
 }
 
 static void
-version_1_cluster_types_still_replay(void **state)
-{
-    static const char text[] = "pmda-darwin-snapshot 1\ncpu[cpu0].cluster_type E\ncpu[cpu1].cluster_type P\n"
-                               "sample 100\ncpu[cpu0].user 1\n";
-    struct platform p;
-    struct plat_topology t;
-
-    (void)state;
-    open_text(&p, text);
-    memset(&t, 0, sizeof(t));
-    assert_int_equal(p.topology(p.ctx, &t), 0);
-    assert_int_equal(t.clusters_status, 0);
-    assert_int_equal(t.nclusters, 2);
-    assert_string_equal(t.cluster[0].cpu, "cpu0");
-    assert_string_equal(t.cluster[0].type, "E");
-    assert_string_equal(t.cluster[1].type, "P");
-    p.close(p.ctx);
-}
-
-static void
 a_malformed_registry_value_is_named_with_its_line(void **state)
 {
     static const char text[] = "pmda-darwin-snapshot 1\n"
@@ -325,7 +306,6 @@ main(void)
         cmocka_unit_test(cluster_types_of_numbered_cpus),
         cmocka_unit_test(registry_entries_replay_and_come_and_go),
         cmocka_unit_test(replay_answers_only_the_keys_a_query_asks_for),
-        cmocka_unit_test(version_1_cluster_types_still_replay),
         cmocka_unit_test(a_malformed_registry_value_is_named_with_its_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -145,7 +145,7 @@ a_failed_group_is_written_as_a_comment_and_fails_on_replay(void **state)
 }
 
 #define DOC SOURCE_DIR "/docs/snapshot-format.md"
-static const char doc_begin[] = "<!-- keys: generated from src/platform/snapshot/snapshot_records.c -->\n";
+static const char doc_begin[] = "<!-- keys: generated from src/replay/snapshot_records.c -->\n";
 static const char doc_end[] = "<!-- end of generated keys -->";
 static char doc_text[1 << 18];
 

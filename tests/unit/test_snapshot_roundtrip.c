@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "platform.h"
+#include "replay.h"
 #include "snapshot_write.h"
 
 static uint64_t fixed_now;
@@ -33,7 +34,7 @@ open_at(struct platform *p, const char *path, uint64_t elapsed_usec)
     assert_int_equal(platform_snapshot_open(p, path, msg, sizeof(msg)), 0);
     fixed_now = 1000;
     platform_snapshot_set_clock(p, fixed_clock);
-    assert_int_equal(p->notes(p->ctx)[0], '\0');
+    assert_int_equal(platform_snapshot_notes(p)[0], '\0');
     fixed_now = 1000 + elapsed_usec;
 }
 

@@ -38,13 +38,6 @@ live_error(void *ctx)
     return ((struct live_source *)ctx)->error;
 }
 
-static const char *
-live_notes(void *ctx)
-{
-    (void)ctx;
-    return "";
-}
-
 static void
 live_close(void *ctx)
 {
@@ -132,7 +125,6 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .group_name = live_group_name,
         .tty_name = live_tty_name,
         .error = live_error,
-        .notes = live_notes,
         .close = live_close,
     };
     snprintf(msg, msglen, "reading live macOS data");

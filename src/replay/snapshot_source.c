@@ -4,6 +4,7 @@
  */
 #include "array_grow.h"
 #include "platform.h"
+#include "replay.h"
 #include "registry_decode.h"
 #include "registry_set.h"
 #include "snapshot_proc.h"
@@ -205,16 +206,6 @@ snapshot_logins(void *ctx, struct plat_login_set *out)
     return 0;
 }
 
-/* Whether a property path is one of the query's counters. */
-static int
-is_counter(const struct plat_reg_query *q, const char *path)
-{
-    for (const char *const *c = q->counters; c != NULL && *c != NULL; c++)
-        if (strncmp(path, *c, strlen(*c)) == 0)
-            return 1;
-    return 0;
-}
-
 /* What a registry query reads from the file, found at its first answer:
  * the recorded entries "ioreg[MATCH#ID]" and, of each, the properties the
  * query asks for (an imported dump holds more: the live reader would
@@ -273,7 +264,7 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
             continue;
         if ((sts = array_grow((void **)&p->prop, &p->prop_cap, p->nprops, sizeof(*p->prop))) < 0)
             return sts;
-        p->prop[p->nprops++] = (struct plan_prop){ k + plen, snap_find(s, k), is_counter(q, k + plen) };
+        p->prop[p->nprops++] = (struct plan_prop){ k + plen, snap_find(s, k), rec_registry_is_counter(q, k + plen) };
         e->nprops++;
     }
     return 0;
@@ -342,29 +333,6 @@ read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, cons
     return 0;
 }
 
-/* Before the registry was recorded, version 1 captures carried each CPU's
- * decided cluster type as "cpu[NAME].cluster_type": answer the CPUs' query
- * with the entries those stand for. */
-static int
-legacy_cpu_entries(struct reg_builder *b, struct snap *s)
-{
-    const char *cpu, *type;
-
-    for (unsigned int i = 0; (cpu = snap_instance(s, "cpu", i)) != NULL; i++) {
-        char key[PLAT_NAME_MAX + 32];
-        int sts;
-
-        snprintf(key, sizeof(key), "cpu[%s].cluster_type", cpu);
-        if (strncmp(cpu, "cpu", 3) != 0 || !snap_has(s, key) || snap_text(s, key, &type) < 0)
-            continue;
-        if ((sts = reg_builder_entry(b, i + 1, 0, cpu, "")) < 0 ||
-            (sts = reg_builder_number(b, "logical-cpu-id", strtoull(cpu + 3, NULL, 10))) < 0 ||
-            (sts = reg_builder_data(b, "cluster-type", (const unsigned char *)type, strlen(type))) < 0)
-            return sts;
-    }
-    return 0;
-}
-
 /* An entry whose class a sample lacks is not there in it. */
 static int
 read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q,
@@ -385,9 +353,6 @@ read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg
             return sts;
     }
     snap_clear_error(s);                /* entries absent now are not failures */
-    if (src->registry.n == 0 && q == &plat_reg_queries[PLAT_REGQ_CPUS] &&
-        (sts = legacy_cpu_entries(&src->registry, s)) < 0)
-        return sts;
     reg_builder_finish(&src->registry, out);
     return out->n > 0 ? 0 : -ENOENT;    /* nothing recorded: what a Mac without it says */
 }
@@ -527,11 +492,6 @@ snapshot_error(void *ctx)
     return snap_error(((struct snapshot_source *)ctx)->snap);
 }
 
-static const char *
-snapshot_notes(void *ctx)
-{
-    return snap_notes(((struct snapshot_source *)ctx)->snap);
-}
 
 static int
 snapshot_timebase(void *ctx, struct plat_timebase *out)
@@ -591,7 +551,7 @@ snapshot_close(void *ctx)
     free(src);
 }
 
-/* The described keys, the registry's and version 1's cluster types. */
+/* The described keys and the registry's. */
 static struct snap_field *
 build_schema(void)
 {
@@ -600,7 +560,6 @@ build_schema(void)
         { "ioreg", "class", 1, SNAP_TEXT },
         { "ioreg", "parent", 1, SNAP_TEXT },
         { "ioreg", "prop.*", 1, SNAP_REGISTRY },    /* any property path */
-        { "cpu", "cluster_type", 1, SNAP_TEXT },
     };
 
     return rec_schema(extra, sizeof(extra) / sizeof(extra[0]));
@@ -663,11 +622,16 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         .group_name = snapshot_group_name,
         .tty_name = snapshot_tty_name,
         .error = snapshot_error,
-        .notes = snapshot_notes,
         .close = snapshot_close,
     };
     snprintf(msg, msglen, "replaying %s (%u samples)", path, snap_nsamples(src->snap));
     return 0;
+}
+
+const char *
+platform_snapshot_notes(const struct platform *p)
+{
+    return snap_notes(((struct snapshot_source *)p->ctx)->snap);
 }
 
 void

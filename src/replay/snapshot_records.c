@@ -383,6 +383,56 @@ const struct rec_desc *const rec_all[] = {
 };
 const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
 
+/* The sysctls that only ever increase: replay interpolates them as 64-bit
+ * counters. Every other one is a 64-bit gauge. */
+static const unsigned char sysctl_counter[PLAT_SYSCTL_NFAMILIES][PLAT_SYSCTL_SET_MAX] = {
+    [PLAT_SYSCTL_LIMITS][PLAT_LIMITS_RECYCLED_VNODES] = 1,
+    [PLAT_SYSCTL_IPC][PLAT_IPC_SODEFUNCT_CALLS] = 1,
+};
+
+int
+rec_sysctl_is_counter(enum plat_sysctl_family family, unsigned int index)
+{
+    return (unsigned int)family < PLAT_SYSCTL_NFAMILIES && index < PLAT_SYSCTL_SET_MAX &&
+           sysctl_counter[family][index];
+}
+
+int
+rec_sysctl_listed_before(enum plat_sysctl_family family, const char *name)
+{
+    for (int f = 0; f < (int)family; f++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
+
+        for (unsigned int i = 0; i < n; i++)
+            if (strcmp(defs[i].name, name) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Registry properties whose numbers only grow, by query: key path prefixes. */
+static const char *const statistics[] = { "Statistics.", NULL };
+static const char *const energy_value[] = { "value", NULL };
+static const char *const *const registry_counters[PLAT_REGQ_N] = {
+    [PLAT_REGQ_DISKS] = statistics,
+    [PLAT_REGQ_APFS] = statistics,
+    [PLAT_REGQ_ENERGY] = energy_value,
+};
+
+int
+rec_registry_is_counter(const struct plat_reg_query *q, const char *path)
+{
+    for (int id = 0; id < PLAT_REGQ_N; id++) {
+        if (q != &plat_reg_queries[id])
+            continue;
+        for (const char *const *c = registry_counters[id]; c != NULL && *c != NULL; c++)
+            if (strncmp(path, *c, strlen(*c)) == 0)
+                return 1;
+    }
+    return 0;                           /* a query the agent does not make has none */
+}
+
 /* A record's keys start with "family.", "family[instance]." or nothing
  * (each field's key has its family): written once per record. */
 static size_t
@@ -782,9 +832,10 @@ rec_schema(const struct snap_field *extra, size_t nextra)
         const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)family, &count);
 
         for (unsigned int i = 0; i < count; i++)
-            if (!plat_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name) &&
+            if (!rec_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name) &&
                 schema_entry(&schema[k++], "sysctl", 6, defs[i].name, 0,
-                             defs[i].counter ? SNAP_COUNTER64 : SNAP_GAUGE64) < 0)
+                             rec_sysctl_is_counter((enum plat_sysctl_family)family, i) ? SNAP_COUNTER64
+                                                                                        : SNAP_GAUGE64) < 0)
                 goto fail;
     }
     for (size_t e = 0; e < nextra; e++)
@@ -869,7 +920,8 @@ rec_doc_table(FILE *fp)
             const char *sep = "| ";
 
             for (unsigned int i = 0; i < n; i++)
-                if (defs[i].counter == counter && !plat_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name)) {
+                if (rec_sysctl_is_counter((enum plat_sysctl_family)family, i) == counter &&
+                    !rec_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name)) {
                     fprintf(fp, "%s`sysctl.%s`", sep, defs[i].name);
                     sep = ", ";
                 }

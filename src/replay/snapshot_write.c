@@ -33,7 +33,7 @@ write_sysctl_set(FILE *fp, enum plat_sysctl_family family, const struct plat_sys
     const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
 
     for (unsigned int i = 0; i < n && i < set->n; i++) {
-        if (plat_sysctl_listed_before(family, defs[i].name))        /* a key is written once a sample */
+        if (rec_sysctl_listed_before(family, defs[i].name))         /* a key is written once a sample */
             continue;
         if (set->status[i] < 0)
             fprintf(fp, "# sysctl.%s failed (%s)\n", defs[i].name, strerror(-set->status[i]));

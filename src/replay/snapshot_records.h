@@ -72,6 +72,16 @@ struct snap_name {
     char name[PLAT_NAME_MAX];
 };
 
+/* Whether the index-th sysctl of family only ever increases (replayed as a counter). */
+int rec_sysctl_is_counter(enum plat_sysctl_family family, unsigned int index);
+
+/* Whether a family before this one lists the sysctl too (some do:
+ * kern.maxfiles): its key is recorded once. */
+int rec_sysctl_listed_before(enum plat_sysctl_family family, const char *name);
+
+/* Whether a property at path of an answer to q only grows (replayed as a counter). */
+int rec_registry_is_counter(const struct plat_reg_query *q, const char *path);
+
 /* The descriptions, in the order the docs list them. */
 extern const struct rec_desc rec_host, rec_uname, rec_clock, rec_memory, rec_loadavg, rec_ticks, rec_tasks,
     rec_login, rec_topology, rec_perflevel, rec_netif, rec_udp, rec_icmp, rec_ip6, rec_tcp, rec_tcpconn,
