@@ -219,6 +219,8 @@ struct plan_prop {
 struct plan_entry {
     uint64_t id;
     const struct snap_entry *name, *class_name, *parent;
+    const char *parent_text;            /* the parent's text last read, and its id: */
+    uint64_t parent_id;                 /* parsed once for each sample that gives it */
     unsigned int first, nprops;         /* its properties in the plan's prop[] */
 };
 
@@ -271,7 +273,7 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
 }
 
 /* The plan of query q, made at its first answer; NULL without memory. */
-static const struct reg_plan *
+static struct reg_plan *
 plan_of(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q)
 {
     size_t mlen = strlen(q->match);
@@ -309,7 +311,7 @@ plans_free(struct reg_plan *p)
 /* One planned entry as the current sample has it, the query's counters
  * interpolated between samples. */
 static int
-read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, const struct plan_entry *e)
+read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, struct plan_entry *e)
 {
     const char *name = "", *class_name = "", *parent = NULL;
     int sts;
@@ -320,7 +322,11 @@ read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, cons
         snap_text_of(s, e->parent, &parent);
     if ((sts = snap_text_of(s, e->class_name, &class_name)) < 0)
         return sts;
-    if ((sts = reg_builder_entry(b, e->id, parent ? strtoull(parent, NULL, 0) : 0, name, class_name)) < 0)
+    if (parent != e->parent_text) {     /* a sample's text stays where it is */
+        e->parent_text = parent;
+        e->parent_id = parent ? strtoull(parent, NULL, 0) : 0;
+    }
+    if ((sts = reg_builder_entry(b, e->id, e->parent_id, name, class_name)) < 0)
         return sts;
     for (unsigned int i = e->first; i < e->first + e->nprops; i++) {
         struct plat_reg_prop value;
@@ -338,7 +344,7 @@ static int
 read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q,
               struct plat_reg_set *out)
 {
-    const struct reg_plan *p = plan_of(src, s, q);
+    struct reg_plan *p = plan_of(src, s, q);
     int sts;
 
     if (p == NULL)
