@@ -26,9 +26,13 @@ max_rss_kb=20000
 instructions() {
     local out=$work/callgrind.$1
     valgrind --tool=callgrind --callgrind-out-file="$out" "$loop" "$module" "$src/pmns/root" "$1" >/dev/null 2>&1
+    # (callgrind_annotate may list a function under two spellings of its file: counted once)
     callgrind_annotate --inclusive=yes --threshold=100 "$out" 2>/dev/null | awk '
         /PROGRAM TOTALS/ {gsub(",", "", $1); total = $1}
-        /snapshot_source\.c:snapshot_[a-z0-9_]+ / {gsub(",", "", $1); replay += $1}
+        match($0, /snapshot_source\.c:snapshot_[a-z0-9_]+ /) {
+            name = substr($0, RSTART, RLENGTH); gsub(",", "", $1)
+            if (!(name in cost)) { cost[name] = $1; replay += $1 }
+        }
         END {print total, replay + 0}'
 }
 work=$(mktemp -d)

@@ -58,8 +58,9 @@ struct collector {
     /* Optional: told each requested row before a fetch's refresh, so that a
      * refresh can skip the work that no requested row needs. */
     void (*want)(const struct metric_row *row);
-    /* Optional: labels of one instance; returns how many were added. */
-    int (*instance_labels)(pmInDom indom, unsigned int inst, pmLabelSet **lp);
+    /* Optional: labels of one instance, as a JSON object written into json
+     * (len bytes); 0, or -1 when the instance has none. */
+    int (*instance_labels)(pmInDom indom, unsigned int inst, char *json, size_t len);
     /* Optional: release everything refresh allocated. */
     void (*teardown)(pmInDom indom);
 };

@@ -7,6 +7,7 @@
 #include "agent.h"
 #include "collector.h"
 #include "help_text.h"
+#include "label_cache.h"
 #include "refresh_plan.h"
 #include "source_open.h"
 
@@ -49,6 +50,7 @@ static struct agent {
     pmdaIndom *indoms;
     unsigned int nindoms;
     struct help_table help;
+    struct label_cache labels;      /* instance label sets, each built once */
 } agent;
 
 static pmInDom
@@ -255,10 +257,14 @@ agent_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
 {
     const struct indom_def *def;
     int c = collector_of_indom(indom, &def);
+    char json[PM_MAXLABELJSONLEN];
 
-    if (c < 0 || agent.desc->collectors[c]->instance_labels == NULL)
+    if (c < 0 || agent.desc->collectors[c]->instance_labels == NULL ||
+        agent.desc->collectors[c]->instance_labels(indom, inst, json, sizeof(json)) < 0)
         return 0;
-    return agent.desc->collectors[c]->instance_labels(indom, inst, lp);
+    if (*lp == NULL || (*lp)->json != NULL)     /* not the empty set pmdaLabel hands out */
+        return pmdaAddLabels(lp, "%s", json) < 0 ? 0 : (*lp)->nlabels;
+    return label_cache_fill(&agent.labels, json, *lp);
 }
 
 /* agent.by_cluster from the metric table, which is in PMID order. */
@@ -404,6 +410,7 @@ agent_teardown(void)
     if (agent.platform_status == 0 && agent.platform.close)
         agent.platform.close(agent.platform.ctx);
     help_free(&agent.help);
+    label_cache_free(&agent.labels);
     if (agent.by_cluster != NULL)
         free(agent.by_cluster[0].item);         /* every cluster's slots are one allocation */
     free(agent.by_cluster);

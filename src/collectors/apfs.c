@@ -132,25 +132,27 @@ apfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-apfs_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+apfs_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     int i;
 
     if (pmInDom_serial(id) == INDOM_APFS_CONTAINER) {
         if ((i = index_of(container_inst, ncontainers, inst)) < 0)
-            return 0;
-        return pmdaAddLabels(lp, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", containers[i].store,
-                             containers[i].store_disk) < 0 ? 0 : 2;
+            return -1;
+        snprintf(json, len, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", containers[i].store,
+                 containers[i].store_disk);
+        return 0;
     }
     if ((i = index_of(volume_inst, nvolumes, inst)) < 0)
-        return 0;
+        return -1;
     {
         char name[PLAT_REG_NAME_MAX], role[32];
 
         collector_label_text(volumes[i].volume_name, name, sizeof(name));
         collector_label_text(volumes[i].role, role, sizeof(role));
-        return pmdaAddLabels(lp, "{\"container\":\"%s\",\"volume_name\":\"%s\",\"role\":\"%s\"}",
-                             volumes[i].container, name, role[0] ? role : "none") < 0 ? 0 : 3;
+        snprintf(json, len, "{\"container\":\"%s\",\"volume_name\":\"%s\",\"role\":\"%s\"}",
+                 volumes[i].container, name, role[0] ? role : "none");
+        return 0;
     }
 }
 

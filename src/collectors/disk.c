@@ -334,19 +334,20 @@ label_text(const char *s, int lower, char *out, size_t len)
 }
 
 static int
-disk_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+disk_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct disk_entry *e = disk_of_inst(inst);
     char medium[32], location[32], protocol[64];
 
     (void)id;
     if (e == NULL)
-        return 0;
-    return pmdaAddLabels(lp, "{\"medium\":\"%s\",\"location\":\"%s\",\"protocol\":\"%s\",\"removable\":%s}",
-                         label_text(e->d.medium, 1, medium, sizeof(medium)),
-                         label_text(e->d.location, 1, location, sizeof(location)),
-                         label_text(disk_protocol(&e->d), 0, protocol, sizeof(protocol)),
-                         e->d.removable == 1 ? "true" : e->d.removable == 0 ? "false" : "null") < 0 ? 0 : 4;
+        return -1;
+    snprintf(json, len, "{\"medium\":\"%s\",\"location\":\"%s\",\"protocol\":\"%s\",\"removable\":%s}",
+             label_text(e->d.medium, 1, medium, sizeof(medium)),
+             label_text(e->d.location, 1, location, sizeof(location)),
+             label_text(disk_protocol(&e->d), 0, protocol, sizeof(protocol)),
+             e->d.removable == 1 ? "true" : e->d.removable == 0 ? "false" : "null");
+    return 0;
 }
 
 static void

@@ -178,22 +178,24 @@ apfs_container(const struct plat_mount *m, char *out, size_t len)
 }
 
 static int
-filesys_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+filesys_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct plat_mount *m = filesys_of_inst(inst);
     char device[PLAT_PATH_MAX], fstype[PLAT_FSTYPE_MAX], container[PLAT_NAME_MAX];
-    int n = 0;
+    int n;
 
     (void)id;
     if (m == NULL)
-        return 0;
+        return -1;
     collector_label_text(m->from, device, sizeof(device));
     collector_label_text(m->fstype, fstype, sizeof(fstype));
-    n += pmdaAddLabels(lp, "{\"fstype\":\"%s\",\"device\":\"%s\",\"local\":%s}", fstype, device,
-                       m->flags & PLAT_MNT_LOCAL ? "true" : "false") < 0 ? 0 : 3;
-    if (apfs_container(m, container, sizeof(container)))
-        n += pmdaAddLabels(lp, "{\"apfs_container\":\"%s\"}", container) < 0 ? 0 : 1;
-    return n;
+    n = snprintf(json, len, "{\"fstype\":\"%s\",\"device\":\"%s\",\"local\":%s", fstype, device,
+                 m->flags & PLAT_MNT_LOCAL ? "true" : "false");
+    if (n > 0 && (size_t)n < len && apfs_container(m, container, sizeof(container)))
+        n += snprintf(json + n, len - (size_t)n, ",\"apfs_container\":\"%s\"", container);
+    if (n > 0 && (size_t)n < len)
+        snprintf(json + n, len - (size_t)n, "}");
+    return 0;
 }
 
 static void

@@ -120,17 +120,17 @@ gpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-gpu_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+gpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct gpu *g = gpu_of_inst(inst);
     char model[PLAT_NAME_MAX];
 
     (void)id;
     if (g == NULL)
-        return 0;
+        return -1;
     collector_label_text(g->model[0] ? g->model : "unknown", model, sizeof(model));
-    return pmdaAddLabels(lp, "{\"model\":\"%s\",\"memory\":\"%s\"}", model, g->unified ? "unified" : "dedicated") < 0
-               ? 0 : 2;
+    snprintf(json, len, "{\"model\":\"%s\",\"memory\":\"%s\"}", model, g->unified ? "unified" : "dedicated");
+    return 0;
 }
 
 static void

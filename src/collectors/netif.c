@@ -275,14 +275,15 @@ netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-netif_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+netif_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     struct netif_view v;
 
     (void)id;
     if (netif_of_inst(inst, &v) < 0)
-        return 0;
-    return pmdaAddLabels(lp, "{\"type\":\"%s\"}", v.kind) < 0 ? 0 : 1;
+        return -1;
+    snprintf(json, len, "{\"type\":\"%s\"}", v.kind);
+    return 0;
 }
 
 static void

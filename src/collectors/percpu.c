@@ -135,7 +135,7 @@ percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-percpu_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+percpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct cpu_entry *e = entry_by_inst(inst);
     const char *word;
@@ -143,8 +143,9 @@ percpu_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
 
     (void)id;
     if (e == NULL || topology_cpu_level(e->name, &level, &word) < 0)
-        return 0;           /* level unknown: no label, nothing invented */
-    return pmdaAddLabels(lp, "{\"perflevel\":%d,\"perflevel_name\":\"%s\"}", level, word) < 0 ? 0 : 2;
+        return -1;           /* level unknown: no label, nothing invented */
+    snprintf(json, len, "{\"perflevel\":%d,\"perflevel_name\":\"%s\"}", level, word);
+    return 0;
 }
 
 unsigned int

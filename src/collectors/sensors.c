@@ -78,20 +78,21 @@ sensors_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
 }
 
 static int
-sensors_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+sensors_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct sensor *s = sensor_of_inst(inst);
     char name[SENSOR_NAME_MAX];
 
     (void)id;
     if (s == NULL)
-        return 0;
+        return -1;
     collector_label_text(s->name, name, sizeof(name));
     if (s->description != NULL)
-        return pmdaAddLabels(lp, "{\"location\":\"%s\",\"sensor\":\"%s\",\"description\":\"%s\"}",
-                             sensor_location_name(s->location), name, s->description) < 0 ? 0 : 3;
-    return pmdaAddLabels(lp, "{\"location\":\"%s\",\"sensor\":\"%s\"}", sensor_location_name(s->location),
-                         name) < 0 ? 0 : 2;
+        snprintf(json, len, "{\"location\":\"%s\",\"sensor\":\"%s\",\"description\":\"%s\"}",
+                 sensor_location_name(s->location), name, s->description);
+    else
+        snprintf(json, len, "{\"location\":\"%s\",\"sensor\":\"%s\"}", sensor_location_name(s->location), name);
+    return 0;
 }
 
 static void

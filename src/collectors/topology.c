@@ -256,14 +256,15 @@ topology_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *ato
 }
 
 static int
-topology_labels(pmInDom id, unsigned int inst, pmLabelSet **lp)
+topology_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     int l = topology_level_of_inst(inst);
 
     (void)id;
     if (l < 0)
-        return 0;
-    return pmdaAddLabels(lp, "{\"perflevel\":%d}", l) < 0 ? 0 : 1;
+        return -1;
+    snprintf(json, len, "{\"perflevel\":%d}", l);
+    return 0;
 }
 
 static void

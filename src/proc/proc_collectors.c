@@ -165,18 +165,18 @@ static const struct indom_def process_indom = {
 };
 
 static int
-process_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
+process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
 {
     const struct proc_entry *e = proc_table_entry(inst);
 
     (void)indom;
     if (e == NULL)
-        return 0;
+        return -1;
     if (e->thread)
-        pmdaAddLabels(lp, "{\"pid\":%d,\"tid\":%llu}", (int)e->kp.pid, (unsigned long long)e->thread->tid);
+        snprintf(json, len, "{\"pid\":%d,\"tid\":%llu}", (int)e->kp.pid, (unsigned long long)e->thread->tid);
     else
-        pmdaAddLabels(lp, "{\"pid\":%d}", (int)e->kp.pid);
-    return e->thread ? 2 : 1;
+        snprintf(json, len, "{\"pid\":%d}", (int)e->kp.pid);
+    return 0;
 }
 
 const struct collector proc_psinfo_collector = {
