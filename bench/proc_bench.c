@@ -16,7 +16,7 @@
 #include "agent.h"
 #include "counting_platform.h"
 #include "replay.h"
-#include "proc_access.h"
+#include "proc_context.h"
 
 #define ROUNDS 5
 

@@ -4,7 +4,7 @@
 #include "collector.h"
 #include "families.h"
 #include "metric_units.h"
-#include "cpu_ticks.h"
+#include "cpu_counters.h"
 #include "hinv.h"
 
 /* Items 42..45 follow enum cpu_state_index: user, nice, sys, idle. */

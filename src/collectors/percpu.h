@@ -1,7 +1,7 @@
 #ifndef PMDA_DARWIN_PERCPU_H
 #define PMDA_DARWIN_PERCPU_H
 
-#include "cpu_ticks.h"
+#include "cpu_counters.h"
 
 /* A processor present at the last cluster 8 refresh and its extended tick counters. */
 struct percpu_view {

@@ -11,7 +11,7 @@
 #include "collector.h"
 #include "families.h"
 #include "metric_units.h"
-#include "cpu_ticks.h"
+#include "cpu_counters.h"
 #include "delta_sum.h"
 #include "hinv.h"
 #include "percpu.h"

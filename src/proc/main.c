@@ -1,12 +1,11 @@
 /*
  * pmdaproc: the proc agent as a daemon that pmcd starts as root (domain 3).
  * It must be root to read other users' processes, and it checks each
- * client's credentials itself (proc_access.h). Options as PCP's Linux proc
+ * client's credentials itself (proc_policy.h, proc_context.h). Options as PCP's Linux proc
  * agent has them: -A no access checks, -L threads as instances for every
  * client, -r access.conf.
  */
 #include "agent.h"
-#include "proc_access.h"
 #include "proc_context.h"
 
 #include <errno.h>

@@ -3,7 +3,6 @@
  * attributes, and each client's thread switch. Contexts come and go with
  * clients; the table grows to the highest context number seen.
  */
-#include "proc_access.h"
 #include "proc_context.h"
 
 #include <pcp/pmapi.h>

@@ -1,4 +1,4 @@
-#include "proc_access.h"
+#include "proc_policy.h"
 
 #include <ctype.h>
 #include <errno.h>

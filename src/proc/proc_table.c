@@ -2,7 +2,7 @@
 #include "array_grow.h"
 #include "convert.h"
 #include "procargs_parse.h"
-#include "proc_access.h"
+#include "proc_context.h"
 #include "id_index.h"
 
 #include <errno.h>

@@ -9,7 +9,7 @@
 
 #include "collector.h"
 #include "metric_units.h"
-#include "proc_access.h"
+#include "proc_context.h"
 #include "proc_table.h"
 
 

@@ -145,7 +145,7 @@ check "the installed proc agent serves processes; root sees every cwd, a TCP cli
      grep -q '\"000731 python3.12\"\] value' '$work/proc-values' && grep -q '/Users/bob' '$work/proc-values' &&
      grep -q -i permission '$work/proc-values.tcp' && ! grep -q '/Users' '$work/proc-values.tcp'"
 check "the access policy and the proc pmlogrewrite rule are in place" sh -c \
-    "cmp -s '$src/proc/access.conf' '$PCP_SYSCONF_DIR/proc/access.conf' &&
+    "cmp -s '$src/pmdaproc/access.conf' '$PCP_SYSCONF_DIR/proc/access.conf' &&
      cmp -s '$src/pmlogrewrite/proc.conf' '$PCP_VAR_DIR/config/pmlogrewrite/darwin_proc.conf'"
 (cd "$PCP_PMDAS_DIR/proc" && ./Remove </dev/null) >"$work/remove-proc.log" 2>&1
 cat "$work/remove-proc.log"

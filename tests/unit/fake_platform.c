@@ -154,13 +154,19 @@ fake_platform_login(struct fake_platform *f, int type, const char *user)
     snprintf(l->user, sizeof(l->user), "%s", user);
 }
 
+/* A family's values in its order; a value the fake does not give (one
+ * added to the family since) is absent, as on a release without it. */
 static void
-set_sysctls(struct fake_platform *f, enum plat_sysctl_family family, const uint64_t *values, unsigned int n)
+set_sysctls(struct fake_platform *f, enum plat_sysctl_family family, const uint64_t *values, unsigned int given)
 {
-    f->sysctl[family].n = n;
-    for (unsigned int i = 0; i < n; i++)
-        f->sysctl[family].value[i] = values[i];
+    plat_sysctl_defs(family, &f->sysctl[family].n);
+    for (unsigned int i = 0; i < f->sysctl[family].n; i++) {
+        f->sysctl[family].value[i] = i < given ? values[i] : 0;
+        f->sysctl[family].status[i] = i < given ? 0 : -ENOENT;
+    }
 }
+#define SET_SYSCTLS(f, family, ...) \
+    set_sysctls(f, family, (const uint64_t[]){ __VA_ARGS__ }, sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
 
 void
 fake_platform_init(struct fake_platform *f)
@@ -203,11 +209,11 @@ fake_platform_init(struct fake_platform *f)
     fake_platform_cpu(f, 2, "cpu2", "P");
     fake_platform_cpu(f, 3, "cpu3", "P");
     f->clock = (struct plat_clock){ .boot_sec = 1000, .boot_usec = 250000, .now_sec = 4600, .now_usec = 250000 };
-    set_sysctls(f, PLAT_SYSCTL_VFS, (const uint64_t[]){ 9000, 245760, 140000, 263168 }, PLAT_VFS_N);
-    set_sysctls(f, PLAT_SYSCTL_LIMITS, (const uint64_t[]){ 8000, 5333, 245760, 122880, 5ULL << 32 }, PLAT_LIMITS_N);
-    set_sysctls(f, PLAT_SYSCTL_IPC, (const uint64_t[]){ 65536, 8388608, 128, 12 }, PLAT_IPC_N);
-    set_sysctls(f, PLAT_SYSCTL_PRESSURE, (const uint64_t[]){ 1, 63 }, PLAT_PRESSURE_N);
-    set_sysctls(f, PLAT_SYSCTL_CPU_COUNTS, (const uint64_t[]){ 4, 4, 2 }, PLAT_CPU_COUNTS_N);
+    SET_SYSCTLS(f, PLAT_SYSCTL_VFS, 9000, 245760, 140000, 263168);
+    SET_SYSCTLS(f, PLAT_SYSCTL_LIMITS, 8000, 5333, 245760, 122880, 5ULL << 32);
+    SET_SYSCTLS(f, PLAT_SYSCTL_IPC, 65536, 8388608, 128, 12);
+    SET_SYSCTLS(f, PLAT_SYSCTL_PRESSURE, 1, 63);
+    SET_SYSCTLS(f, PLAT_SYSCTL_CPU_COUNTS, 4, 4, 2);
     f->tasks = (struct plat_tasks){ .tasks = 520, .threads = 2400 };
     fake_platform_login(f, 2, "");                          /* BOOT_TIME */
     fake_platform_login(f, PLAT_UTMPX_USER_PROCESS, "alice");
@@ -221,7 +227,7 @@ fake_platform_init(struct fake_platform *f)
     fake_platform_netif(f, 1, "en0", 0x06, 3);             /* Wi-Fi */
     fake_platform_netif(f, 2, "en1", 0x06, 2);             /* Ethernet */
     fake_platform_netif(f, 3, "utun0", 0x01, -1);          /* no functional type: a tunnel by name */
-    set_sysctls(f, PLAT_SYSCTL_SOCKSTAT, (const uint64_t[]){ 42, 17 }, PLAT_SOCKSTAT_N);
+    SET_SYSCTLS(f, PLAT_SYSCTL_SOCKSTAT, 42, 17);
     f->udp = (struct plat_udp){ .ipackets = 1000, .hdrops = 1, .badsum = 2, .badlen = 3, .noport = 4,
                                 .fullsock = 5, .opackets = 900 };
     f->icmp = (struct plat_icmp){ .error = 7, .badcode = 1, .tooshort = 2, .checksum = 3, .badlen = 4 };

@@ -18,7 +18,7 @@
 #include "collector.h"
 #include "counting_platform.h"
 #include "replay.h"
-#include "proc_access.h"
+#include "proc_policy.h"
 #include "proc_context.h"
 
 extern const struct collector proc_psinfo_collector, proc_id_collector, proc_memory_collector,

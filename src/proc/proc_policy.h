@@ -9,8 +9,8 @@
  * access.conf allows see all; a client without credentials sees no
  * owner-only data. "-A" turns the checks off.
  */
-#ifndef PMDA_DARWIN_PROC_ACCESS_H
-#define PMDA_DARWIN_PROC_ACCESS_H
+#ifndef PMDA_DARWIN_PROC_POLICY_H
+#define PMDA_DARWIN_PROC_POLICY_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -39,15 +39,5 @@ int proc_policy_allows(const struct proc_policy *p, const struct proc_client *c,
  * msg naming the line. Comments (#) and blank lines are skipped. */
 int proc_policy_read(struct proc_policy *p, FILE *fp, const char *name, char *msg, size_t msglen);
 int proc_policy_is_allowed(const struct proc_policy *p, const char *user);
-
-/* The agent's policy and per-context clients (PCP side, proc_context.c). */
-struct proc_policy *proc_access_policy(void);
-/* The client of the request being served (pmdaGetContext), never NULL. */
-struct proc_client *proc_access_client(void);
-/* PM_ERR_PERMISSION or 0 for the current request. */
-int proc_access_check(uint32_t owner_uid, enum proc_access_class cls);
-/* Whether the current request includes threads as instances. */
-int proc_access_threads(void);
-void proc_access_reset(void);
 
 #endif

@@ -2,8 +2,8 @@
  * CPU tick counters kept 64-bit across the kernel's 32-bit wrap, shared by
  * the host-total and per-CPU collectors.
  */
-#ifndef PMDA_DARWIN_CPU_TICKS_H
-#define PMDA_DARWIN_CPU_TICKS_H
+#ifndef PMDA_DARWIN_CPU_COUNTERS_H
+#define PMDA_DARWIN_CPU_COUNTERS_H
 
 #include "convert.h"
 #include "platform.h"

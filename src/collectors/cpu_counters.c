@@ -1,4 +1,4 @@
-#include "cpu_ticks.h"
+#include "cpu_counters.h"
 
 void
 cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t)
