@@ -3,7 +3,6 @@
  */
 #include "label_cache.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,55 +11,34 @@
 #define LABEL_CACHE_MAX 4096
 
 struct label_slot {
-    char *json;
+    char *json;                     /* first: NULL in an empty slot */
     pmLabelSet *set;
 };
 
 static uint32_t
-hash(const char *s)
+slot_hash(const void *slot)
 {
-    uint32_t h = 2166136261u;           /* FNV-1a */
+    return hash_text(2166136261u, ((const struct label_slot *)slot)->json);
+}
 
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+static int
+same_json(const void *slot, const void *json)
+{
+    return strcmp(((const struct label_slot *)slot)->json, json) == 0;
 }
 
 void
 label_cache_free(struct label_cache *c)
 {
-    for (size_t i = 0; i < c->cap; i++)
-        if (c->slot[i].json != NULL) {
-            free(c->slot[i].json);
-            pmFreeLabelSets(c->slot[i].set, 1);
+    struct label_slot *slot = c->table.slot;
+
+    for (size_t i = 0; i < c->table.cap; i++)
+        if (slot[i].json != NULL) {
+            free(slot[i].json);
+            pmFreeLabelSets(slot[i].set, 1);
         }
-    free(c->slot);
-    memset(c, 0, sizeof(*c));
-}
-
-/* Room for one more set: double the table (rehashing) when half full. */
-static int
-room(struct label_cache *c)
-{
-    size_t cap = c->cap ? c->cap * 2 : 64;
-    struct label_slot *slots;
-
-    if (c->cap != 0 && 2 * (c->n + 1) <= c->cap)
-        return 0;
-    if ((slots = calloc(cap, sizeof(*slots))) == NULL)
-        return -1;
-    for (size_t i = 0; i < c->cap; i++)
-        if (c->slot[i].json != NULL) {
-            size_t j = hash(c->slot[i].json) & (cap - 1);
-
-            while (slots[j].json != NULL)
-                j = (j + 1) & (cap - 1);
-            slots[j] = c->slot[i];
-        }
-    free(c->slot);
-    c->slot = slots;
-    c->cap = cap;
-    return 0;
+    free(slot);
+    memset(&c->table, 0, sizeof(c->table));
 }
 
 /* The set built for json, building it if it is new; NULL without memory
@@ -68,27 +46,24 @@ room(struct label_cache *c)
 static const pmLabelSet *
 built(struct label_cache *c, const char *json)
 {
+    uint32_t hash = hash_text(2166136261u, json);
     struct label_slot *s;
     pmLabelSet *set = NULL;
-    size_t i;
 
-    if (c->cap != 0)
-        for (i = hash(json) & (c->cap - 1); c->slot[i].json != NULL; i = (i + 1) & (c->cap - 1))
-            if (strcmp(c->slot[i].json, json) == 0)
-                return c->slot[i].set;
-    if (c->n >= LABEL_CACHE_MAX)
+    if (c->table.cap != 0 && (s = hash_slots_find(&c->table, hash, same_json, json))->json != NULL)
+        return s->set;
+    if (c->table.n >= LABEL_CACHE_MAX)
         label_cache_free(c);
-    if (room(c) < 0 || pmdaAddLabels(&set, "%s", json) < 0 || set == NULL)
+    c->table.size = sizeof(struct label_slot);
+    if (hash_slots_room(&c->table, slot_hash) < 0 || pmdaAddLabels(&set, "%s", json) < 0 || set == NULL)
         return NULL;
-    for (i = hash(json) & (c->cap - 1); c->slot[i].json != NULL; i = (i + 1) & (c->cap - 1))
-        ;
-    s = &c->slot[i];
+    s = hash_slots_find(&c->table, hash, same_json, json);
     if ((s->json = strdup(json)) == NULL) {
         pmFreeLabelSets(set, 1);
         return NULL;
     }
     s->set = set;
-    c->n++;
+    c->table.n++;
     return set;
 }
 

@@ -10,14 +10,11 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
-#include <stddef.h>
-
-struct label_slot;
+#include "hash_slots.h"
 
 /* Zero-initialise; label_cache_free releases it. */
 struct label_cache {
-    struct label_slot *slot;
-    size_t cap, n;
+    struct hash_slots table;        /* of json text and the set built from it */
 };
 
 /* Put the labels of the JSON object json into out, which a label callback

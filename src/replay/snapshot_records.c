@@ -3,6 +3,7 @@
  * that reads, writes, checks and documents any record from them.
  */
 #include "snapshot_records.h"
+#include "hash_slots.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -554,7 +555,7 @@ read_one(struct snap *s, const struct rec_field *f, const struct snap_entry *e, 
 /* The entries of a record's keys (NULL where the file lacks one), one per
  * field element in the description's order; found when first read. */
 struct rec_found {
-    const struct rec_desc *desc;
+    const struct rec_desc *desc;        /* first: NULL in an empty slot */
     char *instance;                     /* NULL for a plain record */
     const struct snap_entry **entry;
 };
@@ -612,66 +613,51 @@ rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *o
     return read_record(s, d, instance, NULL, out);
 }
 
+/* The key of a record in the cache. */
+struct record_key {
+    const struct rec_desc *desc;
+    const char *instance;
+};
+
 static uint32_t
-found_hash(const struct rec_desc *d, const char *instance)
+record_hash(const struct rec_desc *d, const char *instance)
 {
-    uint32_t h = (uint32_t)((uintptr_t)d >> 4) * 2654435761u;      /* then FNV-1a over the instance */
+    return hash_text((uint32_t)((uintptr_t)d >> 4) * 2654435761u, instance);
+}
 
-    for (; instance != NULL && *instance; instance++)
-        h = (h ^ (unsigned char)*instance) * 16777619u;
-    return h;
+static uint32_t
+slot_hash(const void *slot)
+{
+    const struct rec_found *r = slot;
+
+    return record_hash(r->desc, r->instance);
 }
 
 static int
-same_record(const struct rec_found *r, const struct rec_desc *d, const char *instance)
+same_record(const void *slot, const void *key)
 {
-    return r->desc == d && (r->instance == NULL ? instance == NULL : instance && strcmp(r->instance, instance) == 0);
-}
+    const struct rec_found *r = slot;
+    const struct record_key *k = key;
 
-/* Room for one more record: double the table (rehashing) when half full. */
-static int
-cache_room(struct rec_cache *c)
-{
-    size_t cap = c->cap ? c->cap * 2 : 64;
-    struct rec_found *slots;
-
-    if (c->cap != 0 && 2 * (c->n + 1) <= c->cap)
-        return 0;
-    if ((slots = calloc(cap, sizeof(*slots))) == NULL)
-        return -ENOMEM;
-    for (size_t i = 0; i < c->cap; i++)
-        if (c->slot[i].desc != NULL) {
-            size_t j = found_hash(c->slot[i].desc, c->slot[i].instance) & (cap - 1);
-
-            while (slots[j].desc != NULL)
-                j = (j + 1) & (cap - 1);
-            slots[j] = c->slot[i];
-        }
-    free(c->slot);
-    c->slot = slots;
-    c->cap = cap;
-    return 0;
+    return r->desc == k->desc &&
+           (r->instance == NULL ? k->instance == NULL : k->instance && strcmp(r->instance, k->instance) == 0);
 }
 
 /* The record's entries, found now if this is its first read; NULL without memory. */
 static const struct rec_found *
 found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance)
 {
-    char key[PLAT_NAME_MAX + 96];
-    size_t prefix, i;
+    const struct record_key key = { d, instance };
+    char text[PLAT_NAME_MAX + 96];
     struct rec_found *r;
     unsigned int j = 0;
+    size_t prefix;
 
-    if (c->cap != 0) {
-        for (i = found_hash(d, instance) & (c->cap - 1); c->slot[i].desc != NULL; i = (i + 1) & (c->cap - 1))
-            if (same_record(&c->slot[i], d, instance))
-                return &c->slot[i];
-    }
-    if (cache_room(c) < 0)
+    if (c->table.cap != 0 && (r = hash_slots_find(&c->table, record_hash(d, instance), same_record, &key))->desc)
+        return r;
+    if (hash_slots_room(&c->table, slot_hash) < 0)
         return NULL;
-    for (i = found_hash(d, instance) & (c->cap - 1); c->slot[i].desc != NULL; i = (i + 1) & (c->cap - 1))
-        ;
-    r = &c->slot[i];
+    r = hash_slots_find(&c->table, record_hash(d, instance), same_record, &key);
     r->entry = calloc(record_elements(d) ? record_elements(d) : 1, sizeof(*r->entry));
     r->instance = instance ? strdup(instance) : NULL;
     if (r->entry == NULL || (instance != NULL && r->instance == NULL)) {
@@ -680,12 +666,12 @@ found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char 
         memset(r, 0, sizeof(*r));
         return NULL;
     }
-    prefix = key_prefix(key, sizeof(key), d, instance);
+    prefix = key_prefix(text, sizeof(text), d, instance);
     for (unsigned int k = 0; k < d->nfields; k++)
         for (unsigned int e = 0; e < rec_elements(&d->fields[k]); e++)
-            r->entry[j++] = snap_find(s, field_key(key, sizeof(key), prefix, &d->fields[k], e));
+            r->entry[j++] = snap_find(s, field_key(text, sizeof(text), prefix, &d->fields[k], e));
     r->desc = d;
-    c->n++;
+    c->table.n++;
     return r;
 }
 
@@ -706,14 +692,23 @@ rec_present(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const
 }
 
 void
+rec_cache_init(struct rec_cache *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->table.size = sizeof(struct rec_found);
+}
+
+void
 rec_cache_free(struct rec_cache *c)
 {
-    for (size_t i = 0; i < c->cap; i++) {
-        free(c->slot[i].entry);
-        free(c->slot[i].instance);
+    struct rec_found *slot = c->table.slot;
+
+    for (size_t i = 0; i < c->table.cap; i++) {
+        free(slot[i].entry);
+        free(slot[i].instance);
     }
-    free(c->slot);
-    memset(c, 0, sizeof(*c));
+    free(slot);
+    rec_cache_init(c);
 }
 
 static void

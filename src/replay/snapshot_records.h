@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "platform.h"
+#include "hash_slots.h"
 #include "snapshot_store.h"
 
 #define REC_NO_STATUS ((size_t)-1)
@@ -102,15 +103,14 @@ size_t rec_element_size(const struct rec_field *f);
 int rec_read(struct snap *s, const struct rec_desc *d, const char *instance, void *out);
 
 /* Records read at every refresh: each key is found once, at the first
- * read, and kept until rec_cache_free (zero-initialise the cache). */
-struct rec_found;
+ * read, and kept until rec_cache_free (start from rec_cache_init). */
 struct rec_cache {
-    struct rec_found *slot;
-    size_t cap, n;
+    struct hash_slots table;            /* of struct rec_found */
 };
 int rec_read_found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance, void *out);
 /* Whether the record is in the current sample: its first key has a usable value. */
 int rec_present(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char *instance);
+void rec_cache_init(struct rec_cache *c);
 void rec_cache_free(struct rec_cache *c);
 
 /* Write a record's fields; a field whose group status is a failure is

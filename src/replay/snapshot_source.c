@@ -591,6 +591,7 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         return -EINVAL;
     }
     src->now_usec = monotonic_usec;
+    rec_cache_init(&src->found);
     *out = (struct platform) {
         .name = "snapshot",
         .ctx = src,
