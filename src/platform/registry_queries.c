@@ -7,6 +7,7 @@
  * and recorded (the rest of that dictionary holds serial numbers).
  */
 #include "platform.h"
+#include "thermal_decode.h"
 
 #include <stddef.h>
 
@@ -68,13 +69,12 @@ static const char *const battery_pack_keys[] = {
     "BatteryData.NominalChargeCapacity", "BatteryData.Temperature", NULL,
 };
 
-/* The SMC keys of Intel Macs' temperature sensors (their meaning:
- * thermal_decode.c), and of the fans on every Mac that has them: FNum
+/* The SMC keys of Intel Macs' temperature sensors (their list and meaning:
+ * thermal_decode.h), and of the fans on every Mac that has them: FNum
  * (how many), then for fan N: actual, target, minimum and maximum speed,
  * and mode. Four fans: no Mac has more. */
-const char *const plat_smc_temperature_keys[] = {
-    "TC0D", "TC0E", "TC0F", "TC0P", "TCXC", "TG0D", "TG0P", "TA0P", "TA0V", "TB0T", "TM0P", "TPCD", "TH0P", NULL,
-};
+#define SMC_KEY_NAME(key, location, role, description) key,
+const char *const plat_smc_temperature_keys[] = { SMC_TEMPERATURE_KEYS(SMC_KEY_NAME) NULL };
 static const char *const smc_fan_keys[] = {
     "FNum",
     "F0Ac", "F0Tg", "F0Mn", "F0Mx", "F0Md", "F1Ac", "F1Tg", "F1Mn", "F1Mx", "F1Md",

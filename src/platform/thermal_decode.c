@@ -85,23 +85,8 @@ sensor_location_name(enum sensor_location loc)
     return location_names[loc];
 }
 
-/* Intel Macs' temperature keys (VirtualSMC Docs/SMCSensorKeys.txt and the
- * SMC tools agree on these); the query reads exactly these keys. */
-const struct smc_temperature_key smc_temperature_keys[] = {
-    { "TC0D", LOC_CPU, SMC_CPU_DIE, "CPU die (diode)" },
-    { "TC0E", LOC_CPU, SMC_CPU_DIE, "CPU die (virtual)" },
-    { "TC0F", LOC_CPU, SMC_CPU_DIE, "CPU die (filtered)" },
-    { "TC0P", LOC_CPU, SMC_CPU_PROXIMITY, "CPU proximity" },
-    { "TCXC", LOC_CPU, SMC_CPU_PACKAGE, "CPU package (PECI)" },
-    { "TG0D", LOC_GPU, SMC_GPU_DIE, "GPU die" },
-    { "TG0P", LOC_GPU, SMC_OTHER, "GPU proximity" },
-    { "TA0P", LOC_AMBIENT, SMC_AMBIENT, "ambient" },
-    { "TA0V", LOC_AMBIENT, SMC_AMBIENT, "ambient (virtual)" },
-    { "TB0T", LOC_BATTERY, SMC_OTHER, "battery" },
-    { "TM0P", LOC_MEMORY, SMC_OTHER, "memory proximity" },
-    { "TPCD", LOC_CHIPSET, SMC_OTHER, "platform controller hub die" },
-    { "TH0P", LOC_SSD, SMC_OTHER, "drive proximity" },
-};
+#define SMC_KEY_ENTRY(key, location, role, description) { key, location, role, description },
+const struct smc_temperature_key smc_temperature_keys[] = { SMC_TEMPERATURE_KEYS(SMC_KEY_ENTRY) };
 const unsigned int smc_ntemperature_keys = sizeof(smc_temperature_keys) / sizeof(smc_temperature_keys[0]);
 
 /* A reading a sensor of a running Mac gives: above 0 and at most 200 °C.

@@ -32,8 +32,26 @@ enum sensor_location {
 };
 const char *sensor_location_name(enum sensor_location loc);
 
-/* What an SMC temperature key means (the keys of plat_smc_temperature_keys). */
+/* What an SMC temperature key means. */
 enum smc_role { SMC_CPU_DIE, SMC_CPU_PROXIMITY, SMC_CPU_PACKAGE, SMC_GPU_DIE, SMC_AMBIENT, SMC_OTHER };
+
+/* Intel Macs' temperature keys (VirtualSMC Docs/SMCSensorKeys.txt and the
+ * SMC tools agree on these): X(key, location, role, description) for each.
+ * The SMC query reads exactly these keys (plat_smc_temperature_keys). */
+#define SMC_TEMPERATURE_KEYS(X)                                             \
+    X("TC0D", LOC_CPU, SMC_CPU_DIE, "CPU die (diode)")                      \
+    X("TC0E", LOC_CPU, SMC_CPU_DIE, "CPU die (virtual)")                    \
+    X("TC0F", LOC_CPU, SMC_CPU_DIE, "CPU die (filtered)")                   \
+    X("TC0P", LOC_CPU, SMC_CPU_PROXIMITY, "CPU proximity")                  \
+    X("TCXC", LOC_CPU, SMC_CPU_PACKAGE, "CPU package (PECI)")               \
+    X("TG0D", LOC_GPU, SMC_GPU_DIE, "GPU die")                              \
+    X("TG0P", LOC_GPU, SMC_OTHER, "GPU proximity")                          \
+    X("TA0P", LOC_AMBIENT, SMC_AMBIENT, "ambient")                          \
+    X("TA0V", LOC_AMBIENT, SMC_AMBIENT, "ambient (virtual)")                \
+    X("TB0T", LOC_BATTERY, SMC_OTHER, "battery")                            \
+    X("TM0P", LOC_MEMORY, SMC_OTHER, "memory proximity")                    \
+    X("TPCD", LOC_CHIPSET, SMC_OTHER, "platform controller hub die")        \
+    X("TH0P", LOC_SSD, SMC_OTHER, "drive proximity")
 struct smc_temperature_key {
     const char *key;
     enum sensor_location location;
