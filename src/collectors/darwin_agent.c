@@ -36,7 +36,6 @@ static const struct collector *const darwin_collectors[] = {
     &gpu_collector,
     &power_collector,
     &thermal_collector,
-    &sensors_collector,
     &energy_collector,
 };
 

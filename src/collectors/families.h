@@ -37,7 +37,6 @@ extern const struct collector apfs_collector;
 extern const struct collector gpu_collector;
 extern const struct collector power_collector;
 extern const struct collector thermal_collector;
-extern const struct collector sensors_collector;
 extern const struct collector energy_collector;
 
 #endif

@@ -1,6 +1,10 @@
 /*
- * Cluster 25: temperatures, fans and thermal pressure, upstream's names and
- * PMIDs. Temperatures come from the HID sensors on Apple Silicon (which has
+ * The thermal family. Cluster 25: temperatures, fans and thermal pressure,
+ * upstream's names and PMIDs. Cluster 125: every temperature sensor as an
+ * instance labelled with where it sits (CPU, GPU, SoC, battery, SSD,
+ * ambient, memory, chipset, other): Apple Silicon's HID sensors by their
+ * own names, Intel's SMC keys by key with a description.
+ * Temperatures come from the HID sensors on Apple Silicon (which has
  * none of the Intel SMC temperature keys) and from SMC keys on Intel Macs,
  * thermal.ambient from the ambient key; fans from the SMC on every Mac
  * that has them, speeds in RPM (count per minute), with their mode;
@@ -9,7 +13,7 @@
  */
 #include "collector.h"
 #include "metric_units.h"
-#include "thermal.h"
+#include "thermal_decode.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -37,9 +41,13 @@ static const struct metric_row rows[] = {
     FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM),
     { "thermal.pressure.level", CLUSTER_THERMAL, ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     { "thermal.pressure.state", CLUSTER_THERMAL, ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "thermal.sensor.temperature", CLUSTER_SENSORS, 0, PM_TYPE_FLOAT, INDOM_SENSOR, PM_SEM_INSTANT, CELSIUS },
 };
 
-static const struct indom_def indom = { .serial = INDOM_FAN, .label_name = "fan" };
+static const struct indom_def indoms[] = {
+    { .serial = INDOM_FAN, .label_name = "fan" },
+    { .serial = INDOM_SENSOR, .label_name = "temperature sensor" },
+};
 
 enum part { PART_TEMPERATURES = 1u, PART_FANS = 2u, PART_PRESSURE = 4u, PART_ALL = 7u };
 
@@ -49,6 +57,7 @@ static unsigned int wanted;             /* parts the coming refresh must read; 0
 static int temperature_sts, fan_sts, pressure_sts;
 static int from_hid;                    /* the sensors are HID's (Apple Silicon) */
 static struct sensor sensors[SENSOR_MAX];
+static int sensor_inst[SENSOR_MAX];
 static unsigned int nsensors;
 static struct fans fans;
 static int fan_inst[FAN_MAX_FANS];
@@ -57,18 +66,12 @@ static uint64_t pressure;
 static void
 thermal_want(const struct metric_row *row)
 {
-    if (row->item <= ITEM_AMBIENT)
+    if (row->cluster == CLUSTER_SENSORS || row->item <= ITEM_AMBIENT)
         wanted |= PART_TEMPERATURES;
     else if (row->item <= ITEM_FAN_MAX)
         wanted |= PART_FANS;
     else
         wanted |= PART_PRESSURE;
-}
-
-void
-thermal_want_temperatures(void)
-{
-    wanted |= PART_TEMPERATURES;
 }
 
 static int
@@ -79,8 +82,9 @@ read_part(const struct platform *p, enum plat_reg_query_id q, struct plat_reg_se
     return sts < 0 ? sts : set->n > 0 ? 0 : -ENOENT;
 }
 
-static void
-read_temperatures(const struct platform *p)
+/* The sensors, and their instances in id (by name, spaces made '_'). */
+static int
+read_temperatures(const struct platform *p, pmInDom id)
 {
     struct plat_reg_set set;
 
@@ -90,6 +94,15 @@ read_temperatures(const struct platform *p)
         sensors_from_hid(&set, sensors, SENSOR_MAX, &nsensors);
     else if (temperature_sts == -ENOENT && (temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
         sensors_from_smc(&set, sensors, SENSOR_MAX, &nsensors);
+    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    for (unsigned int i = 0; i < nsensors; i++) {
+        char name[SENSOR_NAME_MAX];
+
+        collector_instance_name(sensors[i].name, name, sizeof(name));
+        if ((sensor_inst[i] = pmdaCacheStore(id, PMDA_CACHE_ADD, name, NULL)) < 0)
+            return sensor_inst[i];
+    }
+    return 0;
 }
 
 static int
@@ -117,21 +130,40 @@ thermal_refresh(const struct platform *p, pmInDom id)
 {
     unsigned int parts = wanted ? wanted : PART_ALL;
     struct plat_reg_set set;
+    int sts;
 
     wanted = 0;
-    if (parts & PART_TEMPERATURES)
-        read_temperatures(p);
+    if ((parts & PART_TEMPERATURES) && (sts = read_temperatures(p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
+        return sts;
     if ((parts & PART_PRESSURE) && (pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)
         pressure_sts = thermal_pressure_decode(&set, &pressure);
     return parts & PART_FANS ? read_fans(p, id) : 0;
 }
 
-const struct sensor *
-thermal_sensors(unsigned int *n, int *sts)
+static const struct sensor *
+sensor_of_inst(unsigned int inst)
 {
-    *n = nsensors;
-    *sts = temperature_sts;
-    return temperature_sts < 0 ? NULL : sensors;
+    for (unsigned int i = 0; i < nsensors; i++)
+        if ((unsigned int)sensor_inst[i] == inst)
+            return &sensors[i];
+    return NULL;
+}
+
+/* A cluster 125 value: one sensor's reading. No sensors at all (-ENOENT)
+ * is no instance, not a failure. */
+static int
+sensor_value(unsigned int inst, pmAtomValue *atom)
+{
+    const struct sensor *s;
+
+    if (temperature_sts < 0 && temperature_sts != -ENOENT)
+        return collector_error(temperature_sts);
+    if ((s = sensor_of_inst(inst)) == NULL)
+        return PM_ERR_INST;
+    if (!s->valid)
+        return PMDA_FETCH_NOVALUES;
+    atom->f = (float)s->celsius;
+    return PMDA_FETCH_STATIC;
 }
 
 /* An upstream temperature: on Intel the SMC key with that role, on Apple
@@ -188,6 +220,8 @@ fan_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
 static int
 thermal_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    if (row->cluster == CLUSTER_SENSORS)
+        return sensor_value(inst, atom);
     if (row->item <= ITEM_AMBIENT)
         return temperature(row->item, atom);
     if (row->item <= ITEM_FAN_MAX && fan_sts < 0)
@@ -209,11 +243,33 @@ thermal_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
     return fan_value(row->item, inst, atom);
 }
 
+/* The sensors are labelled with where they sit; the fans have no labels. */
+static int
+thermal_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+{
+    const struct sensor *s = pmInDom_serial(id) == INDOM_SENSOR ? sensor_of_inst(inst) : NULL;
+    char name[SENSOR_NAME_MAX];
+
+    if (s == NULL)
+        return -1;
+    collector_label_text(s->name, name, sizeof(name));
+    if (s->description != NULL)
+        snprintf(json, len, "{\"location\":\"%s\",\"sensor\":\"%s\",\"description\":\"%s\"}",
+                 sensor_location_name(s->location), name, s->description);
+    else
+        snprintf(json, len, "{\"location\":\"%s\",\"sensor\":\"%s\"}", sensor_location_name(s->location), name);
+    return 0;
+}
+
 static void
 thermal_teardown(pmInDom id)
 {
+    pmInDom sensor_id = pmInDom_build(pmInDom_domain(id), INDOM_SENSOR);
+
     pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
     pmdaCacheOp(id, PMDA_CACHE_CULL);
+    pmdaCacheOp(sensor_id, PMDA_CACHE_INACTIVE);
+    pmdaCacheOp(sensor_id, PMDA_CACHE_CULL);
     fans.count = 0;
     nsensors = 0;
 }
@@ -222,9 +278,11 @@ const struct collector thermal_collector = {
     .name = "thermal",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
-    .indom = &indom,
+    .indom = indoms,
+    .nindoms = sizeof(indoms) / sizeof(indoms[0]),
     .refresh = thermal_refresh,
     .fetch = thermal_fetch,
     .want = thermal_want,
+    .instance_labels = thermal_labels,
     .teardown = thermal_teardown,
 };
