@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Distinct sets kept; past this (processes come and go, each with its own
- * pid label) the cache starts over, so that memory stays bounded. */
+/* Distinct sets kept, so that memory stays bounded: past this (processes
+ * come and go, each with its own pid label) a new set is not kept. */
 #define LABEL_CACHE_MAX 4096
 
 struct label_slot {
@@ -41,8 +41,8 @@ label_cache_free(struct label_cache *c)
     memset(&c->table, 0, sizeof(c->table));
 }
 
-/* The set built for json, building it if it is new; NULL without memory
- * or for JSON libpcp refuses. */
+/* The set built for json, building it if it is new; NULL when the cache is
+ * full, without memory, or for JSON libpcp refuses. */
 static const pmLabelSet *
 built(struct label_cache *c, const char *json)
 {
@@ -53,7 +53,7 @@ built(struct label_cache *c, const char *json)
     if (c->table.cap != 0 && (s = hash_slots_find(&c->table, hash, same_json, json))->json != NULL)
         return s->set;
     if (c->table.n >= LABEL_CACHE_MAX)
-        label_cache_free(c);
+        return NULL;
     c->table.size = sizeof(struct label_slot);
     if (hash_slots_room(&c->table, slot_hash) < 0 || pmdaAddLabels(&set, "%s", json) < 0 || set == NULL)
         return NULL;
@@ -72,7 +72,9 @@ label_cache_fill(struct label_cache *c, const char *json, pmLabelSet *out)
 {
     const pmLabelSet *set = built(c, json);
 
-    if (set == NULL || set->nlabels <= 0 || set->json == NULL)
+    if (set == NULL)
+        return -1;
+    if (set->nlabels <= 0 || set->json == NULL)
         return 0;
     out->json = malloc((size_t)set->jsonlen + 1);
     out->labels = malloc((size_t)set->nlabels * sizeof(*out->labels));

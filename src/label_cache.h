@@ -20,7 +20,7 @@ struct label_cache {
 /* Put the labels of the JSON object json into out, which a label callback
  * was handed: a copy of the set built for that JSON (built now if it is
  * new). Returns how many labels out holds (0 when json holds none or
- * memory ran out). */
+ * memory ran out), or -1 when the cache is full and out is untouched. */
 int label_cache_fill(struct label_cache *c, const char *json, pmLabelSet *out);
 
 void label_cache_free(struct label_cache *c);

@@ -256,15 +256,15 @@ static int
 agent_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
 {
     const struct indom_def *def;
-    int c = collector_of_indom(indom, &def);
+    int c = collector_of_indom(indom, &def), n;
     char json[PM_MAXLABELJSONLEN];
 
     if (c < 0 || agent.desc->collectors[c]->instance_labels == NULL ||
         agent.desc->collectors[c]->instance_labels(indom, inst, json, sizeof(json)) < 0)
         return 0;
-    if (*lp == NULL || (*lp)->json != NULL)     /* not the empty set pmdaLabel hands out */
-        return pmdaAddLabels(lp, "%s", json) < 0 ? 0 : (*lp)->nlabels;
-    return label_cache_fill(&agent.labels, json, *lp);
+    if (*lp != NULL && (*lp)->json == NULL && (n = label_cache_fill(&agent.labels, json, *lp)) >= 0)
+        return n;
+    return pmdaAddLabels(lp, "%s", json) < 0 ? 0 : (*lp)->nlabels;      /* built here, not kept */
 }
 
 /* agent.by_cluster from the metric table, which is in PMID order. */
