@@ -254,7 +254,6 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
 
     if (plen >= sizeof(prefix))
         return 0;                       /* no key of the file is that long */
-
     if ((sts = array_grow((void **)&p->entry, &p->entry_cap, p->n, sizeof(*p->entry))) < 0)
         return sts;
     e = &p->entry[p->n++];
@@ -272,7 +271,21 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
     return 0;
 }
 
-/* The plan of query q, made at its first answer; NULL without memory. */
+static void
+plans_free(struct reg_plan *p)
+{
+    while (p != NULL) {
+        struct reg_plan *next = p->next;
+
+        free(p->entry);
+        free(p->prop);
+        free(p);
+        p = next;
+    }
+}
+
+/* The plan of query q, made at its first answer; NULL without memory (and
+ * then none is kept, so that the next answer tries again whole). */
 static struct reg_plan *
 plan_of(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q)
 {
@@ -286,26 +299,15 @@ plan_of(struct snapshot_source *src, struct snap *s, const struct plat_reg_query
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return NULL;
     p->query = q;
-    p->next = src->plans;
-    src->plans = p;
     for (unsigned int i = 0; (inst = snap_instance(s, "ioreg", i)) != NULL; i++)
         if (strncmp(inst, q->match, mlen) == 0 && inst[mlen] == '#' &&
-            plan_entry(p, s, inst, strtoull(inst + mlen + 1, NULL, 16)) < 0)
+            plan_entry(p, s, inst, strtoull(inst + mlen + 1, NULL, 16)) < 0) {
+            plans_free(p);
             return NULL;
+        }
+    p->next = src->plans;
+    src->plans = p;
     return p;
-}
-
-static void
-plans_free(struct reg_plan *p)
-{
-    while (p != NULL) {
-        struct reg_plan *next = p->next;
-
-        free(p->entry);
-        free(p->prop);
-        free(p);
-        p = next;
-    }
 }
 
 /* One planned entry as the current sample has it, the query's counters
