@@ -18,13 +18,20 @@ struct label_slot {
 static uint32_t
 slot_hash(const void *slot)
 {
-    return hash_text(2166136261u, ((const struct label_slot *)slot)->json);
+    return hash_text(HASH_START, ((const struct label_slot *)slot)->json);
 }
 
 static int
 same_json(const void *slot, const void *json)
 {
     return strcmp(((const struct label_slot *)slot)->json, json) == 0;
+}
+
+void
+label_cache_init(struct label_cache *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->table.size = sizeof(struct label_slot);
 }
 
 void
@@ -38,7 +45,7 @@ label_cache_free(struct label_cache *c)
             pmFreeLabelSets(slot[i].set, 1);
         }
     free(slot);
-    memset(&c->table, 0, sizeof(c->table));
+    label_cache_init(c);
 }
 
 /* The set built for json, building it if it is new; NULL when the cache is
@@ -46,7 +53,7 @@ label_cache_free(struct label_cache *c)
 static const pmLabelSet *
 built(struct label_cache *c, const char *json)
 {
-    uint32_t hash = hash_text(2166136261u, json);
+    uint32_t hash = hash_text(HASH_START, json);
     struct label_slot *s;
     pmLabelSet *set = NULL;
 
@@ -54,7 +61,6 @@ built(struct label_cache *c, const char *json)
         return s->set;
     if (c->table.n >= LABEL_CACHE_MAX)
         return NULL;
-    c->table.size = sizeof(struct label_slot);
     if (hash_slots_room(&c->table, slot_hash) < 0 || pmdaAddLabels(&set, "%s", json) < 0 || set == NULL)
         return NULL;
     s = hash_slots_find(&c->table, hash, same_json, json);

@@ -12,7 +12,7 @@
 
 #include "hash_slots.h"
 
-/* Zero-initialise; label_cache_free releases it. */
+/* Start from label_cache_init; label_cache_free releases it. */
 struct label_cache {
     struct hash_slots table;        /* of json text and the set built from it */
 };
@@ -23,6 +23,7 @@ struct label_cache {
  * memory ran out), or -1 when the cache is full and out is untouched. */
 int label_cache_fill(struct label_cache *c, const char *json, pmLabelSet *out);
 
+void label_cache_init(struct label_cache *c);
 void label_cache_free(struct label_cache *c);
 
 #endif

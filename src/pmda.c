@@ -375,6 +375,7 @@ agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platf
     int sts;
 
     memset(&agent, 0, sizeof(agent));
+    label_cache_init(&agent.labels);
     agent.desc = desc;
     agent.domain = dp->domain;
     if (platform != NULL)

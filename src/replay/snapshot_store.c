@@ -4,6 +4,7 @@
  */
 #include "snapshot_store.h"
 #include "error_text.h"
+#include "hash_slots.h"
 #include "registry_set.h"
 
 #include <ctype.h>
@@ -274,14 +275,7 @@ schema_find(const struct snap_field *schema, const char *family, const char *fie
 static uint32_t
 name_hash(const char *a, const char *b)
 {
-    uint32_t h = 2166136261u;           /* FNV-1a over a, a NUL and b */
-
-    for (; *a; a++)
-        h = (h ^ (unsigned char)*a) * 16777619u;
-    h *= 16777619u;
-    for (; b && *b; b++)
-        h = (h ^ (unsigned char)*b) * 16777619u;
-    return h;
+    return hash_text(hash_text(HASH_START, a) * 16777619u, b);     /* a, a NUL, and b */
 }
 
 /* The slot for (a, b) in x: the one holding it, or the empty one it would
