@@ -1,10 +1,13 @@
 /*
  * What every collector shares: logging a part's failure once, label and
- * instance text from what macOS gives, and the error a fetch returns.
+ * instance text from what macOS gives, the error a fetch returns, and the
+ * value of a row bound to a field.
  */
 #include "collector.h"
+#include "convert.h"
 
 #include <errno.h>
+#include <string.h>
 
 void
 collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
@@ -49,4 +52,37 @@ collector_instance_name(const char *s, char *out, size_t len)
     for (; *s != '\0' && n + 1 < len; s++)
         out[n++] = *s == ' ' ? '_' : *s;
     out[n] = '\0';
+}
+
+int
+collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom)
+{
+    const struct field *f = &row->field;
+    const char *at = base;
+    uint64_t value;
+
+    if (f->status != FIELD_NO_STATUS) {
+        int status;
+
+        memcpy(&status, at + f->status, sizeof(status));
+        if (status < 0)
+            return collector_error(status);
+    }
+    if (f->size == sizeof(uint32_t)) {
+        uint32_t narrow;
+
+        memcpy(&narrow, at + f->offset, sizeof(narrow));
+        value = narrow;
+    } else {
+        memcpy(&value, at + f->offset, sizeof(value));
+    }
+    if (f->kind == FIELD_PAGES_KB)
+        value = pages_to_kbytes(value, page_size);
+    else if (f->kind == FIELD_BYTES_KB)
+        value /= 1024;
+    if (row->type == PM_TYPE_U32)
+        atom->ul = (uint32_t)value;
+    else
+        atom->ull = value;
+    return PMDA_FETCH_STATIC;
 }

@@ -7,6 +7,9 @@
 #ifndef PMDA_DARWIN_COLLECTOR_H
 #define PMDA_DARWIN_COLLECTOR_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
@@ -15,6 +18,32 @@
 #include "refresh_plan.h"
 
 #define COLLECTOR_NO_INDOM 0xffffffffu
+
+/* How a bound row's value follows from its field. */
+enum field_kind {
+    FIELD_NONE,                     /* not bound: the collector's fetch computes the value */
+    FIELD_PLAIN,                    /* the integer as the platform gives it */
+    FIELD_PAGES_KB,                 /* a page count, served in KiB at the host's page size */
+    FIELD_BYTES_KB,                 /* bytes, served in KiB */
+};
+
+#define FIELD_NO_STATUS 0xffffu
+
+/* A metric that is one field of a platform struct: where the field is in the
+ * collector's struct (base), its width, and the int status beside it that
+ * says whether it was read (FIELD_NO_STATUS when it always is). */
+struct field {
+    unsigned short offset;
+    unsigned short status;
+    unsigned char size;             /* 4 or 8: unsigned integers only */
+    unsigned char kind;             /* enum field_kind */
+};
+
+#define FIELD_SIZE(type, member) sizeof(((type *)0)->member)
+/* The binding of type's member; its status is type's int member status. */
+#define FIELD_OF(type, member, status, kind) \
+    { offsetof(type, member), offsetof(type, status), FIELD_SIZE(type, member), kind }
+#define FIELD_ALWAYS(type, member, kind) { offsetof(type, member), FIELD_NO_STATUS, FIELD_SIZE(type, member), kind }
 
 /* One metric: everything pmcd, the PMNS and the help file need to agree on. */
 struct metric_row {
@@ -25,7 +54,13 @@ struct metric_row {
     unsigned int indom;             /* serial within the domain, or COLLECTOR_NO_INDOM */
     int sem;
     pmUnits units;
+    struct field field;             /* zero (FIELD_NONE) unless the row is a plain field */
 };
+
+/* The value of a bound row (row->field.kind != FIELD_NONE) from the struct
+ * at base: its status's error, or PMDA_FETCH_STATIC with the field in atom
+ * at the row's type. page_size serves FIELD_PAGES_KB only. */
+int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
 
 /* An instance domain a collector owns. A NULL set means pmdaCache keeps it,
  * unless instances is given: then the owner's refresh builds the set and

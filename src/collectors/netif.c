@@ -39,23 +39,25 @@ enum { ITEM_UP = 0, ITEM_RUNNING, ITEM_TYPE, ITEM_OUT_DROPS, ITEM_TRUNCATED };  
 #define IFF_UP 0x1
 #define IFF_RUNNING 0x40
 
-#define ROW(name, item, sem, units) { name, CLUSTER_NETIF, item, PM_TYPE_U64, INDOM_NETIF, sem, units }
+/* A row, and after its units the interface's field it serves unless the fetch computes it. */
+#define ROW(name, item, sem, ...) { name, CLUSTER_NETIF, item, PM_TYPE_U64, INDOM_NETIF, sem, __VA_ARGS__ }
+#define IF(member) FIELD_ALWAYS(struct plat_netif, member, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
     ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
-    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
+    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, IF(ipackets)),
+    ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, IF(ierrors)),
+    ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, UNITS_COUNT, IF(iqdrops)),
+    ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, IF(imcasts)),
     ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
-    ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.collisions", ITEM_COLLISIONS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.mtu", ITEM_MTU, PM_SEM_INSTANT, UNITS_BYTE),
+    ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, IF(opackets)),
+    ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, IF(oerrors)),
+    ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, IF(omcasts)),
+    ROW("network.interface.collisions", ITEM_COLLISIONS, PM_SEM_COUNTER, UNITS_COUNT, IF(collisions)),
+    ROW("network.interface.mtu", ITEM_MTU, PM_SEM_INSTANT, UNITS_BYTE, IF(mtu)),
     /* bits per second: a count per second (PCP has no bit unit) */
     ROW("network.interface.baudrate", ITEM_BAUDRATE, PM_SEM_INSTANT,
-        PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE)),
+        PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE), IF(baudrate)),
     ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
     ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
     ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
@@ -245,6 +247,8 @@ netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     if (row->cluster == CLUSTER_NETIF_STATE)
         return state_fetch(row, &v, atom);
     f = v.raw;
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, f, 0, atom);
     switch (row->item) {
     case ITEM_IN_BYTES:
     case ITEM_OUT_BYTES:
@@ -254,16 +258,6 @@ netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->ull = row->item == ITEM_IN_BYTES ? v.ibytes : row->item == ITEM_OUT_BYTES ? v.obytes
                                                                                         : v.ibytes + v.obytes;
         return PMDA_FETCH_STATIC;
-    case ITEM_IN_PACKETS: atom->ull = f->ipackets; break;
-    case ITEM_IN_ERRORS: atom->ull = f->ierrors; break;
-    case ITEM_IN_DROPS: atom->ull = f->iqdrops; break;
-    case ITEM_IN_MCASTS: atom->ull = f->imcasts; break;
-    case ITEM_OUT_PACKETS: atom->ull = f->opackets; break;
-    case ITEM_OUT_ERRORS: atom->ull = f->oerrors; break;
-    case ITEM_OUT_MCASTS: atom->ull = f->omcasts; break;
-    case ITEM_COLLISIONS: atom->ull = f->collisions; break;
-    case ITEM_MTU: atom->ull = f->mtu; break;
-    case ITEM_BAUDRATE: atom->ull = f->baudrate; break;
     case ITEM_TOTAL_PACKETS: atom->ull = f->ipackets + f->opackets; break;
     case ITEM_TOTAL_ERRORS: atom->ull = f->ierrors + f->oerrors; break;
     case ITEM_TOTAL_DROPS: atom->ull = f->iqdrops + v.out_drops; break;

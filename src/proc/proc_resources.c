@@ -9,7 +9,9 @@ extern const struct collector proc_psinfo_collector;
 
 #include <errno.h>
 
-#define ROW(cluster, name, item, type, sem, units) { name, cluster, item, type, PROC_INDOM, sem, units }
+/* A row, and after its units the process's field it serves unless the fetch computes it. */
+#define ROW(cluster, name, item, type, sem, ...) { name, cluster, item, type, PROC_INDOM, sem, __VA_ARGS__ }
+#define KP(member) FIELD_ALWAYS(struct proc_entry, kp.member, FIELD_PLAIN)
 #define NONE_UNITS UNITS_NONE
 #define COUNT UNITS_COUNT
 #define NSEC UNITS_NSEC
@@ -24,15 +26,16 @@ extern const struct collector proc_psinfo_collector;
 /* ---- cluster 3: ids, from the process list (open to all) ---- */
 
 static const struct metric_row id_rows[] = {
-    ROW(PROC_CLUSTER_ID, "proc.id.uid", 0, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_ID, "proc.id.euid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_ID, "proc.id.suid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_ID, "proc.id.gid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    /* uid is the real one and euid the effective (upstream served them swapped) */
+    ROW(PROC_CLUSTER_ID, "proc.id.uid", 0, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS, KP(ruid)),
+    ROW(PROC_CLUSTER_ID, "proc.id.euid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS, KP(uid)),
+    ROW(PROC_CLUSTER_ID, "proc.id.suid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS, KP(svuid)),
+    ROW(PROC_CLUSTER_ID, "proc.id.gid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS, KP(rgid)),
     ROW(PROC_CLUSTER_ID, "proc.id.uid_nm", 4, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_ID, "proc.id.euid_nm", 5, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_ID, "proc.id.suid_nm", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_ID, "proc.id.gid_nm", 7, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_ID, "proc.id.ngid", 8, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
+    ROW(PROC_CLUSTER_ID, "proc.id.ngid", 8, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS, KP(ngroups)),
 };
 
 static int
@@ -43,19 +46,15 @@ id_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
     if (e == NULL)
         return sts;
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, e, 0, atom);
     switch (row->item) {
-    case 0: atom->ul = e->kp.ruid; break;           /* real (upstream served the effective) */
-    case 1: atom->ul = e->kp.uid; break;            /* effective (upstream served the real) */
-    case 2: atom->ul = e->kp.svuid; break;
-    case 3: atom->ul = e->kp.rgid; break;
     case 4: return proc_fetch_string(atom, proc_table_user(e->kp.ruid));
     case 5: return proc_fetch_string(atom, proc_table_user(e->kp.uid));
     case 6: return proc_fetch_string(atom, proc_table_user(e->kp.svuid));
     case 7: return proc_fetch_string(atom, proc_table_group(e->kp.rgid));
-    case 8: atom->ul = e->kp.ngroups; break;
     default: return PM_ERR_PMID;
     }
-    return PMDA_FETCH_STATIC;
 }
 
 COLLECTOR(proc_id_collector, "process ids", id_rows, id_fetch, NULL);

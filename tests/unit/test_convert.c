@@ -1,6 +1,7 @@
 /*
  * Conversions and derivations at their edges: units, counters, the memory
- * figures of src/vm_derived.c and the CPU level rules of src/cpu_topology.c.
+ * figures of src/vm_derived.c, the CPU level rules of src/cpu_topology.c,
+ * and a row bound to a struct field (collector_field).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,8 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "collector.h"
 #include "convert.h"
 #include "cpu_topology.h"
+#include "metric_units.h"
 #include "vm_derived.h"
 
 static void
@@ -206,11 +209,57 @@ level_words(void **state)
     assert_string_equal(word, "effi");
 }
 
+/* A platform struct as collectors bind them: a status beside each part. */
+struct sample {
+    int status;
+    uint32_t pages;
+    uint64_t bytes;
+    uint64_t count;
+};
+
+static const struct metric_row bound[] = {
+    { "pages", 0, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_OF(struct sample, pages, status, FIELD_PLAIN) },
+    { "kbytes", 0, 1, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_OF(struct sample, pages, status, FIELD_PAGES_KB) },
+    { "bytes", 0, 2, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_OF(struct sample, bytes, status, FIELD_BYTES_KB) },
+    { "count", 0, 3, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE,
+      FIELD_ALWAYS(struct sample, count, FIELD_PLAIN) },
+};
+
+static void
+bound_rows_read_their_field_and_status(void **state)
+{
+    struct sample v = { 0, 3000000000u, 10239, UINT64_MAX };
+    pmAtomValue atom;
+
+    (void)state;
+    assert_int_equal(collector_field(&bound[0], &v, 16384, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ul, 3000000000u);
+    assert_int_equal(collector_field(&bound[1], &v, 16384, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ull, 3000000000ull * 16);         /* past 32 bits: widened first */
+    assert_int_equal(collector_field(&bound[1], &v, 4096, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ull, 3000000000ull * 4);
+    assert_int_equal(collector_field(&bound[2], &v, 0, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ull, 9);                          /* whole KiB, rounded down */
+    assert_int_equal(collector_field(&bound[3], &v, 0, &atom), PMDA_FETCH_STATIC);
+    assert_true(atom.ull == UINT64_MAX);
+
+    /* a failed part: its status's error, a missing source told apart from a failure */
+    v.status = -ENOENT;
+    assert_int_equal(collector_field(&bound[0], &v, 16384, &atom), PM_ERR_APPVERSION);
+    v.status = -EIO;
+    assert_int_equal(collector_field(&bound[2], &v, 0, &atom), PM_ERR_AGAIN);
+    assert_int_equal(collector_field(&bound[3], &v, 0, &atom), PMDA_FETCH_STATIC);   /* no status */
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pages_to_kbytes_at_both_page_sizes),
+        cmocka_unit_test(bound_rows_read_their_field_and_status),
         cmocka_unit_test(ticks_to_msec_without_overflow),
         cmocka_unit_test(wrap32_extends_past_the_wrap),
         cmocka_unit_test(loadavg_fixed_point),

@@ -376,6 +376,32 @@ at_least_the_upstream_metrics_are_served(void **state)
     assert_true(n >= under_test->min_metrics);
 }
 
+/* A row bound to a field serves an unsigned integer as wide as its type:
+ * a 64-bit field behind a U32 row would be cut, a conversion in a U32 row
+ * could overflow it. */
+static int
+check_binding(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    const struct field *f = &row->field;
+
+    (void)arg;
+    if (f->kind == FIELD_NONE)
+        return 0;
+    if ((row->type == PM_TYPE_U64 && (f->size == 4 || f->size == 8)) ||
+        (row->type == PM_TYPE_U32 && f->size == 4 && f->kind == FIELD_PLAIN))
+        return 0;
+    fprintf(stderr, "%s (%s): a %s row bound to a %u-byte field of kind %u\n", row->name, c->name,
+            pmTypeStr(row->type), f->size, f->kind);
+    return 1;
+}
+
+static void
+bound_rows_fit_their_type(void **state)
+{
+    (void)state;
+    assert_int_equal(for_each_row(check_binding, NULL), 0);
+}
+
 static int
 system_agent(void **state)
 {
@@ -401,6 +427,7 @@ main(void)
         cmocka_unit_test(every_metric_and_indom_has_help_and_nothing_else_does),
         cmocka_unit_test(upstream_names_pmids_and_metadata_match),
         cmocka_unit_test(at_least_the_upstream_metrics_are_served),
+        cmocka_unit_test(bound_rows_fit_their_type),
     };
     int failures = cmocka_run_group_tests_name("system agent (domain 78)", tests, system_agent, NULL);
 
