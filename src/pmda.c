@@ -59,9 +59,10 @@ owned_indom(const struct collector *c)
     return c->indom ? pmInDom_build(agent.domain, c->indom->serial) : PM_INDOM_NULL;
 }
 
-/* One line in pmcd's log per change of a family's status, not per fetch. */
+/* One line in pmcd's log per change of a family's status, not per fetch;
+ * the reason is the failed dependency's name, or else the source's text. */
 static void
-note_status(unsigned int i, int sts)
+note_status(unsigned int i, int sts, const struct collector *failed_dependency)
 {
     const struct collector *c = agent.desc->collectors[i];
     struct family_state *cs = &agent.families[i];
@@ -69,7 +70,10 @@ note_status(unsigned int i, int sts)
 
     if (sts == cs->logged || agent.platform_status < 0)
         return;             /* with no source at all, init already said why */
-    if (sts < 0)
+    if (sts < 0 && failed_dependency != NULL)
+        pmNotifyErr(LOG_WARNING, "%s: %s unavailable: it needs %s", agent.desc->name, c->name,
+                    failed_dependency->name);
+    else if (sts < 0)
         pmNotifyErr(LOG_WARNING, "%s: %s unavailable: %s - %s", agent.desc->name, c->name,
                     pmErrStr_r(sts, errmsg, sizeof(errmsg)), agent.platform.error(agent.platform.ctx));
     else
@@ -110,15 +114,17 @@ refresh(const unsigned char *wanted, int with_depends)
         unsigned int i = order[k];
         const struct collector *c = agent.desc->collectors[i];
         int sts = collector_error(agent.platform_status);
+        const struct collector *failed_dependency = NULL;
 
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
-            sts = agent.families[agent.nodes[i].dep_index[d]].status;
+            if ((sts = agent.families[agent.nodes[i].dep_index[d]].status) < 0)
+                failed_dependency = agent.desc->collectors[agent.nodes[i].dep_index[d]];
         if (sts == 0)
             sts = c->refresh(&agent.platform, owned_indom(c));
         if (sts == 0)
             adopt_instances(i);
         agent.families[i].status = sts;
-        note_status(i, sts);
+        note_status(i, sts, failed_dependency);
     }
 }
 

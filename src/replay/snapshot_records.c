@@ -19,13 +19,16 @@
     { key, SNAP_TEXT, offsetof(struct type, member), sizeof(((struct type *)0)->member), 0, status, 0, source }
 #define ARRAY(type, key, kind, member, count, source) \
     { key, kind, offsetof(struct type, member), 0, count, NONE, 0, source }
+/* F, for a field the agent divides by. */
+#define DIVISOR(type, key, kind, member, source) \
+    { key, kind, offsetof(struct type, member), 0, 0, NONE, REC_DIVISOR, source }
 #define STATUS(type, member) offsetof(struct type, member)
 #define DESC(name, family, instancing, instance_doc, fields) \
     const struct rec_desc name = { family, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]) }
 
 static const struct rec_field host_fields[] = {
-    F(plat_host, "host.page_size", SNAP_GAUGE64, page_size, NONE, "`host_page_size()`"),
-    F(plat_host, "host.clock_hz", SNAP_GAUGE32, clock_hz, NONE, "`kern.clockrate` hz"),
+    DIVISOR(plat_host, "host.page_size", SNAP_GAUGE64, page_size, "`host_page_size()`"),
+    DIVISOR(plat_host, "host.clock_hz", SNAP_GAUGE32, clock_hz, "`kern.clockrate` hz"),
     F(plat_host, "host.memsize", SNAP_GAUGE64, memsize, NONE, "`hw.memsize`"),
     TEXT(plat_host, "host.model", model, NONE, "`hw.model`"),
 };
@@ -92,7 +95,7 @@ static const struct rec_field loadavg_fields[] = {
     F(plat_loadavg, "load.avg1", SNAP_GAUGE32, ldavg[0], NONE, "`vm.loadavg` (fixed point)"),
     F(plat_loadavg, "load.avg5", SNAP_GAUGE32, ldavg[1], NONE, NULL),
     F(plat_loadavg, "load.avg15", SNAP_GAUGE32, ldavg[2], NONE, NULL),
-    F(plat_loadavg, "load.fscale", SNAP_GAUGE64, fscale, NONE, NULL),
+    DIVISOR(plat_loadavg, "load.fscale", SNAP_GAUGE64, fscale, NULL),
 };
 DESC(rec_loadavg, NULL, REC_PLAIN, NULL, loadavg_fields);
 
@@ -271,7 +274,7 @@ DESC(rec_nfs, NULL, REC_PLAIN, NULL, nfs_fields);
 static const struct rec_field timebase_fields[] = {
     F(plat_timebase, "timebase.numer", SNAP_GAUGE32, numer, NONE,
       "`mach_timebase_info()`: ns = Mach time * numer / denom (125/3 on Apple Silicon, 1/1 on Intel)"),
-    F(plat_timebase, "timebase.denom", SNAP_GAUGE32, denom, NONE, NULL),
+    DIVISOR(plat_timebase, "timebase.denom", SNAP_GAUGE32, denom, NULL),
 };
 DESC(rec_timebase, NULL, REC_PLAIN, NULL, timebase_fields);
 
@@ -774,7 +777,7 @@ rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *
 /* A schema entry whose family and field share one allocation, "family\0field". */
 static int
 schema_entry(struct snap_field *out, const char *family, size_t family_len, const char *field, int instanced,
-             enum snap_kind kind)
+             enum snap_kind kind, int divisor)
 {
     size_t field_len = strlen(field);
     char *both = malloc(family_len + field_len + 2);
@@ -784,7 +787,7 @@ schema_entry(struct snap_field *out, const char *family, size_t family_len, cons
     memcpy(both, family, family_len);
     both[family_len] = '\0';
     memcpy(both + family_len + 1, field, field_len + 1);
-    *out = (struct snap_field){ both, both + family_len + 1, instanced, kind };
+    *out = (struct snap_field){ both, both + family_len + 1, instanced, kind, divisor };
     return 0;
 }
 
@@ -817,7 +820,8 @@ rec_schema(const struct snap_field *extra, size_t nextra)
                     const char *dot = strchr(field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, NULL),
                                                        &d->fields[j], i), '.');
 
-                    if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind) < 0)
+                    if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind,
+                                     (d->fields[j].flags & REC_DIVISOR) != 0) < 0)
                         goto fail;
                 }
         }
@@ -830,12 +834,12 @@ rec_schema(const struct snap_field *extra, size_t nextra)
             if (!rec_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name) &&
                 schema_entry(&schema[k++], "sysctl", 6, defs[i].name, 0,
                              rec_sysctl_is_counter((enum plat_sysctl_family)family, i) ? SNAP_COUNTER64
-                                                                                        : SNAP_GAUGE64) < 0)
+                                                                                        : SNAP_GAUGE64, 0) < 0)
                 goto fail;
     }
     for (size_t e = 0; e < nextra; e++)
         if (schema_entry(&schema[k++], extra[e].family, strlen(extra[e].family), extra[e].field,
-                         extra[e].instanced, extra[e].kind) < 0)
+                         extra[e].instanced, extra[e].kind, extra[e].divisor) < 0)
             goto fail;
     return schema;                      /* calloc left the terminator's family NULL */
 fail:
@@ -877,7 +881,9 @@ source_of(const struct rec_desc *d, unsigned int j)
     return d->fields[j].source != NULL ? d->fields[j].source : "";
 }
 
-/* One row per run of fields with the same kind and source: the first key
+#define DIVISOR_NOTE(f) (((f)->flags & REC_DIVISOR) ? ", not 0" : "")
+
+/* One row per run of fields with the same kind, flags and source: the first key
  * in full, the others from their last dot. A record read both host-wide
  * and per instance gets rows for each. */
 void
@@ -896,15 +902,18 @@ rec_doc_table(FILE *fp)
                 field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, inst ? d->instance_doc : NULL), f, 0);
                 if (f->count > 1)
                     key[strlen(key) - 1] = 'N';
-                if (j == 0 || f->source != NULL || f->kind != d->fields[j - 1].kind) {
+                if (j == 0 || f->source != NULL || f->kind != d->fields[j - 1].kind ||
+                    f->flags != d->fields[j - 1].flags) {
                     if (j > 0)
-                        fprintf(fp, " | %s | %s |\n", doc_kind(d->fields[j - 1].kind), source_of(d, j - 1));
+                        fprintf(fp, " | %s%s | %s |\n", doc_kind(d->fields[j - 1].kind),
+                                DIVISOR_NOTE(&d->fields[j - 1]), source_of(d, j - 1));
                     fprintf(fp, "| `%s`", key);
                 } else {
                     fprintf(fp, ", `%s`", strrchr(key, '.'));
                 }
             }
-            fprintf(fp, " | %s | %s |\n", doc_kind(d->fields[d->nfields - 1].kind), source_of(d, d->nfields - 1));
+            fprintf(fp, " | %s%s | %s |\n", doc_kind(d->fields[d->nfields - 1].kind),
+                    DIVISOR_NOTE(&d->fields[d->nfields - 1]), source_of(d, d->nfields - 1));
         }
     }
     for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {

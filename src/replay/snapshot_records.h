@@ -32,6 +32,7 @@ struct rec_field {
 };
 
 #define REC_ABSENT_IS_EMPTY 1u  /* text: absent means "", and "" is not written */
+#define REC_DIVISOR 2u          /* the agent divides by it: a snapshot's 0 is refused at its line */
 
 enum rec_instancing { REC_PLAIN, REC_INSTANCED, REC_BOTH };
 

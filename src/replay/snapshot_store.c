@@ -479,6 +479,10 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
                sts == -ERANGE ? "out of range for" : "not", kind_name(def->kind));
         return 0;
     }
+    if (def->divisor && num == 0) {
+        poison(e, lineno, "%s: 0 cannot be right: the agent divides by it", line);
+        return 0;
+    }
     e->num[slot] = num;
     if (HOLDS_TEXT(def->kind) && (e->text[slot] = strdup(value)) == NULL)
         return -ENOMEM;

@@ -38,6 +38,7 @@ struct snap_field {
     const char *field;
     int instanced;
     enum snap_kind kind;
+    int divisor;                /* the agent divides by it: a 0 makes the key unusable, at its line */
 };
 
 struct snap;

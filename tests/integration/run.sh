@@ -361,6 +361,22 @@ check "the failure is logged once, not per fetch" sh -c "[ \$(grep -c 'memory: s
 check "pmcd is still healthy" pmcd_alive
 stop_pmcd
 
+echo "# A capture whose clock rate is 0 cannot take pmcd down (the agent divides by it)"
+zero=$work/zero-hz.snapshot
+sed 's/^host.clock_hz .*/host.clock_hz 0/' "$fixtures/apple-silicon.snapshot" > "$zero"
+line=$(grep -n '^host.clock_hz 0' "$zero" | cut -d: -f1)
+start_pmcd "$work/zero" "$module" "$zero" || { not_ok "pmcd starts"; finish; exit 1; }
+pminfo -h 127.0.0.1 -f kernel.all.cpu.user kernel.percpu.cpu.user mem.util.free kernel.all.load > "$work/zero.values" 2>&1
+for _ in 1 2 3; do pminfo -h 127.0.0.1 -f kernel mem >/dev/null 2>&1; done
+check "pmcd survives every fetch" pmcd_alive
+check "what needs the clock rate or page size errs; the load average keeps its value" sh -c \
+    "grep -A1 '^kernel.all.cpu.user' '$work/zero.values' | grep -q 'not currently available' &&
+     grep -A1 '^kernel.all.load' '$work/zero.values' | grep -q value"
+check "pmcd's log names the line once, and what fails with it" sh -c \
+    "[ \$(grep -c 'zero-hz.snapshot:$line: host.clock_hz: 0' '$work/zero/pmcd.log') -eq 1 ] &&
+     grep -q 'cpu_total unavailable: it needs hinv' '$work/zero/pmcd.log'"
+stop_pmcd
+
 echo "# Not a Mac and no snapshot"
 start_pmcd "$work/none" "$module" "" || { not_ok "pmcd starts without a data source"; finish; exit 1; }
 check "pmcd's log says a snapshot is needed" grep -q "not a Mac.*PMDA_DARWIN_SNAPSHOT" "$work/none/pmcd.log"

@@ -29,7 +29,7 @@ fill(const struct rec_desc *d, unsigned char *base, unsigned int n)
 
         for (size_t i = 0; i < rec_elements(f); i++) {
             unsigned char *at = base + f->offset + i * rec_element_size(f);
-            unsigned int k = n * 1000 + j * 50 + (unsigned int)i;
+            unsigned int k = n * 1000 + j * 50 + (unsigned int)i + 1;     /* never 0: some fields divide */
             uint32_t v32 = 0x80000000u + k;
             uint64_t v64 = ((uint64_t)k << 40) + k;
             int32_t iv = -(int32_t)k;

@@ -1,7 +1,8 @@
 /*
  * What darwin-snapshot records replays as it was read: snapshot source ->
  * writer -> snapshot source gives the same platform structs, for both
- * fixtures. On a Mac the same writer records the live source.
+ * fixtures. On a Mac the same writer records the live source. And a value
+ * the agent divides by is refused when a capture gives 0.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -315,6 +316,61 @@ fixtures_are_internally_consistent(void **state)
         }
 }
 
+/* The Apple Silicon fixture with every line for key set to 0, in a file of its own. */
+static void
+zeroed_copy(const char *key, char *path, size_t len)
+{
+    FILE *in = fopen(FIXTURES "/apple-silicon.snapshot", "r"), *out;
+    char line[4096];
+    size_t keylen = strlen(key);
+    int fd;
+
+    snprintf(path, len, "/tmp/zero-divisor-XXXXXX");
+    assert_true((fd = mkstemp(path)) >= 0);
+    assert_non_null(in);
+    assert_non_null(out = fdopen(fd, "w"));
+    while (fgets(line, sizeof(line), in) != NULL)
+        if (strncmp(line, key, keylen) == 0 && line[keylen] == ' ')
+            fprintf(out, "%s 0\n", key);
+        else
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+}
+
+static void
+a_zero_divisor_fails_its_record_alone(void **state)
+{
+    static const char *const divisors[] = { "host.clock_hz", "host.page_size", "load.fscale", "timebase.denom" };
+
+    (void)state;
+    for (size_t d = 0; d < sizeof(divisors) / sizeof(divisors[0]); d++) {
+        struct platform p;
+        struct plat_host h;
+        struct plat_loadavg l;
+        struct plat_timebase tb;
+        struct plat_memory m;
+        char path[64];
+        int host_sts, load_sts, timebase_sts;
+
+        zeroed_copy(divisors[d], path, sizeof(path));
+        open_at(&p, path, 0);
+        host_sts = p.host(p.ctx, &h);
+        load_sts = p.loadavg(p.ctx, &l);
+        timebase_sts = p.timebase(p.ctx, &tb);
+        assert_int_equal(host_sts, d < 2 ? -EINVAL : 0);
+        assert_int_equal(load_sts, d == 2 ? -EINVAL : 0);
+        assert_int_equal(timebase_sts, d == 3 ? -EINVAL : 0);
+        assert_int_equal(p.memory(p.ctx, &m), 0);           /* the rest replays as before */
+        /* the failing read again, last, so that the error text is its own */
+        assert_int_equal(d < 2 ? p.host(p.ctx, &h) : d == 2 ? p.loadavg(p.ctx, &l) : p.timebase(p.ctx, &tb), -EINVAL);
+        assert_non_null(strstr(p.error(p.ctx), divisors[d]));
+        assert_non_null(strstr(p.error(p.ctx), "divides"));
+        p.close(p.ctx);
+        unlink(path);
+    }
+}
+
 int
 main(void)
 {
@@ -322,6 +378,7 @@ main(void)
         cmocka_unit_test(apple_silicon_fixture_roundtrips),
         cmocka_unit_test(intel_fixture_roundtrips),
         cmocka_unit_test(fixtures_are_internally_consistent),
+        cmocka_unit_test(a_zero_divisor_fails_its_record_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,8 @@ live_host(void *ctx, struct plat_host *out)
      * 4 KiB for x86_64 processes under Rosetta, which this agent is not). */
     if ((kr = host_page_size(src->host, &page_size)) != KERN_SUCCESS)
         return live_fail(src, -EIO, "host_page_size: %s", mach_error_string(kr));
+    if (page_size == 0)
+        return live_fail(src, -ERANGE, "host_page_size: 0");
     out->page_size = page_size;
     if ((sts = live_sysctl_struct(src, "kern.clockrate", mib, 2, &clock, sizeof(clock))) < 0)
         return sts;
