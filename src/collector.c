@@ -25,11 +25,14 @@ collector_note_parts(const char *collector, unsigned int failed_mask, unsigned i
 int
 collector_error(int platform_status)
 {
-    if (platform_status >= 0)
+    if (platform_status >= 0 || platform_status == PM_ERR_APPVERSION || platform_status == PM_ERR_PERMISSION ||
+        platform_status == PM_ERR_AGAIN || platform_status == PM_ERR_INST)
         return platform_status;
     if (platform_status == -ENOENT || platform_status == -ENOTSUP || platform_status == -EOPNOTSUPP ||
         platform_status == -ENOSYS)
         return PM_ERR_APPVERSION;
+    if (platform_status == -EPERM || platform_status == -EACCES)
+        return PM_ERR_PERMISSION;
     return PM_ERR_AGAIN;
 }
 

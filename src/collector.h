@@ -124,10 +124,12 @@ void collector_label_text(const char *s, char *out, size_t len);
  * "PMU tdie2" would be one instance to them). */
 void collector_instance_name(const char *s, char *out, size_t len);
 
-/* Map a platform error (negative errno) to what a fetch returns: an absent
- * source is PM_ERR_APPVERSION ("not supported by this version"), any other
- * failure PM_ERR_AGAIN. pmdaFetch logs every other code on every fetch, so
- * the errno's detail goes to the log once, from the agent, instead. */
+/* Map an error (a negative errno, or a PCP code) to what a fetch returns:
+ * an absent source is PM_ERR_APPVERSION ("not supported by this version"),
+ * a refusal PM_ERR_PERMISSION, any other failure PM_ERR_AGAIN; those and
+ * PM_ERR_INST pass as they are. pmdaFetch logs every other code for every
+ * value on every fetch, so the detail goes to the log once, from the
+ * agent, instead. */
 int collector_error(int platform_status);
 
 #endif

@@ -124,7 +124,10 @@ refresh(const unsigned char *wanted, int with_depends)
         if (sts == 0)
             adopt_instances(i);
         agent.families[i].status = sts;
-        note_status(i, sts, failed_dependency);
+        /* Only a fetch logs: an instance request refreshes without the
+         * dependencies that values need, so its success says nothing of them. */
+        if (with_depends)
+            note_status(i, sts, failed_dependency);
     }
 }
 
@@ -176,12 +179,16 @@ static int
 agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
     const struct binding *b = mdesc->m_user;
+    int sts;
 
     if (b == NULL)
         return PM_ERR_PMID;
     if (agent.families[b->collector].status < 0)
-        return agent.families[b->collector].status;
-    return agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
+        return collector_error(agent.families[b->collector].status);
+    sts = agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
+    /* A row its collector does not serve is a bug, for pmdaFetch to log;
+     * any other failure was logged once, by the family, and stays quiet. */
+    return sts == PM_ERR_PMID ? sts : collector_error(sts);
 }
 
 static int

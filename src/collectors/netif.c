@@ -94,6 +94,7 @@ struct netif_entry {
 static struct netif_entry *ifs;
 static unsigned int nifs, ifs_cap;
 static unsigned int logged_mib;
+static int logged_truncation;
 
 static struct netif_entry *
 entry_for(const char *name)
@@ -129,8 +130,12 @@ update(struct netif_entry *e, const struct plat_netif *f)
 {
     if (!e->truncated && list_truncated(e, f)) {
         e->truncated = 1;
-        pmNotifyErr(LOG_WARNING, "darwin: %s: NET_RT_IFLIST2 byte counters are truncated to 32 bits; %s", f->name,
-                    f->mib_status == 0 ? "bytes come from IFMIB_IFDATA" : "its byte metrics have no value");
+        /* Once for the agent: the kernel truncates every interface's, and
+         * interfaces come and go; network.interface.bytes_truncated says which. */
+        if (!logged_truncation)
+            pmNotifyErr(LOG_WARNING, "darwin: NET_RT_IFLIST2 byte counters are truncated to 32 bits (first seen on "
+                        "%s): bytes come from IFMIB_IFDATA, or have no value where that fails", f->name);
+        logged_truncation = 1;
     }
     if (f->mib_status == 0) {
         e->ibytes = f->mib_ibytes;
@@ -289,6 +294,7 @@ netif_teardown(pmInDom id)
     ifs = NULL;
     nifs = ifs_cap = 0;
     logged_mib = 0;
+    logged_truncation = 0;
 }
 
 const struct collector netif_collector = {

@@ -40,6 +40,8 @@ perflevel_cpu_refresh(const struct platform *p, pmInDom indom)
 
     (void)p;
     (void)indom;
+    if (!topology_levels_known())
+        return 0;       /* no sum starts before it can: the first adds the since-boot totals */
     delta_sum_begin(&seen);
     for (unsigned int i = 0; percpu_at(i, &cpu) == 0; i++) {
         uint64_t now[CPU_NSTATES], add[CPU_NSTATES];

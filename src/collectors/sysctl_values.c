@@ -1,20 +1,32 @@
 #include "sysctl_values.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 
 int
 sysctl_values_refresh(const struct platform *p, enum plat_sysctl_family family, struct plat_sysctl_set *set,
                       const char *collector, unsigned int *logged)
 {
-    unsigned int failed = 0;
+    unsigned int failed = 0, given, n;
+    char missing[64];
     int sts;
 
+    plat_sysctl_defs(family, &n);
     set->n = 0;
     if ((sts = p->sysctls(p->ctx, family, set)) < 0)
         return collector_error(sts);
-    for (unsigned int i = 0; i < set->n && i < PLAT_SYSCTL_SET_MAX; i++)
+    /* A source that gives fewer values than the family names leaves the
+     * rest failed, as parts; more are not looked at. */
+    given = set->n < n ? set->n : n;
+    for (unsigned int i = given; i < n; i++)
+        set->status[i] = -ENODATA;
+    set->n = n;
+    for (unsigned int i = 0; i < n; i++)
         failed |= (unsigned int)(set->status[i] < 0) << i;
-    collector_note_parts(collector, failed, logged, p->error(p->ctx));
+    if (given < n)
+        snprintf(missing, sizeof(missing), "the source gave %u of its %u values", given, n);
+    collector_note_parts(collector, failed, logged, given < n ? missing : p->error(p->ctx));
     return 0;
 }
 
@@ -22,7 +34,7 @@ int
 sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom)
 {
     if (index >= set->n)
-        return PM_ERR_PMID;
+        return PM_ERR_PMID;     /* a row beyond its family: a table bug */
     if (set->status[index] < 0)
         return collector_error(set->status[index]);
     if (type == PM_TYPE_U64) {

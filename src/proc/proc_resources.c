@@ -192,8 +192,8 @@ extra_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     if (e == NULL)
         return sts;
     ru = &e->ru;
-    if ((row->item >= 1 && row->item <= 5) && !proc_table_is_arm())
-        return PM_ERR_APPVERSION;
+    if (row->item >= 1 && row->item <= 5 && (sts = proc_table_arm()) <= 0)
+        return sts < 0 ? collector_error(sts) : PM_ERR_APPVERSION;
     if ((row->item >= 1 && row->item <= 3) && ru->version < 6)
         return PM_ERR_APPVERSION;
     switch (row->item) {

@@ -25,11 +25,15 @@ struct proc_slot {
 
 struct name_entry {
     uint32_t id;
-    char *name;                     /* NULL: looked up and unknown */
+    char *name;                     /* NULL: no name (yet) */
+    int sts;                        /* the lookup's result: -ENOENT, there is none */
+    unsigned int round;             /* the refresh of the last lookup */
 };
 
-/* Names by id, each looked up once, failures too: the directory service
- * behind getpwuid_r can be slow, and pmcd waits for this agent's answer. */
+/* Names by id, each looked up once, and a failed lookup again at the next
+ * refresh, not at every value: the directory service behind getpwuid_r can
+ * be slow, and pmcd waits for this agent's answer. That there is no such
+ * name (-ENOENT) is known for good. */
 struct name_cache {
     struct name_entry *entries;
     unsigned int n, cap;
@@ -43,7 +47,9 @@ static struct {
     int clock_sts;
     int timebase_sts;
     int sockets_sts;
+    int machine_sts;                /* the last uname's result, until one succeeds */
     int arm;                        /* uname.machine is arm64 */
+    unsigned int round;             /* refreshes so far */
     /* the live processes' slots, dense, and the previous refresh's (swapped each refresh) */
     struct proc_slot *slots, *old_slots;
     unsigned int nslots, nold_slots, slots_cap, old_slots_cap;
@@ -96,9 +102,9 @@ proc_table_timebase_status(void)
 }
 
 int
-proc_table_is_arm(void)
+proc_table_arm(void)
 {
-    return table.arm;
+    return table.machine_sts < 0 ? table.machine_sts : table.arm;
 }
 
 static const char *
@@ -107,16 +113,22 @@ cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_
     char buf[PLAT_NAME_MAX];
     struct name_entry *e;
 
-    for (unsigned int i = 0; i < cache->n; i++)
-        if (cache->entries[i].id == id)
-            return cache->entries[i].name;
+    for (e = cache->entries; e < cache->entries + cache->n; e++)
+        if (e->id == id)
+            break;
+    if (e < cache->entries + cache->n && (e->name != NULL || e->sts == -ENOENT || e->round == table.round))
+        return e->name;
     if (table.p == NULL || lookup == NULL)
         return NULL;
-    if (array_grow((void **)&cache->entries, &cache->cap, cache->n, sizeof(*cache->entries)) < 0)
-        return NULL;
-    e = &cache->entries[cache->n++];
-    e->id = id;
-    e->name = lookup(table.p->ctx, id, buf, sizeof(buf)) == 0 ? strdup(buf) : NULL;
+    if (e == cache->entries + cache->n) {
+        if (array_grow((void **)&cache->entries, &cache->cap, cache->n, sizeof(*cache->entries)) < 0)
+            return NULL;
+        e = &cache->entries[cache->n++];
+        *e = (struct name_entry){ .id = id };
+    }
+    e->round = table.round;
+    if ((e->sts = lookup(table.p->ctx, id, buf, sizeof(buf))) == 0 && (e->name = strdup(buf)) == NULL)
+        e->sts = -ENOMEM;
     return e->name;
 }
 
@@ -394,11 +406,14 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
     table.p = p;
     if (table.generation == NULL && (table.generation = calloc(PLAT_PID_LIMIT, 1)) == NULL)
         return -ENOMEM;
-    if (table.timebase.denom == 0) {
+    table.round++;
+    /* The host's timebase and machine, read until each has succeeded once. */
+    if (table.timebase.denom == 0)
+        table.timebase_sts = p->timebase(p->ctx, &table.timebase);
+    if (table.round == 1 || table.machine_sts < 0) {
         struct plat_uname u;
 
-        table.timebase_sts = p->timebase(p->ctx, &table.timebase);
-        if (p->uname(p->ctx, &u) == 0)
+        if ((table.machine_sts = p->uname(p->ctx, &u)) == 0)
             table.arm = strcmp(u.machine, "arm64") == 0;
     }
     if ((sts = p->procs(p->ctx, &list)) < 0)

@@ -51,7 +51,8 @@ int proc_table_sockets_status(void);
 
 /* Conversions that the platform data needs. */
 uint64_t proc_table_mach_to_ns(uint64_t mach);
-int proc_table_is_arm(void);
+/* 1 on Apple silicon, 0 on Intel, or why the machine is not known yet. */
+int proc_table_arm(void);
 int proc_table_timebase_status(void);
 /* A process's start in ns since boot; 0 or a negative error. */
 int proc_table_since_boot(const struct plat_proc *kp, uint64_t *ns);

@@ -5,8 +5,10 @@
 #ifndef PMDA_DARWIN_AGENT_HARNESS_H
 #define PMDA_DARWIN_AGENT_HARNESS_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "fake_platform.h"
@@ -131,6 +133,46 @@ harness_u32(unsigned int cluster, unsigned int item)
 
     assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
     return v[0].ul;
+}
+
+/* pmcd's log, as the agent writes it (pmNotifyErr goes to stderr in a
+ * DSO), kept in a file from harness_log_start to harness_log_stop. cmocka
+ * reports failures on stderr too: assert after the stop. */
+static FILE *harness_log;
+static int harness_saved_stderr = -1;
+
+static inline void
+harness_log_start(void)
+{
+    fflush(stderr);
+    assert_non_null(harness_log = tmpfile());
+    harness_saved_stderr = dup(2);
+    assert_int_equal(dup2(fileno(harness_log), 2), 2);
+}
+
+/* Lines of the log so far that contain text ("" for all). */
+static inline unsigned int
+harness_log_lines(const char *text)
+{
+    char line[1024];
+    unsigned int n = 0;
+
+    fflush(stderr);
+    rewind(harness_log);
+    while (fgets(line, sizeof(line), harness_log) != NULL)
+        n += strstr(line, text) != NULL;
+    fseek(harness_log, 0, SEEK_END);
+    return n;
+}
+
+static inline void
+harness_log_stop(void)
+{
+    fflush(stderr);
+    dup2(harness_saved_stderr, 2);
+    close(harness_saved_stderr);
+    fclose(harness_log);
+    harness_log = NULL;
 }
 
 #endif

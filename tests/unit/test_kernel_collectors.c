@@ -112,6 +112,36 @@ ipc_settings_and_defunct_sockets(void **state)
     assert_int_equal(harness_u64(21, 3), UINT64_MAX - 5);           /* ipc.socket.defunct */
 }
 
+/* A source that answers a family with fewer values than it names: those
+ * it left out have no value, and the log says so once, not per fetch. */
+static void
+a_short_sysctl_answer_fails_the_values_it_left_out(void **state)
+{
+    int sts[3][2];
+    unsigned int lines, lost;
+    char gave[64];
+
+    (void)state;
+    snprintf(gave, sizeof(gave), "gave %d of its %d values", PLAT_IPC_SOMAXCONN, PLAT_IPC_N);
+    fake.sysctl[PLAT_SYSCTL_IPC].n = PLAT_IPC_SOMAXCONN;        /* clusters and maxsockbuf only */
+    harness_log_start();
+    for (int round = 0; round < 3; round++) {
+        sts[round][0] = status(21, 1, PM_TYPE_U32);
+        sts[round][1] = status(21, 3, PM_TYPE_U64);                 /* ipc.socket.defunct */
+    }
+    lines = harness_log_lines("");
+    lost = harness_log_lines(gave);
+    harness_log_stop();
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(sts[round][0], 1);
+        assert_int_equal(sts[round][1], PM_ERR_AGAIN);
+    }
+    assert_int_equal(lost, 1);
+    assert_int_equal(lines, 1);
+    fake.sysctl[PLAT_SYSCTL_IPC].n = PLAT_IPC_N;
+    assert_int_equal(harness_u64(21, 3), fake.sysctl[PLAT_SYSCTL_IPC].value[PLAT_IPC_SODEFUNCT_CALLS]);
+}
+
 static void
 logins_count_sessions_not_records(void **state)
 {
@@ -129,7 +159,7 @@ logins_count_sessions_not_records(void **state)
     fake.nlogin = 0;                                        /* nobody logged in */
     assert_int_equal(harness_u32(18, 189), 0);
     fake.logins_sts = -EACCES;                              /* unreadable: an error, not zero */
-    assert_int_equal(status(18, 189, PM_TYPE_U32), PM_ERR_AGAIN);
+    assert_int_equal(status(18, 189, PM_TYPE_U32), PM_ERR_PERMISSION);
 }
 
 static void
@@ -149,8 +179,8 @@ memory_pressure_levels(void **state)
     }
     assert_int_equal(harness_u32(100, 2), 63);                      /* mem.pressure.free_percent */
     fake.sysctl[PLAT_SYSCTL_PRESSURE].status[PLAT_PRESSURE_LEVEL] = -EPERM;
-    assert_int_equal(status(100, 0, PM_TYPE_U32), PM_ERR_AGAIN);
-    assert_int_equal(status(100, 1, PM_TYPE_STRING), PM_ERR_AGAIN);
+    assert_int_equal(status(100, 0, PM_TYPE_U32), PM_ERR_PERMISSION);
+    assert_int_equal(status(100, 1, PM_TYPE_STRING), PM_ERR_PERMISSION);
     assert_int_equal(harness_u32(100, 2), 63);
 }
 
@@ -484,6 +514,7 @@ main(void)
         HARNESS_TEST(limits_refresh_alone_and_read_nothing_else),
         HARNESS_TEST(a_32_bit_metric_never_serves_a_truncated_value),
         HARNESS_TEST(ipc_settings_and_defunct_sockets),
+        HARNESS_TEST(a_short_sysctl_answer_fails_the_values_it_left_out),
         HARNESS_TEST(logins_count_sessions_not_records),
         HARNESS_TEST(memory_pressure_levels),
         HARNESS_TEST(vm_stat_fields_and_derived_memory),

@@ -96,6 +96,32 @@ truncated_list_counters_are_reported_and_not_used(void **state)
     assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 0);
 }
 
+/* The kernel truncates every interface's list counters: the log says so
+ * once, not again for each interface or each time one comes back. */
+static void
+truncation_is_logged_once_for_the_agent(void **state)
+{
+    struct plat_netif en0;
+    unsigned int lines;
+
+    (void)state;
+    harness_log_start();
+    fake.netif[1].mib_ibytes = (5ULL << 32) + 1234;
+    fake.netif[1].ibytes = 1234;
+    fake.netif[2].mib_obytes = (7ULL << 32) + 99;
+    fake.netif[2].obytes = 99;
+    en0 = fake.netif[1];
+    for (int round = 0; round < 5; round++) {
+        fake.netif[1] = round % 2 ? fake.netif[3] : en0;    /* en0 goes and comes back */
+        harness_fetch(10, 77, PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL);
+    }
+    lines = harness_log_lines("truncated");
+    harness_log_stop();
+    assert_int_equal(lines, 1);
+    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 1);
+    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 1);
+}
+
 static void
 without_ifmib_a_wrapped_list_counter_has_no_value(void **state)
 {
@@ -244,7 +270,9 @@ udp_counters_sums_and_wrap(void **state)
     assert_int_equal(harness_u64(13, 142), UINT32_MAX - 1);
     fake.udp.ipackets = 8;                                          /* the kernel's counter wrapped */
     assert_int_equal(harness_u64(13, 142), (uint64_t)UINT32_MAX + 9);
-    fake.udp_sts = -EPERM;
+    fake.udp_sts = -EPERM;                                          /* refused: said so, not "try again" */
+    assert_int_equal(harness_fetch(13, 142, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_PERMISSION);
+    fake.udp_sts = -EIO;
     assert_int_equal(harness_fetch(13, 142, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_AGAIN);
 }
 
@@ -355,6 +383,7 @@ main(void)
         HARNESS_TEST(interface_counters_and_state),
         HARNESS_TEST(interface_kinds_as_metric_and_label),
         HARNESS_TEST(truncated_list_counters_are_reported_and_not_used),
+        HARNESS_TEST(truncation_is_logged_once_for_the_agent),
         HARNESS_TEST(without_ifmib_a_wrapped_list_counter_has_no_value),
         HARNESS_TEST(instances_survive_interfaces_coming_and_going),
         HARNESS_TEST(a_name_listed_twice_counts_once),
