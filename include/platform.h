@@ -540,45 +540,44 @@ struct plat_timebase {
     uint32_t numer, denom;
 };
 
+/*
+ * The calls of struct platform, by the shape of their arguments, for what
+ * stands in front of a whole platform (the tests' fault injector): the
+ * struct is declared from these lists, so a new call is in them.
+ */
+#define PLATFORM_CALLS(X)                                                                         \
+    X(host, struct plat_host) X(memory, struct plat_memory) X(uname, struct plat_uname)               \
+    X(loadavg, struct plat_loadavg) X(cpu_total, struct plat_cpu_ticks) X(cpus, struct plat_cpu_set)  \
+    X(clock, struct plat_clock) X(tasks, struct plat_tasks) X(logins, struct plat_login_set)          \
+    X(topology, struct plat_topology) X(interfaces, struct plat_netif_set) X(udp, struct plat_udp)    \
+    X(icmp, struct plat_icmp) X(ip6, struct plat_ip6) X(tcp, struct plat_tcp)                         \
+    X(tcpconn, struct plat_tcpconn) X(mounts, struct plat_mount_set) X(nfs, struct plat_nfs)          \
+    X(timebase, struct plat_timebase) X(procs, struct plat_proc_set)                                  \
+    X(sock_owners, struct plat_sock_owner_set)
+/* Per process: 0, -ESRCH when it has gone, -EPERM when macOS refuses this
+ * user (root sees all). proc_args is KERN_PROCARGS2, raw. */
+#define PLATFORM_PROCESS_CALLS(X)                                                                 \
+    X(proc_task, struct plat_proc_task) X(proc_rusage, struct plat_proc_rusage)                       \
+    X(proc_args, struct plat_bytes) X(proc_fds, struct plat_proc_fds) X(proc_threads, struct plat_thread_set)
+/* A process's text into out: proc_pidpath, PROC_PIDVNODEPATHINFO's cwd. */
+#define PLATFORM_PROCESS_TEXT_CALLS(X) X(proc_path) X(proc_cwd)
+/* getpwuid_r / getgrgid_r / devname_r; -ENOENT when there is none. */
+#define PLATFORM_NAME_CALLS(X) X(user_name) X(group_name) X(tty_name)
+
+#define PLATFORM_CALL(call, type) int (*call)(void *ctx, type *out);
+#define PLATFORM_PROCESS_CALL(call, type) int (*call)(void *ctx, int32_t pid, type *out);
+#define PLATFORM_PROCESS_TEXT_CALL(call) int (*call)(void *ctx, int32_t pid, char *out, size_t len);
+#define PLATFORM_NAME_CALL(call) int (*call)(void *ctx, uint32_t id, char *out, size_t len);
+
 struct platform {
     const char *name;           /* what the source is, for the agent's "source" label: "live" on a Mac */
     void *ctx;
-    int (*host)(void *ctx, struct plat_host *out);
-    int (*memory)(void *ctx, struct plat_memory *out);
-    int (*uname)(void *ctx, struct plat_uname *out);
-    int (*loadavg)(void *ctx, struct plat_loadavg *out);
-    int (*cpu_total)(void *ctx, struct plat_cpu_ticks *out);
-    int (*cpus)(void *ctx, struct plat_cpu_set *out);
-    int (*clock)(void *ctx, struct plat_clock *out);
+    PLATFORM_CALLS(PLATFORM_CALL)
     int (*sysctls)(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out);
-    int (*tasks)(void *ctx, struct plat_tasks *out);
-    int (*logins)(void *ctx, struct plat_login_set *out);
-    int (*topology)(void *ctx, struct plat_topology *out);
-    int (*interfaces)(void *ctx, struct plat_netif_set *out);
-    int (*udp)(void *ctx, struct plat_udp *out);
-    int (*icmp)(void *ctx, struct plat_icmp *out);
-    int (*ip6)(void *ctx, struct plat_ip6 *out);
-    int (*tcp)(void *ctx, struct plat_tcp *out);
-    int (*tcpconn)(void *ctx, struct plat_tcpconn *out);
     int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
-    int (*mounts)(void *ctx, struct plat_mount_set *out);
-    int (*nfs)(void *ctx, struct plat_nfs *out);
-    int (*timebase)(void *ctx, struct plat_timebase *out);
-    int (*procs)(void *ctx, struct plat_proc_set *out);
-    /* Per process: 0, -ESRCH when it has gone, -EPERM when macOS refuses
-     * this user (root sees all). */
-    int (*proc_task)(void *ctx, int32_t pid, struct plat_proc_task *out);
-    int (*proc_rusage)(void *ctx, int32_t pid, struct plat_proc_rusage *out);
-    int (*proc_args)(void *ctx, int32_t pid, struct plat_bytes *out);     /* KERN_PROCARGS2, raw */
-    int (*proc_path)(void *ctx, int32_t pid, char *out, size_t len);      /* proc_pidpath */
-    int (*proc_cwd)(void *ctx, int32_t pid, char *out, size_t len);       /* PROC_PIDVNODEPATHINFO */
-    int (*proc_fds)(void *ctx, int32_t pid, struct plat_proc_fds *out);
-    int (*proc_threads)(void *ctx, int32_t pid, struct plat_thread_set *out);
-    int (*sock_owners)(void *ctx, struct plat_sock_owner_set *out);
-    /* getpwuid_r / getgrgid_r / devname_r; -ENOENT when there is none. */
-    int (*user_name)(void *ctx, uint32_t uid, char *out, size_t len);
-    int (*group_name)(void *ctx, uint32_t gid, char *out, size_t len);
-    int (*tty_name)(void *ctx, uint32_t dev, char *out, size_t len);
+    PLATFORM_PROCESS_CALLS(PLATFORM_PROCESS_CALL)
+    PLATFORM_PROCESS_TEXT_CALLS(PLATFORM_PROCESS_TEXT_CALL)
+    PLATFORM_NAME_CALLS(PLATFORM_NAME_CALL)
     /* Why the last call failed: every failure it met, "; "-separated (never NULL). */
     const char *(*error)(void *ctx);
     void (*close)(void *ctx);

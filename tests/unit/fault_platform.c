@@ -1,0 +1,129 @@
+#include "fault_platform.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define F(ctx) ((struct fault_platform *)(ctx))
+#define IN(ctx) (&F(ctx)->inner)
+
+/* The fault for target, or 0: the call goes through. */
+static int
+fault(struct fault_platform *f, unsigned int target)
+{
+    f->made[target] = 1;
+    f->injected = (int)target == f->target;
+    return f->injected ? f->sts : 0;
+}
+
+#define WRAP(call, type)                                                                   \
+    static int w_##call(void *x, type *out)                                                \
+    {                                                                                      \
+        int sts = fault(F(x), FAULT_##call);                                               \
+        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, out);                               \
+    }
+#define WRAP_PROCESS(call, type)                                                           \
+    static int w_##call(void *x, int32_t pid, type *out)                                   \
+    {                                                                                      \
+        int sts = fault(F(x), FAULT_##call);                                               \
+        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, pid, out);                          \
+    }
+#define WRAP_PROCESS_TEXT(call)                                                            \
+    static int w_##call(void *x, int32_t pid, char *out, size_t len)                       \
+    {                                                                                      \
+        int sts = fault(F(x), FAULT_##call);                                               \
+        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, pid, out, len);                     \
+    }
+#define WRAP_NAME(call)                                                                    \
+    static int w_##call(void *x, uint32_t id, char *out, size_t len)                       \
+    {                                                                                      \
+        int sts = fault(F(x), FAULT_##call);                                               \
+        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, id, out, len);                      \
+    }
+PLATFORM_CALLS(WRAP)
+PLATFORM_PROCESS_CALLS(WRAP_PROCESS)
+PLATFORM_PROCESS_TEXT_CALLS(WRAP_PROCESS_TEXT)
+PLATFORM_NAME_CALLS(WRAP_NAME)
+
+static int
+w_sysctls(void *x, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+{
+    int sts = fault(F(x), FAULT_SYSCTLS + family);
+
+    return sts < 0 ? sts : IN(x)->sysctls(IN(x)->ctx, family, out);
+}
+
+/* The agent asks with the entries of plat_reg_queries; anything else is
+ * the recorder's, and counts as the query whose match it has. */
+static unsigned int
+query_index(const struct plat_reg_query *q)
+{
+    for (unsigned int i = 0; i < PLAT_REGQ_N; i++)
+        if (q == &plat_reg_queries[i] || strcmp(q->match, plat_reg_queries[i].match) == 0)
+            return i;
+    return 0;
+}
+
+static int
+w_registry(void *x, const struct plat_reg_query *q, struct plat_reg_set *out)
+{
+    int sts = fault(F(x), FAULT_REGISTRY + query_index(q));
+
+    return sts < 0 ? sts : IN(x)->registry(IN(x)->ctx, q, out);
+}
+
+static const char *
+w_error(void *x)
+{
+    return F(x)->injected ? "injected fault" : IN(x)->error(IN(x)->ctx);
+}
+
+static void
+w_close(void *x)
+{
+    IN(x)->close(IN(x)->ctx);
+}
+
+void
+fault_platform_wrap(struct fault_platform *f, const struct platform *inner)
+{
+    memset(f, 0, sizeof(*f));
+    f->inner = *inner;
+    f->target = -1;
+#define SET(call, ...) f->p.call = w_##call;
+    PLATFORM_CALLS(SET)
+    PLATFORM_PROCESS_CALLS(SET)
+    PLATFORM_PROCESS_TEXT_CALLS(SET)
+    PLATFORM_NAME_CALLS(SET)
+#undef SET
+    f->p.name = inner->name;
+    f->p.ctx = f;
+    f->p.sysctls = w_sysctls;
+    f->p.registry = w_registry;
+    f->p.error = w_error;
+    f->p.close = w_close;
+}
+
+void
+fault_platform_zero(struct fault_platform *f)
+{
+    memset(f->made, 0, sizeof(f->made));
+}
+
+const char *
+fault_target_name(unsigned int target, char *buf, size_t len)
+{
+#define NAME(call, ...) #call,
+    static const char *const calls[] = {
+        PLATFORM_CALLS(NAME) PLATFORM_PROCESS_CALLS(NAME) PLATFORM_PROCESS_TEXT_CALLS(NAME) PLATFORM_NAME_CALLS(NAME)
+    };
+#undef NAME
+    unsigned int n;
+
+    if (target < FAULT_SYSCTLS)
+        snprintf(buf, len, "%s", calls[target]);
+    else if (target < FAULT_REGISTRY)
+        snprintf(buf, len, "sysctls(%s)", plat_sysctl_defs(target - FAULT_SYSCTLS, &n)[0].name);
+    else
+        snprintf(buf, len, "registry(%s)", plat_reg_queries[target - FAULT_REGISTRY].match);
+    return buf;
+}

@@ -1,0 +1,339 @@
+/*
+ * The fault matrix: each agent over each fixture, with every platform call
+ * (each sysctl family and registry query on its own) failing in turn with
+ * each errno below, driven as pmcd drives it: every metric fetched, every
+ * instance domain listed, every label and help text asked for, in each
+ * round. Two healthy rounds, three with the fault, three after it; and
+ * again with the fault there from the agent's first request. What must
+ * hold:
+ *  - a metric that the faulted call does not feed answers as when healthy
+ *    (which calls feed a metric: those a fresh agent makes to fetch its
+ *    cluster alone);
+ *  - once the fault has cleared every metric answers as when healthy;
+ *  - the log gets at most a line per family when the fault starts and when
+ *    it ends, nothing in the rounds after, and never a pmdaFetch line (it
+ *    writes one per value).
+ * Crashes and memory errors show under the sanitizer build. Bad values
+ * rather than failed calls are the snapshot fuzzer's (tests/fuzz).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "agent_harness.h"
+#include "fault_platform.h"
+#include "proc_context.h"
+#include "replay.h"
+
+#define CLIENT_CTX 5
+#define HEALTHY_ROUNDS 2
+#define FAULTY_ROUNDS 3
+#define RECOVERY_ROUNDS 3
+#define MAX_METRICS 1024
+
+static const int errnos[] = { -EIO, -EPERM, -ENOTSUP, -ENOMEM };
+
+struct agent_case {
+    const struct agent_desc *desc;
+    int domain;
+    const char *fixture;
+};
+
+/* What a fetch gave one metric: the error, or its values' count and digest. */
+struct outcome {
+    int sts;
+    int numval;
+    uint64_t digest;
+};
+
+static struct fault_platform faulty;
+static pmID pmids[MAX_METRICS];
+static unsigned int nmetrics;
+/* fed[m][t]: target t was called to fetch metric m's cluster on a fresh agent */
+static unsigned char fed[MAX_METRICS][FAULT_NTARGETS];
+static unsigned int failures;
+/* Whether outcomes include instance ids: not across two agents in one
+ * process, since pmdaCache numbers a new agent's instances afresh. */
+static int digest_instances;
+
+static uint64_t
+fixed_clock(void)
+{
+    return 1000;            /* one sample throughout: healthy rounds answer alike */
+}
+
+static void
+start(const struct agent_case *c)
+{
+    struct platform snap;
+    char path[512], msg[512];
+
+    snprintf(path, sizeof(path), "%s/%s", FIXTURES, c->fixture);
+    assert_int_equal(platform_snapshot_open(&snap, path, msg, sizeof(msg)), 0);
+    platform_snapshot_set_clock(&snap, fixed_clock);
+    fault_platform_wrap(&faulty, &snap);
+    proc_access_reset();
+    harness_agent = c->desc;
+    harness_domain = c->domain;
+    harness_source = &faulty.p;
+    assert_int_equal(harness_start(), 0);
+    harness_ext()->e_context = CLIENT_CTX;
+    __pmdaSetContext(CLIENT_CTX);
+    nmetrics = (unsigned int)harness_ext()->e_nmetrics;
+    assert_true(nmetrics <= MAX_METRICS);
+    for (unsigned int m = 0; m < nmetrics; m++)
+        pmids[m] = harness_ext()->e_metrics[m].m_desc.pmid;
+}
+
+static uint64_t
+digest(uint64_t h, const void *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ ((const unsigned char *)bytes)[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Fetch the n metrics of list in one request; their outcomes into out (unless NULL). */
+static void
+fetch(const pmID *list, unsigned int n, struct outcome *out)
+{
+    agent_result *res = NULL;
+    int sts = harness_dp.version.seven.fetch((int)n, (pmID *)list, (void *)&res, harness_ext());
+
+    for (unsigned int m = 0; out != NULL && m < n; m++) {
+        const pmValueSet *vs = sts < 0 ? NULL : res->vset[m];
+
+        out[m] = (struct outcome){ .sts = sts < 0 ? sts : vs->numval < 0 ? vs->numval : 0 };
+        for (int i = 0; vs != NULL && i < vs->numval; i++) {
+            const pmValue *v = &vs->vlist[i];
+
+            out[m].numval++;
+            if (digest_instances)
+                out[m].digest = digest(out[m].digest, &v->inst, sizeof(v->inst));
+            if (vs->valfmt == PM_VAL_INSITU)
+                out[m].digest = digest(out[m].digest, &v->value.lval, sizeof(v->value.lval));
+            else
+                out[m].digest = digest(out[m].digest, v->value.pval->vbuf, v->value.pval->vlen - PM_VAL_HDR_SIZE);
+        }
+    }
+    if (sts >= 0)
+        harness_ext()->e_resultCallBack((void *)res);
+}
+
+/* As pmcd frees pmdaInstance's answer: the names are copies. */
+static void
+free_instances(pmInResult *ir)
+{
+    for (int i = 0; ir->namelist != NULL && i < ir->numinst; i++)
+        free(ir->namelist[i]);
+    free(ir->namelist);
+    free(ir->instlist);
+    free(ir);
+}
+
+/* pmcd hands the callback an empty set to add to. */
+static int
+label_request(int ident, int type, pmLabelSet **sets, pmdaExt *ext)
+{
+    *sets = NULL;
+    return harness_dp.version.seven.label(ident, type, sets, ext);
+}
+
+/* Everything pmcd may ask: values, instances, labels, help. */
+static void
+round_of_requests(struct outcome *out)
+{
+    pmdaExt *ext = harness_ext();
+    pmLabelSet *sets;
+    char *text;
+    int n;
+
+    fetch(pmids, nmetrics, out);
+    if ((n = label_request(harness_domain, PM_LABEL_DOMAIN, &sets, ext)) > 0)
+        pmFreeLabelSets(sets, n);
+    for (int i = 0; i < ext->e_nindoms; i++) {
+        pmInDom indom = ext->e_indoms[i].it_indom;
+        pmInResult *ir;
+
+        if (harness_dp.version.seven.instance(indom, PM_IN_NULL, NULL, &ir, ext) >= 0)
+            free_instances(ir);
+        if ((n = label_request((int)indom, PM_LABEL_INDOM, &sets, ext)) > 0)
+            pmFreeLabelSets(sets, n);
+        if ((n = label_request((int)indom, PM_LABEL_INSTANCES, &sets, ext)) > 0)
+            pmFreeLabelSets(sets, n);
+    }
+    for (unsigned int m = 0; m < nmetrics; m++) {
+        if ((n = label_request((int)pmids[m], PM_LABEL_ITEM, &sets, ext)) > 0)
+            pmFreeLabelSets(sets, n);
+        harness_dp.version.seven.text((int)pmids[m], PM_TEXT_PMID | PM_TEXT_HELP, &text, ext);
+    }
+}
+
+/* Which targets feed each metric: those a fresh agent calls to fetch the
+ * metric's cluster alone. */
+static void
+calibrate(const struct agent_case *c)
+{
+    start(c);
+    harness_stop();
+    for (unsigned int m = 0; m < nmetrics; m++) {
+        pmID cluster[MAX_METRICS];
+        unsigned int n = 0;
+
+        if (m > 0 && pmID_cluster(pmids[m]) == pmID_cluster(pmids[m - 1]))
+            continue;
+        for (unsigned int k = 0; k < nmetrics; k++)
+            if (pmID_cluster(pmids[k]) == pmID_cluster(pmids[m]))
+                cluster[n++] = pmids[k];
+        start(c);
+        fault_platform_zero(&faulty);
+        fetch(cluster, n, NULL);
+        for (unsigned int k = 0; k < nmetrics; k++)
+            if (pmID_cluster(pmids[k]) == pmID_cluster(pmids[m]))
+                memcpy(fed[k], faulty.made, sizeof(faulty.made));
+        harness_stop();
+    }
+}
+
+static void
+failure(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    failures++;
+}
+
+static int
+same(const struct outcome *a, const struct outcome *b)
+{
+    return a->sts == b->sts && a->numval == b->numval && a->digest == b->digest;
+}
+
+/* One run: the fault comes after the healthy rounds, or (from_start) is
+ * there from the agent's first request, measured against a healthy agent's
+ * answers. */
+static void
+run(const struct agent_case *c, unsigned int target, int err, int from_start)
+{
+    static struct outcome healthy[MAX_METRICS], now[MAX_METRICS];
+    unsigned int lines[HEALTHY_ROUNDS + FAULTY_ROUNDS + RECOVERY_ROUNDS], flood, limit;
+    int first = from_start ? 0 : HEALTHY_ROUNDS, fault_ends = first + FAULTY_ROUNDS;
+    char name[128];
+    int r = 0;
+
+    snprintf(name, sizeof(name), "%s %s, %s %d%s", c->desc->name, c->fixture,
+             fault_target_name(target, (char[96]){ 0 }, 96), -err, from_start ? " from the start" : "");
+    digest_instances = !from_start;
+    start(c);
+    harness_log_start();
+    for (; r < HEALTHY_ROUNDS; r++) {
+        round_of_requests(healthy);
+        lines[r] = harness_log_lines("");
+    }
+    if (from_start) {
+        harness_stop();
+        start(c);
+        r = 0;
+        lines[0] = harness_log_lines("");
+    }
+    faulty.target = (int)target;
+    faulty.sts = err;
+    for (; r < fault_ends; r++) {
+        round_of_requests(now);
+        lines[r] = harness_log_lines("");
+    }
+    faulty.target = -1;
+    for (unsigned int m = 0; m < nmetrics; m++)         /* the last faulty round's answers */
+        if (!fed[m][target] && !same(&now[m], &healthy[m]))
+            failure("%s: %s changed, yet that call does not feed it", name, pmIDStr(pmids[m]));
+    for (; r < fault_ends + RECOVERY_ROUNDS; r++) {
+        round_of_requests(now);
+        lines[r] = harness_log_lines("");
+    }
+    flood = harness_log_lines("pmdaFetch");
+    harness_stop();
+    harness_log_stop();
+
+    limit = (unsigned int)c->desc->ncollectors;
+    if (flood > 0)
+        failure("%s: %u pmdaFetch lines in the log", name, flood);
+    if ((first > 0 && lines[first] - lines[first - 1] > limit) || lines[fault_ends] - lines[fault_ends - 1] > limit)
+        failure("%s: more log lines than families when the fault came or went", name);
+    for (r = first + 1; r < fault_ends + RECOVERY_ROUNDS; r++)
+        if (r != fault_ends && lines[r] != lines[r - 1])
+            failure("%s: round %d logged %u lines, with nothing new to say", name, r, lines[r] - lines[r - 1]);
+    for (unsigned int m = 0; m < nmetrics; m++)
+        if (!same(&now[m], &healthy[m]))
+            failure("%s: %s did not come back after the fault (sts %d, %d values)", name, pmIDStr(pmids[m]),
+                    now[m].sts, now[m].numval);
+}
+
+static void
+matrix(const struct agent_case *c)
+{
+    unsigned int called = 0;
+
+    failures = 0;
+    harness_log_start();            /* the calibration's log is nobody's business */
+    calibrate(c);
+    harness_log_stop();
+    for (unsigned int t = 0; t < FAULT_NTARGETS; t++) {
+        int feeds = 0;
+
+        for (unsigned int m = 0; m < nmetrics; m++)
+            feeds |= fed[m][t];
+        if (!feeds)
+            continue;           /* this agent never makes the call */
+        called++;
+        for (size_t e = 0; e < sizeof(errnos) / sizeof(errnos[0]); e++) {
+            run(c, t, errnos[e], 0);
+            run(c, t, errnos[e], 1);
+        }
+    }
+    printf("%s over %s: %u of %u calls faulted, %u failures\n", c->desc->name, c->fixture, called,
+           (unsigned int)FAULT_NTARGETS, failures);
+    assert_true(called > 0);
+    assert_int_equal(failures, 0);
+}
+
+static void
+system_agent_apple_silicon(void **state)
+{
+    (void)state;
+    matrix(&(struct agent_case){ &darwin_agent, 78, "apple-silicon.snapshot" });
+}
+
+static void
+system_agent_intel(void **state)
+{
+    (void)state;
+    matrix(&(struct agent_case){ &darwin_agent, 78, "intel.snapshot" });
+}
+
+static void
+proc_agent_apple_silicon(void **state)
+{
+    (void)state;
+    matrix(&(struct agent_case){ &proc_agent, 3, "apple-silicon.snapshot" });
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(system_agent_apple_silicon),
+        cmocka_unit_test(system_agent_intel),
+        cmocka_unit_test(proc_agent_apple_silicon),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
