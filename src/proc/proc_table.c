@@ -112,15 +112,16 @@ cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_
 {
     char buf[PLAT_NAME_MAX];
     struct name_entry *e;
+    unsigned int i = 0;
 
-    for (e = cache->entries; e < cache->entries + cache->n; e++)
-        if (e->id == id)
-            break;
-    if (e < cache->entries + cache->n && (e->name != NULL || e->sts == -ENOENT || e->round == table.round))
+    while (i < cache->n && cache->entries[i].id != id)
+        i++;
+    e = i < cache->n ? &cache->entries[i] : NULL;
+    if (e != NULL && (e->name != NULL || e->sts == -ENOENT || e->round == table.round))
         return e->name;
     if (table.p == NULL || lookup == NULL)
         return NULL;
-    if (e == cache->entries + cache->n) {
+    if (e == NULL) {
         if (array_grow((void **)&cache->entries, &cache->cap, cache->n, sizeof(*cache->entries)) < 0)
             return NULL;
         e = &cache->entries[cache->n++];

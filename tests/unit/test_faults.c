@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "agent_harness.h"
+#include "agent_requests.h"
 #include "fault_platform.h"
 #include "proc_context.h"
 #include "replay.h"
@@ -44,13 +45,6 @@ struct agent_case {
     const char *fixture;
 };
 
-/* What a fetch gave one metric: the error, or its values' count and digest. */
-struct outcome {
-    int sts;
-    int numval;
-    uint64_t digest;
-};
-
 static struct fault_platform faulty;
 static pmID pmids[MAX_METRICS];
 static unsigned int nmetrics;
@@ -59,7 +53,7 @@ static unsigned char fed[MAX_METRICS][FAULT_NTARGETS];
 static unsigned int failures;
 /* Whether outcomes include instance ids: not across two agents in one
  * process, since pmdaCache numbers a new agent's instances afresh. */
-static int digest_instances;
+static int with_instances;
 
 static uint64_t
 fixed_clock(void)
@@ -84,94 +78,8 @@ start(const struct agent_case *c)
     assert_int_equal(harness_start(), 0);
     harness_ext()->e_context = CLIENT_CTX;
     __pmdaSetContext(CLIENT_CTX);
-    nmetrics = (unsigned int)harness_ext()->e_nmetrics;
-    assert_true(nmetrics <= MAX_METRICS);
-    for (unsigned int m = 0; m < nmetrics; m++)
-        pmids[m] = harness_ext()->e_metrics[m].m_desc.pmid;
-}
-
-static uint64_t
-digest(uint64_t h, const void *bytes, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ ((const unsigned char *)bytes)[i]) * 1099511628211ull;
-    return h;
-}
-
-/* Fetch the n metrics of list in one request; their outcomes into out (unless NULL). */
-static void
-fetch(const pmID *list, unsigned int n, struct outcome *out)
-{
-    agent_result *res = NULL;
-    int sts = harness_dp.version.seven.fetch((int)n, (pmID *)list, (void *)&res, harness_ext());
-
-    for (unsigned int m = 0; out != NULL && m < n; m++) {
-        const pmValueSet *vs = sts < 0 ? NULL : res->vset[m];
-
-        out[m] = (struct outcome){ .sts = sts < 0 ? sts : vs->numval < 0 ? vs->numval : 0 };
-        for (int i = 0; vs != NULL && i < vs->numval; i++) {
-            const pmValue *v = &vs->vlist[i];
-
-            out[m].numval++;
-            if (digest_instances)
-                out[m].digest = digest(out[m].digest, &v->inst, sizeof(v->inst));
-            if (vs->valfmt == PM_VAL_INSITU)
-                out[m].digest = digest(out[m].digest, &v->value.lval, sizeof(v->value.lval));
-            else
-                out[m].digest = digest(out[m].digest, v->value.pval->vbuf, v->value.pval->vlen - PM_VAL_HDR_SIZE);
-        }
-    }
-    if (sts >= 0)
-        harness_ext()->e_resultCallBack((void *)res);
-}
-
-/* As pmcd frees pmdaInstance's answer: the names are copies. */
-static void
-free_instances(pmInResult *ir)
-{
-    for (int i = 0; ir->namelist != NULL && i < ir->numinst; i++)
-        free(ir->namelist[i]);
-    free(ir->namelist);
-    free(ir->instlist);
-    free(ir);
-}
-
-/* pmcd hands the callback an empty set to add to. */
-static int
-label_request(int ident, int type, pmLabelSet **sets, pmdaExt *ext)
-{
-    *sets = NULL;
-    return harness_dp.version.seven.label(ident, type, sets, ext);
-}
-
-/* Everything pmcd may ask: values, instances, labels, help. */
-static void
-round_of_requests(struct outcome *out)
-{
-    pmdaExt *ext = harness_ext();
-    pmLabelSet *sets;
-    char *text;
-    int n;
-
-    fetch(pmids, nmetrics, out);
-    if ((n = label_request(harness_domain, PM_LABEL_DOMAIN, &sets, ext)) > 0)
-        pmFreeLabelSets(sets, n);
-    for (int i = 0; i < ext->e_nindoms; i++) {
-        pmInDom indom = ext->e_indoms[i].it_indom;
-        pmInResult *ir;
-
-        if (harness_dp.version.seven.instance(indom, PM_IN_NULL, NULL, &ir, ext) >= 0)
-            free_instances(ir);
-        if ((n = label_request((int)indom, PM_LABEL_INDOM, &sets, ext)) > 0)
-            pmFreeLabelSets(sets, n);
-        if ((n = label_request((int)indom, PM_LABEL_INSTANCES, &sets, ext)) > 0)
-            pmFreeLabelSets(sets, n);
-    }
-    for (unsigned int m = 0; m < nmetrics; m++) {
-        if ((n = label_request((int)pmids[m], PM_LABEL_ITEM, &sets, ext)) > 0)
-            pmFreeLabelSets(sets, n);
-        harness_dp.version.seven.text((int)pmids[m], PM_TEXT_PMID | PM_TEXT_HELP, &text, ext);
-    }
+    nmetrics = requests_metrics(harness_ext(), pmids, MAX_METRICS);
+    assert_int_equal(nmetrics, harness_ext()->e_nmetrics);
 }
 
 /* Which targets feed each metric: those a fresh agent calls to fetch the
@@ -192,7 +100,7 @@ calibrate(const struct agent_case *c)
                 cluster[n++] = pmids[k];
         start(c);
         fault_platform_zero(&faulty);
-        fetch(cluster, n, NULL);
+        requests_fetch(&harness_dp, cluster, n, NULL, 0);
         for (unsigned int k = 0; k < nmetrics; k++)
             if (pmID_cluster(pmids[k]) == pmID_cluster(pmids[m]))
                 memcpy(fed[k], faulty.made, sizeof(faulty.made));
@@ -232,11 +140,11 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
 
     snprintf(name, sizeof(name), "%s %s, %s %d%s", c->desc->name, c->fixture,
              fault_target_name(target, (char[96]){ 0 }, 96), -err, from_start ? " from the start" : "");
-    digest_instances = !from_start;
+    with_instances = !from_start;
     start(c);
     harness_log_start();
     for (; r < HEALTHY_ROUNDS; r++) {
-        round_of_requests(healthy);
+        requests_round(&harness_dp, pmids, nmetrics, healthy, with_instances);
         lines[r] = harness_log_lines("");
     }
     if (from_start) {
@@ -248,7 +156,7 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
     faulty.target = (int)target;
     faulty.sts = err;
     for (; r < fault_ends; r++) {
-        round_of_requests(now);
+        requests_round(&harness_dp, pmids, nmetrics, now, with_instances);
         lines[r] = harness_log_lines("");
     }
     faulty.target = -1;
@@ -256,7 +164,7 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
         if (!fed[m][target] && !same(&now[m], &healthy[m]))
             failure("%s: %s changed, yet that call does not feed it", name, pmIDStr(pmids[m]));
     for (; r < fault_ends + RECOVERY_ROUNDS; r++) {
-        round_of_requests(now);
+        requests_round(&harness_dp, pmids, nmetrics, now, with_instances);
         lines[r] = harness_log_lines("");
     }
     flood = harness_log_lines("pmdaFetch");
