@@ -36,11 +36,22 @@ wrap32_extend(struct wrap32 *w, uint32_t raw)
 }
 
 int
+usec_between(int64_t from_sec, int32_t from_usec, int64_t to_sec, int32_t to_usec, uint64_t *out)
+{
+    __int128 usec = ((__int128)to_sec - from_sec) * 1000000 + ((__int128)to_usec - from_usec);
+
+    if (usec < 0 || usec > (__int128)UINT64_MAX)
+        return -ERANGE;
+    *out = (uint64_t)usec;
+    return 0;
+}
+
+int
 uptime_seconds(const struct plat_clock *c, uint32_t *out)
 {
-    int64_t usec = (c->now_sec - c->boot_sec) * 1000000 + (c->now_usec - c->boot_usec);
+    uint64_t usec;
 
-    if (usec < 0 || usec / 1000000 > UINT32_MAX)
+    if (usec_between(c->boot_sec, c->boot_usec, c->now_sec, c->now_usec, &usec) < 0 || usec / 1000000 > UINT32_MAX)
         return -ERANGE;
     *out = (uint32_t)(usec / 1000000);
     return 0;

@@ -32,8 +32,6 @@ struct wrap32 {
 };
 uint64_t wrap32_extend(struct wrap32 *w, uint32_t raw);
 
-/* Whole seconds from boot to now; -ERANGE when the clock says boot is in the
- * future or the result does not fit 32 bits. */
 /* floor((a + b) / d), exact for any 64-bit a and b (d > 0): sums of byte
  * counters near 2^64 do not wrap. */
 uint64_t sum_div(uint64_t a, uint64_t b, uint64_t d);
@@ -47,6 +45,13 @@ uint64_t blocks_to_kbytes(uint64_t blocks, uint64_t block_size);
  * (no timebase) gives 0 and is the caller's to refuse. */
 uint64_t mach_to_ns(uint64_t mach, uint32_t numer, uint32_t denom);
 
+/* Microseconds from one (seconds, microseconds) time to a later one, in
+ * 128 bits so that no clock value overflows; -ERANGE when the second is
+ * earlier or the span does not fit 64 bits. */
+int usec_between(int64_t from_sec, int32_t from_usec, int64_t to_sec, int32_t to_usec, uint64_t *out);
+
+/* Whole seconds from boot to now; -ERANGE when the clock says boot is in the
+ * future or the result does not fit 32 bits. */
 int uptime_seconds(const struct plat_clock *c, uint32_t *out);
 
 #endif

@@ -84,14 +84,14 @@ proc_table_mach_to_ns(uint64_t mach)
 int
 proc_table_since_boot(const struct plat_proc *kp, uint64_t *ns)
 {
-    int64_t usec;
+    uint64_t usec;
 
     if (table.clock_sts < 0)
         return table.clock_sts;
-    usec = (kp->start_sec - table.clock.boot_sec) * 1000000 + (kp->start_usec - table.clock.boot_usec);
-    if (usec < 0)
+    if (usec_between(table.clock.boot_sec, table.clock.boot_usec, kp->start_sec, kp->start_usec, &usec) < 0 ||
+        usec > UINT64_MAX / 1000)
         return -ERANGE;
-    *ns = (uint64_t)usec * 1000;
+    *ns = usec * 1000;
     return 0;
 }
 

@@ -82,6 +82,13 @@ uptime_edges(void **state)
     assert_int_equal(uptime_seconds(&c, &up), -ERANGE);
     c.now_sec = 1000 + (int64_t)UINT32_MAX + 10;
     assert_int_equal(uptime_seconds(&c, &up), -ERANGE);
+    c.boot_sec = INT64_MIN;                 /* a clock no Mac gives: refused, no overflow on the way */
+    c.now_sec = INT64_MAX;
+    c.now_usec = INT32_MIN;
+    assert_int_equal(uptime_seconds(&c, &up), -ERANGE);
+    c.boot_sec = INT64_MAX;
+    c.now_sec = INT64_MIN;
+    assert_int_equal(uptime_seconds(&c, &up), -ERANGE);
 }
 
 static void
