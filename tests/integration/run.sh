@@ -322,7 +322,7 @@ check "without IFMIB_IFDATA, en1's wrapped truncated bytes have no value, and sa
     "! grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en1\"' &&
      grep -A4 '^network.interface.in.bytes' '$work/intel.netif' | grep -q '\"en0\"' &&
      grep -q 'inst \[[0-9]* or \"en1\"\] value 1' '$work/intel.netif' &&
-     grep -q 'en1: NET_RT_IFLIST2 byte counters are truncated' '$work/intel/pmcd.log'"
+     grep -q 'NET_RT_IFLIST2 byte counters are truncated to 32 bits' '$work/intel/pmcd.log'"
 pminfo -h 127.0.0.1 -f thermal hinv.nfan gpu.memory.free gpu.model power.adapter.watts power.energy.cpu \
     power.battery.health power.battery.state > "$work/intel.hw" 2>&1
 check "Intel: two fans at 2160 and 1987.5 RPM, fan1 forced" sh -c \
