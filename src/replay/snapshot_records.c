@@ -23,8 +23,8 @@
 #define DIVISOR(type, key, kind, member, source) \
     { key, kind, offsetof(struct type, member), 0, 0, NONE, REC_DIVISOR, source }
 #define STATUS(type, member) offsetof(struct type, member)
-#define DESC(name, family, instancing, instance_doc, fields) \
-    const struct rec_desc name = { family, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]) }
+#define DESC(name, family, instancing, instance_doc, fields, most) \
+    const struct rec_desc name = { family, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]), most }
 
 static const struct rec_field host_fields[] = {
     DIVISOR(plat_host, "host.page_size", SNAP_GAUGE64, page_size, "`host_page_size()`"),
@@ -32,7 +32,7 @@ static const struct rec_field host_fields[] = {
     F(plat_host, "host.memsize", SNAP_GAUGE64, memsize, NONE, "`hw.memsize`"),
     TEXT(plat_host, "host.model", model, NONE, "`hw.model`"),
 };
-DESC(rec_host, NULL, REC_PLAIN, NULL, host_fields);
+DESC(rec_host, NULL, REC_PLAIN, NULL, host_fields, 0);
 
 static const struct rec_field uname_fields[] = {
     TEXT(plat_uname, "uname.sysname", sysname, NONE, "`uname(3)`"),
@@ -43,14 +43,14 @@ static const struct rec_field uname_fields[] = {
     TEXT(plat_uname, "uname.product_version", product_version, STATUS(plat_uname, product_status),
          "`kern.osproductversion`"),
 };
-DESC(rec_uname, NULL, REC_PLAIN, NULL, uname_fields);
+DESC(rec_uname, NULL, REC_PLAIN, NULL, uname_fields, 0);
 
 _Static_assert(offsetof(struct plat_clock, boot_usec) == offsetof(struct plat_clock, boot_sec) + 8,
                "SNAP_TIME fields are an int64_t of seconds and the int32_t of microseconds after it");
 static const struct rec_field clock_fields[] = {
     F(plat_clock, "clock.boot", SNAP_TIME, boot_sec, NONE, "`kern.boottime`"),
 };
-DESC(rec_clock, NULL, REC_PLAIN, NULL, clock_fields);
+DESC(rec_clock, NULL, REC_PLAIN, NULL, clock_fields, 0);
 
 #define VM(member, kind, source) \
     F(plat_memory, "vm." #member, kind, vm.member, STATUS(plat_memory, vm_status), source)
@@ -89,7 +89,7 @@ static const struct rec_field memory_fields[] = {
                "`vm.compressor_swapper_swapout_thrashing_detected`"),
     COMPRESSOR("lz4_compressions", PLAT_COMP_LZ4_COMPRESSIONS, "`vm.lz4_compressions`"),
 };
-DESC(rec_memory, NULL, REC_PLAIN, NULL, memory_fields);
+DESC(rec_memory, NULL, REC_PLAIN, NULL, memory_fields, 0);
 
 static const struct rec_field loadavg_fields[] = {
     F(plat_loadavg, "load.avg1", SNAP_GAUGE32, ldavg[0], NONE, "`vm.loadavg` (fixed point)"),
@@ -97,7 +97,7 @@ static const struct rec_field loadavg_fields[] = {
     F(plat_loadavg, "load.avg15", SNAP_GAUGE32, ldavg[2], NONE, NULL),
     DIVISOR(plat_loadavg, "load.fscale", SNAP_GAUGE64, fscale, NULL),
 };
-DESC(rec_loadavg, NULL, REC_PLAIN, NULL, loadavg_fields);
+DESC(rec_loadavg, NULL, REC_PLAIN, NULL, loadavg_fields, 0);
 
 /* "cpu.user" (host totals) and "cpu[NAME].user" (each CPU). */
 static const struct rec_field ticks_fields[] = {
@@ -108,14 +108,14 @@ static const struct rec_field ticks_fields[] = {
     F(plat_cpu_ticks, "idle", SNAP_COUNTER32, idle, NONE, NULL),
     F(plat_cpu_ticks, "nice", SNAP_COUNTER32, nice, NONE, NULL),
 };
-DESC(rec_ticks, "cpu", REC_BOTH, "NAME", ticks_fields);
+DESC(rec_ticks, "cpu", REC_BOTH, "NAME", ticks_fields, PLAT_MAX_CPUS);
 
 static const struct rec_field tasks_fields[] = {
     F(plat_tasks, "tasks.count", SNAP_GAUGE32, tasks, NONE,
       "`processor_set_statistics(PROCESSOR_SET_LOAD_INFO)` on the default processor set"),
     F(plat_tasks, "tasks.threads", SNAP_GAUGE32, threads, NONE, NULL),
 };
-DESC(rec_tasks, NULL, REC_PLAIN, NULL, tasks_fields);
+DESC(rec_tasks, NULL, REC_PLAIN, NULL, tasks_fields, 0);
 
 static const struct rec_field login_fields[] = {
     F(plat_login, "type", SNAP_INT, type, NONE,
@@ -123,12 +123,12 @@ static const struct rec_field login_fields[] = {
     { "user", SNAP_TEXT, offsetof(struct plat_login, user), sizeof(((struct plat_login *)0)->user), 0, NONE,
       REC_ABSENT_IS_EMPTY, "its `ut_user`; absent when empty" },
 };
-DESC(rec_login, "utmpx", REC_INSTANCED, "N", login_fields);
+DESC(rec_login, "utmpx", REC_INSTANCED, "N", login_fields, 0);
 
 static const struct rec_field topology_fields[] = {
     TEXT(plat_topology, "topology.brand", brand, STATUS(plat_topology, brand_status), "`machdep.cpu.brand_string`"),
 };
-DESC(rec_topology, NULL, REC_PLAIN, NULL, topology_fields);
+DESC(rec_topology, NULL, REC_PLAIN, NULL, topology_fields, 0);
 
 #define LEVEL(key, field, kind, source) \
     F(plat_perflevel, key, kind, value[field], STATUS(plat_perflevel, status[field]), source)
@@ -143,7 +143,7 @@ static const struct rec_field perflevel_fields[] = {
     LEVEL("l3cachesize", PLAT_PL_L3CACHESIZE, SNAP_GAUGE64, "`hw.perflevelN.*`, bytes (absent on Apple Silicon)"),
     LEVEL("cpusperl3", PLAT_PL_CPUSPERL3, SNAP_GAUGE32, "`hw.perflevelN.*` (absent on Apple Silicon)"),
 };
-DESC(rec_perflevel, "perflevel", REC_INSTANCED, "N", perflevel_fields);
+DESC(rec_perflevel, "perflevel", REC_INSTANCED, "N", perflevel_fields, PLAT_MAX_PERFLEVELS);
 
 #define NETIF(member, kind, source) F(plat_netif, #member, kind, member, NONE, source)
 static const struct rec_field netif_fields[] = {
@@ -174,7 +174,7 @@ static const struct rec_field netif_fields[] = {
       "the interface's `IFMIB_IFDATA` record (`ifmd_data`), the untruncated byte counters; absent if unreadable"),
     F(plat_netif, "mib_obytes", SNAP_COUNTER64, mib_obytes, STATUS(plat_netif, mib_status), NULL),
 };
-DESC(rec_netif, "netif", REC_INSTANCED, "NAME", netif_fields);
+DESC(rec_netif, "netif", REC_INSTANCED, "NAME", netif_fields, PLAT_MAX_NETIFS);
 
 #define UDP(member, source) F(plat_udp, "udp." #member, SNAP_COUNTER32, member, NONE, source)
 static const struct rec_field udp_fields[] = {
@@ -182,7 +182,7 @@ static const struct rec_field udp_fields[] = {
     UDP(hdrops, NULL), UDP(badsum, NULL), UDP(badlen, NULL), UDP(noport, NULL), UDP(fullsock, NULL),
     UDP(opackets, NULL),
 };
-DESC(rec_udp, NULL, REC_PLAIN, NULL, udp_fields);
+DESC(rec_udp, NULL, REC_PLAIN, NULL, udp_fields, 0);
 
 #define ICMP(member, source) F(plat_icmp, "icmp." #member, SNAP_COUNTER32, member, NONE, source)
 static const struct rec_field icmp_fields[] = {
@@ -194,7 +194,7 @@ static const struct rec_field icmp_fields[] = {
           "report a missing key"),
     ARRAY(plat_icmp, "icmp.outhist", SNAP_COUNTER32, outhist, PLAT_ICMP_NTYPES, NULL),
 };
-DESC(rec_icmp, NULL, REC_PLAIN, NULL, icmp_fields);
+DESC(rec_icmp, NULL, REC_PLAIN, NULL, icmp_fields, 0);
 
 #define IP6(member, source) F(plat_ip6, "ip6." #member, SNAP_COUNTER64, member, NONE, source)
 static const struct rec_field ip6_fields[] = {
@@ -202,7 +202,7 @@ static const struct rec_field ip6_fields[] = {
     IP6(tooshort, NULL), IP6(toosmall, NULL), IP6(forward, NULL), IP6(odropped, NULL), IP6(reassembled, NULL),
     IP6(ofragments, NULL),
 };
-DESC(rec_ip6, NULL, REC_PLAIN, NULL, ip6_fields);
+DESC(rec_ip6, NULL, REC_PLAIN, NULL, ip6_fields, 0);
 
 #define TCP(member, source) F(plat_tcp, "tcp." #member, SNAP_COUNTER32, member, NONE, source)
 static const struct rec_field tcp_fields[] = {
@@ -213,7 +213,7 @@ static const struct rec_field tcp_fields[] = {
     F(plat_tcp, "tcp.access_disabled", SNAP_GAUGE32, access_disabled, STATUS(plat_tcp, access_status),
       "`net.inet.tcp.disable_access_to_stats`"),
 };
-DESC(rec_tcp, NULL, REC_PLAIN, NULL, tcp_fields);
+DESC(rec_tcp, NULL, REC_PLAIN, NULL, tcp_fields, 0);
 
 /* By TCPS_* state number (netinet/tcp_fsm.h). */
 #define TCPCONN(key, tcps, source) F(plat_tcpconn, "tcpconn." key, SNAP_GAUGE32, state[tcps], NONE, source)
@@ -226,7 +226,7 @@ static const struct rec_field tcpconn_fields[] = {
     TCPCONN("time_wait", 10, NULL),
     F(plat_tcpconn, "tcpconn.unknown_state", SNAP_GAUGE32, unknown_state, NONE, NULL),
 };
-DESC(rec_tcpconn, NULL, REC_PLAIN, NULL, tcpconn_fields);
+DESC(rec_tcpconn, NULL, REC_PLAIN, NULL, tcpconn_fields, 0);
 
 #define MOUNT(member, kind, source) F(plat_mount, #member, kind, member, NONE, source)
 static const struct rec_field mount_fields[] = {
@@ -242,7 +242,7 @@ static const struct rec_field mount_fields[] = {
     MOUNT(files, SNAP_GAUGE64, "`f_files`, `f_ffree`"),
     MOUNT(ffree, SNAP_GAUGE64, NULL),
 };
-DESC(rec_mount, "mount", REC_INSTANCED, "N", mount_fields);
+DESC(rec_mount, "mount", REC_INSTANCED, "N", mount_fields, PLAT_MAX_MOUNTS);
 
 #define CLIENT(member, source) \
     F(plat_nfs, "nfs.client." #member, SNAP_COUNTER64, client.member, STATUS(plat_nfs, client_status), source)
@@ -269,14 +269,14 @@ static const struct rec_field nfs_fields[] = {
     F(plat_nfs, "nfs.nfsd_threads", SNAP_GAUGE32, nfsd_threads, STATUS(plat_nfs, nfsd_status),
       "`vfs.generic.nfs.server.nfsd_thread_count`"),
 };
-DESC(rec_nfs, NULL, REC_PLAIN, NULL, nfs_fields);
+DESC(rec_nfs, NULL, REC_PLAIN, NULL, nfs_fields, 0);
 
 static const struct rec_field timebase_fields[] = {
     F(plat_timebase, "timebase.numer", SNAP_GAUGE32, numer, NONE,
       "`mach_timebase_info()`: ns = Mach time * numer / denom (125/3 on Apple Silicon, 1/1 on Intel)"),
     DIVISOR(plat_timebase, "timebase.denom", SNAP_GAUGE32, denom, NULL),
 };
-DESC(rec_timebase, NULL, REC_PLAIN, NULL, timebase_fields);
+DESC(rec_timebase, NULL, REC_PLAIN, NULL, timebase_fields, 0);
 
 #define KP(member, kind, source) F(snap_proc, #member, kind, proc.member, NONE, source)
 #define PTEXT(key, member, source) \
@@ -306,7 +306,7 @@ static const struct rec_field proc_fields[] = {
     F(snap_proc, "fds", SNAP_GAUGE32, fds, STATUS(snap_proc, fds_status),
       "`proc_pidinfo(PROC_PIDLISTFDS)`: open descriptors"),
 };
-DESC(rec_proc, "proc", REC_INSTANCED, "PID", proc_fields);
+DESC(rec_proc, "proc", REC_INSTANCED, "PID", proc_fields, PLAT_PID_LIMIT);
 
 static const struct rec_field proc_text_fields[] = {
     PTEXT("path", path, "`proc_pidpath()`"),
@@ -315,7 +315,7 @@ static const struct rec_field proc_text_fields[] = {
           "8192 bytes)"),
     PTEXT("threads", threads, "`proc_pidinfo(PROC_PIDLISTTHREADIDS)`: the thread ids, space-separated"),
 };
-DESC(rec_proc_text, "proc", REC_INSTANCED, "PID", proc_text_fields);
+DESC(rec_proc_text, "proc", REC_INSTANCED, "PID", proc_text_fields, PLAT_PID_LIMIT);
 
 #define TASK(member, kind, source) F(plat_proc_task, "task." #member, kind, member, NONE, source)
 static const struct rec_field proc_task_fields[] = {
@@ -328,7 +328,7 @@ static const struct rec_field proc_task_fields[] = {
     TASK(messages_received, SNAP_INT, NULL), TASK(threadnum, SNAP_INT, NULL), TASK(numrunning, SNAP_INT, NULL),
     TASK(priority, SNAP_INT, NULL),
 };
-DESC(rec_proc_task, "proc", REC_INSTANCED, "PID", proc_task_fields);
+DESC(rec_proc_task, "proc", REC_INSTANCED, "PID", proc_task_fields, PLAT_PID_LIMIT);
 
 #define RU(member, source) F(plat_proc_rusage, "rusage." #member, SNAP_COUNTER64, member, NONE, source)
 static const struct rec_field proc_rusage_fields[] = {
@@ -346,7 +346,7 @@ static const struct rec_field proc_rusage_fields[] = {
     RU(instructions, NULL), RU(cycles, NULL), RU(runnable_time, NULL),
     RU(user_ptime, NULL), RU(system_ptime, NULL), RU(energy_nj, NULL),
 };
-DESC(rec_proc_rusage, "proc", REC_INSTANCED, "PID", proc_rusage_fields);
+DESC(rec_proc_rusage, "proc", REC_INSTANCED, "PID", proc_rusage_fields, PLAT_PID_LIMIT);
 
 #define TH(member, kind, source) F(plat_thread, #member, kind, member, NONE, source)
 static const struct rec_field thread_fields[] = {
@@ -357,27 +357,27 @@ static const struct rec_field thread_fields[] = {
     { "name", SNAP_TEXT, offsetof(struct plat_thread, name), PLAT_THREAD_NAME_MAX, 0, NONE, REC_ABSENT_IS_EMPTY,
       "`pth_name`" },
 };
-DESC(rec_thread, "thread", REC_INSTANCED, "TID", thread_fields);
+DESC(rec_thread, "thread", REC_INSTANCED, "TID", thread_fields, 0);
 
 static const struct rec_field sock_owner_fields[] = {
     F(plat_sock_owner, "tcp", SNAP_GAUGE32, tcp, NONE, "`net.inet.tcp.pcblist_n` and `net.inet.udp.pcblist_n`: "
       "sockets whose `so_last_pid` is PID"),
     F(plat_sock_owner, "udp", SNAP_GAUGE32, udp, NONE, NULL),
 };
-DESC(rec_sock_owner, "sockets", REC_INSTANCED, "PID", sock_owner_fields);
+DESC(rec_sock_owner, "sockets", REC_INSTANCED, "PID", sock_owner_fields, PLAT_PID_LIMIT);
 
 static const struct rec_field user_fields[] = {
     TEXT(snap_name, "name", name, NONE, "`getpwuid_r()` of user UID"),
 };
-DESC(rec_user, "user", REC_INSTANCED, "UID", user_fields);
+DESC(rec_user, "user", REC_INSTANCED, "UID", user_fields, 0);
 static const struct rec_field group_fields[] = {
     TEXT(snap_name, "name", name, NONE, "`getgrgid_r()` of group GID"),
 };
-DESC(rec_group, "group", REC_INSTANCED, "GID", group_fields);
+DESC(rec_group, "group", REC_INSTANCED, "GID", group_fields, 0);
 static const struct rec_field tty_fields[] = {
     TEXT(snap_name, "name", name, NONE, "`devname_r()` of character device DEV"),
 };
-DESC(rec_tty, "tty", REC_INSTANCED, "DEV", tty_fields);
+DESC(rec_tty, "tty", REC_INSTANCED, "DEV", tty_fields, 0);
 
 const struct rec_desc *const rec_all[] = {
     &rec_host, &rec_uname, &rec_clock, &rec_memory, &rec_loadavg, &rec_ticks, &rec_tasks, &rec_login,
@@ -777,7 +777,7 @@ rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *
 /* A schema entry whose family and field share one allocation, "family\0field". */
 static int
 schema_entry(struct snap_field *out, const char *family, size_t family_len, const char *field, int instanced,
-             enum snap_kind kind, int divisor)
+             enum snap_kind kind, int divisor, unsigned int most)
 {
     size_t field_len = strlen(field);
     char *both = malloc(family_len + field_len + 2);
@@ -787,7 +787,7 @@ schema_entry(struct snap_field *out, const char *family, size_t family_len, cons
     memcpy(both, family, family_len);
     both[family_len] = '\0';
     memcpy(both + family_len + 1, field, field_len + 1);
-    *out = (struct snap_field){ both, both + family_len + 1, instanced, kind, divisor };
+    *out = (struct snap_field){ both, both + family_len + 1, instanced, kind, divisor, most };
     return 0;
 }
 
@@ -821,7 +821,7 @@ rec_schema(const struct snap_field *extra, size_t nextra)
                                                        &d->fields[j], i), '.');
 
                     if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind,
-                                     (d->fields[j].flags & REC_DIVISOR) != 0) < 0)
+                                     (d->fields[j].flags & REC_DIVISOR) != 0, d->most) < 0)
                         goto fail;
                 }
         }
@@ -834,12 +834,12 @@ rec_schema(const struct snap_field *extra, size_t nextra)
             if (!rec_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name) &&
                 schema_entry(&schema[k++], "sysctl", 6, defs[i].name, 0,
                              rec_sysctl_is_counter((enum plat_sysctl_family)family, i) ? SNAP_COUNTER64
-                                                                                        : SNAP_GAUGE64, 0) < 0)
+                                                                                        : SNAP_GAUGE64, 0, 0) < 0)
                 goto fail;
     }
     for (size_t e = 0; e < nextra; e++)
         if (schema_entry(&schema[k++], extra[e].family, strlen(extra[e].family), extra[e].field,
-                         extra[e].instanced, extra[e].kind, extra[e].divisor) < 0)
+                         extra[e].instanced, extra[e].kind, extra[e].divisor, extra[e].most) < 0)
             goto fail;
     return schema;                      /* calloc left the terminator's family NULL */
 fail:
@@ -883,6 +883,18 @@ source_of(const struct rec_desc *d, unsigned int j)
 
 #define DIVISOR_NOTE(f) (((f)->flags & REC_DIVISOR) ? ", not 0" : "")
 
+/* The row's source, and on a family's first instanced row how many
+ * instances a file may have. */
+static const char *
+row_source(const struct rec_desc *d, int inst, unsigned int start, unsigned int j, char *buf, size_t len)
+{
+    if (inst && start == 0 && d->most != 0)
+        snprintf(buf, len, "%s; at most %u instances in a file", source_of(d, j), d->most);
+    else
+        snprintf(buf, len, "%s", source_of(d, j));
+    return buf;
+}
+
 /* One row per run of fields with the same kind, flags and source: the first key
  * in full, the others from their last dot. A record read both host-wide
  * and per instance gets rows for each. */
@@ -895,6 +907,9 @@ rec_doc_table(FILE *fp)
         for (int inst = 0; inst < 2; inst++) {
             if ((inst == 0 && d->instancing == REC_INSTANCED) || (inst == 1 && d->instancing == REC_PLAIN))
                 continue;
+            unsigned int start = 0;
+            char source[512];
+
             for (unsigned int j = 0; j < d->nfields; j++) {
                 const struct rec_field *f = &d->fields[j];
                 char key[128];
@@ -906,14 +921,16 @@ rec_doc_table(FILE *fp)
                     f->flags != d->fields[j - 1].flags) {
                     if (j > 0)
                         fprintf(fp, " | %s%s | %s |\n", doc_kind(d->fields[j - 1].kind),
-                                DIVISOR_NOTE(&d->fields[j - 1]), source_of(d, j - 1));
+                                DIVISOR_NOTE(&d->fields[j - 1]), row_source(d, inst, start, j - 1, source, sizeof(source)));
                     fprintf(fp, "| `%s`", key);
+                    start = j;
                 } else {
                     fprintf(fp, ", `%s`", strrchr(key, '.'));
                 }
             }
             fprintf(fp, " | %s%s | %s |\n", doc_kind(d->fields[d->nfields - 1].kind),
-                    DIVISOR_NOTE(&d->fields[d->nfields - 1]), source_of(d, d->nfields - 1));
+                    DIVISOR_NOTE(&d->fields[d->nfields - 1]),
+                    row_source(d, inst, start, d->nfields - 1, source, sizeof(source)));
         }
     }
     for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {

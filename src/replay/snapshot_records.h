@@ -42,6 +42,7 @@ struct rec_desc {
     const char *instance_doc;   /* the docs' name for the instance: "NAME", "N" */
     const struct rec_field *fields;
     unsigned int nfields;
+    unsigned int most;          /* instances the platform reads at most (0: no limit of its own) */
 };
 
 /* Which per-process calls macOS refused the recording user (a snapshot

@@ -20,6 +20,7 @@
 #define HOLDS_TEXT(kind) ((kind) == SNAP_TEXT || (kind) == SNAP_REGISTRY)
 #define SNAP_NOTES_MAX 4096
 #define SNAP_MAX_SAMPLES 100000
+#define SNAP_MAX_FAMILIES 64            /* instanced families in a schema: fewer than 30 */
 
 /* One key: its values per slot. Slot 0 holds the value given before the
  * first sample line (a default for every sample); slot i+1 holds sample i. */
@@ -66,6 +67,8 @@ struct snap {
     struct family_range *families;      /* where each family's instances are, after loading */
     size_t nfamilies;
     struct name_index entry_index, instance_index;     /* while loading: keys seen so far */
+    struct family_range counted[SNAP_MAX_FAMILIES];     /* while loading: instances of each family (n) */
+    size_t ncounted;
     char notes[SNAP_NOTES_MAX];
     char error[SNAP_MSG_MAX];
     /* replay position */
@@ -397,11 +400,38 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
     return e;
 }
 
+/* One more instance of field's family, unless that makes more than the
+ * agent reads: then the file is refused at this line, before it costs more
+ * memory (-E2BIG, s->error says why). */
 static int
-instance_note(struct snap *s, const struct snap_field *field, const char *name)
+instance_count(struct snap *s, const struct snap_field *field, int lineno)
 {
+    unsigned int most = field->most ? field->most : SNAP_MAX_INSTANCES;
+    size_t k = 0;
+
+    while (k < s->ncounted && strcmp(s->counted[k].family, field->family) != 0)
+        k++;
+    if (k == s->ncounted) {
+        if (k == SNAP_MAX_FAMILIES)
+            return 0;
+        s->counted[s->ncounted++] = (struct family_range){ .family = field->family };
+    }
+    if (++s->counted[k].n <= most)
+        return 0;
+    snprintf(s->error, sizeof(s->error), "%s:%d: more than %u %s instances, %s: refused", s->name, lineno, most,
+             field->family, field->most ? "more than the agent reads" : "more than any Mac has");
+    return -E2BIG;
+}
+
+static int
+instance_note(struct snap *s, const struct snap_field *field, const char *name, int lineno)
+{
+    int sts;
+
     if (s->instance_index.cap != 0 && *name_slot(&s->instance_index, field->family, name, same_instance, s) != 0)
         return 0;
+    if ((sts = instance_count(s, field, lineno)) < 0)
+        return sts;
     if (name_index_room(&s->instance_index, instance_hash, s) < 0)
         return -ENOMEM;
     if (s->ninstances == s->instances_cap) {
@@ -461,10 +491,10 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
         add_note(s, "%s:%d: unknown key %s, ignored", s->name, lineno, line);
         return 0;
     }
+    if (instance != NULL && (sts = instance_note(s, def, instance, lineno)) < 0)
+        return sts;
     if ((e = entry_find(s, line)) == NULL && (e = entry_add(s, line, def)) == NULL)
         return -ENOMEM;
-    if (instance != NULL && (sts = instance_note(s, def, instance)) < 0)
-        return sts;
     if (e->line[slot] != 0) {
         poison(e, lineno, "%s is given twice in one sample (first at line %d)", line, e->line[slot]);
         return 0;
@@ -687,8 +717,11 @@ snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg
         return NULL;
     }
     rewind(fp);
-    if (load_values(s, fp) < 0) {
-        set_msg(msg, msglen, "%s: out of memory", name);
+    if ((sts = load_values(s, fp)) < 0) {
+        if (sts == -E2BIG)
+            set_msg(msg, msglen, "%s", s->error);
+        else
+            set_msg(msg, msglen, "%s: out of memory", name);
         snap_close(s);
         return NULL;
     }

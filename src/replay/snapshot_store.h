@@ -39,7 +39,12 @@ struct snap_field {
     int instanced;
     enum snap_kind kind;
     int divisor;                /* the agent divides by it: a 0 makes the key unusable, at its line */
+    unsigned int most;          /* instances of its family the agent reads (0: SNAP_MAX_INSTANCES); a
+                                 * file with more is refused at the line that goes past it */
 };
+
+/* The most instances of any one family a file may have. */
+#define SNAP_MAX_INSTANCES (1u << 20)
 
 struct snap;
 

@@ -371,6 +371,43 @@ a_zero_divisor_fails_its_record_alone(void **state)
     }
 }
 
+/* A snapshot with n interfaces, in a file whose path goes to path. */
+static void
+interfaces_file(unsigned int n, char *path, size_t len)
+{
+    FILE *fp;
+    int fd;
+
+    snprintf(path, len, "/tmp/many-interfaces-XXXXXX");
+    assert_true((fd = mkstemp(path)) >= 0);
+    assert_non_null(fp = fdopen(fd, "w"));
+    fprintf(fp, "pmda-darwin-snapshot 1\nhost.clock_hz 100\nsample 1763760434.000000\n");
+    for (unsigned int i = 0; i < n; i++)
+        fprintf(fp, "netif[if%u].index %u\n", i, i + 1);
+    fclose(fp);
+}
+
+/* More interfaces than the agent reads is no Mac's capture: the file is
+ * refused at the line past the limit, with the reason, before the rest of
+ * it costs memory; as many as the agent reads load. */
+static void
+more_instances_than_the_agent_reads_are_refused(void **state)
+{
+    struct platform p;
+    char path[64], msg[512], expected[96];
+
+    (void)state;
+    interfaces_file(PLAT_MAX_NETIFS, path, sizeof(path));
+    assert_int_equal(platform_snapshot_open(&p, path, msg, sizeof(msg)), 0);
+    p.close(p.ctx);
+    unlink(path);
+    interfaces_file(PLAT_MAX_NETIFS + 1, path, sizeof(path));
+    assert_true(platform_snapshot_open(&p, path, msg, sizeof(msg)) < 0);
+    unlink(path);
+    snprintf(expected, sizeof(expected), ":%u: more than %u netif instances", PLAT_MAX_NETIFS + 4, PLAT_MAX_NETIFS);
+    assert_non_null(strstr(msg, expected));
+}
+
 int
 main(void)
 {
@@ -379,6 +416,7 @@ main(void)
         cmocka_unit_test(intel_fixture_roundtrips),
         cmocka_unit_test(fixtures_are_internally_consistent),
         cmocka_unit_test(a_zero_divisor_fails_its_record_alone),
+        cmocka_unit_test(more_instances_than_the_agent_reads_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
