@@ -7,6 +7,9 @@
  * struct from one OS request and returns 0, or a negative errno when the
  * source failed. Fields mirror the width of the
  * kernel field they come from; conversions happen in the collectors.
+ * Every char array holds a NUL-terminated string: a source cuts what does
+ * not fit (macOS's own fixed arrays, p_comm and pth_name, are terminated
+ * by the live source, not trusted to be), and the collectors rely on it.
  */
 #ifndef PMDA_DARWIN_PLATFORM_H
 #define PMDA_DARWIN_PLATFORM_H
