@@ -177,8 +177,8 @@ main(int argc, char **argv)
     static pmID pmids[MAX_METRICS];
     struct platform front;
     pmdaInterface dp;
-    unsigned int rounds, n;
-    uint64_t since = now_ns();
+    unsigned int rounds, every, reported = 0, n;
+    uint64_t since;
     char msg[512];
     int proc;
 
@@ -187,6 +187,7 @@ main(int argc, char **argv)
         return 2;
     }
     rounds = (unsigned int)strtoul(argv[2], NULL, 10);
+    every = rounds / REPORTS > 0 ? rounds / REPORTS : 1;
     proc = argc > 3 && strcmp(argv[3], "proc") == 0;
     if (platform_snapshot_open(&inner, argv[1], msg, sizeof(msg)) < 0) {
         fprintf(stderr, "%s\n", msg);
@@ -211,13 +212,15 @@ main(int argc, char **argv)
     n = requests_metrics(dp.version.seven.ext, pmids, MAX_METRICS);
     printf("%s agent, %u metrics, %u rounds\n%12s %10s %12s %12s\n", proc ? "proc" : "system", n, rounds, "round",
            "RSS KiB", "log bytes", "us/round");
+    since = now_ns();
     for (round_no = 0; round_no < rounds; round_no++, now_usec += 1000000) {
         requests_round(&dp, pmids, n, NULL, 0);
-        if ((round_no + 1) % (rounds / REPORTS) == 0) {
+        if ((round_no + 1) % every == 0 || round_no + 1 == rounds) {
             uint64_t t = now_ns();
 
             printf("%12u %10ld %12ld %12.1f\n", round_no + 1, rss_kib(), log_bytes(),
-                   (double)(t - since) / (rounds / REPORTS) / 1000.0);
+                   (double)(t - since) / (round_no + 1 - reported) / 1000.0);
+            reported = round_no + 1;
             fflush(stdout);
             since = t;
         }

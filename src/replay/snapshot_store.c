@@ -24,13 +24,17 @@
 
 /* One key: its values per slot. Slot 0 holds the value given before the
  * first sample line (a default for every sample); slot i+1 holds sample i. */
+/* A key's values, one slot per sample (and one for the lines before the
+ * first): num, text, reg, line and key share one allocation, at num. A
+ * capture has a million keys or more, so nothing here is per key that need
+ * not be. */
 struct snap_entry {
     char *key;
     const struct snap_field *field;
     int bad_line;               /* > 0: the key is unusable because of this line */
-    char bad_why[160];
+    char *bad_why;              /* why, when bad_line says so */
     uint64_t *num;
-    char **text;
+    char **text;                /* kinds that hold text */
     struct plat_reg_prop *reg;  /* SNAP_REGISTRY: each slot's value, decoded once at load */
     int *line;                  /* line that set each slot; 0 = not set */
 };
@@ -67,6 +71,7 @@ struct snap {
     struct family_range *families;      /* where each family's instances are, after loading */
     size_t nfamilies;
     struct name_index entry_index, instance_index;     /* while loading: keys seen so far */
+    struct name_index schema_index[2];                  /* while loading: the schema, plain and instanced */
     struct family_range counted[SNAP_MAX_FAMILIES];     /* while loading: instances of each family (n) */
     size_t ncounted;
     char notes[SNAP_NOTES_MAX];
@@ -260,21 +265,6 @@ split_key(char *buf, char **family, char **instance, char **field)
     return 0;
 }
 
-static const struct snap_field *
-schema_find(const struct snap_field *schema, const char *family, const char *field, int instanced)
-{
-    for (; schema->family != NULL; schema++) {
-        size_t len = strlen(schema->field);
-        int wild = len > 0 && schema->field[len - 1] == '*';
-
-        if (strcmp(schema->family, family) == 0 && schema->instanced == instanced &&
-            (wild ? strncmp(schema->field, field, len - 1) == 0 && field[len - 1] != '\0'
-                  : strcmp(schema->field, field) == 0))
-            return schema;
-    }
-    return NULL;
-}
-
 static uint32_t
 name_hash(const char *a, const char *b)
 {
@@ -348,6 +338,71 @@ instance_hash(const void *owner, size_t pos)
     return name_hash(in->family, in->name);
 }
 
+static int
+is_wild(const struct snap_field *f)
+{
+    size_t len = strlen(f->field);
+
+    return len > 0 && f->field[len - 1] == '*';
+}
+
+static int
+same_field(const void *owner, size_t pos, const char *family, const char *field)
+{
+    const struct snap_field *f = &((const struct snap_field *)owner)[pos];
+
+    return strcmp(f->family, family) == 0 && strcmp(f->field, field) == 0;
+}
+
+static uint32_t
+field_hash(const void *owner, size_t pos)
+{
+    const struct snap_field *f = &((const struct snap_field *)owner)[pos];
+
+    return name_hash(f->family, f->field);
+}
+
+/* The schema's fields by family and field, plain and instanced apart, for
+ * every line's look-up; the few ending in '*' (any path below) are tried
+ * in order after. */
+static int
+index_schema(struct snap *s)
+{
+    for (size_t pos = 0; s->schema[pos].family != NULL; pos++) {
+        const struct snap_field *f = &s->schema[pos];
+        struct name_index *x = &s->schema_index[f->instanced != 0];
+        uint32_t *slot;
+
+        if (is_wild(f))
+            continue;
+        if (name_index_room(x, field_hash, s->schema) < 0)
+            return -ENOMEM;
+        if (*(slot = name_slot(x, f->family, f->field, same_field, s->schema)) == 0) {
+            *slot = (uint32_t)pos + 1;      /* a field given twice: the first stands */
+            x->n++;
+        }
+    }
+    return 0;
+}
+
+static const struct snap_field *
+schema_find(const struct snap *s, const char *family, const char *field, int instanced)
+{
+    const struct name_index *x = &s->schema_index[instanced != 0];
+    uint32_t pos = x->cap != 0 ? *name_slot(x, family, field, same_field, s->schema) : 0;
+
+    if (pos != 0)
+        return &s->schema[pos - 1];
+    for (const struct snap_field *f = s->schema; f->family != NULL; f++) {
+        size_t len = strlen(f->field);
+
+        if (is_wild(f) && (f->instanced != 0) == (instanced != 0) && strcmp(f->family, family) == 0 &&
+            strncmp(f->field, field, len - 1) == 0 && field[len - 1] != '\0')
+            return f;
+    }
+    return NULL;
+}
+
 static struct snap_entry *
 entry_find(struct snap *s, const char *key)
 {
@@ -362,8 +417,9 @@ entry_find(struct snap *s, const char *key)
 static struct snap_entry *
 entry_add(struct snap *s, const char *key, const struct snap_field *field)
 {
-    size_t slots = (size_t)s->nsamples + 1;
+    size_t slots = (size_t)s->nsamples + 1, per_slot;
     struct snap_entry *e;
+    char *block;
 
     if (s->nentries == s->entries_cap) {
         size_t cap = s->entries_cap ? s->entries_cap * 2 : 64;
@@ -377,24 +433,27 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
     e = &s->entries[s->nentries];
     memset(e, 0, sizeof(*e));
     e->field = field;
-    e->key = strdup(key);
-    e->num = calloc(slots, sizeof(*e->num));
-    e->line = calloc(slots, sizeof(*e->line));
-    if (HOLDS_TEXT(field->kind))
-        e->text = calloc(slots, sizeof(*e->text));
-    if (field->kind == SNAP_REGISTRY)
-        e->reg = calloc(slots, sizeof(*e->reg));
-    if (e->key == NULL || e->num == NULL || e->line == NULL || (HOLDS_TEXT(field->kind) && e->text == NULL) ||
-        (field->kind == SNAP_REGISTRY && e->reg == NULL)) {
-        free(e->key);
+    per_slot = sizeof(*e->num) + sizeof(*e->line) + (HOLDS_TEXT(field->kind) ? sizeof(*e->text) : 0) +
+               (field->kind == SNAP_REGISTRY ? sizeof(*e->reg) : 0);
+    if ((block = calloc(1, slots * per_slot + strlen(key) + 1)) == NULL)
+        return NULL;
+    e->num = (uint64_t *)(void *)block;
+    block += slots * sizeof(*e->num);
+    if (HOLDS_TEXT(field->kind)) {
+        e->text = (char **)(void *)block;
+        block += slots * sizeof(*e->text);
+    }
+    if (field->kind == SNAP_REGISTRY) {
+        e->reg = (struct plat_reg_prop *)(void *)block;
+        block += slots * sizeof(*e->reg);
+    }
+    e->line = (int *)(void *)block;
+    block += slots * sizeof(*e->line);
+    e->key = strcpy(block, key);
+    if (name_index_room(&s->entry_index, entry_hash, s) < 0) {
         free(e->num);
-        free(e->line);
-        free(e->text);
-        free(e->reg);
         return NULL;
     }
-    if (name_index_room(&s->entry_index, entry_hash, s) < 0)
-        return NULL;
     *name_slot(&s->entry_index, key, NULL, same_entry, s) = (uint32_t)++s->nentries;
     s->entry_index.n++;
     return e;
@@ -455,13 +514,15 @@ static void
 poison(struct snap_entry *e, int line, const char *fmt, ...)
 {
     va_list ap;
+    char why[160];
 
     if (e->bad_line != 0)
         return;                 /* keep the first reason */
     e->bad_line = line;
     va_start(ap, fmt);
-    vsnprintf(e->bad_why, sizeof(e->bad_why), fmt, ap);
+    vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
+    e->bad_why = strdup(why);
 }
 
 static int
@@ -487,7 +548,7 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
         add_note(s, "%s:%d: not a snapshot line, ignored: %.60s", s->name, lineno, line);
         return 0;
     }
-    if ((def = schema_find(s->schema, family, field, instance != NULL)) == NULL) {
+    if ((def = schema_find(s, family, field, instance != NULL)) == NULL) {
         add_note(s, "%s:%d: unknown key %s, ignored", s->name, lineno, line);
         return 0;
     }
@@ -717,7 +778,7 @@ snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg
         return NULL;
     }
     rewind(fp);
-    if ((sts = load_values(s, fp)) < 0) {
+    if ((sts = index_schema(s)) < 0 || (sts = load_values(s, fp)) < 0) {
         if (sts == -E2BIG)
             set_msg(msg, msglen, "%s", s->error);
         else
@@ -729,6 +790,8 @@ snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg
         qsort(s->entries, s->nentries, sizeof(*s->entries), compare_entries);
     free_index(&s->entry_index);
     free_index(&s->instance_index);
+    free_index(&s->schema_index[0]);
+    free_index(&s->schema_index[1]);
     if (group_instances(s) < 0) {
         set_msg(msg, msglen, "%s: out of memory", name);
         snap_close(s);
@@ -775,11 +838,8 @@ snap_close(struct snap *s)
             for (unsigned int j = 0; j <= s->nsamples; j++)
                 if (e->reg[j].kind == PLAT_REG_DATA)
                     free((void *)e->reg[j].data);
-        free(e->text);
-        free(e->reg);
-        free(e->key);
-        free(e->num);
-        free(e->line);
+        free(e->num);               /* and the rest of the entry's block */
+        free(e->bad_why);
     }
     for (size_t i = 0; i < s->ninstances; i++)
         free(s->instances[i].name);
@@ -787,6 +847,8 @@ snap_close(struct snap *s)
     free(s->families);
     free_index(&s->entry_index);
     free_index(&s->instance_index);
+    free_index(&s->schema_index[0]);
+    free_index(&s->schema_index[1]);
     free(s->entries);
     free(s->sample_usec);
     free(s->sample_line);
@@ -915,7 +977,7 @@ static int
 locate(struct snap *s, const struct snap_entry *e, unsigned int kinds, const char *wanted, unsigned int *slot)
 {
     if (e->bad_line != 0)
-        return fail(s, -EINVAL, "%s:%d: %s", s->name, e->bad_line, e->bad_why);
+        return fail(s, -EINVAL, "%s:%d: %s", s->name, e->bad_line, e->bad_why ? e->bad_why : "out of memory");
     if (!(kinds & KIND(e->field->kind)))
         return fail(s, -EINVAL, "%s: %s is %s, not %s", s->name, e->key, kind_name(e->field->kind), wanted);
     return slot_of(s, e, s->pos_sample, slot);
