@@ -29,6 +29,7 @@ struct agent_desc {
     const char *help_source;                    /* newhelp format, embedded at build time */
     /* Optional: a store request; without it every store is refused. */
     int (*store)(agent_result *result, pmdaExt *pmda);
+    int processes;                              /* makes the per-process platform calls */
 };
 
 /* The system metrics (darwin_init) and the process metrics (the proc daemon). */
@@ -42,6 +43,14 @@ extern const struct agent_desc proc_agent;
  * Returns dp->status after pmdaInit, or a negative error.
  */
 int agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform);
+
+/* A daemon answers pmcd's first exchange at once, before reading a source
+ * (a replayed capture of 10,000 processes takes seconds to load, and pmcd
+ * gives an agent 3): agent_setup_unopened() sets up as agent_setup() with
+ * no source yet, and agent_open_source() opens the one source_open() says,
+ * after pmdaConnect. */
+int agent_setup_unopened(pmdaInterface *dp, const struct agent_desc *desc);
+void agent_open_source(void);
 
 /* Release everything agent_setup and the refreshes allocated. */
 void agent_teardown(void);

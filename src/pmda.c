@@ -366,7 +366,7 @@ open_platform(void)
     const char *notes;
     char msg[512];
 
-    agent.platform_status = source_open(&agent.platform, msg, sizeof(msg), &notes);
+    agent.platform_status = source_open(&agent.platform, msg, sizeof(msg), &notes, agent.desc->processes);
     if (agent.platform_status < 0) {
         pmNotifyErr(LOG_ERR, "%s: no data source: %s", agent.desc->name, msg);
         return;
@@ -381,8 +381,8 @@ open_platform(void)
     }
 }
 
-int
-agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform)
+static int
+setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform, int open_now)
 {
     char msg[256];
     int sts;
@@ -393,8 +393,10 @@ agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platf
     agent.domain = dp->domain;
     if (platform != NULL)
         agent.platform = *platform;
-    else
+    else if (open_now)
         open_platform();
+    else
+        agent.platform_status = -EAGAIN;        /* until agent_open_source() */
     if ((sts = help_parse(desc->help_source, &agent.help, msg, sizeof(msg))) < 0) {
         pmNotifyErr(LOG_ERR, "%s: %s", agent.desc->name, msg);
         return sts;
@@ -413,6 +415,25 @@ agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platf
     pmdaSetFlags(dp, PMDA_EXT_FLAG_HASHED);
     pmdaInit(dp, agent.indoms, (int)agent.nindoms, agent.metrics, (int)agent.nmetrics);
     return dp->status;
+}
+
+int
+agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform)
+{
+    return setup(dp, desc, platform, 1);
+}
+
+int
+agent_setup_unopened(pmdaInterface *dp, const struct agent_desc *desc)
+{
+    return setup(dp, desc, NULL, 0);
+}
+
+void
+agent_open_source(void)
+{
+    if (agent.platform_status == -EAGAIN)
+        open_platform();
 }
 
 void

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 int
-source_open(struct platform *out, char *msg, unsigned int msglen, const char **notes)
+source_open(struct platform *out, char *msg, unsigned int msglen, const char **notes, int processes)
 {
     const char *path = getenv("PMDA_DARWIN_SNAPSHOT");
     int sts;
@@ -15,7 +15,8 @@ source_open(struct platform *out, char *msg, unsigned int msglen, const char **n
     *notes = "";
     if (path == NULL || path[0] == '\0')
         return platform_live_open(out, msg, msglen);
-    if ((sts = platform_snapshot_open(out, path, msg, msglen)) == 0)
+    if ((sts = (processes ? platform_snapshot_open : platform_snapshot_open_without_processes)(out, path, msg,
+                                                                                              msglen)) == 0)
         *notes = platform_snapshot_notes(out);
     return sts;
 }

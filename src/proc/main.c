@@ -70,11 +70,12 @@ main(int argc, char **argv)
     snprintf(config, sizeof(config), "%s/proc/access.conf", pmGetConfig("PCP_SYSCONF_DIR"));
     read_access_config(access_path ? access_path : config, access_path != NULL);
     pmdaSetCommFlags(&dispatch, PMDA_FLAG_AUTHORIZE);
-    if (agent_setup(&dispatch, &proc_agent, NULL) < 0)
+    if (agent_setup_unopened(&dispatch, &proc_agent) < 0)
         return 1;
     dispatch.version.seven.attribute = proc_context_attribute;
     pmdaSetEndContextCallBack(&dispatch, proc_context_end);
     pmdaConnect(&dispatch);
+    agent_open_source();
     pmdaMain(&dispatch);
     agent_teardown();
     return 0;

@@ -20,4 +20,5 @@ const struct agent_desc proc_agent = {
     .ncollectors = sizeof(proc_collectors) / sizeof(proc_collectors[0]),
     .help_source = proc_help_source,
     .store = proc_control_store,
+    .processes = 1,
 };

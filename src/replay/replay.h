@@ -15,6 +15,13 @@
 /* The replay of the file at path: 0, or a negative errno with msg saying why. */
 int platform_snapshot_open(struct platform *out, const char *path, char *msg, unsigned int msglen);
 
+/* The same for a reader that makes no per-process call (the system agent):
+ * the capture's processes, threads, sockets by process and user, group and
+ * tty names are skipped as the file is read, not kept; those calls answer
+ * as if the capture had none. */
+int platform_snapshot_open_without_processes(struct platform *out, const char *path, char *msg,
+                                             unsigned int msglen);
+
 /* Problems the file had that failed nothing by themselves (unknown keys,
  * stray lines), one a line; "" if none. p is an open replay. */
 const char *platform_snapshot_notes(const struct platform *p);

@@ -387,6 +387,23 @@ const struct rec_desc *const rec_all[] = {
 };
 const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
 
+/* What only the per-process calls read (procs, proc_*, sock_owners and the
+ * user, group and tty names): a capture's bulk, which the system agent
+ * never asks for. */
+static int
+per_process(const struct rec_desc *d)
+{
+    static const struct rec_desc *const process_records[] = {
+        &rec_proc, &rec_proc_text, &rec_proc_task, &rec_proc_rusage, &rec_thread, &rec_sock_owner, &rec_user,
+        &rec_group, &rec_tty,
+    };
+
+    for (size_t i = 0; i < sizeof(process_records) / sizeof(process_records[0]); i++)
+        if (d == process_records[i])
+            return 1;
+    return 0;
+}
+
 /* The sysctls that only ever increase: replay interpolates them as 64-bit
  * counters. Every other one is a 64-bit gauge. */
 static const unsigned char sysctl_counter[PLAT_SYSCTL_NFAMILIES][PLAT_SYSCTL_SET_MAX] = {
@@ -792,7 +809,7 @@ schema_entry(struct snap_field *out, const char *family, size_t family_len, cons
 }
 
 struct snap_field *
-rec_schema(const struct snap_field *extra, size_t nextra)
+rec_schema(const struct snap_field *extra, size_t nextra, int processes)
 {
     size_t n = nextra, k = 0;
     struct snap_field *schema;
@@ -823,6 +840,7 @@ rec_schema(const struct snap_field *extra, size_t nextra)
                     if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind,
                                      (d->fields[j].flags & REC_DIVISOR) != 0, d->most) < 0)
                         goto fail;
+                    schema[k - 1].unread = !processes && per_process(d);
                 }
         }
     }

@@ -121,8 +121,9 @@ void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const v
 
 /* The parser's schema: an entry for every key of every description and of
  * every sysctl family (sysctl_defs.c), then the extra entries, then a
- * NULL-family terminator. Free with rec_schema_free. */
-struct snap_field *rec_schema(const struct snap_field *extra, size_t nextra);
+ * NULL-family terminator; without processes, the keys that only the
+ * per-process calls read are marked unread. Free with rec_schema_free. */
+struct snap_field *rec_schema(const struct snap_field *extra, size_t nextra, int processes);
 void rec_schema_free(struct snap_field *schema);
 
 /* The docs' key table (markdown rows), generated from the descriptions. */

@@ -561,7 +561,7 @@ snapshot_close(void *ctx)
 
 /* The described keys and the registry's. */
 static struct snap_field *
-build_schema(void)
+build_schema(int processes)
 {
     static const struct snap_field extra[] = {
         { "ioreg", "name", 1, SNAP_TEXT },
@@ -570,11 +570,11 @@ build_schema(void)
         { "ioreg", "prop.*", 1, SNAP_REGISTRY },    /* any property path */
     };
 
-    return rec_schema(extra, sizeof(extra) / sizeof(extra[0]));
+    return rec_schema(extra, sizeof(extra) / sizeof(extra[0]), processes);
 }
 
-int
-platform_snapshot_open(struct platform *out, const char *path, char *msg, unsigned int msglen)
+static int
+open_snapshot(struct platform *out, const char *path, char *msg, unsigned int msglen, int processes)
 {
     struct snapshot_source *src = calloc(1, sizeof(*src));
 
@@ -582,7 +582,7 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
         snprintf(msg, msglen, "out of memory");
         return -ENOMEM;
     }
-    if ((src->schema = build_schema()) == NULL) {
+    if ((src->schema = build_schema(processes)) == NULL) {
         free(src);
         snprintf(msg, msglen, "out of memory");
         return -ENOMEM;
@@ -635,6 +635,18 @@ platform_snapshot_open(struct platform *out, const char *path, char *msg, unsign
     };
     snprintf(msg, msglen, "replaying %s (%u samples)", path, snap_nsamples(src->snap));
     return 0;
+}
+
+int
+platform_snapshot_open(struct platform *out, const char *path, char *msg, unsigned int msglen)
+{
+    return open_snapshot(out, path, msg, msglen, 1);
+}
+
+int
+platform_snapshot_open_without_processes(struct platform *out, const char *path, char *msg, unsigned int msglen)
+{
+    return open_snapshot(out, path, msg, msglen, 0);
 }
 
 const char *

@@ -552,6 +552,8 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
         add_note(s, "%s:%d: unknown key %s, ignored", s->name, lineno, line);
         return 0;
     }
+    if (def->unread)
+        return 0;
     if (instance != NULL && (sts = instance_note(s, def, instance, lineno)) < 0)
         return sts;
     if ((e = entry_find(s, line)) == NULL && (e = entry_add(s, line, def)) == NULL)

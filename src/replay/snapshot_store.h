@@ -41,6 +41,7 @@ struct snap_field {
     int divisor;                /* the agent divides by it: a 0 makes the key unusable, at its line */
     unsigned int most;          /* instances of its family the agent reads (0: SNAP_MAX_INSTANCES); a
                                  * file with more is refused at the line that goes past it */
+    int unread;                 /* a key this reader never asks for: its lines are skipped, not kept */
 };
 
 /* The most instances of any one family a file may have. */

@@ -69,7 +69,7 @@ write_and_read(const struct rec_desc *d, const char *instance, const void *in, v
                size_t size)
 {
     char msg[SNAP_MSG_MAX];
-    struct snap_field *schema = rec_schema(NULL, 0);
+    struct snap_field *schema = rec_schema(NULL, 0, 1);
     FILE *fp = fmemopen(written, size, "w");
     struct snap *s;
     int sts;
@@ -229,7 +229,7 @@ in_fixtures(const char *family, const char *field, int instanced)
 static void
 every_described_key_is_in_a_fixture(void **state)
 {
-    struct snap_field *schema = rec_schema(NULL, 0);
+    struct snap_field *schema = rec_schema(NULL, 0, 1);
 
     (void)state;
     assert_non_null(schema);
@@ -246,7 +246,7 @@ every_described_key_is_in_a_fixture(void **state)
 static void
 no_two_fields_share_bytes_or_keys(void **state)
 {
-    struct snap_field *schema = rec_schema(NULL, 0);
+    struct snap_field *schema = rec_schema(NULL, 0, 1);
 
     (void)state;
     for (unsigned int r = 0; r < rec_nall; r++) {

@@ -408,6 +408,34 @@ more_instances_than_the_agent_reads_are_refused(void **state)
     assert_non_null(strstr(msg, expected));
 }
 
+/* The system agent's replay skips what only the per-process calls read:
+ * no process or thread is kept, every other call answers as the full
+ * replay's, and skipping is not a problem to note. */
+static void
+without_processes_the_capture_keeps_no_process(void **state)
+{
+    struct platform all, lean;
+    struct plat_proc_set procs;
+    struct plat_host h1, h2;
+    char msg[512];
+
+    (void)state;
+    assert_int_equal(platform_snapshot_open(&all, FIXTURES "/apple-silicon.snapshot", msg, sizeof(msg)), 0);
+    assert_int_equal(platform_snapshot_open_without_processes(&lean, FIXTURES "/apple-silicon.snapshot", msg,
+                                                              sizeof(msg)), 0);
+    assert_int_equal(all.procs(all.ctx, &procs), 0);
+    assert_true(procs.n > 0);
+    assert_int_equal(lean.procs(lean.ctx, &procs), 0);
+    assert_int_equal(procs.n, 0);
+    assert_int_equal(all.host(all.ctx, &h1), 0);
+    assert_int_equal(lean.host(lean.ctx, &h2), 0);
+    assert_true(h1.page_size == h2.page_size && h1.clock_hz == h2.clock_hz && h1.memsize == h2.memsize);
+    assert_string_equal(h1.model, h2.model);
+    assert_string_equal(platform_snapshot_notes(&lean), platform_snapshot_notes(&all));
+    all.close(all.ctx);
+    lean.close(lean.ctx);
+}
+
 int
 main(void)
 {
@@ -417,6 +445,7 @@ main(void)
         cmocka_unit_test(fixtures_are_internally_consistent),
         cmocka_unit_test(a_zero_divisor_fails_its_record_alone),
         cmocka_unit_test(more_instances_than_the_agent_reads_are_refused),
+        cmocka_unit_test(without_processes_the_capture_keeps_no_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
