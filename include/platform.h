@@ -144,15 +144,39 @@ enum plat_sysctl_family {
     PLAT_SYSCTL_SOCKSTAT,
     PLAT_SYSCTL_NFAMILIES
 };
-enum { PLAT_VFS_NUM_FILES, PLAT_VFS_MAXFILES, PLAT_VFS_NUM_VNODES, PLAT_VFS_MAXVNODES, PLAT_VFS_N };
-enum {
-    PLAT_LIMITS_MAXPROC, PLAT_LIMITS_MAXPROCPERUID, PLAT_LIMITS_MAXFILES, PLAT_LIMITS_MAXFILESPERPROC,
-    PLAT_LIMITS_RECYCLED_VNODES, PLAT_LIMITS_N
-};
-enum { PLAT_IPC_NMBCLUSTERS, PLAT_IPC_MAXSOCKBUF, PLAT_IPC_SOMAXCONN, PLAT_IPC_SODEFUNCT_CALLS, PLAT_IPC_N };
-enum { PLAT_PRESSURE_LEVEL, PLAT_PRESSURE_FREE_PERCENT, PLAT_PRESSURE_N };
-enum { PLAT_CPU_PHYSICAL, PLAT_CPU_LOGICAL, PLAT_CPU_NPERFLEVELS, PLAT_CPU_COUNTS_N };
-enum { PLAT_SOCKSTAT_TCP, PLAT_SOCKSTAT_UDP, PLAT_SOCKSTAT_N };
+/* Each family's sysctls, in set order: the value's index, and the sysctl
+ * (a family may share one with another). */
+#define PLAT_VFS_SYSCTLS(X)                                                                       \
+    X(PLAT_VFS_NUM_FILES, "kern.num_files") X(PLAT_VFS_MAXFILES, "kern.maxfiles")                     \
+    X(PLAT_VFS_NUM_VNODES, "kern.num_vnodes") X(PLAT_VFS_MAXVNODES, "kern.maxvnodes")
+/* kern.num_recycledvnodes is a long in XNU (SYSCTL_LONG): 8 bytes on 64-bit kernels. */
+#define PLAT_LIMITS_SYSCTLS(X)                                                                    \
+    X(PLAT_LIMITS_MAXPROC, "kern.maxproc") X(PLAT_LIMITS_MAXPROCPERUID, "kern.maxprocperuid")         \
+    X(PLAT_LIMITS_MAXFILES, "kern.maxfiles") X(PLAT_LIMITS_MAXFILESPERPROC, "kern.maxfilesperproc")   \
+    X(PLAT_LIMITS_RECYCLED_VNODES, "kern.num_recycledvnodes")
+#define PLAT_IPC_SYSCTLS(X)                                                                       \
+    X(PLAT_IPC_NMBCLUSTERS, "kern.ipc.nmbclusters") X(PLAT_IPC_MAXSOCKBUF, "kern.ipc.maxsockbuf")     \
+    X(PLAT_IPC_SOMAXCONN, "kern.ipc.somaxconn") X(PLAT_IPC_SODEFUNCT_CALLS, "kern.ipc.sodefunct_calls")
+/* Masked from `sysctl -a` but readable by name without privilege on macOS;
+ * XNU converts its internal level to the dispatch flags (1 normal, 2
+ * warning, 4 critical) in sysctl_memorystatus_vm_pressure_level. */
+#define PLAT_PRESSURE_SYSCTLS(X)                                                                  \
+    X(PLAT_PRESSURE_LEVEL, "kern.memorystatus_vm_pressure_level")                                     \
+    X(PLAT_PRESSURE_FREE_PERCENT, "kern.memorystatus_level")
+/* hw.nperflevels since macOS 12; absent before, which leaves the levels unknown. */
+#define PLAT_CPU_COUNTS_SYSCTLS(X)                                                                \
+    X(PLAT_CPU_PHYSICAL, "hw.physicalcpu") X(PLAT_CPU_LOGICAL, "hw.logicalcpu")                       \
+    X(PLAT_CPU_NPERFLEVELS, "hw.nperflevels")
+#define PLAT_SOCKSTAT_SYSCTLS(X)                                                                  \
+    X(PLAT_SOCKSTAT_TCP, "net.inet.tcp.pcbcount") X(PLAT_SOCKSTAT_UDP, "net.inet.udp.pcbcount")
+
+#define PLAT_SYSCTL_INDEX(index, sysctl) index,
+enum { PLAT_VFS_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_VFS_N };
+enum { PLAT_LIMITS_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_LIMITS_N };
+enum { PLAT_IPC_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_IPC_N };
+enum { PLAT_PRESSURE_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_PRESSURE_N };
+enum { PLAT_CPU_COUNTS_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_CPU_COUNTS_N };
+enum { PLAT_SOCKSTAT_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_SOCKSTAT_N };
 
 #define PLAT_SYSCTL_SET_MAX 8
 

@@ -1,6 +1,7 @@
 /*
- * The sysctls behind each plat_sysctl_family and the hw.perflevelN fields:
- * one list that the live source reads (and a recorder records).
+ * The tables of the sysctls behind each plat_sysctl_family (listed in
+ * platform.h) and the hw.perflevelN fields: what the live source reads
+ * (and a recorder records).
  */
 #include "platform.h"
 
@@ -12,48 +13,14 @@ _Static_assert(PLAT_VFS_N <= PLAT_SYSCTL_SET_MAX && PLAT_LIMITS_N <= PLAT_SYSCTL
                PLAT_CPU_COUNTS_N <= PLAT_SYSCTL_SET_MAX && PLAT_SOCKSTAT_N <= PLAT_SYSCTL_SET_MAX,
                "every sysctl family fits a plat_sysctl_set");
 
-static const struct plat_sysctl_def vfs[PLAT_VFS_N] = {
-    [PLAT_VFS_NUM_FILES] = { "kern.num_files" },
-    [PLAT_VFS_MAXFILES] = { "kern.maxfiles" },
-    [PLAT_VFS_NUM_VNODES] = { "kern.num_vnodes" },
-    [PLAT_VFS_MAXVNODES] = { "kern.maxvnodes" },
-};
-
-static const struct plat_sysctl_def limits[PLAT_LIMITS_N] = {
-    [PLAT_LIMITS_MAXPROC] = { "kern.maxproc" },
-    [PLAT_LIMITS_MAXPROCPERUID] = { "kern.maxprocperuid" },
-    [PLAT_LIMITS_MAXFILES] = { "kern.maxfiles" },
-    [PLAT_LIMITS_MAXFILESPERPROC] = { "kern.maxfilesperproc" },
-    /* A long in XNU (SYSCTL_LONG): 8 bytes on 64-bit kernels. */
-    [PLAT_LIMITS_RECYCLED_VNODES] = { "kern.num_recycledvnodes" },
-};
-
-static const struct plat_sysctl_def ipc[PLAT_IPC_N] = {
-    [PLAT_IPC_NMBCLUSTERS] = { "kern.ipc.nmbclusters" },
-    [PLAT_IPC_MAXSOCKBUF] = { "kern.ipc.maxsockbuf" },
-    [PLAT_IPC_SOMAXCONN] = { "kern.ipc.somaxconn" },
-    [PLAT_IPC_SODEFUNCT_CALLS] = { "kern.ipc.sodefunct_calls" },
-};
-
-static const struct plat_sysctl_def pressure[PLAT_PRESSURE_N] = {
-    /* Masked from `sysctl -a` but readable by name without privilege on
-     * macOS; XNU converts its internal level to the dispatch flags
-     * (1 normal, 2 warning, 4 critical) in sysctl_memorystatus_vm_pressure_level. */
-    [PLAT_PRESSURE_LEVEL] = { "kern.memorystatus_vm_pressure_level" },
-    [PLAT_PRESSURE_FREE_PERCENT] = { "kern.memorystatus_level" },
-};
-
-static const struct plat_sysctl_def cpu_counts[PLAT_CPU_COUNTS_N] = {
-    [PLAT_CPU_PHYSICAL] = { "hw.physicalcpu" },
-    [PLAT_CPU_LOGICAL] = { "hw.logicalcpu" },
-    /* Since macOS 12; absent before, which leaves the levels unknown. */
-    [PLAT_CPU_NPERFLEVELS] = { "hw.nperflevels" },
-};
-
-static const struct plat_sysctl_def sockstat[PLAT_SOCKSTAT_N] = {
-    [PLAT_SOCKSTAT_TCP] = { "net.inet.tcp.pcbcount" },
-    [PLAT_SOCKSTAT_UDP] = { "net.inet.udp.pcbcount" },
-};
+#define DEF(index, sysctl) [index] = { sysctl },
+static const struct plat_sysctl_def vfs[PLAT_VFS_N] = { PLAT_VFS_SYSCTLS(DEF) };
+static const struct plat_sysctl_def limits[PLAT_LIMITS_N] = { PLAT_LIMITS_SYSCTLS(DEF) };
+static const struct plat_sysctl_def ipc[PLAT_IPC_N] = { PLAT_IPC_SYSCTLS(DEF) };
+static const struct plat_sysctl_def pressure[PLAT_PRESSURE_N] = { PLAT_PRESSURE_SYSCTLS(DEF) };
+static const struct plat_sysctl_def cpu_counts[PLAT_CPU_COUNTS_N] = { PLAT_CPU_COUNTS_SYSCTLS(DEF) };
+static const struct plat_sysctl_def sockstat[PLAT_SOCKSTAT_N] = { PLAT_SOCKSTAT_SYSCTLS(DEF) };
+#undef DEF
 
 const char *const plat_perflevel_fields[PLAT_PL_N] = {
     [PLAT_PL_PHYSICALCPU] = "physicalcpu",
