@@ -16,7 +16,8 @@ collector_note_parts(const char *collector, unsigned int failed_mask, unsigned i
     if (failed_mask == *logged_mask)
         return;
     if (failed_mask != 0)
-        pmNotifyErr(LOG_WARNING, "darwin: %s: some metrics unavailable: %s", collector, detail);
+        pmNotifyErr(LOG_WARNING, "darwin: %s: some metrics unavailable: %s", collector,
+                    detail[0] != '\0' ? detail : "the source gave no reason");
     else
         pmNotifyErr(LOG_INFO, "darwin: %s: all metrics available again", collector);
     *logged_mask = failed_mask;
