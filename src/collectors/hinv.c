@@ -5,6 +5,7 @@
 #include "collector.h"
 #include "hinv.h"
 
+#include <errno.h>
 #include <string.h>
 
 enum { ITEM_PAGESIZE = 0, ITEM_HZ = 1, ITEM_MACHINE = 2 };
@@ -20,6 +21,7 @@ static const struct metric_row rows[] = {
 
 static struct plat_host host;
 static int have_host;
+static unsigned int logged_zero;
 
 const struct plat_host *
 hinv_host_facts(void)
@@ -39,6 +41,12 @@ hinv_refresh(const struct platform *p, pmInDom indom)
     memset(&fresh, 0, sizeof(fresh));
     if ((sts = p->host(p->ctx, &fresh)) < 0)
         return collector_error(sts);
+    /* CPU times are ticks / hz: a source that says 0 makes every family
+     * that needs these facts fail, with this line, not pmcd with SIGFPE. */
+    collector_note_parts("hinv", fresh.page_size == 0 || fresh.clock_hz == 0, &logged_zero,
+                         "the source gave 0 for the page size or the clock rate");
+    if (fresh.page_size == 0 || fresh.clock_hz == 0)
+        return -EDOM;
     host = fresh;
     have_host = 1;
     return 0;
@@ -69,6 +77,7 @@ hinv_teardown(pmInDom indom)
 {
     (void)indom;
     have_host = 0;
+    logged_zero = 0;
 }
 
 const struct collector hinv_collector = {

@@ -15,29 +15,48 @@ fault(struct fault_platform *f, unsigned int target)
     return f->injected ? f->sts : 0;
 }
 
+/* The call, unless it is the target: then its fault's errno, or (a fault
+ * of 0) its answer with every field zero: empty sets, empty strings and 0
+ * where the agent divides. */
 #define WRAP(call, type)                                                                   \
     static int w_##call(void *x, type *out)                                                \
     {                                                                                      \
         int sts = fault(F(x), FAULT_##call);                                               \
-        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, out);                               \
+        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, out)) < 0)                           \
+            return sts;                                                                    \
+        if (F(x)->injected)                                                                \
+            memset(out, 0, sizeof(*out));                                                  \
+        return sts;                                                                        \
     }
 #define WRAP_PROCESS(call, type)                                                           \
     static int w_##call(void *x, int32_t pid, type *out)                                   \
     {                                                                                      \
         int sts = fault(F(x), FAULT_##call);                                               \
-        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, pid, out);                          \
+        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, pid, out)) < 0)                      \
+            return sts;                                                                    \
+        if (F(x)->injected)                                                                \
+            memset(out, 0, sizeof(*out));                                                  \
+        return sts;                                                                        \
     }
 #define WRAP_PROCESS_TEXT(call)                                                            \
     static int w_##call(void *x, int32_t pid, char *out, size_t len)                       \
     {                                                                                      \
         int sts = fault(F(x), FAULT_##call);                                               \
-        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, pid, out, len);                     \
+        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, pid, out, len)) < 0)                 \
+            return sts;                                                                    \
+        if (F(x)->injected)                                                                \
+            out[0] = '\0';                                                                 \
+        return sts;                                                                        \
     }
 #define WRAP_NAME(call)                                                                    \
     static int w_##call(void *x, uint32_t id, char *out, size_t len)                       \
     {                                                                                      \
         int sts = fault(F(x), FAULT_##call);                                               \
-        return sts < 0 ? sts : IN(x)->call(IN(x)->ctx, id, out, len);                      \
+        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, id, out, len)) < 0)                  \
+            return sts;                                                                    \
+        if (F(x)->injected)                                                                \
+            out[0] = '\0';                                                                 \
+        return sts;                                                                        \
     }
 PLATFORM_CALLS(WRAP)
 PLATFORM_PROCESS_CALLS(WRAP_PROCESS)
@@ -49,7 +68,11 @@ w_sysctls(void *x, enum plat_sysctl_family family, struct plat_sysctl_set *out)
 {
     int sts = fault(F(x), FAULT_SYSCTLS + family);
 
-    return sts < 0 ? sts : IN(x)->sysctls(IN(x)->ctx, family, out);
+    if (sts < 0 || (sts = IN(x)->sysctls(IN(x)->ctx, family, out)) < 0)
+        return sts;
+    if (F(x)->injected)
+        memset(out, 0, sizeof(*out));
+    return sts;
 }
 
 /* The agent asks with the entries of plat_reg_queries; anything else is
@@ -68,13 +91,17 @@ w_registry(void *x, const struct plat_reg_query *q, struct plat_reg_set *out)
 {
     int sts = fault(F(x), FAULT_REGISTRY + query_index(q));
 
-    return sts < 0 ? sts : IN(x)->registry(IN(x)->ctx, q, out);
+    if (sts < 0 || (sts = IN(x)->registry(IN(x)->ctx, q, out)) < 0)
+        return sts;
+    if (F(x)->injected)
+        memset(out, 0, sizeof(*out));
+    return sts;
 }
 
 static const char *
 w_error(void *x)
 {
-    return F(x)->injected ? "injected fault" : IN(x)->error(IN(x)->ctx);
+    return F(x)->injected && F(x)->sts < 0 ? "injected fault" : IN(x)->error(IN(x)->ctx);
 }
 
 static void

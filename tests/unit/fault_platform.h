@@ -1,6 +1,7 @@
 /*
  * A platform in front of another (a snapshot) that makes one call fail
- * with a chosen errno, and notes which calls a request made. Its targets
+ * with a chosen errno, or answer with every field zero, and notes which
+ * calls a request made. Its targets
  * come from platform.h's call lists, each sysctl family and each registry
  * query on its own, so a new platform call is a new target without an
  * edit here.
@@ -24,7 +25,7 @@ struct fault_platform {
     struct platform p;              /* the one to hand the agent */
     struct platform inner;
     int target;                     /* the target that fails, or -1 */
-    int sts;                        /* with this negative errno */
+    int sts;                        /* with this negative errno; 0: it answers, every field zero */
     int injected;                   /* the last call made was the fault */
     unsigned char made[FAULT_NTARGETS];     /* targets called since fault_platform_zero */
 };
