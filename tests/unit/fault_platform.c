@@ -1,4 +1,5 @@
 #include "fault_platform.h"
+#include "snapshot_records.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,9 +16,67 @@ fault(struct fault_platform *f, unsigned int target)
     return f->injected ? f->sts : 0;
 }
 
-/* The call, unless it is the target: then its fault's errno, or (a fault
- * of 0) its answer with every field zero: empty sets, empty strings and 0
- * where the agent divides. */
+/* The calls whose answer the replay describes field by field
+ * (snapshot_records.c): those a fault can give their largest values. */
+static const struct rec_desc *const described[FAULT_NTARGETS] = {
+    [FAULT_host] = &rec_host, [FAULT_memory] = &rec_memory, [FAULT_loadavg] = &rec_loadavg,
+    [FAULT_cpu_total] = &rec_ticks, [FAULT_clock] = &rec_clock, [FAULT_tasks] = &rec_tasks,
+    [FAULT_udp] = &rec_udp, [FAULT_icmp] = &rec_icmp, [FAULT_ip6] = &rec_ip6, [FAULT_tcp] = &rec_tcp,
+    [FAULT_tcpconn] = &rec_tcpconn, [FAULT_nfs] = &rec_nfs, [FAULT_timebase] = &rec_timebase,
+    [FAULT_proc_task] = &rec_proc_task, [FAULT_proc_rusage] = &rec_proc_rusage,
+};
+
+int
+fault_has_values(unsigned int target)
+{
+    return (target < FAULT_NTARGETS && described[target] != NULL) ||
+           (target >= FAULT_SYSCTLS && target < FAULT_REGISTRY);
+}
+
+/* Every described number of a record at its largest: all ones unsigned,
+ * the greatest signed, the farthest time. */
+static void
+largest(const struct rec_desc *d, unsigned char *out)
+{
+    for (unsigned int j = 0; j < d->nfields; j++) {
+        const struct rec_field *f = &d->fields[j];
+
+        for (unsigned int i = 0; i < rec_elements(f); i++) {
+            unsigned char *at = out + f->offset + i * rec_element_size(f);
+            int64_t sec = INT64_MAX;
+            int32_t usec = 999999, big = INT32_MAX;
+
+            switch (f->kind) {
+            case SNAP_COUNTER32: case SNAP_GAUGE32: case SNAP_COUNTER64: case SNAP_GAUGE64:
+                memset(at, 0xff, rec_element_size(f));
+                break;
+            case SNAP_INT:
+                memcpy(at, &big, sizeof(big));
+                break;
+            case SNAP_TIME:
+                memcpy(at, &sec, sizeof(sec));
+                memcpy(at + sizeof(sec), &usec, sizeof(usec));
+                break;
+            case SNAP_TEXT: case SNAP_REGISTRY:
+                break;
+            }
+        }
+    }
+}
+
+/* A fault's answer: every field zero (sts 0), or the largest values. */
+static void
+fill(const struct fault_platform *f, unsigned int target, void *out, size_t size)
+{
+    if (f->sts == FAULT_LARGEST && described[target] != NULL)
+        largest(described[target], out);
+    else
+        memset(out, 0, size);
+}
+
+/* The call, unless it is the target: then its fault's errno, or its answer
+ * with every field zero (empty sets and strings, 0 where the agent
+ * divides), or with the largest values. */
 #define WRAP(call, type)                                                                   \
     static int w_##call(void *x, type *out)                                                \
     {                                                                                      \
@@ -25,7 +84,7 @@ fault(struct fault_platform *f, unsigned int target)
         if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, out)) < 0)                           \
             return sts;                                                                    \
         if (F(x)->injected)                                                                \
-            memset(out, 0, sizeof(*out));                                                  \
+            fill(F(x), FAULT_##call, out, sizeof(*out));                                   \
         return sts;                                                                        \
     }
 #define WRAP_PROCESS(call, type)                                                           \
@@ -35,7 +94,7 @@ fault(struct fault_platform *f, unsigned int target)
         if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, pid, out)) < 0)                      \
             return sts;                                                                    \
         if (F(x)->injected)                                                                \
-            memset(out, 0, sizeof(*out));                                                  \
+            fill(F(x), FAULT_##call, out, sizeof(*out));                                   \
         return sts;                                                                        \
     }
 #define WRAP_PROCESS_TEXT(call)                                                            \
@@ -70,7 +129,9 @@ w_sysctls(void *x, enum plat_sysctl_family family, struct plat_sysctl_set *out)
 
     if (sts < 0 || (sts = IN(x)->sysctls(IN(x)->ctx, family, out)) < 0)
         return sts;
-    if (F(x)->injected)
+    if (F(x)->injected && F(x)->sts == FAULT_LARGEST)
+        memset(out->value, 0xff, sizeof(out->value));
+    else if (F(x)->injected)
         memset(out, 0, sizeof(*out));
     return sts;
 }

@@ -25,10 +25,17 @@ struct fault_platform {
     struct platform p;              /* the one to hand the agent */
     struct platform inner;
     int target;                     /* the target that fails, or -1 */
-    int sts;                        /* with this negative errno; 0: it answers, every field zero */
+    int sts;                        /* with this negative errno; 0: it answers, every field zero;
+                                     * FAULT_LARGEST: the fields the replay describes at their largest */
     int injected;                   /* the last call made was the fault */
     unsigned char made[FAULT_NTARGETS];     /* targets called since fault_platform_zero */
 };
+
+#define FAULT_LARGEST 1
+
+/* Whether target's answer is described field by field, so that
+ * FAULT_LARGEST changes it. */
+int fault_has_values(unsigned int target);
 
 /* Stand in front of inner, which f takes over: closing f closes it. */
 void fault_platform_wrap(struct fault_platform *f, const struct platform *inner);

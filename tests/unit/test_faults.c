@@ -3,8 +3,9 @@
  * (each sysctl family and registry query on its own) failing in turn with
  * each errno below, driven as pmcd drives it: every metric fetched, every
  * instance domain listed, every label and help text asked for, in each
- * round; and each call answering with every field zero (0 where the agent
- * divides, empty sets and strings). Two healthy rounds, three with the
+ * round; each call answering with every field zero (0 where the agent
+ * divides, empty sets and strings), and each described one with its
+ * numbers at their largest. Two healthy rounds, three with the
  * fault, three after it; and
  * again with the fault there from the agent's first request. What must
  * hold:
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -39,7 +41,7 @@
 #define RECOVERY_ROUNDS 3
 #define MAX_METRICS 1024
 
-static const int errnos[] = { -EIO, -EPERM, -ENOTSUP, -ENOMEM, 0 };     /* 0: every field zero */
+static const int errnos[] = { -EIO, -EPERM, -ENOTSUP, -ENOMEM, 0, FAULT_LARGEST };     /* 0: every field zero */
 
 struct agent_case {
     const struct agent_desc *desc;
@@ -140,8 +142,9 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
     char name[128];
     int r = 0;
 
-    snprintf(name, sizeof(name), "%s %s, %s %d%s", c->desc->name, c->fixture,
-             fault_target_name(target, (char[96]){ 0 }, 96), -err, from_start ? " from the start" : "");
+    snprintf(name, sizeof(name), "%s %s, %s %s%s", c->desc->name, c->fixture,
+             fault_target_name(target, (char[96]){ 0 }, 96),
+             err < 0 ? strerror(-err) : err == 0 ? "all zero" : "largest values", from_start ? " from the start" : "");
     with_instances = !from_start;
     start(c);
     harness_log_start();
@@ -181,9 +184,10 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
     for (r = first + 1; r < fault_ends + RECOVERY_ROUNDS; r++)
         if (r != fault_ends && lines[r] != lines[r - 1])
             failure("%s: round %d logged %u lines, with nothing new to say", name, r, lines[r] - lines[r - 1]);
-    /* After zeros, counters have gone back and come again (a wrap, new
-     * processes): answers differ from a healthy agent's by right. */
-    for (unsigned int m = 0; err != 0 && m < nmetrics; m++)
+    /* After zeros or the largest values, counters have gone back and come
+     * again (a wrap, new processes): answers differ from a healthy agent's
+     * by right. */
+    for (unsigned int m = 0; err < 0 && m < nmetrics; m++)
         if (!same(&now[m], &healthy[m]))
             failure("%s: %s did not come back after the fault (sts %d, %d values)", name, pmIDStr(pmids[m]),
                     now[m].sts, now[m].numval);
@@ -207,6 +211,8 @@ matrix(const struct agent_case *c)
             continue;           /* this agent never makes the call */
         called++;
         for (size_t e = 0; e < sizeof(errnos) / sizeof(errnos[0]); e++) {
+            if (errnos[e] == FAULT_LARGEST && !fault_has_values(t))
+                continue;
             run(c, t, errnos[e], 0);
             run(c, t, errnos[e], 1);
         }
