@@ -1,17 +1,13 @@
-/* The proc agent's collectors: upstream darwin_proc's clusters and the new ones. */
+/* The proc agent's families: control, the processes and the run queue. */
 #include "agent.h"
 #include "collector.h"
 
-extern const struct collector proc_control_collector, proc_psinfo_collector, proc_runq_collector,
-    proc_id_collector, proc_memory_collector, proc_io_collector, proc_fd_collector, proc_qos_collector,
-    proc_net_collector, proc_extra_collector, proc_thread_collector;
+extern const struct collector proc_control_collector, proc_processes_collector, proc_runq_collector;
 extern const char proc_help_source[];
 int proc_control_store(agent_result *result, pmdaExt *pmda);
 
 static const struct collector *const proc_collectors[] = {
-    &proc_control_collector, &proc_psinfo_collector, &proc_runq_collector, &proc_id_collector,
-    &proc_memory_collector, &proc_io_collector, &proc_fd_collector, &proc_qos_collector, &proc_net_collector,
-    &proc_extra_collector, &proc_thread_collector,
+    &proc_control_collector, &proc_processes_collector, &proc_runq_collector,
 };
 
 const struct agent_desc proc_agent = {

@@ -1,9 +1,8 @@
 /*
- * The proc agent's metric families, upstream darwin_proc's names and PMIDs
- * (domain 3) and the new ones (clusters 100 and 101), all over the shared
- * process table (proc_table.c). Cluster 1 owns the process indom and the
- * table's refresh; the others depend on it and say, row by row, which
- * per-process calls they need.
+ * Cluster 1 (psinfo) of the processes family (proc_processes.c), the
+ * process indom and its labels, and the run queue family counted over the
+ * same table (proc_table.c), with upstream darwin_proc's names and PMIDs
+ * (domain 3). Each row says which per-process calls it needs.
  */
 #include "proc_values.h"
 
@@ -26,36 +25,7 @@ struct row_use {
 
 /* ---- cluster 1: psinfo, the process list and the table's refresh ---- */
 
-static const struct metric_row psinfo_rows[] = {
-    { "proc.nprocs", PROC_CLUSTER_PSINFO, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE_UNITS },
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.ppid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pgid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tpgid", 4, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.cwd", 5, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.cmd", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.exe", 7, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.nice", 8, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.majflt", 9, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, NSEC),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.utime", 14, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.stime", 15, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.threads", 16, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.translated", 17, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tty", 18, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.ttyname", 19, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.wchan", 20, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.wchan_s", 21, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.wmesg_s", 22, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pswitch", 23, PM_TYPE_U64, PM_SEM_COUNTER, COUNT),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.usrpri", 24, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.minflt", 25, PM_TYPE_U32, PM_SEM_COUNTER, COUNT),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tgid", 26, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
-};
-#define NPSINFO (sizeof(psinfo_rows) / sizeof(psinfo_rows[0]))
+#define NPSINFO 27                  /* cluster 1's items, 0 to 26 */
 
 static const struct row_use psinfo_use[NPSINFO] = {
     [5] = { PROC_NEED_CWD, PROC_OWNER }, [6] = { PROC_NEED_ARGS, PROC_PUBLIC },
@@ -66,20 +36,15 @@ static const struct row_use psinfo_use[NPSINFO] = {
     [23] = { PROC_NEED_TASK, PROC_PUBLIC }, [25] = { PROC_NEED_TASK, PROC_PUBLIC },
 };
 
-static const struct row_use *
-use_of(const struct metric_row *rows, const struct row_use *use, const struct metric_row *row)
+
+void
+proc_psinfo_want(const struct metric_row *row)
 {
-    return &use[row - rows];
+    proc_table_need(psinfo_use[row->item].needs);
 }
 
-static void
-psinfo_want(const struct metric_row *row)
-{
-    proc_table_need(use_of(psinfo_rows, psinfo_use, row)->needs);
-}
-
-static int
-psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+int
+proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct proc_entry *e;
     uint64_t ns;
@@ -89,7 +54,7 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         atom->ul = proc_table_count();
         return PMDA_FETCH_STATIC;
     }
-    if ((e = proc_visible(inst, use_of(psinfo_rows, psinfo_use, row)->cls, &sts)) == NULL)
+    if ((e = proc_visible(inst, psinfo_use[row->item].cls, &sts)) == NULL)
         return sts;
     switch (row->item) {
     case 1: case 26: atom->ul = (uint32_t)e->kp.pid; break;
@@ -160,12 +125,12 @@ psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-static const struct indom_def process_indom = {
+const struct indom_def proc_process_indom = {
     .serial = PROC_INDOM, .label_name = "process", .instances = proc_table_instances,
 };
 
-static int
-process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
+int
+proc_process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
 {
     const struct proc_entry *e = proc_table_entry(inst);
 
@@ -179,11 +144,6 @@ process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
     return 0;
 }
 
-const struct collector proc_psinfo_collector = {
-    .name = "processes", .rows = psinfo_rows, .nrows = NPSINFO, .indom = &process_indom,
-    .refresh = proc_table_refresh, .fetch = psinfo_fetch, .want = psinfo_want,
-    .instance_labels = process_labels, .teardown = proc_table_teardown,
-};
 
 /* ---- cluster 2: run queue, counted over the table ---- */
 
@@ -225,7 +185,7 @@ runq_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 const struct collector proc_runq_collector = {
-    .name = "run queue", .ndepends = 1, .depends = { &proc_psinfo_collector }, .rows = runq_rows,
+    .name = "run queue", .ndepends = 1, .depends = { &proc_processes_collector }, .rows = runq_rows,
     .nrows = sizeof(runq_rows) / sizeof(runq_rows[0]), .refresh = proc_no_refresh, .fetch = runq_fetch,
     .want = runq_want,
 };

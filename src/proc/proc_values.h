@@ -25,7 +25,27 @@ int proc_fetch_error(int sts);
 /* A string value (PM_ERR_VALUE when there is none). */
 int proc_fetch_string(pmAtomValue *atom, const char *s);
 
-/* The refresh of a cluster that only reads the process table. */
+/* The refresh of a family that only reads the process table. */
 int proc_no_refresh(const struct platform *p, pmInDom indom);
+
+/* The processes family (proc_processes.c): its instance domain and labels,
+ * and each cluster's values and what they need read (want). */
+extern const struct indom_def proc_process_indom;
+extern const struct collector proc_processes_collector;
+int proc_process_labels(pmInDom indom, unsigned int inst, char *json, size_t len);
+int proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+void proc_psinfo_want(const struct metric_row *row);
+int proc_id_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+int proc_memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+void proc_memory_want(const struct metric_row *row);
+int proc_io_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+int proc_qos_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+int proc_extra_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+void proc_rusage_want(const struct metric_row *row);
+int proc_fd_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+void proc_fd_want(const struct metric_row *row);
+int proc_net_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+void proc_net_want(const struct metric_row *row);
+int proc_thread_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 #endif

@@ -20,9 +20,8 @@
 #include "replay.h"
 #include "proc_policy.h"
 #include "proc_context.h"
+#include "proc_values.h"
 
-extern const struct collector proc_psinfo_collector, proc_id_collector, proc_memory_collector,
-    proc_io_collector, proc_net_collector, proc_extra_collector;
 
 #define CLIENT_CTX 5                /* the pmcd context the tests' requests come from */
 #define INTERVAL_USEC 5000000ull    /* the fixtures' sample interval */
@@ -141,14 +140,15 @@ string_of(unsigned int cluster, unsigned int item, unsigned int inst)
 /* What the agent answers for one instance of one row (after a fetch of its
  * cluster refreshed the table): the per-instance status pmcd would get. */
 static int
-row_status(const struct collector *c, unsigned int item, unsigned int inst)
+row_status(unsigned int cluster, unsigned int item, unsigned int inst)
 {
+    const struct collector *c = &proc_processes_collector;
     pmAtomValue atom;
 
     for (unsigned int r = 0; r < c->nrows; r++)
-        if (c->rows[r].item == item)
+        if (c->rows[r].cluster == cluster && c->rows[r].item == item)
             return c->fetch(&c->rows[r], inst, &atom);
-    fail_msg("no item %u in %s", item, c->name);
+    fail_msg("no item %u.%u in %s", cluster, item, c->name);
     return 0;
 }
 
@@ -323,9 +323,9 @@ a_zombie_is_listed_without_values(void **state)
     (void)state;
     start_fixture("apple-silicon.snapshot");
     assert_string_equal(string_of(1, 12, 900), "Z");
-    assert_int_equal(row_status(&proc_psinfo_collector, 14, 900), PM_ERR_VALUE);
+    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 14, 900), PM_ERR_VALUE);
     (void)u64_of(4, 1, 731);
-    assert_int_equal(row_status(&proc_memory_collector, 1, 900), PM_ERR_VALUE);
+    assert_int_equal(row_status(PROC_CLUSTER_MEMORY, 1, 900), PM_ERR_VALUE);
     assert_int_equal(harness_u32(1, 0), 8);            /* proc.nprocs counts it */
 }
 
@@ -423,7 +423,7 @@ minor_faults_stop_when_the_kernel_count_saturates(void **state)
     assert_int_equal(u32_of(1, 25, 43), 1999999995);
     go_to_sample(1);
     (void)u32_of(1, 9, 43);
-    assert_int_equal(row_status(&proc_psinfo_collector, 25, 43), PM_ERR_VALUE);
+    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 25, 43), PM_ERR_VALUE);
 }
 
 /* ---- strings refresh; arguments never include the environment ---- */
@@ -471,9 +471,9 @@ refused_data_is_a_permission_error(void **state)
     start_fixture("intel.snapshot");          /* recorded as alice: others' task data refused */
     assert_true(u64_of(1, 14, 731) > 0);
     assert_int_equal(value_of(1, 14, PM_TYPE_U64, 1, &v), 0);
-    assert_int_equal(row_status(&proc_psinfo_collector, 14, 1), PM_ERR_PERMISSION);
+    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 14, 1), PM_ERR_PERMISSION);
     (void)u64_of(5, 0, 731);
-    assert_int_equal(row_status(&proc_io_collector, 0, 1001), PM_ERR_PERMISSION);
+    assert_int_equal(row_status(PROC_CLUSTER_IO, 0, 1001), PM_ERR_PERMISSION);
     assert_int_equal(u32_of(3, 0, 1001), 502);  /* ids come from the list: open to all */
 }
 
@@ -483,9 +483,9 @@ energy_and_core_times_are_absent_where_the_kernel_has_none(void **state)
     (void)state;
     start_fixture("intel.snapshot");
     (void)u64_of(100, 0, 731);
-    assert_int_equal(row_status(&proc_extra_collector, 1, 731), PM_ERR_APPVERSION);
-    assert_int_equal(row_status(&proc_extra_collector, 2, 731), PM_ERR_APPVERSION);
-    assert_int_equal(row_status(&proc_extra_collector, 4, 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 1, 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 2, 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 4, 731), PM_ERR_APPVERSION);
     stop(state);
 
     start_fixture("apple-silicon.snapshot");
@@ -514,19 +514,19 @@ owner_only_data_needs_the_owner_or_root(void **state)
     start_fixture("apple-silicon.snapshot");
     (void)u64_of(1, 14, 731);
     /* no credentials: public data yes, working directory and descriptors no */
-    assert_int_equal(row_status(&proc_psinfo_collector, 5, 731), PM_ERR_PERMISSION);
-    assert_true(row_status(&proc_psinfo_collector, 14, 731) >= 0);
+    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 5, 731), PM_ERR_PERMISSION);
+    assert_true(row_status(PROC_CLUSTER_PSINFO, 14, 731) >= 0);
     client_is(502);                             /* bob */
     assert_string_equal(string_of(1, 5, 1001), "/Users/bob");
-    assert_int_equal(row_status(&proc_psinfo_collector, 5, 731), PM_ERR_PERMISSION);     /* alice's */
+    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 5, 731), PM_ERR_PERMISSION);     /* alice's */
     assert_int_equal(u32_of(8, 0, 1001), 1);
-    assert_int_equal(row_status(&proc_net_collector, 0, 731), PM_ERR_PERMISSION);
+    assert_int_equal(row_status(PROC_CLUSTER_NET, 0, 731), PM_ERR_PERMISSION);
     client_is(0);                               /* root sees all */
     assert_string_equal(string_of(1, 5, 731), "/Users/alice/src");
     assert_int_equal(u32_of(8, 0, 731), 4);
     assert_int_equal(u32_of(6, 0, 731), 21);
     proc_context_end(CLIENT_CTX);               /* the client left: its successor has no credentials */
-    assert_int_equal(row_status(&proc_psinfo_collector, 5, 731), PM_ERR_PERMISSION);
+    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 5, 731), PM_ERR_PERMISSION);
 }
 
 static void
