@@ -115,6 +115,36 @@ a_failing_dependency_fails_its_dependants(void **state)
     assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
+/* While hinv fails, per-CPU values fail with it; an instance request for
+ * the CPUs refreshes percpu without it and succeeds, which says nothing of
+ * the values: the log has the failure once, not a flip per request. */
+static void
+instance_requests_do_not_flip_a_failing_familys_log(void **state)
+{
+    pmAtomValue v[8];
+    unsigned int flips;
+
+    (void)state;
+    fake.host_sts = -EIO;
+    harness_log_start();
+    for (int round = 0; round < 3; round++) {
+        pmInResult *in = NULL;
+
+        harness_fetch(8, 72, PM_TYPE_U64, v, 8, NULL);             /* kernel.percpu.cpu.user */
+        if (harness_dp.version.seven.instance(pmInDom_build(78, 3), PM_IN_NULL, NULL, &in,
+                                              harness_ext()) >= 0) {
+            for (int i = 0; i < in->numinst; i++)
+                free(in->namelist[i]);
+            free(in->instlist);
+            free(in->namelist);
+            free(in);
+        }
+    }
+    flips = harness_log_lines("percpu");
+    harness_log_stop();
+    assert_int_equal(flips, 1);
+}
+
 static void
 unknown_pmids_and_stores_are_refused(void **state)
 {
@@ -175,6 +205,7 @@ main(void)
         HARNESS_TEST(an_instance_request_refreshes_only_the_owner),
         HARNESS_TEST(a_failing_source_fails_only_its_cluster),
         HARNESS_TEST(a_failing_dependency_fails_its_dependants),
+        HARNESS_TEST(instance_requests_do_not_flip_a_failing_familys_log),
         HARNESS_TEST(unknown_pmids_and_stores_are_refused),
         HARNESS_TEST(help_text_for_metrics_and_indoms),
         HARNESS_TEST(domain_and_indom_labels),
