@@ -378,6 +378,11 @@ snapshot_topology(void *ctx, struct plat_topology *out)
     struct snap *s = at_now(ctx);
     struct plat_reg_set cpus;
 
+    /* The registry first: its read forgets what failed before it in the call. */
+    out->cluster = src->clusters;
+    out->nclusters = 0;
+    if ((out->clusters_status = read_registry(src, s, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
+        out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
     rec_read_found(&src->found, s, &rec_topology, NULL, out);      /* the brand has its own status */
     read_sysctls(src, s, PLAT_SYSCTL_CPU_COUNTS, &out->counts);
     out->nlevels = 0;
@@ -392,10 +397,6 @@ snapshot_topology(void *ctx, struct plat_topology *out)
         snprintf(index, sizeof(index), "%u", i);
         rec_read_found(&src->found, s, &rec_perflevel, index, &out->level[i]);   /* each field has its own status */
     }
-    out->cluster = src->clusters;
-    out->nclusters = 0;
-    if ((out->clusters_status = read_registry(src, s, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
-        out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
     return 0;
 }
 
