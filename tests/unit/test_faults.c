@@ -1,14 +1,13 @@
 /*
  * The fault matrix: each agent over each fixture, with every platform call
  * (each sysctl family and registry query on its own) failing in turn with
- * each errno below, driven as pmcd drives it: every metric fetched, every
- * instance domain listed, every label and help text asked for, in each
- * round; each call answering with every field zero (0 where the agent
- * divides, empty sets and strings), and each described one with its
- * numbers at their largest. Two healthy rounds, three with the
- * fault, three after it; and
- * again with the fault there from the agent's first request. What must
- * hold:
+ * each errno below, answering with every field zero (0 where the agent
+ * divides, empty sets and strings), and, where the replay describes the
+ * answer field by field, with its numbers at their largest; driven as pmcd
+ * drives it: every metric fetched, every instance domain listed, every
+ * label and help text asked for, in each round. Two healthy rounds, three
+ * with the fault, three after it; and again with the fault there from the
+ * agent's first request. What must hold:
  *  - a metric that the faulted call does not feed answers as when healthy
  *    (which calls feed a metric: those a fresh agent makes to fetch its
  *    cluster alone);
