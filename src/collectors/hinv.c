@@ -33,6 +33,7 @@ static int
 hinv_refresh(const struct platform *p, pmInDom indom)
 {
     struct plat_host fresh;
+    unsigned int zero;
     int sts;
 
     (void)indom;
@@ -43,9 +44,9 @@ hinv_refresh(const struct platform *p, pmInDom indom)
         return collector_error(sts);
     /* CPU times are ticks / hz: a source that says 0 makes every family
      * that needs these facts fail, with this line, not pmcd with SIGFPE. */
-    collector_note_parts("hinv", fresh.page_size == 0 || fresh.clock_hz == 0, &logged_zero,
-                         "the source gave 0 for the page size or the clock rate");
-    if (fresh.page_size == 0 || fresh.clock_hz == 0)
+    zero = fresh.page_size == 0 || fresh.clock_hz == 0;
+    collector_note_parts("hinv", zero, &logged_zero, "the source gave 0 for the page size or the clock rate");
+    if (zero)
         return -EDOM;
     host = fresh;
     have_host = 1;

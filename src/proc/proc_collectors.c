@@ -9,13 +9,9 @@
 #include <errno.h>
 #include <string.h>
 
-#define ROW(cluster, name, item, type, sem, units) { name, cluster, item, type, PROC_INDOM, sem, units }
-#define NONE_UNITS UNITS_NONE
 #define COUNT UNITS_COUNT
-#define NSEC UNITS_NSEC
 
-/* What each row needs from the table, and who may see it: by the row's
- * address, in tables parallel to the rows. */
+/* What a row needs from the table, and who may see it. */
 struct row_use {
     unsigned int needs;
     enum proc_access_class cls;
@@ -25,9 +21,8 @@ struct row_use {
 
 /* ---- cluster 1: psinfo, the process list and the table's refresh ---- */
 
-#define NPSINFO 27                  /* cluster 1's items, 0 to 26 */
-
-static const struct row_use psinfo_use[NPSINFO] = {
+/* By item; an item not listed needs only the list and is public. */
+static const struct row_use psinfo_use[] = {
     [5] = { PROC_NEED_CWD, PROC_OWNER }, [6] = { PROC_NEED_ARGS, PROC_PUBLIC },
     [7] = { PROC_NEED_PATH, PROC_PUBLIC }, [9] = { PROC_NEED_TASK, PROC_PUBLIC },
     [11] = { PROC_NEED_ARGS, PROC_PUBLIC }, [12] = { PROC_NEED_TASK, PROC_PUBLIC },
@@ -36,11 +31,18 @@ static const struct row_use psinfo_use[NPSINFO] = {
     [23] = { PROC_NEED_TASK, PROC_PUBLIC }, [25] = { PROC_NEED_TASK, PROC_PUBLIC },
 };
 
+static struct row_use
+use_of(const struct metric_row *row)
+{
+    static const struct row_use list_only = { 0, PROC_PUBLIC };
+
+    return row->item < sizeof(psinfo_use) / sizeof(psinfo_use[0]) ? psinfo_use[row->item] : list_only;
+}
 
 void
 proc_psinfo_want(const struct metric_row *row)
 {
-    proc_table_need(psinfo_use[row->item].needs);
+    proc_table_need(use_of(row).needs);
 }
 
 int
@@ -54,7 +56,7 @@ proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *
         atom->ul = proc_table_count();
         return PMDA_FETCH_STATIC;
     }
-    if ((e = proc_visible(inst, psinfo_use[row->item].cls, &sts)) == NULL)
+    if ((e = proc_visible(inst, use_of(row).cls, &sts)) == NULL)
         return sts;
     switch (row->item) {
     case 1: case 26: atom->ul = (uint32_t)e->kp.pid; break;
@@ -143,7 +145,6 @@ proc_process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
         snprintf(json, len, "{\"pid\":%d}", (int)e->kp.pid);
     return 0;
 }
-
 
 /* ---- cluster 2: run queue, counted over the table ---- */
 

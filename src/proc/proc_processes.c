@@ -18,7 +18,7 @@
 #define BYTE UNITS_BYTE
 
 static const struct metric_row rows[] = {
-    /* cluster 1: psinfo (item = its index in proc_psinfo_use) */
+    /* cluster 1: psinfo */
     { "proc.nprocs", PROC_CLUSTER_PSINFO, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, NONE_UNITS },
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.pid", 1, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.ppid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),

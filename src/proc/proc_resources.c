@@ -1,7 +1,7 @@
 /*
  * The values of per-process identity, memory, I/O, descriptors, QoS CPU
  * time, sockets, the beyond-upstream counters (cluster 100) and thread
- * identity (101), from the process table (rows in proc_rows.c).
+ * identity (101), from the process table (rows in proc_processes.c).
  */
 #include "proc_values.h"
 
