@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent.h"
+#include "clock_ns.h"
 #include "counting_platform.h"
 #include "replay.h"
 #include "proc_context.h"
@@ -22,15 +22,6 @@
 
 static pmdaInterface dp;
 static struct counting_platform counted;
-
-static uint64_t
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Fetch the pmids as pmcd would; returns the values of the first one's
  * instances (and the bytes of its strings into *strings when asked). */

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent_requests.h"
+#include "clock_ns.h"
 #include "replay.h"
 
 #define EPOCH 4
@@ -138,15 +138,6 @@ churn_procs(void *ctx, struct plat_proc_set *out)
     static int churn_##call(void *ctx, int32_t pid, char *out, size_t len) { return inner.call(ctx, original(pid), out, len); }
 PLATFORM_PROCESS_CALLS(BY_PID)
 PLATFORM_PROCESS_TEXT_CALLS(BY_PID_TEXT)
-
-static uint64_t
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static long
 rss_kib(void)

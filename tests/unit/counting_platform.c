@@ -1,19 +1,10 @@
 #include "counting_platform.h"
+#include "clock_ns.h"
 
 #include <string.h>
-#include <time.h>
 
 #define C(ctx) ((struct counting_platform *)(ctx))
 #define IN(ctx) (&C(ctx)->inner)
-
-static uint64_t
-now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Count a call of this kind and time the source's answer to it. */
 #define PASS(ctx, kind, call) do { \

@@ -74,49 +74,28 @@ fill(const struct fault_platform *f, unsigned int target, void *out, size_t size
         memset(out, 0, size);
 }
 
-/* The call, unless it is the target: then its fault's errno, or its answer
- * with every field zero (empty sets and strings, 0 where the agent
- * divides), or with the largest values. */
+/* w_call(params): the call, unless it is the target: then its fault's
+ * errno, or its answer with every field zero (empty sets and strings, 0
+ * where the agent divides), or with the largest values. */
+#define WRAP_ANY(call, params, args, answer)                                               \
+    static int w_##call params                                                             \
+    {                                                                                      \
+        int sts = fault(F(x), FAULT_##call);                                               \
+        if (sts < 0 || (sts = IN(x)->call args) < 0)                                       \
+            return sts;                                                                    \
+        if (F(x)->injected)                                                                \
+            answer;                                                                        \
+        return sts;                                                                        \
+    }
 #define WRAP(call, type)                                                                   \
-    static int w_##call(void *x, type *out)                                                \
-    {                                                                                      \
-        int sts = fault(F(x), FAULT_##call);                                               \
-        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, out)) < 0)                           \
-            return sts;                                                                    \
-        if (F(x)->injected)                                                                \
-            fill(F(x), FAULT_##call, out, sizeof(*out));                                   \
-        return sts;                                                                        \
-    }
+    WRAP_ANY(call, (void *x, type *out), (IN(x)->ctx, out), fill(F(x), FAULT_##call, out, sizeof(*out)))
 #define WRAP_PROCESS(call, type)                                                           \
-    static int w_##call(void *x, int32_t pid, type *out)                                   \
-    {                                                                                      \
-        int sts = fault(F(x), FAULT_##call);                                               \
-        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, pid, out)) < 0)                      \
-            return sts;                                                                    \
-        if (F(x)->injected)                                                                \
-            fill(F(x), FAULT_##call, out, sizeof(*out));                                   \
-        return sts;                                                                        \
-    }
+    WRAP_ANY(call, (void *x, int32_t pid, type *out), (IN(x)->ctx, pid, out),                \
+             fill(F(x), FAULT_##call, out, sizeof(*out)))
 #define WRAP_PROCESS_TEXT(call)                                                            \
-    static int w_##call(void *x, int32_t pid, char *out, size_t len)                       \
-    {                                                                                      \
-        int sts = fault(F(x), FAULT_##call);                                               \
-        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, pid, out, len)) < 0)                 \
-            return sts;                                                                    \
-        if (F(x)->injected)                                                                \
-            out[0] = '\0';                                                                 \
-        return sts;                                                                        \
-    }
+    WRAP_ANY(call, (void *x, int32_t pid, char *out, size_t len), (IN(x)->ctx, pid, out, len), out[0] = '\0')
 #define WRAP_NAME(call)                                                                    \
-    static int w_##call(void *x, uint32_t id, char *out, size_t len)                       \
-    {                                                                                      \
-        int sts = fault(F(x), FAULT_##call);                                               \
-        if (sts < 0 || (sts = IN(x)->call(IN(x)->ctx, id, out, len)) < 0)                  \
-            return sts;                                                                    \
-        if (F(x)->injected)                                                                \
-            out[0] = '\0';                                                                 \
-        return sts;                                                                        \
-    }
+    WRAP_ANY(call, (void *x, uint32_t id, char *out, size_t len), (IN(x)->ctx, id, out, len), out[0] = '\0')
 PLATFORM_CALLS(WRAP)
 PLATFORM_PROCESS_CALLS(WRAP_PROCESS)
 PLATFORM_PROCESS_TEXT_CALLS(WRAP_PROCESS_TEXT)
