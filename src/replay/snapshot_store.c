@@ -72,6 +72,7 @@ struct snap {
     size_t nfamilies;
     struct name_index entry_index, instance_index;     /* while loading: keys seen so far */
     struct name_index schema_index[2];                  /* while loading: the schema, plain and instanced */
+    size_t *wild, nwild;                                /* while loading: the schema's '*' fields */
     struct family_range counted[SNAP_MAX_FAMILIES];     /* while loading: instances of each family (n) */
     size_t ncounted;
     char notes[SNAP_NOTES_MAX];
@@ -363,18 +364,26 @@ field_hash(const void *owner, size_t pos)
 }
 
 /* The schema's fields by family and field, plain and instanced apart, for
- * every line's look-up; the few ending in '*' (any path below) are tried
- * in order after. */
+ * every line's look-up; the few ending in '*' (any path below) are listed
+ * apart and tried in order after. */
 static int
 index_schema(struct snap *s)
 {
-    for (size_t pos = 0; s->schema[pos].family != NULL; pos++) {
+    size_t n = 0;
+
+    while (s->schema[n].family != NULL)
+        n++;
+    if ((s->wild = malloc((n + 1) * sizeof(*s->wild))) == NULL)
+        return -ENOMEM;
+    for (size_t pos = 0; pos < n; pos++) {
         const struct snap_field *f = &s->schema[pos];
         struct name_index *x = &s->schema_index[f->instanced != 0];
         uint32_t *slot;
 
-        if (is_wild(f))
+        if (is_wild(f)) {
+            s->wild[s->nwild++] = pos;
             continue;
+        }
         if (name_index_room(x, field_hash, s->schema) < 0)
             return -ENOMEM;
         if (*(slot = name_slot(x, f->family, f->field, same_field, s->schema)) == 0) {
@@ -393,10 +402,11 @@ schema_find(const struct snap *s, const char *family, const char *field, int ins
 
     if (pos != 0)
         return &s->schema[pos - 1];
-    for (const struct snap_field *f = s->schema; f->family != NULL; f++) {
+    for (size_t w = 0; w < s->nwild; w++) {
+        const struct snap_field *f = &s->schema[s->wild[w]];
         size_t len = strlen(f->field);
 
-        if (is_wild(f) && (f->instanced != 0) == (instanced != 0) && strcmp(f->family, family) == 0 &&
+        if ((f->instanced != 0) == (instanced != 0) && strcmp(f->family, family) == 0 &&
             strncmp(f->field, field, len - 1) == 0 && field[len - 1] != '\0')
             return f;
     }
@@ -794,6 +804,8 @@ snap_read(FILE *fp, const char *name, const struct snap_field *schema, char *msg
     free_index(&s->instance_index);
     free_index(&s->schema_index[0]);
     free_index(&s->schema_index[1]);
+    free(s->wild);
+    s->wild = NULL;
     if (group_instances(s) < 0) {
         set_msg(msg, msglen, "%s: out of memory", name);
         snap_close(s);
@@ -851,6 +863,8 @@ snap_close(struct snap *s)
     free_index(&s->instance_index);
     free_index(&s->schema_index[0]);
     free_index(&s->schema_index[1]);
+    free(s->wild);
+    s->wild = NULL;
     free(s->entries);
     free(s->sample_usec);
     free(s->sample_line);
