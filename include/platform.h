@@ -597,7 +597,7 @@ struct plat_timebase {
 #define PLATFORM_NAME_CALL(call) int (*call)(void *ctx, uint32_t id, char *out, size_t len);
 
 struct platform {
-    const char *name;           /* what the source is, for the agent's "source" label: "live" on a Mac */
+    const char *name;           /* what the source is, for the agent's "data_source" label: "live" on a Mac */
     void *ctx;
     PLATFORM_CALLS(PLATFORM_CALL)
     int (*sysctls)(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out);

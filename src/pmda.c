@@ -249,7 +249,7 @@ agent_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 {
     switch (type) {
     case PM_LABEL_DOMAIN:
-        pmdaAddLabels(lp, "{\"source\":\"%s\"}",
+        pmdaAddLabels(lp, "{\"agent\":\"%s\",\"data_source\":\"%s\"}", agent.desc->name,
                       agent.platform_status == 0 ? agent.platform.name : "unavailable");
         break;
     case PM_LABEL_INDOM: {

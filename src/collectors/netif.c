@@ -13,7 +13,7 @@
  * metrics have no value rather than a wrapped one.
  *
  * Instances are kept in pmdaCache by name, so ids survive interfaces coming
- * and going; each carries a "type" label (netif_kind).
+ * and going; each carries an "interface_type" label (netif_kind).
  */
 #include "array_grow.h"
 #include "collector.h"
@@ -281,7 +281,7 @@ netif_labels(pmInDom id, unsigned int inst, char *json, size_t len)
     (void)id;
     if (netif_of_inst(inst, &v) < 0)
         return -1;
-    snprintf(json, len, "{\"type\":\"%s\"}", v.kind);
+    snprintf(json, len, "{\"interface_type\":\"%s\"}", v.kind);
     return 0;
 }
 

@@ -138,13 +138,12 @@ static int
 percpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct cpu_entry *e = entry_by_inst(inst);
-    const char *word;
     int level;
 
     (void)id;
-    if (e == NULL || topology_cpu_level(e->name, &level, &word) < 0)
+    if (e == NULL || topology_cpu_level(e->name, &level) < 0)
         return -1;           /* level unknown: no label, nothing invented */
-    snprintf(json, len, "{\"perflevel\":%d,\"perflevel_name\":\"%s\"}", level, word);
+    topology_level_labels(level, json, len);
     return 0;
 }
 

@@ -45,14 +45,13 @@ perflevel_cpu_refresh(const struct platform *p, pmInDom indom)
     delta_sum_begin(&seen);
     for (unsigned int i = 0; percpu_at(i, &cpu) == 0; i++) {
         uint64_t now[CPU_NSTATES], add[CPU_NSTATES];
-        const char *word;
         int level;
 
         for (int state = 0; state < CPU_NSTATES; state++)
             now[state] = cpu.counters->state[state].total;
         if (delta_sum_step(&seen, cpu.name, now, CPU_NSTATES, add) < 0)
             return -ENOMEM;
-        if (topology_cpu_level(cpu.name, &level, &word) < 0)
+        if (topology_cpu_level(cpu.name, &level) < 0)
             continue;
         for (int state = 0; state < CPU_NSTATES; state++)
             level_ticks[level][state] += add[state];

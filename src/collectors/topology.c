@@ -86,7 +86,7 @@ cpu_number(const char *cpu)
 }
 
 int
-topology_cpu_level(const char *cpu, int *level, const char **name)
+topology_cpu_level(const char *cpu, int *level)
 {
     int n = cpu_number(cpu), l;
 
@@ -97,8 +97,13 @@ topology_cpu_level(const char *cpu, int *level, const char **name)
     else if (n < 0 || (unsigned int)n >= topo.ncpu_level || (l = topo.cpu_level[n]) < 0)
         return -1;
     *level = l;
-    *name = topo.word[l];
     return 0;
+}
+
+void
+topology_level_labels(int level, char *json, size_t len)
+{
+    snprintf(json, len, "{\"perflevel\":\"%s\",\"perflevel_index\":%d}", topo.word[level], level);
 }
 
 int
@@ -263,7 +268,7 @@ topology_labels(pmInDom id, unsigned int inst, char *json, size_t len)
     (void)id;
     if (l < 0)
         return -1;
-    snprintf(json, len, "{\"perflevel\":%d}", l);
+    topology_level_labels(l, json, len);
     return 0;
 }
 

@@ -5,11 +5,15 @@
 
 /*
  * The performance level of a CPU named as in plat_cpu ("cpuN"): 0, with
- * *level its hw.perflevelN index and *name its label word ("performance"),
- * or -1 when it is not known. Valid after a cluster 103 refresh, which
+ * *level its hw.perflevelN index, or -1 when it is not known. Valid after a cluster 103 refresh, which
  * collectors that use it declare as a dependency.
  */
-int topology_cpu_level(const char *cpu, int *level, const char **name);
+int topology_cpu_level(const char *cpu, int *level);
+
+/* A level's instance labels, as every instance of a level carries them (its
+ * CPUs and itself): "perflevel", its name as a word, for filtering by name,
+ * and "perflevel_index", its hw.perflevelN index. */
+void topology_level_labels(int level, char *json, size_t len);
 
 /* The level whose instance in the performance-level indom is inst, or -1. */
 int topology_level_of_inst(unsigned int inst);

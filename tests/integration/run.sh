@@ -134,12 +134,14 @@ pminfo -h 127.0.0.1 -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"
 check "pminfo -fdlT: every metric has a descriptor" every_block "Data Type: .* Semantics: " "$work/fdlT"
 check "pminfo -fdlT: every metric has help text" every_block 'Help: | [A-Za-z"]' "$work/fdlT"
-check "pminfo -fdlT: every metric carries the domain label source=snapshot" every_block '"source":"snapshot"' "$work/fdlT"
+check "pminfo -fdlT: every metric carries the domain labels agent=darwin, data_source=snapshot" \
+    every_block '"agent":"darwin","data_source":"snapshot"' "$work/fdlT"
 check "no metric reports an error or lacks help" sh -c "! grep -q -E '^ *Error|No value|not available' '$work/fdlT'"
 cp "$work/fdlT" "$work/labels"
-check "CPU instances carry their performance level" grep -q '"perflevel":1,"perflevel_name":"efficiency"' "$work/labels"
+check "CPU instances carry their performance level" grep -q '"perflevel":"efficiency","perflevel_index":1' "$work/labels"
 check "indoms carry indom_name" grep -q '"indom_name":"load average period"' "$work/labels"
-check "performance levels carry their index" grep -q 'inst \[[0-9]* or "efficiency"\] labels {.*"perflevel":1' "$work/labels"
+check "performance levels carry their name and index" \
+    grep -q 'inst \[[0-9]* or "efficiency"\] labels {.*"perflevel":"efficiency","perflevel_index":1' "$work/labels"
 pminfo -h 127.0.0.1 -f $(echo "$names" | grep -E "$no_l3") > "$work/no-l3" 2>&1
 check "no L3 cache is invented for Apple Silicon levels" sh -c "[ \$(grep -c 'No value' '$work/no-l3') -eq 2 ] && ! grep -q ' value ' '$work/no-l3'"
 pminfo -h 127.0.0.1 -m $names > "$work/pmids" 2>&1
@@ -199,7 +201,7 @@ check "the truncation is reported for en0 and only en0" sh -c \
      [ \$(grep -c ' value 1\$' '$work/netif.values') -eq 1 ]"
 check "interfaces have their kind: wifi, ethernet, awdl, bridge, tunnel, loopback" sh -c \
     "for k in wifi ethernet awdl bridge tunnel loopback; do grep -q \"\\\"\$k\\\"\" '$work/netif.values' || exit 1; done"
-check "interface instances carry a type label" grep -q '"type":"wifi"' "$work/labels"
+check "interface instances carry an interface_type label" grep -q '"interface_type":"wifi"' "$work/labels"
 # network.all: en0 2e6 + en1 1e5 + awdl0 1e3 + utun0 500 bytes/s in, lo0's 3e5 left out;
 # plus en5's 3e6 from 15 s to 20 s of each lap, while the USB Ethernet is plugged in.
 pmval -h 127.0.0.1 -t 1 -s 6 -f 0 network.all.in.bytes > "$work/pmval.all" 2>&1
@@ -291,13 +293,13 @@ grep -v '^ioreg\[' "$fixtures/apple-silicon.snapshot" > "$work/no-registry.snaps
 start_pmcd "$work/imported" "$module" "$work/imported.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
 pminfo -h 127.0.0.1 -l kernel.percpu.cpu.user > "$work/imported.labels" 2>&1
 check "levels from the imported dump: cpu0-3 efficiency, cpu4-7 performance" sh -c \
-    "[ \$(grep -c -E 'inst \[[0-3] or \"cpu[0-3]\"\] labels .*\"perflevel_name\":\"efficiency\"' '$work/imported.labels') -eq 4 ] &&
-     [ \$(grep -c -E 'inst \[[4-7] or \"cpu[4-7]\"\] labels .*\"perflevel_name\":\"performance\"' '$work/imported.labels') -eq 4 ]"
+    "[ \$(grep -c -E 'inst \[[0-3] or \"cpu[0-3]\"\] labels .*\"perflevel\":\"efficiency\"' '$work/imported.labels') -eq 4 ] &&
+     [ \$(grep -c -E 'inst \[[4-7] or \"cpu[4-7]\"\] labels .*\"perflevel\":\"performance\"' '$work/imported.labels') -eq 4 ]"
 stop_pmcd
 start_pmcd "$work/no-registry" "$module" "$work/no-registry.snapshot" || { not_ok "pmcd starts"; finish; exit 1; }
 pminfo -h 127.0.0.1 -l kernel.percpu.cpu.user > "$work/no-registry.labels" 2>&1
 check "without the registry entries no CPU gets a level (the labels came from the dump)" sh -c \
-    "grep -q 'cpu0' '$work/no-registry.labels' && ! grep -q perflevel_name '$work/no-registry.labels'"
+    "grep -q 'cpu0' '$work/no-registry.labels' && ! grep -q perflevel '$work/no-registry.labels'"
 stop_pmcd
 
 echo "# Intel fixture: the host-wide idle tick counter wraps at 2^32 during the replay"
@@ -310,7 +312,7 @@ pminfo -h 127.0.0.1 -f hinv.pagesize hinv.machine > "$work/intel.values"
 check "Intel page size and model" sh -c "grep -q 'value 4096' '$work/intel.values' && grep -q MacBookPro16,1 '$work/intel.values'"
 pminfo -h 127.0.0.1 -l kernel.percpu.cpu.user > "$work/intel.labels"
 check "with one performance level, every Intel CPU is in it" \
-    [ "$(grep -c '"perflevel":0,"perflevel_name":"performance"' "$work/intel.labels")" -eq 8 ]
+    [ "$(grep -c '"perflevel":"performance","perflevel_index":0' "$work/intel.labels")" -eq 8 ]
 pminfo -h 127.0.0.1 -f hinv.perflevel.l3cache > "$work/intel.l3"
 check "Intel levels report their L3 cache" grep -q 'inst \[0 or "performance"\] value 16777216' "$work/intel.l3"
 pmval -h 127.0.0.1 -t 2 -s 4 -i performance kernel.perflevel.cpu.idle > "$work/pmval.intel.level" 2>&1

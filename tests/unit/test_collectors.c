@@ -208,9 +208,9 @@ perflevel_labels_on_cpu_instances(void **state)
         if (one->nlabels > 0)
             pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
         if ((int)one->inst == inst[0] || (int)one->inst == inst[1])
-            assert_string_equal(buf, "{\"perflevel\":1,\"perflevel_name\":\"efficiency\"}");
+            assert_string_equal(buf, "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
         else
-            assert_string_equal(buf, "{\"perflevel\":0,\"perflevel_name\":\"performance\"}");
+            assert_string_equal(buf, "{\"perflevel\":\"performance\",\"perflevel_index\":0}");
     }
     pmFreeLabelSets(sets, n);
 }

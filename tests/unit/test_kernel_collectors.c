@@ -302,7 +302,9 @@ level_names_and_labels(void **state)
         pmLabelSet *one = &sets[i];
 
         pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
-        assert_string_equal(buf, (int)one->inst == level_inst("performance") ? "{\"perflevel\":0}" : "{\"perflevel\":1}");
+        assert_string_equal(buf, (int)one->inst == level_inst("performance")
+                                     ? "{\"perflevel\":\"performance\",\"perflevel_index\":0}"
+                                     : "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
     }
     pmFreeLabelSets(sets, n);
 }
@@ -368,10 +370,10 @@ levels_map_by_cluster_type_not_by_name(void **state)
     fake_platform_cpu(&fake, 3, "cpu3", "P");
     assert_int_equal(harness_start(), 0);
     cpu_labels(labels, 4);
-    assert_string_equal(labels[0], "{\"perflevel\":1,\"perflevel_name\":\"performance\"}");
-    assert_string_equal(labels[1], "{\"perflevel\":1,\"perflevel_name\":\"performance\"}");
-    assert_string_equal(labels[2], "{\"perflevel\":0,\"perflevel_name\":\"super\"}");
-    assert_string_equal(labels[3], "{\"perflevel\":0,\"perflevel_name\":\"super\"}");
+    assert_string_equal(labels[0], "{\"perflevel\":\"performance\",\"perflevel_index\":1}");
+    assert_string_equal(labels[1], "{\"perflevel\":\"performance\",\"perflevel_index\":1}");
+    assert_string_equal(labels[2], "{\"perflevel\":\"super\",\"perflevel_index\":0}");
+    assert_string_equal(labels[3], "{\"perflevel\":\"super\",\"perflevel_index\":0}");
 }
 
 static void
@@ -388,7 +390,7 @@ one_level_holds_every_cpu_without_cluster_types(void **state)
     assert_int_equal(harness_start(), 0);
     cpu_labels(labels, 4);
     for (int i = 0; i < 4; i++)
-        assert_string_equal(labels[i], "{\"perflevel\":0,\"perflevel_name\":\"performance\"}");
+        assert_string_equal(labels[i], "{\"perflevel\":\"performance\",\"perflevel_index\":0}");
     fake.cpu[0].ticks.user = 100;
     fake.cpu[3].ticks.user = 23;
     assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), 1230);   /* all four CPUs, msec */
@@ -412,7 +414,7 @@ a_failing_topology_leaves_cpus_working_without_levels(void **state)
     fake.topology_sts = 0;                              /* read again until it works */
     assert_string_equal(text(103, 0), "Apple M2");
     cpu_labels(labels, 4);
-    assert_string_equal(labels[0], "{\"perflevel\":1,\"perflevel_name\":\"efficiency\"}");
+    assert_string_equal(labels[0], "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
 }
 
 static void

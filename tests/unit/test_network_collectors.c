@@ -80,7 +80,7 @@ interface_kinds_as_metric_and_label(void **state)
 
         pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
         if ((int)one->inst == netif_inst("en0"))
-            assert_string_equal(buf, "{\"type\":\"wifi\"}");
+            assert_string_equal(buf, "{\"interface_type\":\"wifi\"}");
     }
     pmFreeLabelSets(sets, n);
 }
