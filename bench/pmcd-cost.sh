@@ -18,31 +18,11 @@ module=$build/pmda_darwin.so
 max_ratio=0.5
 
 . "$src/scripts/private-pmcd.sh"
-eval "$(grep -E '^PCP_(PMDAS|VAR)_DIR=' "${PCP_CONF:-/etc/pcp.conf}")"
-dir=$(mktemp -d) pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-mkdir -p "$dir/run"
-{
-    echo "#define DARWIN 78"
-    sed -n '/^root {/,/^}/p' "$src/pmns/root" | sed 's/^}/    pmcd\n}/'
-    echo "#include \"$src/pmns/pmns\""
-    sed '/^root {/,/^}/d' "$PCP_VAR_DIR/pmns/root_pmcd"
-} > "$dir/root"
-printf 'pmcd\t2\tdso\tpmcd_init\t%s\n' "$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so" > "$dir/pmcd.conf"
-printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" >> "$dir/pmcd.conf"
-port=$(free_port)
-unset PMCD_PORT
-PCP_RUN_DIR="$dir/run" PMDA_DARWIN_SNAPSHOT="$src/tests/fixtures/apple-silicon.snapshot" \
-    "$PCP_BINADM_DIR/pmcd" -f -A -i 127.0.0.1 -p "$port" -s "$dir/pmcd.socket" -c "$dir/pmcd.conf" \
-    -n "$dir/root" -l "$dir/pmcd.log" -x "$dir/pmcd.err" -U "$(id -un)" &
-pid=$!
-export PMCD_PORT=$port
-for _ in $(seq 1 50); do
-    pminfo -h 127.0.0.1 pmcd.version >/dev/null 2>&1 && pminfo -h 127.0.0.1 hinv.ncpu >/dev/null 2>&1 && break
-    sleep 0.2
-done
+dir=$(mktemp -d)
+trap 'stop_pmcd; rm -rf "$dir"' EXIT
+start_pmcd "$dir/pmcd" "$module" "$src/tests/fixtures/apple-silicon.snapshot"
 
-PMCD_PID=$pid FETCHES=$fetches MAX_RATIO=$max_ratio /usr/bin/python3 - <<'PY'
+PMCD_PID=$pmcd_pid FETCHES=$fetches MAX_RATIO=$max_ratio /usr/bin/python3 - <<'PY'
 import ctypes, os, sys
 from pcp import pmapi
 import cpmapi as c_api

@@ -1,8 +1,13 @@
-# A private pmcd on a loopback port that serves only pmda-darwin, never the
-# system one. Sourced by scripts/demo.sh and the integration tests; expects
-# $src to be the source tree.
+# A private pmcd on a loopback port that serves pmda-darwin, never the
+# system one, beside PCP's own pmcd agent (pmcd.*: hostname, version, agent
+# states), which every real pmcd runs and pmproxy and pmlogger rely on.
+# Sourced by scripts/demo.sh, the integration tests and bench/; expects $src
+# to be the source tree.
 
-PCP_BINADM_DIR=$(. "${PCP_CONF:-/etc/pcp.conf}" 2>/dev/null; echo "${PCP_BINADM_DIR:-/usr/lib/pcp/bin}")
+eval "$(. "${PCP_CONF:-/etc/pcp.conf}" 2>/dev/null
+        echo "PCP_BINADM_DIR=${PCP_BINADM_DIR:-/usr/lib/pcp/bin}"
+        echo "PCP_PMDAS_DIR=${PCP_PMDAS_DIR:-/var/lib/pcp/pmdas}"
+        echo "PCP_VAR_DIR=${PCP_VAR_DIR:-/var/lib/pcp}")"
 export PCP_DERIVED_CONFIG=""            # keep the system's derived metrics out of the output
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pcp' 2>/dev/null; then
     export PCP_PYTHON_PROG=/usr/bin/python3   # pmrep needs the python3 that has PCP's module
@@ -25,12 +30,15 @@ start_pmcd() {
     {
         echo "#define DARWIN 78"
         [ -n "$proc_agent" ] && echo "#define PROC 3"
-        sed -n '/^root {/,/^}/p' "$src/pmns/root" |     # the subtrees this agent serves
+        sed -n '/^root {/,/^}/p' "$src/pmns/root" |     # the subtrees the agents serve
+            sed 's/^}/    pmcd\n}/' |
             if [ -n "$proc_agent" ]; then sed 's/^}/    proc\n}/'; else cat; fi
         echo "#include \"$src/pmns/pmns\""
         [ -n "$proc_agent" ] && echo "#include \"$src/pmns/proc/pmns\""
+        sed '/^root {/,/^}/d' "$PCP_VAR_DIR/pmns/root_pmcd"
     } > "$dir/root"
-    printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" > "$dir/pmcd.conf"
+    printf 'pmcd\t2\tdso\tpmcd_init\t%s\n' "$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so" > "$dir/pmcd.conf"
+    printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" >> "$dir/pmcd.conf"
     [ -n "$proc_agent" ] && printf 'proc\t3\tpipe\tbinary\t%s -d 3 -l %s\n' "$proc_agent" "$dir/proc.log" >> "$dir/pmcd.conf"
     port=$(free_port)
     unset PMCD_PORT             # pmcd would listen on it as well as on -p
@@ -40,7 +48,7 @@ start_pmcd() {
     pmcd_pid=$!
     PMCD_PORT=$port; export PMCD_PORT
     for _ in $(seq 1 50); do
-        pminfo -h 127.0.0.1 hinv.ncpu >/dev/null 2>&1 && return 0
+        pminfo -h 127.0.0.1 pmcd.hostname hinv.ncpu >/dev/null 2>&1 && return 0
         kill -0 "$pmcd_pid" 2>/dev/null || break
         sleep 0.2
     done
