@@ -37,6 +37,24 @@ collector_error(int platform_status)
     return PM_ERR_AGAIN;
 }
 
+static const char *refusal;
+
+int
+collector_refuse(const char *reason)
+{
+    refusal = reason;
+    return PM_ERR_AGAIN;
+}
+
+const char *
+collector_refusal(void)
+{
+    const char *reason = refusal;
+
+    refusal = NULL;
+    return reason;
+}
+
 void
 collector_label_text(const char *s, char *out, size_t len)
 {

@@ -132,4 +132,14 @@ void collector_instance_name(const char *s, char *out, size_t len);
  * agent, instead. */
 int collector_error(int platform_status);
 
+/* A refresh that refuses what the source gave (a 0 it would divide by)
+ * returns collector_refuse(reason): the family fails as a source error
+ * fails it (PM_ERR_AGAIN), and the agent's one line about the failure
+ * gives this reason instead of the source's last error. */
+int collector_refuse(const char *reason);
+
+/* The reason of the last collector_refuse, or NULL; clears it. The core
+ * asks before and after each refresh. */
+const char *collector_refusal(void);
+
 #endif

@@ -62,7 +62,7 @@ owned_indom(const struct collector *c)
 /* One line in pmcd's log per change of a family's status, not per fetch;
  * the reason is the failed dependency's name, or else the source's text. */
 static void
-note_status(unsigned int i, int sts, const struct collector *failed_dependency)
+note_status(unsigned int i, int sts, const struct collector *failed_dependency, const char *refusal)
 {
     const struct collector *c = agent.desc->collectors[i];
     struct family_state *cs = &agent.families[i];
@@ -73,6 +73,8 @@ note_status(unsigned int i, int sts, const struct collector *failed_dependency)
     if (sts < 0 && failed_dependency != NULL)
         pmNotifyErr(LOG_WARNING, "%s: %s unavailable: it needs %s", agent.desc->name, c->name,
                     failed_dependency->name);
+    else if (sts < 0 && refusal != NULL)
+        pmNotifyErr(LOG_WARNING, "%s: %s unavailable: %s", agent.desc->name, c->name, refusal);
     else if (sts < 0)
         pmNotifyErr(LOG_WARNING, "%s: %s unavailable: %s - %s", agent.desc->name, c->name,
                     pmErrStr_r(sts, errmsg, sizeof(errmsg)), agent.platform.error(agent.platform.ctx));
@@ -115,19 +117,23 @@ refresh(const unsigned char *wanted, int with_depends)
         const struct collector *c = agent.desc->collectors[i];
         int sts = collector_error(agent.platform_status);
         const struct collector *failed_dependency = NULL;
+        const char *refusal = NULL;
 
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
             if ((sts = agent.families[agent.nodes[i].dep_index[d]].status) < 0)
                 failed_dependency = agent.desc->collectors[agent.nodes[i].dep_index[d]];
-        if (sts == 0)
+        if (sts == 0) {
+            (void)collector_refusal();
             sts = c->refresh(&agent.platform, owned_indom(c));
+            refusal = collector_refusal();
+        }
         if (sts == 0)
             adopt_instances(i);
         agent.families[i].status = sts;
         /* Only a fetch logs: an instance request refreshes without the
          * dependencies that values need, so its success says nothing of them. */
         if (with_depends)
-            note_status(i, sts, failed_dependency);
+            note_status(i, sts, failed_dependency, refusal);
     }
 }
 

@@ -5,7 +5,6 @@
 #include "collector.h"
 #include "hinv.h"
 
-#include <errno.h>
 #include <string.h>
 
 enum { ITEM_PAGESIZE = 0, ITEM_HZ = 1, ITEM_MACHINE = 2 };
@@ -21,7 +20,6 @@ static const struct metric_row rows[] = {
 
 static struct plat_host host;
 static int have_host;
-static unsigned int logged_zero;
 
 const struct plat_host *
 hinv_host_facts(void)
@@ -33,7 +31,6 @@ static int
 hinv_refresh(const struct platform *p, pmInDom indom)
 {
     struct plat_host fresh;
-    unsigned int zero;
     int sts;
 
     (void)indom;
@@ -43,11 +40,9 @@ hinv_refresh(const struct platform *p, pmInDom indom)
     if ((sts = p->host(p->ctx, &fresh)) < 0)
         return collector_error(sts);
     /* CPU times are ticks / hz: a source that says 0 makes every family
-     * that needs these facts fail, with this line, not pmcd with SIGFPE. */
-    zero = fresh.page_size == 0 || fresh.clock_hz == 0;
-    collector_note_parts("hinv", zero, &logged_zero, "the source gave 0 for the page size or the clock rate");
-    if (zero)
-        return -EDOM;
+     * that needs these facts fail, with this reason, not pmcd with SIGFPE. */
+    if (fresh.page_size == 0 || fresh.clock_hz == 0)
+        return collector_refuse("the source gave 0 for the page size or the clock rate");
     host = fresh;
     have_host = 1;
     return 0;
@@ -78,7 +73,6 @@ hinv_teardown(pmInDom indom)
 {
     (void)indom;
     have_host = 0;
-    logged_zero = 0;
 }
 
 const struct collector hinv_collector = {

@@ -4,7 +4,6 @@
 #include "collector.h"
 #include "convert.h"
 
-#include <errno.h>
 #include <string.h>
 
 static const struct metric_row rows[] = {
@@ -24,7 +23,6 @@ static const struct indom_def indom = {
 };
 
 static struct plat_loadavg load;
-static unsigned int logged_zero;
 
 static int
 loadavg_refresh(const struct platform *p, pmInDom id)
@@ -36,8 +34,7 @@ loadavg_refresh(const struct platform *p, pmInDom id)
     if ((sts = p->loadavg(p->ctx, &load)) < 0)
         return collector_error(sts);
     /* The averages are fixed point over fscale: 0 would make them infinite. */
-    collector_note_parts("loadavg", load.fscale == 0, &logged_zero, "the source gave 0 for the fixed-point scale");
-    return load.fscale == 0 ? -EDOM : 0;
+    return load.fscale == 0 ? collector_refuse("the source gave 0 for the fixed-point scale") : 0;
 }
 
 static int
@@ -53,13 +50,6 @@ loadavg_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
     return PMDA_FETCH_STATIC;
 }
 
-static void
-loadavg_teardown(pmInDom id)
-{
-    (void)id;
-    logged_zero = 0;
-}
-
 const struct collector loadavg_collector = {
     .name = "loadavg",
     .rows = rows,
@@ -67,5 +57,4 @@ const struct collector loadavg_collector = {
     .indom = &indom,
     .refresh = loadavg_refresh,
     .fetch = loadavg_fetch,
-    .teardown = loadavg_teardown,
 };

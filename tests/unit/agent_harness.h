@@ -165,6 +165,20 @@ harness_log_lines(const char *text)
     return n;
 }
 
+/* Line n of the log (from 0) into line; 0 when there is no such line. */
+static inline int
+harness_log_line(unsigned int n, char *line, size_t len)
+{
+    int found = 0;
+
+    fflush(stderr);
+    rewind(harness_log);
+    for (unsigned int i = 0; i <= n && (found = fgets(line, (int)len, harness_log) != NULL); i++)
+        ;
+    fseek(harness_log, 0, SEEK_END);
+    return found;
+}
+
 static inline void
 harness_log_stop(void)
 {

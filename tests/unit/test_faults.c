@@ -123,6 +123,35 @@ failure(const char *fmt, ...)
     failures++;
 }
 
+/* A family that fails as a whole says so once: in log lines from..to (to
+ * excluded), a family with an "unavailable" line and a line of its parts
+ * ("<agent>: hinv unavailable: ...", "<agent>: hinv: some metrics
+ * unavailable: ...") said the same failure twice; its name goes into family. */
+static int
+failure_said_twice(const char *agent, unsigned int from, unsigned int to, char *family, size_t len)
+{
+    char line[1024], other[1024], prefix[64];
+    size_t n = (size_t)snprintf(prefix, sizeof(prefix), "%s: ", agent);
+
+    for (unsigned int a = from; a < to && harness_log_line(a, line, sizeof(line)); a++) {
+        char *name = strstr(line, prefix), *end;
+
+        if (name == NULL || (end = strstr(name += n, " unavailable: ")) == NULL)
+            continue;
+        *end = '\0';
+        for (unsigned int b = from; b < to && harness_log_line(b, other, sizeof(other)); b++) {
+            char *parts = strstr(other, prefix);
+
+            if (b != a && parts != NULL && strncmp(parts + n, name, strlen(name)) == 0 &&
+                strstr(parts, "some metrics unavailable") != NULL) {
+                snprintf(family, len, "%.63s", name);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int
 same(const struct outcome *a, const struct outcome *b)
 {
@@ -136,10 +165,10 @@ static void
 run(const struct agent_case *c, unsigned int target, int err, int from_start)
 {
     static struct outcome healthy[MAX_METRICS], now[MAX_METRICS];
-    unsigned int lines[HEALTHY_ROUNDS + FAULTY_ROUNDS + RECOVERY_ROUNDS], flood, limit;
+    unsigned int lines[HEALTHY_ROUNDS + FAULTY_ROUNDS + RECOVERY_ROUNDS], flood, before, limit;
     int first = from_start ? 0 : HEALTHY_ROUNDS, fault_ends = first + FAULTY_ROUNDS;
-    char name[128];
-    int r = 0;
+    char name[128], family[64];
+    int r = 0, twice;
 
     snprintf(name, sizeof(name), "%s %s, %s %s%s", c->desc->name, c->fixture,
              fault_target_name(target, (char[96]){ 0 }, 96),
@@ -157,6 +186,7 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
         r = 0;
         lines[0] = harness_log_lines("");
     }
+    before = harness_log_lines("");
     faulty.target = (int)target;
     faulty.sts = err;
     for (; r < fault_ends; r++) {
@@ -172,14 +202,18 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
         lines[r] = harness_log_lines("");
     }
     flood = harness_log_lines("pmdaFetch");
+    twice = failure_said_twice(c->desc->name, before, lines[first], family, sizeof(family)) ||
+            failure_said_twice(c->desc->name, lines[fault_ends - 1], lines[fault_ends], family, sizeof(family));
     harness_stop();
     harness_log_stop();
 
-    limit = (unsigned int)c->desc->ncollectors;
     if (flood > 0)
         failure("%s: %u pmdaFetch lines in the log", name, flood);
-    if ((first > 0 && lines[first] - lines[first - 1] > limit) || lines[fault_ends] - lines[fault_ends - 1] > limit)
+    limit = (unsigned int)c->desc->ncollectors;
+    if (lines[first] - before > limit || lines[fault_ends] - lines[fault_ends - 1] > limit)
         failure("%s: more log lines than families when the fault came or went", name);
+    if (twice)
+        failure("%s: %s said it failed twice, as a family and by its parts", name, family);
     for (r = first + 1; r < fault_ends + RECOVERY_ROUNDS; r++)
         if (r != fault_ends && lines[r] != lines[r - 1])
             failure("%s: round %d logged %u lines, with nothing new to say", name, r, lines[r] - lines[r - 1]);
