@@ -154,21 +154,21 @@ PCP_RUN_DIR="$work/pmproxy" "$PCP_BINADM_DIR/pmproxy" -f -A -i 127.0.0.1 -p "$pr
     -s "$work/pmproxy/pmproxy.socket" -c "$work/pmproxy.conf" -l "$work/pmproxy.log" -U "$(id -un)" &
 servers="$servers $!"
 url=http://127.0.0.1:$proxy_port
-wait_for 20 curl -sf "$url/metrics?names=hinv.ncpu" || { not_ok "pmproxy starts"; cat "$work/pmproxy.log"; finish; exit 1; }
-curl -s "$url/metrics" > "$work/metrics"
+wait_for 20 curl -sf -m 10 "$url/metrics?names=hinv.ncpu" || { not_ok "pmproxy starts"; cat "$work/pmproxy.log"; finish; exit 1; }
+curl -s -m 10 "$url/metrics" > "$work/metrics"
 check "/metrics: hinv_ncpu is 8, with the hostname label" grep -q "^hinv_ncpu{.*hostname=\"$host\".*} 8\$" "$work/metrics"
 check "/metrics: utun0's MTU (1380) carries interface_type tunnel" \
     grep -q '^network_interface_mtu{.*instname="utun0".*} 1380$' "$work/metrics"
 check "/metrics: cpu4 carries perflevel performance and perflevel_index 0" \
     sh -c "grep '^kernel_percpu_cpu_user{.*instname=\"cpu4\"' '$work/metrics' | grep 'perflevel=\"performance\"' | grep -q 'perflevel_index=\"0\"'"
 check "pmproxy's log has no label error (it needs the pmcd agent)" sh -c "! grep -q -i 'failed to get context labels' '$work/pmproxy.log'"
-physmem=$(curl -s "$url/series/query?expr=mem.physmem" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0])')
+physmem=$(curl -s -m 10 "$url/series/query?expr=mem.physmem" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0])')
 check "/series/values: mem.physmem is 16777216 KiB" sh -c \
-    "curl -s '$url/series/values?series=$physmem' | grep -q '\"value\":\"16777216\"'"
+    "curl -s -m 10 '$url/series/values?series=$physmem' | grep -q '\"value\":\"16777216\"'"
 check "/series/labels: agent darwin and the hostname" sh -c \
-    "curl -s '$url/series/labels?series=$physmem' | grep '\"agent\":\"darwin\"' | grep -q '\"hostname\":\"$host\"'"
+    "curl -s -m 10 '$url/series/labels?series=$physmem' | grep '\"agent\":\"darwin\"' | grep -q '\"hostname\":\"$host\"'"
 check "/series/query by hostname finds hinv.ncpu" sh -c \
-    "curl -s -G '$url/series/query' --data-urlencode 'expr=hinv.ncpu{hostname==\"$host\"}' | grep -q '[0-9a-f]\{40\}'"
+    "curl -s -m 10 -G '$url/series/query' --data-urlencode 'expr=hinv.ncpu{hostname==\"$host\"}' | grep -q '[0-9a-f]\{40\}'"
 
 echo "# Prometheus"
 prom_port=$(free_port)
@@ -187,7 +187,7 @@ prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/prome
     --web.listen-address="127.0.0.1:$prom_port" > "$work/prometheus.log" 2>&1 &
 servers="$servers $!"
 api=http://127.0.0.1:$prom_port/api/v1
-promql() { curl -s -G "$api/query" --data-urlencode "query=$1"; }
+promql() { curl -s -m 10 -G "$api/query" --data-urlencode "query=$1"; }
 scraped() { promql 'up{job="pcp"} == 1' | grep -q '"result":\[{'; }
 wait_for 30 scraped || { not_ok "Prometheus scrapes pmproxy"; tail "$work/prometheus.log"; finish; exit 1; }
 # The instances a query returns, sorted: "instname=value ...".
@@ -199,7 +199,7 @@ got=$(instances 'network_interface_mtu{interface_type="tunnel"}')
 check "Prometheus: network_interface_mtu{interface_type=\"tunnel\"} is utun0's 1380 (got: $got)" [ "$got" = "utun0=1380" ]
 got=$(instances 'filesys_full{apfs_container="disk3",instname="/System/Volumes/Data"} > 50' | sed 's/=.*//')
 check "Prometheus: the Data volume of container disk3 is over half full (got: $got)" [ "$got" = "/System/Volumes/Data" ]
-curl -s "$api/rules" > "$work/rules.json"
+curl -s -m 10 "$api/rules" > "$work/rules.json"
 python3 - "$work/rules.json" "$rules" > "$work/rules.check" 2>&1 <<'PY'
 import json, re, sys
 rules = json.load(open(sys.argv[1]))["data"]["groups"]
