@@ -135,19 +135,20 @@ harness_u32(unsigned int cluster, unsigned int item)
     return v[0].ul;
 }
 
-/* pmcd's log, as the agent writes it (pmNotifyErr goes to stderr in a
- * DSO), kept in a file from harness_log_start to harness_log_stop. cmocka
- * reports failures on stderr too: assert after the stop. */
+/* pmcd's log, as the agent writes it (pmNotifyErr writes to stderr in a
+ * DSO), kept in a file from harness_log_start to harness_log_stop. Only the
+ * stdio stream is swapped, not fd 2: a sanitizer's report, written to fd 2,
+ * still shows. cmocka reports failures on stderr too: assert after the stop. */
 static FILE *harness_log;
-static int harness_saved_stderr = -1;
+static FILE *harness_saved_stderr;
 
 static inline void
 harness_log_start(void)
 {
     fflush(stderr);
     assert_non_null(harness_log = tmpfile());
-    harness_saved_stderr = dup(2);
-    assert_int_equal(dup2(fileno(harness_log), 2), 2);
+    harness_saved_stderr = stderr;
+    stderr = harness_log;
 }
 
 /* Lines of the log so far that contain text ("" for all). */
@@ -182,9 +183,7 @@ harness_log_line(unsigned int n, char *line, size_t len)
 static inline void
 harness_log_stop(void)
 {
-    fflush(stderr);
-    dup2(harness_saved_stderr, 2);
-    close(harness_saved_stderr);
+    stderr = harness_saved_stderr;
     fclose(harness_log);
     harness_log = NULL;
 }

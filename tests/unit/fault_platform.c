@@ -1,7 +1,9 @@
 #include "fault_platform.h"
 #include "snapshot_records.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define F(ctx) ((struct fault_platform *)(ctx))
@@ -27,10 +29,84 @@ static const struct rec_desc *const described[FAULT_NTARGETS] = {
 };
 
 int
-fault_has_values(unsigned int target)
+fault_applies(unsigned int target, int answer)
 {
-    return (target < FAULT_NTARGETS && described[target] != NULL) ||
-           (target >= FAULT_SYSCTLS && target < FAULT_REGISTRY);
+    int registry = target >= FAULT_REGISTRY && target < FAULT_NTARGETS;
+
+    switch (answer) {
+    case FAULT_LARGEST:
+        return (target < FAULT_NTARGETS && described[target] != NULL) ||
+               (target >= FAULT_SYSCTLS && target < FAULT_REGISTRY);
+    case FAULT_RENAMED:
+        return target == FAULT_cpus || target == FAULT_interfaces || target == FAULT_mounts || registry;
+    case FAULT_WRONG_KINDS: case FAULT_CYCLES:
+        return registry;
+    default:
+        return answer <= FAULT_ZERO;
+    }
+}
+
+const char *
+fault_kind_name(int sts)
+{
+    static const char *const names[] = {
+        [FAULT_ZERO] = "all zero", [FAULT_LARGEST] = "largest values",
+        [FAULT_RENAMED] = "renamed at every call", [FAULT_WRONG_KINDS] = "properties of the wrong kinds",
+        [FAULT_CYCLES] = "parents in a cycle",
+    };
+
+    return sts < 0 ? strerror(-sts) : names[sts];
+}
+
+/* The fault's own copy of n elements of size at src, in *slot until the
+ * target's next call; NULL when there is no memory. */
+static void *
+own(void **slot, const void *src, size_t n, size_t size)
+{
+    void *copy = realloc(*slot, n * size + 1);
+
+    if (copy == NULL)
+        return NULL;
+    *slot = copy;
+    if (n > 0 && src != NULL)
+        memcpy(copy, src, n * size);
+    return copy;
+}
+
+/* s, len bytes, with "~generation" after it, as far as it fits. */
+static void
+rename_text(char *s, size_t len, unsigned int generation)
+{
+    size_t n = strlen(s);
+
+    snprintf(s + n, len - n, "~%u", generation);
+}
+
+/* A set's instances under new names (the next call, newer ones again). */
+#define RENAME_SET(type, element, count, array, name)                                 \
+    do {                                                                              \
+        type *set = out;                                                              \
+        element *copy = own(&f->copy[target], set->array, set->count, sizeof(*copy)); \
+        if (copy == NULL) {                                                           \
+            set->count = 0;                                                           \
+            return;                                                                   \
+        }                                                                             \
+        for (unsigned int i = 0; i < set->count; i++)                                 \
+            rename_text(copy[i].name, sizeof(copy[i].name), generation);              \
+        set->array = copy;                                                            \
+    } while (0)
+
+static void
+rename_set(struct fault_platform *f, unsigned int target, void *out)
+{
+    unsigned int generation = ++f->renames;
+
+    switch (target) {
+    case FAULT_cpus: RENAME_SET(struct plat_cpu_set, struct plat_cpu, ncpu, cpu, name); break;
+    case FAULT_interfaces: RENAME_SET(struct plat_netif_set, struct plat_netif, n, netif, name); break;
+    case FAULT_mounts: RENAME_SET(struct plat_mount_set, struct plat_mount, n, mount, on); break;
+    default: break;
+    }
 }
 
 /* Every described number of a record at its largest: all ones unsigned,
@@ -64,12 +140,15 @@ largest(const struct rec_desc *d, unsigned char *out)
     }
 }
 
-/* A fault's answer: every field zero (sts 0), or the largest values. */
+/* A fault's wrong answer: every field zero, the largest values, or its
+ * instances renamed. */
 static void
-fill(const struct fault_platform *f, unsigned int target, void *out, size_t size)
+fill(struct fault_platform *f, unsigned int target, void *out, size_t size)
 {
     if (f->sts == FAULT_LARGEST && described[target] != NULL)
         largest(described[target], out);
+    else if (f->sts == FAULT_RENAMED)
+        rename_set(f, target, out);
     else
         memset(out, 0, size);
 }
@@ -126,14 +205,71 @@ query_index(const struct plat_reg_query *q)
     return 0;
 }
 
+/* A property of another kind than it has, with a value that kind can
+ * carry: text for a number, the largest number for text, NaN for a bool,
+ * 2 for data, one byte for a float. */
+static void
+rotate_kind(struct plat_reg_prop *p)
+{
+    static const unsigned char byte = 0x5a;
+
+    switch (p->kind) {
+    case PLAT_REG_NUMBER: p->kind = PLAT_REG_STRING; p->text = "12 is not a number"; break;
+    case PLAT_REG_STRING: p->kind = PLAT_REG_NUMBER; p->number = UINT64_MAX; break;
+    case PLAT_REG_BOOL: p->kind = PLAT_REG_FLOAT; p->real = NAN; break;
+    case PLAT_REG_DATA: p->kind = PLAT_REG_BOOL; p->number = 2; break;
+    case PLAT_REG_FLOAT: p->kind = PLAT_REG_DATA; p->data = &byte; p->len = 1; break;
+    }
+}
+
+/* The registry's answer with its entries renamed, their properties of the
+ * wrong kinds, or their parents in a cycle through every entry. */
+static void
+wrong_registry(struct fault_platform *f, unsigned int target, struct plat_reg_set *out)
+{
+    struct plat_reg_entry *e = own(&f->copy[target], out->entry, out->n, sizeof(*e));
+    struct plat_reg_prop *props;
+    unsigned int generation = f->sts == FAULT_RENAMED ? ++f->renames : 0, nprops = 0;
+
+    if (e == NULL) {
+        out->n = 0;
+        return;
+    }
+    for (unsigned int i = 0; i < out->n; i++)
+        nprops += e[i].nprops;
+    if ((props = own(&f->props[target], NULL, nprops, sizeof(*props))) == NULL) {
+        out->n = 0;
+        return;
+    }
+    for (unsigned int i = 0; i < out->n; i++) {
+        if (f->sts == FAULT_RENAMED) {
+            e[i].id += (uint64_t)generation << 40;
+            e[i].parent += e[i].parent != 0 ? (uint64_t)generation << 40 : 0;
+            rename_text(e[i].name, sizeof(e[i].name), generation);
+        } else if (f->sts == FAULT_CYCLES) {
+            e[i].parent = e[(i + 1) % out->n].id;
+        } else if (f->sts == FAULT_WRONG_KINDS && e[i].nprops > 0) {
+            memcpy(props, e[i].prop, e[i].nprops * sizeof(*props));
+            for (unsigned int k = 0; k < e[i].nprops; k++)
+                rotate_kind(&props[k]);
+            e[i].prop = props;
+            props += e[i].nprops;
+        }
+    }
+    out->entry = e;
+}
+
 static int
 w_registry(void *x, const struct plat_reg_query *q, struct plat_reg_set *out)
 {
-    int sts = fault(F(x), FAULT_REGISTRY + query_index(q));
+    unsigned int target = FAULT_REGISTRY + query_index(q);
+    int sts = fault(F(x), target);
 
     if (sts < 0 || (sts = IN(x)->registry(IN(x)->ctx, q, out)) < 0)
         return sts;
-    if (F(x)->injected)
+    if (F(x)->injected && F(x)->sts > FAULT_LARGEST)
+        wrong_registry(F(x), target, out);
+    else if (F(x)->injected)
         memset(out, 0, sizeof(*out));
     return sts;
 }
@@ -147,6 +283,10 @@ w_error(void *x)
 static void
 w_close(void *x)
 {
+    for (unsigned int t = 0; t < FAULT_NTARGETS; t++) {
+        free(F(x)->copy[t]);
+        free(F(x)->props[t]);
+    }
     IN(x)->close(IN(x)->ctx);
 }
 

@@ -1,6 +1,8 @@
 /*
  * A platform in front of another (a snapshot) that makes one call fail
- * with a chosen errno, or answer with every field zero, and notes which
+ * with a chosen errno, or answer wrongly (every field zero, the largest
+ * values, its instances renamed at every call, its registry properties of
+ * the wrong kinds or its registry parents in a cycle), and notes which
  * calls a request made. Its targets
  * come from platform.h's call lists, each sysctl family and each registry
  * query on its own, so a new platform call is a new target without an
@@ -25,17 +27,26 @@ struct fault_platform {
     struct platform p;              /* the one to hand the agent */
     struct platform inner;
     int target;                     /* the target that fails, or -1 */
-    int sts;                        /* with this negative errno; 0: it answers, every field zero;
-                                     * FAULT_LARGEST: the fields the replay describes at their largest */
+    int sts;                        /* with this negative errno, or a wrong answer: enum fault_answer */
     int injected;                   /* the last call made was the fault */
     unsigned char made[FAULT_NTARGETS];     /* targets called since fault_platform_zero */
+    unsigned int renames;           /* FAULT_RENAMED calls so far: each renames anew */
+    void *copy[FAULT_NTARGETS];     /* a wrong answer's arrays, the fault's own until the next call */
+    void *props[FAULT_NTARGETS];    /* and its registry properties */
 };
 
-#define FAULT_LARGEST 1
+enum fault_answer {
+    FAULT_ZERO = 0,                 /* every field zero: empty sets and strings, 0 where the agent divides */
+    FAULT_LARGEST,                  /* the fields the replay describes at their largest */
+    FAULT_RENAMED,                  /* every instance under a new name (and registry id) at every call */
+    FAULT_WRONG_KINDS,              /* every registry property of another kind than the reader expects */
+    FAULT_CYCLES,                   /* registry parents in a cycle through every entry */
+};
 
-/* Whether target's answer is described field by field, so that
- * FAULT_LARGEST changes it. */
-int fault_has_values(unsigned int target);
+/* Whether a wrong answer of this kind changes target's answer. */
+int fault_applies(unsigned int target, int answer);
+/* What the fault does: the errno's text, or the wrong answer's name. */
+const char *fault_kind_name(int sts);
 
 /* Stand in front of inner, which f takes over: closing f closes it. */
 void fault_platform_wrap(struct fault_platform *f, const struct platform *inner);

@@ -1,20 +1,24 @@
 /*
  * The fault matrix: each agent over each fixture, with every platform call
  * (each sysctl family and registry query on its own) failing in turn with
- * each errno below, answering with every field zero (0 where the agent
- * divides, empty sets and strings), and, where the replay describes the
- * answer field by field, with its numbers at their largest; driven as pmcd
- * drives it: every metric fetched, every instance domain listed, every
- * label and help text asked for, in each round. Two healthy rounds, three
- * with the fault, three after it; and again with the fault there from the
- * agent's first request. What must hold:
+ * each errno below, or answering wrongly (fault_platform.h): every field
+ * zero (0 where the agent divides, empty sets and strings); where the replay
+ * describes the answer field by field, its numbers at their largest; for
+ * the calls that list instances (CPUs, interfaces, mounts, registry
+ * entries), every instance under a new name at every call; for registry
+ * queries, every property of the wrong kind, and parents in a cycle. Driven
+ * as pmcd drives it: every metric fetched, every instance domain listed,
+ * every label and help text asked for, in each round. Two healthy rounds,
+ * three with the fault, three after it; and again with the fault there from
+ * the agent's first request. What must hold:
  *  - a metric that the faulted call does not feed answers as when healthy
  *    (which calls feed a metric: those a fresh agent makes to fetch its
  *    cluster alone);
  *  - once a failure has cleared every metric answers as when healthy;
  *  - the log gets at most a line per family when the fault starts and when
- *    it ends, nothing in the rounds after, and never a pmdaFetch line (it
- *    writes one per value).
+ *    it ends (a family that fails as a whole does not also list its parts),
+ *    nothing in the rounds after, and never a pmdaFetch line (it writes one
+ *    per value).
  * Crashes and memory errors show under the sanitizer build. Other bad
  * values are the snapshot fuzzer's (tests/fuzz).
  */
@@ -40,7 +44,8 @@
 #define RECOVERY_ROUNDS 3
 #define MAX_METRICS 1024
 
-static const int errnos[] = { -EIO, -EPERM, -ENOTSUP, -ENOMEM, 0, FAULT_LARGEST };     /* 0: every field zero */
+static const int faults[] = { -EIO, -EPERM, -ENOTSUP, -ENOMEM, FAULT_ZERO, FAULT_LARGEST, FAULT_RENAMED,
+                              FAULT_WRONG_KINDS, FAULT_CYCLES };
 
 struct agent_case {
     const struct agent_desc *desc;
@@ -172,7 +177,7 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
 
     snprintf(name, sizeof(name), "%s %s, %s %s%s", c->desc->name, c->fixture,
              fault_target_name(target, (char[96]){ 0 }, 96),
-             err < 0 ? strerror(-err) : err == 0 ? "all zero" : "largest values", from_start ? " from the start" : "");
+             fault_kind_name(err), from_start ? " from the start" : "");
     with_instances = !from_start;
     start(c);
     harness_log_start();
@@ -217,9 +222,9 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
     for (r = first + 1; r < fault_ends + RECOVERY_ROUNDS; r++)
         if (r != fault_ends && lines[r] != lines[r - 1])
             failure("%s: round %d logged %u lines, with nothing new to say", name, r, lines[r] - lines[r - 1]);
-    /* After zeros or the largest values, counters have gone back and come
-     * again (a wrap, new processes): answers differ from a healthy agent's
-     * by right. */
+    /* After a wrong answer (zeros, the largest values, instances renamed),
+     * counters have gone back and come again (a wrap, new processes, new
+     * instances): answers differ from a healthy agent's by right. */
     for (unsigned int m = 0; err < 0 && m < nmetrics; m++)
         if (!same(&now[m], &healthy[m]))
             failure("%s: %s did not come back after the fault (sts %d, %d values)", name, pmIDStr(pmids[m]),
@@ -243,11 +248,11 @@ matrix(const struct agent_case *c)
         if (!feeds)
             continue;           /* this agent never makes the call */
         called++;
-        for (size_t e = 0; e < sizeof(errnos) / sizeof(errnos[0]); e++) {
-            if (errnos[e] == FAULT_LARGEST && !fault_has_values(t))
+        for (size_t e = 0; e < sizeof(faults) / sizeof(faults[0]); e++) {
+            if (!fault_applies(t, faults[e]))
                 continue;
-            run(c, t, errnos[e], 0);
-            run(c, t, errnos[e], 1);
+            run(c, t, faults[e], 0);
+            run(c, t, faults[e], 1);
         }
     }
     printf("%s over %s: %u of %u calls faulted, %u failures\n", c->desc->name, c->fixture, called,
