@@ -14,14 +14,14 @@
 
 #include "agent.h"
 #include "clock_ns.h"
-#include "counting_platform.h"
+#include "fault_platform.h"
 #include "replay.h"
 #include "proc_context.h"
 
 #define ROUNDS 5
 
 static pmdaInterface dp;
-static struct counting_platform counted;
+static struct fault_platform counted;
 
 /* Fetch the pmids as pmcd would; returns the values of the first one's
  * instances (and the bytes of its strings into *strings when asked). */
@@ -54,7 +54,7 @@ measure(const char *what, const pmID *pmids, int n)
     int inst = 0;
 
     fetch(pmids, n, NULL);
-    counting_platform_zero(&counted);
+    fault_platform_zero(&counted);
     /* The agent's time is the best round's (less the source's): a round
      * that other work on the machine slowed says nothing of the agent. */
     for (int r = 0; r < ROUNDS; r++) {
@@ -65,7 +65,7 @@ measure(const char *what, const pmID *pmids, int n)
         if (agent < best)
             best = agent;
     }
-    calls = (double)(counting_platform_total(&counted) - counted.calls[CALL_OTHER]) / ROUNDS;
+    calls = (double)(fault_platform_process_calls(&counted)) / ROUNDS;
     printf("  %-34s %8d instances %6.2f platform calls/instance %7.2f us/instance (agent)", what, inst,
            calls / inst, (double)best / inst / 1000.0);
     if (counted.threads_listed)         /* on a Mac, PROC_PIDTHREADID64INFO once per thread as well */
@@ -101,7 +101,7 @@ main(int argc, char **argv)
         fprintf(stderr, "%s\n", msg);
         return 1;
     }
-    counting_platform_wrap(&counted, &snap);
+    fault_platform_wrap(&counted, &snap);
     before = mallinfo2().uordblks;
     pmdaDSO(&dp, PMDA_INTERFACE_7, "proc bench", NULL);
     dp.domain = 3;

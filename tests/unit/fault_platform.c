@@ -1,4 +1,5 @@
 #include "fault_platform.h"
+#include "clock_ns.h"
 #include "snapshot_records.h"
 
 #include <math.h>
@@ -13,7 +14,7 @@
 static int
 fault(struct fault_platform *f, unsigned int target)
 {
-    f->made[target] = 1;
+    f->calls[target]++;
     f->injected = (int)target == f->target;
     return f->injected ? f->sts : 0;
 }
@@ -153,15 +154,19 @@ fill(struct fault_platform *f, unsigned int target, void *out, size_t size)
         memset(out, 0, size);
 }
 
+/* The source's answer to a call, timed. */
+#define ASK(x, call, args) (F(x)->source_ns -= now_ns(), sts = IN(x)->call args, F(x)->source_ns += now_ns(), sts)
+
 /* w_call(params): the call, unless it is the target: then its fault's
- * errno, or its answer with every field zero (empty sets and strings, 0
- * where the agent divides), or with the largest values. */
+ * errno, or its wrong answer (fill). */
 #define WRAP_ANY(call, params, args, answer)                                               \
     static int w_##call params                                                             \
     {                                                                                      \
         int sts = fault(F(x), FAULT_##call);                                               \
-        if (sts < 0 || (sts = IN(x)->call args) < 0)                                       \
+        if (sts < 0 || ASK(x, call, args) < 0)                                             \
             return sts;                                                                    \
+        if (FAULT_##call == FAULT_proc_threads)                                            \
+            F(x)->threads_listed += ((struct plat_thread_set *)(void *)out)->n;            \
         if (F(x)->injected)                                                                \
             answer;                                                                        \
         return sts;                                                                        \
@@ -185,7 +190,7 @@ w_sysctls(void *x, enum plat_sysctl_family family, struct plat_sysctl_set *out)
 {
     int sts = fault(F(x), FAULT_SYSCTLS + family);
 
-    if (sts < 0 || (sts = IN(x)->sysctls(IN(x)->ctx, family, out)) < 0)
+    if (sts < 0 || ASK(x, sysctls, (IN(x)->ctx, family, out)) < 0)
         return sts;
     if (F(x)->injected && F(x)->sts == FAULT_LARGEST)
         memset(out->value, 0xff, sizeof(out->value));
@@ -265,7 +270,7 @@ w_registry(void *x, const struct plat_reg_query *q, struct plat_reg_set *out)
     unsigned int target = FAULT_REGISTRY + query_index(q);
     int sts = fault(F(x), target);
 
-    if (sts < 0 || (sts = IN(x)->registry(IN(x)->ctx, q, out)) < 0)
+    if (sts < 0 || ASK(x, registry, (IN(x)->ctx, q, out)) < 0)
         return sts;
     if (F(x)->injected && F(x)->sts > FAULT_LARGEST)
         wrong_registry(F(x), target, out);
@@ -313,7 +318,19 @@ fault_platform_wrap(struct fault_platform *f, const struct platform *inner)
 void
 fault_platform_zero(struct fault_platform *f)
 {
-    memset(f->made, 0, sizeof(f->made));
+    memset(f->calls, 0, sizeof(f->calls));
+    f->threads_listed = 0;
+    f->source_ns = 0;
+}
+
+unsigned long
+fault_platform_process_calls(const struct fault_platform *f)
+{
+    unsigned long n = 0;
+
+    for (unsigned int t = 0; t < FAULT_NTARGETS; t++)
+        n += t == FAULT_uname || t == FAULT_clock || t == FAULT_timebase ? 0 : f->calls[t];
+    return n;
 }
 
 const char *

@@ -2,8 +2,9 @@
  * A platform in front of another (a snapshot) that makes one call fail
  * with a chosen errno, or answer wrongly (every field zero, the largest
  * values, its instances renamed at every call, its registry properties of
- * the wrong kinds or its registry parents in a cycle), and notes which
- * calls a request made. Its targets
+ * the wrong kinds or its registry parents in a cycle), and counts the
+ * calls a request made and times the source's answers (so that tests and
+ * the benchmarks show what a request costs in calls). Its targets
  * come from platform.h's call lists, each sysctl family and each registry
  * query on its own, so a new platform call is a new target without an
  * edit here.
@@ -29,7 +30,9 @@ struct fault_platform {
     int target;                     /* the target that fails, or -1 */
     int sts;                        /* with this negative errno, or a wrong answer: enum fault_answer */
     int injected;                   /* the last call made was the fault */
-    unsigned char made[FAULT_NTARGETS];     /* targets called since fault_platform_zero */
+    unsigned long calls[FAULT_NTARGETS];    /* calls of each target since fault_platform_zero */
+    unsigned long threads_listed;   /* threads in proc_threads answers: one more call each on a Mac */
+    uint64_t source_ns;             /* time spent in the wrapped source's answers */
     unsigned int renames;           /* FAULT_RENAMED calls so far: each renames anew */
     void *copy[FAULT_NTARGETS];     /* a wrong answer's arrays, the fault's own until the next call */
     void *props[FAULT_NTARGETS];    /* and its registry properties */
@@ -50,7 +53,11 @@ const char *fault_kind_name(int sts);
 
 /* Stand in front of inner, which f takes over: closing f closes it. */
 void fault_platform_wrap(struct fault_platform *f, const struct platform *inner);
+/* Start counting and timing again. */
 void fault_platform_zero(struct fault_platform *f);
+/* The calls counted that only the proc agent makes: every one but the
+ * facts it shares with the system agent (uname, clock, timebase). */
+unsigned long fault_platform_process_calls(const struct fault_platform *f);
 /* The target's name: the call's, with the family or the query's match. */
 const char *fault_target_name(unsigned int target, char *buf, size_t len);
 

@@ -111,7 +111,8 @@ calibrate(const struct agent_case *c)
         requests_fetch(&harness_dp, cluster, n, NULL, 0);
         for (unsigned int k = 0; k < nmetrics; k++)
             if (pmID_cluster(pmids[k]) == pmID_cluster(pmids[m]))
-                memcpy(fed[k], faulty.made, sizeof(faulty.made));
+                for (unsigned int t = 0; t < FAULT_NTARGETS; t++)
+                    fed[k][t] = faulty.calls[t] > 0;
         harness_stop();
     }
 }

@@ -16,7 +16,7 @@
 
 #include "agent_harness.h"
 #include "collector.h"
-#include "counting_platform.h"
+#include "fault_platform.h"
 #include "replay.h"
 #include "proc_policy.h"
 #include "proc_context.h"
@@ -26,7 +26,7 @@
 #define CLIENT_CTX 5                /* the pmcd context the tests' requests come from */
 #define INTERVAL_USEC 5000000ull    /* the fixtures' sample interval */
 
-static struct counting_platform counted;
+static struct fault_platform counted;
 static uint64_t now_usec;
 
 static uint64_t
@@ -45,7 +45,7 @@ start_at(const char *path)
     assert_int_equal(platform_snapshot_open(&snap, path, msg, sizeof(msg)), 0);
     now_usec = 1000;
     platform_snapshot_set_clock(&snap, replay_clock);
-    counting_platform_wrap(&counted, &snap);
+    fault_platform_wrap(&counted, &snap);
     proc_access_reset();
     harness_agent = &proc_agent;
     harness_domain = 3;
@@ -303,7 +303,8 @@ a_name_the_directory_lacks_is_asked_for_once(void **state)
     assert_int_equal(value_of(3, 4, PM_TYPE_STRING, 46, &v), 0);
     assert_int_equal(value_of(3, 5, PM_TYPE_STRING, 46, &v), 0);
     assert_int_equal(value_of(3, 4, PM_TYPE_STRING, 46, &v), 0);
-    assert_int_equal(counted.calls[CALL_NAMES], 1);
+    assert_int_equal(counted.calls[FAULT_user_name] + counted.calls[FAULT_group_name] +
+                     counted.calls[FAULT_tty_name], 1);
 }
 
 static void
@@ -575,7 +576,7 @@ threads_are_instances_when_asked(void **state)
     (void)state;
     start_fixture("apple-silicon.snapshot");
     assert_int_equal(value_of(101, 0, PM_TYPE_U64, 0x40000000u | 50202, &v), 0);
-    assert_int_equal(counted.calls[CALL_THREADS], 0);
+    assert_int_equal(counted.calls[FAULT_proc_threads], 0);
     vs.vlist[0].value.lval = 1;
     store.vset[0] = &vs;
     res = &store;
@@ -598,23 +599,23 @@ a_request_makes_only_the_calls_its_rows_need(void **state)
     (void)state;
     start_fixture("apple-silicon.snapshot");
     (void)u32_of(1, 1, 731);                    /* pid: the list alone */
-    assert_int_equal(counted.calls[CALL_PROCS], 1);
-    assert_int_equal(counting_platform_total(&counted) - counted.calls[CALL_OTHER], 1);
+    assert_int_equal(counted.calls[FAULT_procs], 1);
+    assert_int_equal(fault_platform_process_calls(&counted), 1);
     live = 7;                                   /* 8 processes, one a zombie */
-    counting_platform_zero(&counted);
+    fault_platform_zero(&counted);
     (void)u64_of(1, 14, 731);                   /* utime: one task call per live process */
-    assert_int_equal(counted.calls[CALL_TASK], live);
-    assert_int_equal(counted.calls[CALL_RUSAGE] + counted.calls[CALL_FDS] + counted.calls[CALL_CWD] +
-                     counted.calls[CALL_THREADS] + counted.calls[CALL_SOCKETS], 0);
-    counting_platform_zero(&counted);
+    assert_int_equal(counted.calls[FAULT_proc_task], live);
+    assert_int_equal(counted.calls[FAULT_proc_rusage] + counted.calls[FAULT_proc_fds] + counted.calls[FAULT_proc_cwd] +
+                     counted.calls[FAULT_proc_threads] + counted.calls[FAULT_sock_owners], 0);
+    fault_platform_zero(&counted);
     (void)string_of(1, 6, 731);                 /* cmd: read once per process, then cached */
     (void)string_of(1, 6, 731);
-    assert_int_equal(counted.calls[CALL_ARGS], live);
-    counting_platform_zero(&counted);
+    assert_int_equal(counted.calls[FAULT_proc_args], live);
+    fault_platform_zero(&counted);
     client_is(0);
     (void)u32_of(8, 0, 731);                    /* sockets: one read for every process */
-    assert_int_equal(counted.calls[CALL_SOCKETS], 1);
-    assert_int_equal(counting_platform_total(&counted) - counted.calls[CALL_OTHER], 2);
+    assert_int_equal(counted.calls[FAULT_sock_owners], 1);
+    assert_int_equal(fault_platform_process_calls(&counted), 2);
 }
 
 int
