@@ -37,7 +37,9 @@ start_pmcd() {
         [ -n "$proc_agent" ] && echo "#include \"$src/pmns/proc/pmns\""
         sed '/^root {/,/^}/d' "$PCP_VAR_DIR/pmns/root_pmcd"
     } > "$dir/root"
-    printf 'pmcd\t2\tdso\tpmcd_init\t%s\n' "$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so" > "$dir/pmcd.conf"
+    pmcd_dso=$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so
+    [ -e "$pmcd_dso" ] || pmcd_dso=$PCP_PMDAS_DIR/pmcd/pmda_pmcd.dylib     # macOS
+    printf 'pmcd\t2\tdso\tpmcd_init\t%s\n' "$pmcd_dso" > "$dir/pmcd.conf"
     printf 'darwin\t78\tdso\tdarwin_init\t%s\n' "$module" >> "$dir/pmcd.conf"
     [ -n "$proc_agent" ] && printf 'proc\t3\tpipe\tbinary\t%s -d 3 -l %s\n' "$proc_agent" "$dir/proc.log" >> "$dir/pmcd.conf"
     port=$(free_port)
