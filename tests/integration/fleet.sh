@@ -10,6 +10,7 @@
 #
 # usage: fleet.sh MODULE PMDAPROC SRC_DIR WORK_DIR
 set -u
+export LC_ALL=C PMLOGGER_LOCAL=1       # sort as Python does; pmlogger's port on loopback only
 module=$1 pmdaproc=$2 src=$3 work=$4
 fixture=$src/tests/fixtures/apple-silicon.snapshot
 rules=$src/config/prometheus/darwin-alerts.yml
@@ -59,8 +60,8 @@ check "the agents serve instance labels (perflevel, interface_type, pid among th
 # The fixture does not exercise every label (threads' tid, Intel sensors'
 # description): the label sets the sources write are read too, and must
 # hold every label the agents served (pmcd's own context labels aside).
-grep -rhoE '\\"[a-z_]+\\":' "$src/src/pmda.c" "$src/src/collectors" "$src/src/proc" |
-    tr -d '\\":' | sort -u > "$work/label-names.src"
+grep -rhoE '\\"[^"\\ ]+\\":' "$src/src/pmda.c" "$src/src/collectors" "$src/src/proc" |
+    sed 's/^\\"//; s/\\":$//' | sort -u > "$work/label-names.src"
 served_only=$(comm -23 "$work/label-names" "$work/label-names.src" | grep -v -x -E 'hostname|domainname|machineid')
 check "every label served is one the sources write${served_only:+ (not: $served_only)}" [ -z "$served_only" ]
 sort -u "$work/label-names" "$work/label-names.src" -o "$work/label-names"
@@ -158,7 +159,7 @@ wait_for 20 curl -sf -m 10 "$url/metrics?names=hinv.ncpu" || { not_ok "pmproxy s
 curl -s -m 10 "$url/metrics" > "$work/metrics"
 check "/metrics: hinv_ncpu is 8, with the hostname label" grep -q "^hinv_ncpu{.*hostname=\"$host\".*} 8\$" "$work/metrics"
 check "/metrics: utun0's MTU (1380) carries interface_type tunnel" \
-    grep -q '^network_interface_mtu{.*instname="utun0".*} 1380$' "$work/metrics"
+    sh -c "grep '^network_interface_mtu{.*instname=\"utun0\".*} 1380\$' '$work/metrics' | grep -q 'interface_type=\"tunnel\"'"
 check "/metrics: cpu4 carries perflevel performance and perflevel_index 0" \
     sh -c "grep '^kernel_percpu_cpu_user{.*instname=\"cpu4\"' '$work/metrics' | grep 'perflevel=\"performance\"' | grep -q 'perflevel_index=\"0\"'"
 check "pmproxy's log has no label error (it needs the pmcd agent)" sh -c "! grep -q -i 'failed to get context labels' '$work/pmproxy.log'"
@@ -199,18 +200,28 @@ got=$(instances 'network_interface_mtu{interface_type="tunnel"}')
 check "Prometheus: network_interface_mtu{interface_type=\"tunnel\"} is utun0's 1380 (got: $got)" [ "$got" = "utun0=1380" ]
 got=$(instances 'filesys_full{apfs_container="disk3",instname="/System/Volumes/Data"} > 50' | sed 's/=.*//')
 check "Prometheus: the Data volume of container disk3 is over half full (got: $got)" [ "$got" = "/System/Volumes/Data" ]
-curl -s -m 10 "$api/rules" > "$work/rules.json"
-python3 - "$work/rules.json" "$rules" > "$work/rules.check" 2>&1 <<'PY'
-import json, re, sys
-rules = json.load(open(sys.argv[1]))["data"]["groups"]
-loaded = [r for g in rules for r in g["rules"]]
-written = re.findall(r"^\s*- alert: (\S+)", open(sys.argv[2]).read(), re.M)
-bad = [r["name"] for r in loaded if r["health"] != "ok"]
-print("loaded %d of %d, unhealthy: %s" % (len(loaded), len(written), bad or "none"))
-sys.exit(0 if len(loaded) == len(written) and not bad else 1)
-PY
-check "Prometheus loads every alert rule and evaluates each without error ($(cat "$work/rules.check"))" \
-    grep -q 'unhealthy: none' "$work/rules.check"
+# The rules over real series: after a few scrapes every rule has been
+# evaluated without error, and the arithmetic the rules do across series
+# (a level's idle time over its CPU count, P against E cores by host, read
+# and write errors, errors and drops) matches the series pmproxy exports.
+sleep 3
+rules_evaluated() {
+    curl -s -m 10 "$api/rules" | python3 -c 'import json, re, sys
+rules = [r for g in json.load(sys.stdin)["data"]["groups"] for r in g["rules"]]
+written = re.findall(r"^\s*- alert: (\S+)", open(sys.argv[1]).read(), re.M)
+sys.exit(not (len(rules) == len(written) and
+              all(r["health"] == "ok" and not r["lastEvaluation"].startswith("0001") for r in rules)))' "$rules"
+}
+check "Prometheus loads every alert rule and evaluates each without error" wait_for 20 rules_evaluated
+count() { promql "$1" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]["result"]))'; }
+busy='100 * (1 - rate(kernel_perflevel_cpu_idle{perflevel="LEVEL"}[5s]) / 1000 / hinv_perflevel_logical{perflevel="LEVEL"})'
+pbusy=${busy//LEVEL/performance} ebusy=${busy//LEVEL/efficiency}
+check "the P/E rules' arithmetic: a level's busy share, and P against E by host, give a value each" sh -c \
+    "[ '$(count "$pbusy")' = 1 ] && [ '$(count "$pbusy >= 0 and on (instance, hostname) $ebusy >= 0")' = 1 ]"
+got=$(count 'increase(disk_dev_read_errors[5s]) + increase(disk_dev_write_errors[5s])')
+check "the disk rule's sum of read and write errors has a value for each disk (got $got)" [ "$got" -ge 1 ]
+got=$(count 'rate(network_interface_total_errors[5s]) + rate(network_interface_total_drops[5s])')
+check "the interface rule's sum of errors and drops has a value for each interface (got $got)" [ "$got" -ge 6 ]
 # The rules' tests name the series the rules read: each is one pmproxy exports.
 sed -n "s/^ *- series: '\([a-z_0-9]*\){.*/\1/p" "$src/tests/prometheus/darwin-alerts.test.yml" | sort -u > "$work/rule-series"
 missing=$(while read -r name; do grep -q "^# TYPE $name " "$work/metrics" || echo "$name"; done < "$work/rule-series")
