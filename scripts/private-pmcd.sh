@@ -25,7 +25,7 @@ free_port() {
 # (pmdaproc, domain 3) when PROC_AGENT is given; sets PMCD_PORT. Its unix
 # socket is $pmcd_socket when set (a place other users can reach), else DIR's.
 start_pmcd() {
-    dir=$1 module=$2 snapshot=${3:-} proc_agent=${4:-}
+    local dir=$1 module=$2 snapshot=${3:-} proc_agent=${4:-} pmcd_dso port
     rm -rf "$dir"; mkdir -p "$dir/run"
     {
         echo "#define DARWIN 78"
