@@ -56,7 +56,7 @@ fault_kind_name(int sts)
         [FAULT_CYCLES] = "parents in a cycle",
     };
 
-    return sts < 0 ? strerror(-sts) : names[sts];
+    return sts < 0 ? strerror(-sts) : (size_t)sts < sizeof(names) / sizeof(names[0]) ? names[sts] : "?";
 }
 
 /* The fault's own copy of n elements of size at src, in *slot until the
@@ -326,11 +326,10 @@ fault_platform_zero(struct fault_platform *f)
 unsigned long
 fault_platform_process_calls(const struct fault_platform *f)
 {
-    unsigned long n = 0;
-
-    for (unsigned int t = 0; t < FAULT_NTARGETS; t++)
-        n += t == FAULT_uname || t == FAULT_clock || t == FAULT_timebase ? 0 : f->calls[t];
-    return n;
+#define COUNT(call, ...) +f->calls[FAULT_##call]
+    return f->calls[FAULT_procs] + f->calls[FAULT_sock_owners] PLATFORM_PROCESS_CALLS(COUNT)
+        PLATFORM_PROCESS_TEXT_CALLS(COUNT) PLATFORM_NAME_CALLS(COUNT);
+#undef COUNT
 }
 
 const char *

@@ -55,8 +55,8 @@ const char *fault_kind_name(int sts);
 void fault_platform_wrap(struct fault_platform *f, const struct platform *inner);
 /* Start counting and timing again. */
 void fault_platform_zero(struct fault_platform *f);
-/* The calls counted that only the proc agent makes: every one but the
- * facts it shares with the system agent (uname, clock, timebase). */
+/* The process calls counted: the process list, socket owners, each
+ * process's and the user, group and tty names. */
 unsigned long fault_platform_process_calls(const struct fault_platform *f);
 /* The target's name: the call's, with the family or the query's match. */
 const char *fault_target_name(unsigned int target, char *buf, size_t len);

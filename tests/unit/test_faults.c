@@ -149,7 +149,7 @@ failure_said_twice(const char *agent, unsigned int from, unsigned int to, char *
             char *parts = strstr(other, prefix);
 
             if (b != a && parts != NULL && strncmp(parts + n, name, strlen(name)) == 0 &&
-                strstr(parts, "some metrics unavailable") != NULL) {
+                strchr(" :", parts[n + strlen(name)]) != NULL && strstr(parts, "some metrics unavailable") != NULL) {
                 snprintf(family, len, "%.63s", name);
                 return 1;
             }
