@@ -5,8 +5,9 @@
 
 /*
  * The performance level of a CPU named as in plat_cpu ("cpuN"): 0, with
- * *level its hw.perflevelN index, or -1 when it is not known. Valid after a cluster 103 refresh, which
- * collectors that use it declare as a dependency.
+ * *level its hw.perflevelN index, or -1 when it is not known. Valid after
+ * a cluster 103 refresh, which collectors that use it declare as a
+ * dependency.
  */
 int topology_cpu_level(const char *cpu, int *level);
 
