@@ -2,10 +2,10 @@
  * The soak: one agent (the system agent, or "proc") over a fixture for
  * many rounds of every request pmcd makes (tests/unit/agent_requests.c),
  * the replay clock a second further each round, while instances come and
- * go: every EPOCH rounds the interfaces other than lo0 and en0 take other
- * names (one of NAMES each) and a third of them are missing, so are the
- * mounts other than / (by mount point), and the processes above pid 100
- * take new pids; the fixture's USB disk comes and goes with its samples. Prints the
+ * go: every EPOCH rounds the interfaces other than lo0 and en0 take names
+ * never seen before and a third of them are missing, so are the mounts
+ * other than / (by mount point), and the processes above pid 100 take new
+ * pids; the fixture's USB disk comes and goes with its samples. Prints the
  * process's RSS, the log's size and the time per round ten times over the
  * run.
  *
@@ -22,7 +22,6 @@
 #include "replay.h"
 
 #define EPOCH 4
-#define NAMES 64                    /* names each renamed instance takes in turn */
 #define MAX_SET 256
 #define PID_SHIFT 10000u            /* the fixtures' pids are below it */
 #define MAX_METRICS 1024
@@ -47,16 +46,15 @@ replay_clock(void)
     return now_usec;
 }
 
-/* The name this epoch gives it, one of NAMES: names come back as a Mac's
- * do (utun3, disk4, /Volumes/Install), and pmdaCache, which keeps every
- * name it has seen for the agent's life, as in PCP's own agents, stays
- * the size of that set. */
+/* The name this epoch gives it, never given before: harder than a Mac,
+ * whose names come back (utun3, disk4, /Volumes/Install), so that the
+ * names the agent remembers must stay bounded (instance_names.h). */
 static void
 renew(char *name, size_t len)
 {
     size_t n = strnlen(name, len);
 
-    snprintf(name + n, len - n, "_%u", epoch() % NAMES);
+    snprintf(name + n, len - n, "_%u", epoch());
 }
 
 static int

@@ -62,9 +62,10 @@ struct metric_row {
  * at the row's type. page_size serves FIELD_PAGES_KB only. */
 int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
 
-/* An instance domain a collector owns. A NULL set means pmdaCache keeps it,
- * unless instances is given: then the owner's refresh builds the set and
- * instances hands it over (the instance ids are the collector's own). */
+/* An instance domain a collector owns. A NULL set means its refresh names
+ * its instances (instance_names.h), unless instances is given: then the
+ * owner's refresh builds the set and instances hands it over (the instance
+ * ids are the collector's own). */
 struct indom_def {
     unsigned int serial;
     const char *label_name;         /* the indom_name label */

@@ -7,6 +7,7 @@
 #include "agent.h"
 #include "collector.h"
 #include "help_text.h"
+#include "instance_names.h"
 #include "label_cache.h"
 #include "refresh_plan.h"
 #include "source_open.h"
@@ -83,9 +84,11 @@ note_status(unsigned int i, int sts, const struct collector *failed_dependency, 
     cs->logged = sts;
 }
 
-/* A collector that builds its own instance sets hands them to pmcd's table. */
+/* pmcd's table gets the instances a refresh named, whether it succeeded or
+ * not (the names it listed before may be gone); a collector that builds its
+ * own sets hands them over when it succeeded. */
 static void
-adopt_instances(unsigned int i)
+adopt_instances(unsigned int i, int sts)
 {
     unsigned int x = 0;
 
@@ -94,8 +97,10 @@ adopt_instances(unsigned int i)
     for (unsigned int k = 0; k < collector_nindoms(agent.desc->collectors[i]); k++, x++) {
         const struct indom_def *def = &agent.desc->collectors[i]->indom[k];
 
-        if (def->instances != NULL)
+        if (def->instances != NULL && sts == 0)
             agent.indoms[x].it_numinst = def->instances(&agent.indoms[x].it_set);
+        else if (def->instances == NULL && def->set == NULL)
+            agent.indoms[x].it_numinst = names_instances(agent.indoms[x].it_indom, &agent.indoms[x].it_set);
     }
 }
 
@@ -127,8 +132,7 @@ refresh(const unsigned char *wanted, int with_depends)
             sts = c->refresh(&agent.platform, owned_indom(c));
             refusal = collector_refusal();
         }
-        if (sts == 0)
-            adopt_instances(i);
+        adopt_instances(i, sts);
         agent.families[i].status = sts;
         /* Only a fetch logs: an instance request refreshes without the
          * dependencies that values need, so its success says nothing of them. */

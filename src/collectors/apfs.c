@@ -5,10 +5,11 @@
  * on ("disk0s2", "disk0"); volumes by BSD name ("disk3s5"), labelled with
  * their container, name and role. With the filesystems' "device" and
  * "apfs_container" labels that leads from a busy disk0 to the volume that
- * writes. Both indoms are refreshed by an instance request and kept in
- * pmdaCache by name.
+ * writes. Both indoms are refreshed by an instance request and kept by name
+ * (instance_names.h).
  */
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "registry_decode.h"
 
@@ -66,13 +67,13 @@ apfs_refresh(const struct platform *p, pmInDom container_id)
         return collector_error(sts);
     if (sts == 0)
         reg_apfs(&set, containers, APFS_MAX, &ncontainers, volumes, APFS_MAX, &nvolumes);   /* none: no APFS */
-    pmdaCacheOp(container_id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(volume_id, PMDA_CACHE_INACTIVE);
+    names_begin(container_id);
+    names_begin(volume_id);
     for (unsigned int i = 0; i < ncontainers; i++)
-        if ((container_inst[i] = pmdaCacheStore(container_id, PMDA_CACHE_ADD, containers[i].name, NULL)) < 0)
+        if ((container_inst[i] = names_add(container_id, containers[i].name)) < 0)
             return container_inst[i];
     for (unsigned int i = 0; i < nvolumes; i++)
-        if ((volume_inst[i] = pmdaCacheStore(volume_id, PMDA_CACHE_ADD, volumes[i].name, NULL)) < 0)
+        if ((volume_inst[i] = names_add(volume_id, volumes[i].name)) < 0)
             return volume_inst[i];
     return 0;
 }
@@ -161,10 +162,8 @@ apfs_teardown(pmInDom container_id)
 {
     pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
 
-    pmdaCacheOp(container_id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(container_id, PMDA_CACHE_CULL);
-    pmdaCacheOp(volume_id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(volume_id, PMDA_CACHE_CULL);
+    names_forget(container_id);
+    names_forget(volume_id);
     ncontainers = nvolumes = 0;
 }
 

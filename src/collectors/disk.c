@@ -1,7 +1,7 @@
 /*
  * Cluster 7: whole disks, from each IOBlockStorageDriver's "Statistics"
  * and its IOMedia child (registry_decode.c: reg_disks). Instances are whole
- * disks by BSD name ("disk0"), kept in pmdaCache so that ids survive disks
+ * disks by BSD name ("disk0"), kept by name so that ids survive disks
  * coming and going; partitions and APFS's synthesized disks are not
  * instances (their I/O is the whole disk's). Each carries labels a
  * dashboard groups by: medium, location, protocol, removable.
@@ -13,6 +13,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "convert.h"
 #include "delta_sum.h"
@@ -179,7 +180,7 @@ disk_refresh(const struct platform *p, pmInDom id)
         return collector_error(sts);
     if (sts == 0)
         reg_disks(&set, decoded, DISK_MAX, &n);     /* none: a machine with no disk present */
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     for (unsigned int i = 0; i < ndisks; i++)
         disks[i].present = 0;
     for (unsigned int i = 0; i < n; i++) {
@@ -189,7 +190,7 @@ disk_refresh(const struct platform *p, pmInDom id)
 
         if (e == NULL)
             return -ENOMEM;
-        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, decoded[i].name, NULL)) < 0)
+        if ((sts = names_add(id, decoded[i].name)) < 0)
             return sts;
         e->inst = sts;
         e->d = decoded[i];
@@ -353,8 +354,7 @@ disk_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 static void
 disk_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     free(disks);
     disks = NULL;
     ndisks = disks_cap = 0;

@@ -7,6 +7,7 @@
  * Where IOReport or a channel is missing (Intel Macs), not supported.
  */
 #include "collector.h"
+#include "instance_names.h"
 #include "energy_decode.h"
 
 #include <errno.h>
@@ -39,7 +40,7 @@ energy_refresh(const struct platform *p, pmInDom id)
 
     energy.n = 0;
     energy.have = 0;
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     if ((energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0)
         return energy_sts == -ENOENT ? 0 : collector_error(energy_sts);
     energy_decode(&set, &energy, channels, CHANNEL_MAX);
@@ -47,7 +48,7 @@ energy_refresh(const struct platform *p, pmInDom id)
         char name[PLAT_REG_NAME_MAX];
 
         collector_instance_name(channels[i].name, name, sizeof(name));
-        if ((channel_inst[i] = pmdaCacheStore(id, PMDA_CACHE_ADD, name, NULL)) < 0)
+        if ((channel_inst[i] = names_add(id, name)) < 0)
             return channel_inst[i];
     }
     return 0;
@@ -75,8 +76,7 @@ energy_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 static void
 energy_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     energy.n = 0;
 }
 

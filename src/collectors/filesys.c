@@ -7,7 +7,7 @@
  * figures are those of its last refresh).
  *
  * Instances are mount points (unique, where f_mntfromname repeats), kept
- * in pmdaCache. Filesystems that hold no storage (devfs,
+ * by name. Filesystems that hold no storage (devfs,
  * autofs's maps, fdesc) are not instances and not counted by hinv.nfilesys.
  * Sizes are in KiB, computed without overflow however large the block
  * counts. APFS volumes of one container share its space: each reports the
@@ -18,6 +18,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "convert.h"
 
@@ -90,7 +91,7 @@ filesys_refresh(const struct platform *p, pmInDom id)
 
     if ((sts = p->mounts(p->ctx, &set)) < 0)
         return collector_error(sts);
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     nmounts = 0;
     for (unsigned int i = 0; i < set.n; i++) {
         const struct plat_mount *m = &set.mount[i];
@@ -99,7 +100,7 @@ filesys_refresh(const struct platform *p, pmInDom id)
             continue;               /* one over another at the same point: the first listed stands */
         if (array_grow((void **)&mounts, &mounts_cap, nmounts, sizeof(*mounts)) < 0)
             return -ENOMEM;
-        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, m->on, NULL)) < 0)
+        if ((sts = names_add(id, m->on)) < 0)
             return sts;
         mounts[nmounts].inst = sts;
         mounts[nmounts].m = *m;
@@ -201,8 +202,7 @@ filesys_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 static void
 filesys_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     free(mounts);
     mounts = NULL;
     nmounts = mounts_cap = 0;

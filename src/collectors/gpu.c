@@ -4,10 +4,11 @@
  * model and core count, Apple Silicon's renderer and tiler utilisation,
  * the GPU's own memory (none on unified memory) and what its driver has
  * allocated. The count follows the machine at every refresh (an eGPU can
- * come and go); instances are kept in pmdaCache by name; gpu.memory.free
+ * come and go); instances are kept by name; gpu.memory.free
  * has no value on unified memory.
  */
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "gpu_decode.h"
 
@@ -52,12 +53,12 @@ gpu_refresh(const struct platform *p, pmInDom id)
         return collector_error(sts);
     if (sts == 0)
         gpu_decode(&set, gpus, GPU_MAX, &ngpus);    /* none: a Mac (or VM) without a GPU */
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     for (unsigned int i = 0; i < ngpus; i++) {
         char name[16];
 
         snprintf(name, sizeof(name), "gpu%u", i);
-        if ((gpu_inst[i] = pmdaCacheStore(id, PMDA_CACHE_ADD, name, NULL)) < 0)
+        if ((gpu_inst[i] = names_add(id, name)) < 0)
             return gpu_inst[i];
     }
     return 0;
@@ -136,8 +137,7 @@ gpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 static void
 gpu_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     ngpus = 0;
 }
 

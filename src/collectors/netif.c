@@ -12,11 +12,12 @@
  * be read and the list's counters are truncated, the interface's byte
  * metrics have no value rather than a wrapped one.
  *
- * Instances are kept in pmdaCache by name, so ids survive interfaces coming
+ * Instances are kept by name (instance_names.h), so ids survive interfaces coming
  * and going; each carries an "interface_type" label (netif_kind).
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "convert.h"
 #include "netif.h"
@@ -174,7 +175,7 @@ netif_refresh(const struct platform *p, pmInDom id)
 
     if ((sts = p->interfaces(p->ctx, &set)) < 0)
         return collector_error(sts);
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     for (unsigned int i = 0; i < nifs; i++)
         ifs[i].present = 0;
     for (unsigned int i = 0; i < set.n; i++) {
@@ -185,7 +186,7 @@ netif_refresh(const struct platform *p, pmInDom id)
             return -ENOMEM;
         if (e->present)
             continue;               /* a name twice in one list: the first one stands */
-        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, f->name, NULL)) < 0)
+        if ((sts = names_add(id, f->name)) < 0)
             return sts;
         e->inst = sts;
         update(e, f);
@@ -288,8 +289,7 @@ netif_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 static void
 netif_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     free(ifs);
     ifs = NULL;
     nifs = ifs_cap = 0;

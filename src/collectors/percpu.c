@@ -1,12 +1,13 @@
 /*
  * Cluster 8: per-processor CPU time (host_processor_info) and hinv.ncpu.
  *
- * Instances are kept in pmdaCache by name, so an id survives refreshes and a
+ * Instances are kept by name (instance_names.h), so an id survives refreshes and a
  * processor going away and coming back. Per-processor state lives in this
  * file, one entry per processor present now, dropped when it goes away.
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "instance_names.h"
 #include "families.h"
 #include "metric_units.h"
 #include "cpu_counters.h"
@@ -97,7 +98,7 @@ percpu_refresh(const struct platform *p, pmInDom id)
 
     if ((sts = p->cpus(p->ctx, &set)) < 0)
         return collector_error(sts);
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     for (unsigned int i = 0; i < ncpus; i++)
         cpus[i].present = 0;
     for (unsigned int i = 0; i < set.ncpu; i++) {
@@ -106,7 +107,7 @@ percpu_refresh(const struct platform *p, pmInDom id)
 
         if (e == NULL && (e = entry_add(cpu->name)) == NULL)
             return -ENOMEM;
-        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, cpu->name, NULL)) < 0)
+        if ((sts = names_add(id, cpu->name)) < 0)
             return sts;
         e->inst = sts;
         e->present = 1;
@@ -166,8 +167,7 @@ percpu_at(unsigned int i, struct percpu_view *out)
 static void
 percpu_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     free(cpus);
     cpus = NULL;
     ncpus = cpus_cap = 0;

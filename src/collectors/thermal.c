@@ -12,6 +12,7 @@
  * levels. Each part is read only when a requested metric needs it.
  */
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "thermal_decode.h"
 
@@ -94,12 +95,12 @@ read_temperatures(const struct platform *p, pmInDom id)
         sensors_from_hid(&set, sensors, SENSOR_MAX, &nsensors);
     else if (temperature_sts == -ENOENT && (temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
         sensors_from_smc(&set, sensors, SENSOR_MAX, &nsensors);
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     for (unsigned int i = 0; i < nsensors; i++) {
         char name[SENSOR_NAME_MAX];
 
         collector_instance_name(sensors[i].name, name, sizeof(name));
-        if ((sensor_inst[i] = pmdaCacheStore(id, PMDA_CACHE_ADD, name, NULL)) < 0)
+        if ((sensor_inst[i] = names_add(id, name)) < 0)
             return sensor_inst[i];
     }
     return 0;
@@ -110,7 +111,7 @@ read_fans(const struct platform *p, pmInDom id)
 {
     struct plat_reg_set set;
 
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
+    names_begin(id);
     if ((fan_sts = read_part(p, PLAT_REGQ_SMC_FANS, &set)) == 0)
         fan_sts = fans_decode(&set, &fans);
     if (fan_sts < 0)
@@ -119,7 +120,7 @@ read_fans(const struct platform *p, pmInDom id)
         char name[16];
 
         snprintf(name, sizeof(name), "fan%u", i);
-        if ((fan_inst[i] = pmdaCacheStore(id, PMDA_CACHE_ADD, name, NULL)) < 0)
+        if ((fan_inst[i] = names_add(id, name)) < 0)
             return fan_inst[i];
     }
     return 0;
@@ -266,10 +267,8 @@ thermal_teardown(pmInDom id)
 {
     pmInDom sensor_id = pmInDom_build(pmInDom_domain(id), INDOM_SENSOR);
 
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
-    pmdaCacheOp(sensor_id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(sensor_id, PMDA_CACHE_CULL);
+    names_forget(id);
+    names_forget(sensor_id);
     fans.count = 0;
     nsensors = 0;
 }

@@ -8,6 +8,7 @@
  * level) carry on with levels unknown.
  */
 #include "collector.h"
+#include "instance_names.h"
 #include "metric_units.h"
 #include "cpu_topology.h"
 #include "topology.h"
@@ -151,6 +152,7 @@ map_cpus(const struct plat_topology *t)
 static int
 name_levels(pmInDom id)
 {
+    names_begin(id);
     for (unsigned int l = 0; l < topo.t.nlevels; l++) {
         char *word = topo.word[l];
         int sts;
@@ -163,7 +165,7 @@ name_levels(pmInDom id)
                 word[0] = '\0';
         if (word[0] == '\0')
             snprintf(word, sizeof(topo.word[l]), "perflevel%u", l);
-        if ((sts = pmdaCacheStore(id, PMDA_CACHE_ADD, word, NULL)) < 0)
+        if ((sts = names_add(id, word)) < 0)
             return sts;
         topo.inst[l] = sts;
     }
@@ -275,8 +277,7 @@ topology_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 static void
 topology_teardown(pmInDom id)
 {
-    pmdaCacheOp(id, PMDA_CACHE_INACTIVE);
-    pmdaCacheOp(id, PMDA_CACHE_CULL);
+    names_forget(id);
     free(topo.cpu_level);
     memset(&topo, 0, sizeof(topo));
     topo.status = PM_ERR_AGAIN;

@@ -91,15 +91,41 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
     return sts;
 }
 
-/* The active instance id pmdaCache holds for name in an indom of the agent's domain, or -1. */
+/* The instance table pmcd answers from for an indom of the agent's domain,
+ * as the last refresh left it; NULL for an indom the agent does not have. */
+static inline const pmdaIndom *
+harness_indom(unsigned int indom_serial)
+{
+    pmdaExt *ext = harness_ext();
+
+    for (int i = 0; i < ext->e_nindoms; i++)
+        if (ext->e_indoms[i].it_indom == pmInDom_build(harness_domain, indom_serial))
+            return &ext->e_indoms[i];
+    return NULL;
+}
+
+/* The id of the instance called name in that table, or -1. */
 static inline int
 harness_inst(unsigned int indom_serial, const char *name)
 {
-    int inst;
+    const pmdaIndom *t = harness_indom(indom_serial);
 
-    if (pmdaCacheLookupName(pmInDom_build(harness_domain, indom_serial), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
-        return -1;
-    return inst;
+    for (int i = 0; t != NULL && i < t->it_numinst; i++)
+        if (strcmp(t->it_set[i].i_name, name) == 0)
+            return t->it_set[i].i_inst;
+    return -1;
+}
+
+/* The name of instance inst in that table, or NULL. */
+static inline const char *
+harness_inst_name(unsigned int indom_serial, int inst)
+{
+    const pmdaIndom *t = harness_indom(indom_serial);
+
+    for (int i = 0; t != NULL && i < t->it_numinst; i++)
+        if (t->it_set[i].i_inst == inst)
+            return t->it_set[i].i_name;
+    return NULL;
 }
 
 /* An integer metric's value for the instance called name (-1: no value for it). */

@@ -115,17 +115,6 @@ percpu_user(pmAtomValue *v, int *insts, int max)
     return harness_fetch(8, 72, PM_TYPE_U64, v, max, insts);
 }
 
-/* The instance id pmdaCache holds for a name, or -1 when it is not active. */
-static int
-active_inst(const char *name)
-{
-    int inst;
-
-    if (pmdaCacheLookupName(pmInDom_build(78, 3), name, &inst, NULL) != PMDA_CACHE_ACTIVE)
-        return -1;
-    return inst;
-}
-
 static void
 cpu_instances_survive_churn(void **state)
 {
@@ -139,7 +128,7 @@ cpu_instances_survive_churn(void **state)
         char name[8];
 
         snprintf(name, sizeof(name), "cpu%d", i);
-        assert_true((before[i] = active_inst(name)) >= 0);
+        assert_true((before[i] = harness_inst(3, name)) >= 0);
         if (inst[i] == before[2])
             assert_int_equal(v[i].ull, 50);
     }
@@ -148,10 +137,10 @@ cpu_instances_survive_churn(void **state)
     fake.cpu[2] = fake.cpu[3];                      /* cpu2 goes away */
     fake.ncpu = 3;
     assert_int_equal(percpu_user(v, inst, 8), 3);
-    assert_int_equal(active_inst("cpu0"), before[0]);
-    assert_int_equal(active_inst("cpu1"), before[1]);
-    assert_int_equal(active_inst("cpu2"), -1);
-    assert_int_equal(active_inst("cpu3"), before[3]);
+    assert_int_equal(harness_inst(3, "cpu0"), before[0]);
+    assert_int_equal(harness_inst(3, "cpu1"), before[1]);
+    assert_int_equal(harness_inst(3, "cpu2"), -1);
+    assert_int_equal(harness_inst(3, "cpu3"), before[3]);
     for (int i = 0; i < 3; i++)
         assert_int_not_equal(inst[i], before[2]);  /* no value for the absent CPU */
     assert_int_equal(harness_u32(8, 71), 3);
@@ -160,10 +149,10 @@ cpu_instances_survive_churn(void **state)
     fake_platform_cpu(&fake, 4, "cpu9", "P");       /* and a new one appears */
     fake.ncpu = 5;
     assert_int_equal(percpu_user(v, inst, 8), 5);
-    assert_int_equal(active_inst("cpu2"), before[2]);   /* its old id back */
-    assert_true(active_inst("cpu9") >= 0);
+    assert_int_equal(harness_inst(3, "cpu2"), before[2]);   /* its old id back */
+    assert_true(harness_inst(3, "cpu9") >= 0);
     for (int i = 0; i < 4; i++)
-        assert_int_not_equal(active_inst("cpu9"), before[i]);
+        assert_int_not_equal(harness_inst(3, "cpu9"), before[i]);
 }
 
 static void

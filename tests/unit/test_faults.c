@@ -60,7 +60,7 @@ static unsigned int nmetrics;
 static unsigned char fed[MAX_METRICS][FAULT_NTARGETS];
 static unsigned int failures;
 /* Whether outcomes include instance ids: not across two agents in one
- * process, since pmdaCache numbers a new agent's instances afresh. */
+ * process, since a new agent numbers its instances afresh. */
 static int with_instances;
 
 static uint64_t

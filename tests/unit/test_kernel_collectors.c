@@ -339,10 +339,10 @@ cpu_labels(char out[][96], int ncpu)
     assert_int_equal(n, ncpu);
     for (int i = 0; i < n; i++) {
         pmLabelSet *one = &sets[i];
-        char *name = NULL;
+        const char *name = harness_inst_name(3, (int)one->inst);
         int cpu;
 
-        assert_int_equal(pmdaCacheLookup(pmInDom_build(78, 3), (int)one->inst, &name, NULL), PMDA_CACHE_ACTIVE);
+        assert_non_null(name);
         assert_int_equal(sscanf(name, "cpu%d", &cpu), 1);
         assert_true(cpu >= 0 && cpu < ncpu);
         out[cpu][0] = '\0';
