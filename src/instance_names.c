@@ -6,20 +6,21 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct name_slot {
     char *name;                     /* first: NULL in an empty slot */
     int inst;
-    unsigned long seen;             /* the refresh that last saw it */
+    uint64_t seen;                  /* the refresh that last saw it */
 };
 
 struct names {
     struct names *next;
     pmInDom indom;
     struct hash_slots table;        /* of struct name_slot */
-    unsigned long refresh;          /* names_begin calls so far */
+    uint64_t refresh;               /* names_begin calls so far: 0, never begun */
     int next_inst;
     pmdaInstid *active;             /* seen this refresh; names are the slots' */
     unsigned int nactive, cap;
@@ -59,23 +60,27 @@ same_name(const void *slot, const void *name)
 static int
 latest_first(const void *a, const void *b)
 {
-    unsigned long x = ((const struct name_slot *)a)->seen, y = ((const struct name_slot *)b)->seen;
+    uint64_t x = ((const struct name_slot *)a)->seen, y = ((const struct name_slot *)b)->seen;
 
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /* Past NAMES_KEPT unseen names, forget the longest unseen until half that
- * many remain. The names the last refresh saw stay: pmcd's instance table
- * lists them until the next one is adopted. Without memory nothing is
- * forgotten, this time. */
+ * many remain. The names the last two refreshes saw stay: pmcd's instance
+ * table lists the last one's, and a refresh that failed part way saw only
+ * some of the names before it. Without memory nothing is forgotten, this
+ * time. */
 static void
 forget_unseen(struct names *t)
 {
     struct name_slot *slot = t->table.slot, *all;
     struct hash_slots kept = { NULL, sizeof(struct name_slot), 0, 0 };
-    size_t n = 0, keep = (size_t)t->nactive + NAMES_KEPT / 2;
+    size_t n = 0, recent = 0, keep;
 
-    if (t->table.n <= (size_t)t->nactive + NAMES_KEPT || (all = malloc(t->table.n * sizeof(*all))) == NULL)
+    for (size_t i = 0; i < t->table.cap; i++)
+        recent += slot[i].name != NULL && slot[i].seen + 1 >= t->refresh;
+    keep = recent + NAMES_KEPT / 2;
+    if (t->table.n <= recent + NAMES_KEPT || (all = malloc(t->table.n * sizeof(*all))) == NULL)
         return;
     for (size_t i = 0; i < t->table.cap; i++)
         if (slot[i].name != NULL)
@@ -109,18 +114,33 @@ names_begin(pmInDom indom)
     t->nactive = 0;
 }
 
+/* Whether a name remembered other than name matches it up to its first space. */
+static int
+clashes(const struct names *t, const char *name)
+{
+    const struct name_slot *slot = t->table.slot;
+    size_t n = strcspn(name, " ");
+
+    for (size_t i = 0; i < t->table.cap; i++)
+        if (slot[i].name != NULL && strcspn(slot[i].name, " ") == n && strncmp(slot[i].name, name, n) == 0)
+            return 1;               /* not name itself: it is not in the table */
+    return 0;
+}
+
 int
 names_add(pmInDom indom, const char *name)
 {
-    struct names *t = table_of(indom, 1);
+    struct names *t = table_of(indom, 0);
     uint32_t hash = hash_text(HASH_START, name);
     struct name_slot *s;
 
     if (t == NULL)
-        return -ENOMEM;
+        return -EINVAL;             /* not begun, or no memory to begin */
     if (t->table.cap == 0 || (s = hash_slots_find(&t->table, hash, same_name, name))->name == NULL) {
         char *copy;
 
+        if (clashes(t, name))
+            return -EEXIST;
         if (t->next_inst == INT_MAX)
             return -ENOSPC;
         if (hash_slots_room(&t->table, slot_hash) < 0 || (copy = strdup(name)) == NULL)

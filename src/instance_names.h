@@ -21,7 +21,12 @@
 /* A refresh of indom begins: no instance is seen yet. */
 void names_begin(pmInDom indom);
 
-/* name is seen: its instance id (a new one for a new name), or -ENOMEM. */
+/* name is seen: its instance id (a new one for a new name); -EEXIST when it
+ * is a new name that another one remembered matches up to its first space
+ * (PCP tells instances apart by that part: "/Volumes/Untitled 1" would be
+ * taken for "/Volumes/Untitled"); -EINVAL before names_begin (or when it
+ * had no memory for the table); -ENOMEM; or
+ * -ENOSPC when INT_MAX names have been given ids. */
 int names_add(pmInDom indom, const char *name);
 
 /* The instances seen since names_begin, for pmcd's instance table: their

@@ -60,7 +60,7 @@ struct fs_entry {
 };
 
 static struct fs_entry *mounts;
-static unsigned int nmounts, mounts_cap;
+static unsigned int nmounts, mounts_cap, logged_clash;
 
 /* Filesystems that hold no storage of their own. */
 static int
@@ -87,6 +87,7 @@ static int
 filesys_refresh(const struct platform *p, pmInDom id)
 {
     struct plat_mount_set set;
+    unsigned int clashed = 0;
     int sts;
 
     if ((sts = p->mounts(p->ctx, &set)) < 0)
@@ -100,12 +101,21 @@ filesys_refresh(const struct platform *p, pmInDom id)
             continue;               /* one over another at the same point: the first listed stands */
         if (array_grow((void **)&mounts, &mounts_cap, nmounts, sizeof(*mounts)) < 0)
             return -ENOMEM;
-        if ((sts = names_add(id, m->on)) < 0)
+        /* macOS mounts a second volume called Untitled at "/Volumes/Untitled 1",
+         * which PCP cannot tell from "/Volumes/Untitled": it is left out. */
+        if ((sts = names_add(id, m->on)) == -EEXIST) {
+            clashed = 1;
+            continue;
+        }
+        if (sts < 0)
             return sts;
         mounts[nmounts].inst = sts;
         mounts[nmounts].m = *m;
         nmounts++;
     }
+    collector_note_parts("filesys", clashed, &logged_clash,
+                         "a mount point is the same as another up to a space, and PCP tells instances apart by "
+                         "that part: it has no instance");
     return 0;
 }
 
@@ -205,7 +215,7 @@ filesys_teardown(pmInDom id)
     names_forget(id);
     free(mounts);
     mounts = NULL;
-    nmounts = mounts_cap = 0;
+    nmounts = mounts_cap = logged_clash = 0;
 }
 
 const struct collector filesys_collector = {

@@ -3,6 +3,7 @@
  * after, never given to another name, one instance for a name given twice,
  * and a bounded memory of names no longer seen.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,6 +94,75 @@ unseen_names_are_forgotten_oldest_first_and_ids_never_reused(void **state)
     names_forget(INDOM);
 }
 
+/* pmcd's table holds the set a refresh named until the next is adopted:
+ * forgetting, at the next names_begin, must leave every name in it. Live
+ * names past NAMES_KEPT / 2 and a new one at every refresh (under the
+ * sanitizers, a name freed too soon is a report). */
+static void
+the_names_pmcd_lists_outlive_the_next_begin(void **state)
+{
+    enum { LIVE = NAMES_KEPT / 2 + 100 };
+    static char names[LIVE + 1][32];
+    pmdaInstid *set = NULL;
+    int n = 0;
+
+    (void)state;
+    for (int r = 1; r <= 2 * NAMES_KEPT; r++) {
+        names_begin(INDOM);
+        for (int i = 0; i < n; i++)                 /* the set pmcd was given */
+            assert_string_equal(set[i].i_name, names[i]);
+        snprintf(names[LIVE], sizeof(names[LIVE]), "new%d", r);
+        for (int i = 0; i < LIVE + 1; i++) {
+            if (i < LIVE)
+                snprintf(names[i], sizeof(names[i]), "live%d", i);
+            assert_true(names_add(INDOM, names[i]) >= 0);
+        }
+        assert_int_equal(n = names_instances(INDOM, &set), LIVE + 1);
+    }
+    names_forget(INDOM);
+}
+
+/* A refresh that failed part way (it named none) renumbers nothing. */
+static void
+a_failed_refresh_forgets_nothing_it_would_have_seen(void **state)
+{
+    enum { LIVE = NAMES_KEPT + 100 };
+    char name[32];
+    int before[LIVE];
+
+    (void)state;
+    names_begin(INDOM);
+    for (int i = 0; i < LIVE; i++) {
+        snprintf(name, sizeof(name), "disk%d", i);
+        assert_true((before[i] = names_add(INDOM, name)) >= 0);
+    }
+    names_begin(INDOM);                             /* fails before naming any */
+    names_begin(INDOM);
+    for (int i = 0; i < LIVE; i++) {
+        snprintf(name, sizeof(name), "disk%d", i);
+        assert_int_equal(names_add(INDOM, name), before[i]);
+    }
+    names_forget(INDOM);
+}
+
+/* PCP tells instances apart by their names up to the first space. */
+static void
+a_new_name_that_another_matches_up_to_a_space_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(names_add(INDOM, "/Volumes/Untitled"), -EINVAL);  /* not begun */
+    names_begin(INDOM);
+    assert_int_equal(names_add(INDOM, "/Volumes/Untitled"), 0);
+    assert_int_equal(names_add(INDOM, "/Volumes/Untitled 1"), -EEXIST);
+    assert_int_equal(names_add(INDOM, "/Volumes/Macintosh HD"), 1);
+    assert_int_equal(names_add(INDOM, "/Volumes/Macintosh HD"), 1);      /* itself is no clash */
+    assert_int_equal(names_add(INDOM, "/Volumes/Macintosh SSD"), -EEXIST);
+    assert_int_equal(names_add(INDOM, "/Volumes/Macintosh2 HD"), 2);
+    names_begin(INDOM);                             /* remembered, though unseen */
+    assert_int_equal(names_add(INDOM, "/Volumes/Untitled 2"), -EEXIST);
+    names_forget(INDOM);
+}
+
 static void
 forgetting_an_indom_numbers_it_afresh_and_leaves_others(void **state)
 {
@@ -119,6 +189,9 @@ main(void)
         cmocka_unit_test(a_name_keeps_its_id_while_seen_and_after),
         cmocka_unit_test(a_name_given_twice_in_a_refresh_is_one_instance),
         cmocka_unit_test(unseen_names_are_forgotten_oldest_first_and_ids_never_reused),
+        cmocka_unit_test(the_names_pmcd_lists_outlive_the_next_begin),
+        cmocka_unit_test(a_failed_refresh_forgets_nothing_it_would_have_seen),
+        cmocka_unit_test(a_new_name_that_another_matches_up_to_a_space_is_refused),
         cmocka_unit_test(forgetting_an_indom_numbers_it_afresh_and_leaves_others),
     };
 

@@ -212,6 +212,27 @@ filesystems_at_their_edges(void **state)
                      5000000000LL);  /* usedfiles past 2^32 */
 }
 
+/* A second volume called Untitled mounts at "/Volumes/Untitled 1", which
+ * PCP cannot tell from "/Volumes/Untitled" (instance names differ past
+ * their first space): it has no instance, every other mount keeps its
+ * values, and the log says so once. */
+static void
+a_mount_point_equal_to_another_up_to_a_space_is_left_out(void **state)
+{
+    (void)state;
+    add_mount("/Volumes/Untitled", "/dev/disk4s1", "apfs", 4096, 1000, 500, 500);
+    add_mount("/Volumes/Untitled 1", "/dev/disk5s1", "apfs", 4096, 1000, 100, 100);
+    add_mount("/Volumes/Macintosh HD", "/dev/disk6s1", "apfs", 4096, 1000, 900, 900);
+    harness_log_start();
+    for (int round = 0; round < 3; round++)
+        assert_int_equal(harness_u32(CLUSTER_FILESYS, 31), 2);           /* hinv.nfilesys */
+    assert_true(harness_inst(INDOM_FILESYS, "/Volumes/Untitled") >= 0);
+    assert_int_equal(harness_inst(INDOM_FILESYS, "/Volumes/Untitled 1"), -1);
+    assert_true(harness_inst(INDOM_FILESYS, "/Volumes/Macintosh HD") >= 0);
+    assert_int_equal(harness_log_lines("up to a space"), 1);
+    harness_log_stop();
+}
+
 /* Fill an XNU-declared struct nfsclntstats by field name, decode it by its
  * size, and check that each field lands where it belongs. */
 #define CHECK_CLIENT_LAYOUT(type, size)                                         \
@@ -296,6 +317,7 @@ main(void)
         HARNESS_TEST(ejection_mid_interval_never_takes_disk_all_back),
         HARNESS_TEST(an_unknown_protocol_is_labelled_as_macos_names_it),
         HARNESS_TEST(filesystems_at_their_edges),
+        HARNESS_TEST(a_mount_point_equal_to_another_up_to_a_space_is_left_out),
         HARNESS_TEST(nfs_layouts_are_known_by_size),
         HARNESS_TEST(an_absent_nfs_is_not_supported_and_cache_hits_are_nfsstats),
     };
