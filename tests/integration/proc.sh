@@ -66,11 +66,13 @@ check "arguments as ps shows them, never the environment" sh -c \
     "grep -q '\"python3 train.py --epochs 10\"' '$work/ids' && ! grep -q HOME= '$work/ids'"
 
 # pmrep: CPU of the top processes, from the counters (python3: 0.75 + 0.05 of a core)
-# (pmrep shows the rate in ns/s: 750,000,000 ns/s is 75% of a core; WindowServer does 10%)
+# (pmrep shows the rate in ns/s: 750,000,000 ns/s is 75% of a core; WindowServer does 10%).
+# 1%: pmrep's interval and the replay clock's differ by milliseconds on a loaded machine
+# (0.4% seen); a timebase not applied would be about 42 times off (125/3).
 pmrep $host -p -t 1 -s 3 -J 2 -w 12 proc.psinfo.utime > "$work/pmrep.top" 2>&1
 check "pmrep ranks the two busiest: python3 at 75% of a core, WindowServer at 10%" awk '
     /^[0-9:]+ / { rows++; n = 0; for (i = 2; i <= NF; i++) if ($i != "N/A") { n++; v[n] = $i }
-                  if (n == 2 && v[1] > 99.8e6 && v[1] < 100.2e6 && v[2] > 749e6 && v[2] < 751e6) good++ }
+                  if (n == 2 && v[1] > 99e6 && v[1] < 101e6 && v[2] > 742.5e6 && v[2] < 757.5e6) good++ }
     END { exit !(rows >= 2 && good == rows - 1) }' "$work/pmrep.top"
 pmval $host -t 1 -s 2 -i 000731 proc.memory.rss > "$work/pmval.rss" 2>&1
 check "pmval: python3's RSS is 900 MiB (921600 KiB)" sh -c "[ \$(awk '\$1 == 921600' '$work/pmval.rss' | wc -l) -eq 2 ]"
