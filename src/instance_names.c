@@ -45,18 +45,6 @@ table_of(pmInDom indom, int create)
     return t;
 }
 
-static uint32_t
-slot_hash(const void *slot)
-{
-    return hash_text(HASH_START, ((const struct name_slot *)slot)->name);
-}
-
-static int
-same_name(const void *slot, const void *name)
-{
-    return strcmp(((const struct name_slot *)slot)->name, name) == 0;
-}
-
 static int
 latest_first(const void *a, const void *b)
 {
@@ -87,12 +75,13 @@ forget_unseen(struct names *t)
             all[n++] = slot[i];
     qsort(all, n, sizeof(*all), latest_first);
     for (size_t i = 0; i < keep; i++) {
-        if (hash_slots_room(&kept, slot_hash) < 0) {
+        if (hash_slots_room(&kept, hash_slots_text_hash) < 0) {
             free(kept.slot);
             free(all);
             return;
         }
-        *(struct name_slot *)hash_slots_find(&kept, slot_hash(&all[i]), same_name, all[i].name) = all[i];
+        *(struct name_slot *)hash_slots_find(&kept, hash_slots_text_hash(&all[i]), hash_slots_text_same,
+                                             all[i].name) = all[i];
         kept.n++;
     }
     for (size_t i = keep; i < n; i++)
@@ -136,16 +125,16 @@ names_add(pmInDom indom, const char *name)
 
     if (t == NULL)
         return -EINVAL;             /* not begun, or no memory to begin */
-    if (t->table.cap == 0 || (s = hash_slots_find(&t->table, hash, same_name, name))->name == NULL) {
+    if (t->table.cap == 0 || (s = hash_slots_find(&t->table, hash, hash_slots_text_same, name))->name == NULL) {
         char *copy;
 
         if (clashes(t, name))
             return -EEXIST;
         if (t->next_inst == INT_MAX)
             return -ENOSPC;
-        if (hash_slots_room(&t->table, slot_hash) < 0 || (copy = strdup(name)) == NULL)
+        if (hash_slots_room(&t->table, hash_slots_text_hash) < 0 || (copy = strdup(name)) == NULL)
             return -ENOMEM;
-        s = hash_slots_find(&t->table, hash, same_name, name);
+        s = hash_slots_find(&t->table, hash, hash_slots_text_same, name);
         *s = (struct name_slot){ copy, t->next_inst++, t->refresh - 1 };
         t->table.n++;
     }

@@ -15,18 +15,6 @@ struct label_slot {
     pmLabelSet *set;
 };
 
-static uint32_t
-slot_hash(const void *slot)
-{
-    return hash_text(HASH_START, ((const struct label_slot *)slot)->json);
-}
-
-static int
-same_json(const void *slot, const void *json)
-{
-    return strcmp(((const struct label_slot *)slot)->json, json) == 0;
-}
-
 void
 label_cache_init(struct label_cache *c)
 {
@@ -57,13 +45,13 @@ built(struct label_cache *c, const char *json)
     struct label_slot *s;
     pmLabelSet *set = NULL;
 
-    if (c->table.cap != 0 && (s = hash_slots_find(&c->table, hash, same_json, json))->json != NULL)
+    if (c->table.cap != 0 && (s = hash_slots_find(&c->table, hash, hash_slots_text_same, json))->json != NULL)
         return s->set;
     if (c->table.n >= LABEL_CACHE_MAX)
         return NULL;
-    if (hash_slots_room(&c->table, slot_hash) < 0 || pmdaAddLabels(&set, "%s", json) < 0 || set == NULL)
+    if (hash_slots_room(&c->table, hash_slots_text_hash) < 0 || pmdaAddLabels(&set, "%s", json) < 0 || set == NULL)
         return NULL;
-    s = hash_slots_find(&c->table, hash, same_json, json);
+    s = hash_slots_find(&c->table, hash, hash_slots_text_same, json);
     if ((s->json = strdup(json)) == NULL) {
         pmFreeLabelSets(set, 1);
         return NULL;

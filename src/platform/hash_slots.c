@@ -55,6 +55,27 @@ hash_slots_find(const struct hash_slots *t, uint32_t hash, int (*same)(const voi
     return at(t, i);
 }
 
+static const char *
+text_key(const void *slot)
+{
+    const char *key;
+
+    memcpy(&key, slot, sizeof(key));
+    return key;
+}
+
+uint32_t
+hash_slots_text_hash(const void *slot)
+{
+    return hash_text(HASH_START, text_key(slot));
+}
+
+int
+hash_slots_text_same(const void *slot, const void *key)
+{
+    return strcmp(text_key(slot), key) == 0;
+}
+
 uint32_t
 hash_text(uint32_t h, const char *s)
 {

@@ -23,6 +23,11 @@ int hash_slots_room(struct hash_slots *t, uint32_t (*hash_of)(const void *slot))
 void *hash_slots_find(const struct hash_slots *t, uint32_t hash, int (*same)(const void *slot, const void *key),
                       const void *key);
 
+/* For tables keyed by text, the key being the slot's first member (a
+ * char *): the slot's hash, and whether it holds key. */
+uint32_t hash_slots_text_hash(const void *slot);
+int hash_slots_text_same(const void *slot, const void *key);
+
 /* FNV-1a over s (NULL: nothing), continuing from h: HASH_START to begin. */
 #define HASH_START 2166136261u
 uint32_t hash_text(uint32_t h, const char *s);
