@@ -40,7 +40,7 @@ values_within_int() { # values_within_int FILE LO HI MIN: as values_within, for 
         END {exit !(n >= min && bad == 0)}' "$1"
 }
 
-# Disks, APFS, filesystems and NFS on the Apple Silicon fixture (generate.py: disk0 does
+# Disks, APFS, filesystems and NFS on the Apple Silicon fixture (tests/fixtures/model: disk0 does
 # 220 reads/s of 24 KiB and 140 writes/s of 32 KiB; container disk3 writes 120 x 32 KiB/s;
 # the USB disk disk4 is there from 10 s to 20 s of each 20 s replay lap).
 storage_checks() {
@@ -93,7 +93,7 @@ storage_checks() {
 }
 
 
-# Hardware on the Apple Silicon fixture (generate.py and ioreg/m2-*.txt): on battery, fanless,
+# Hardware on the Apple Silicon fixture (tests/fixtures/model and ioreg/m2-*.txt): on battery, fanless,
 # IOReport energy at CPU 4.2 W, GPU 1.5 W, DRAM 0.35 W.
 hardware_checks() {
     pmval -h 127.0.0.1 -t 1 -s 4 -f 3 power.energy.cpu > "$work/pmval.cpuw" 2>&1
