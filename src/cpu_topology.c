@@ -7,7 +7,7 @@
  * order of the types a machine has (cpu_type_for_perflevel in
  * bsd/kern/kern_mib.c, xnu-11417.121.6: P, then E); the M5 Max's "M"
  * clusters are its "Performance" level, below the "Super" level of its P
- * clusters (tests/fixtures/real/cpus). */
+ * clusters (shared/real-macs/cpus). */
 static const char fastest_first[] = "PME";
 
 static int

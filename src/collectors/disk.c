@@ -308,7 +308,7 @@ disk_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
  * Interconnect" (IOStorageProtocolCharacteristics.h) says "PCI-Express"
  * for internal NVMe and for Thunderbolt enclosures alike: the location
  * tells them apart. An AHCI SSD on PCIe says "PCI" (MacBookPro12,1 and
- * MacPro6,1 in tests/fixtures/real/storage): not NVMe, so it passes
+ * MacPro6,1 in shared/real-macs/storage): not NVMe, so it passes
  * through, as other values do. */
 static const char *
 disk_protocol(const struct reg_disk *d)

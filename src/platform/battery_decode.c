@@ -13,7 +13,7 @@
  * cycles) and moves the gauge's capacities into its "BatteryData"
  * dictionary, under new names for two of them (FullChargeCapacity,
  * RemainingCapacity), and the temperature into the AppleSmartBatteryPack
- * entry's "BatteryData" (tests/fixtures/real/battery: Kyome22/SystemInfoKit's
+ * entry's "BatteryData" (shared/real-macs/battery: Kyome22/SystemInfoKit's
  * macOS 27 dumps; docs/registry-keys.md). Key names: xnu
  * iokit/IOKit/pwr_mgt/IOPM.h (kIOPMPS*) and PowerManagement's
  * AppleSmartBatteryKeys.h.

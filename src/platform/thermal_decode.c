@@ -90,7 +90,7 @@ const struct smc_temperature_key smc_temperature_keys[] = { SMC_TEMPERATURE_KEYS
 const unsigned int smc_ntemperature_keys = sizeof(smc_temperature_keys) / sizeof(smc_temperature_keys[0]);
 
 /* A reading a sensor of a running Mac gives: above 0 and at most 200 °C.
- * Real dumps show what lies outside (tests/fixtures/real/smc, hid): the
+ * Real dumps show what lies outside (shared/real-macs/smc, hid): the
  * SMC's "no sensor" values -127 and -128 (0x8100, 0x8000 in sp78), desktop
  * iMacs' and Mac Pros' TC0E/TC0F at -40 to -70 (not degrees), HID sensors
  * at -21.5 on an M1 Mac mini and -9200 while their block sleeps. */

@@ -1,17 +1,19 @@
 #!/bin/bash
-# Every dump recorded on a real Mac (tests/fixtures/real/*/*.expect) imported
-# as its queries read it, replayed by a private pmcd, and what PCP's clients
-# see checked against the values its .expect derives from the dump's own
-# numbers.
+# Every dump recorded on a real Mac that an expectation names
+# (tests/real-macs/*/*.expect; the dumps are in the corpus beside the project,
+# real_dumps.py says where) imported as its queries read it, replayed by a
+# private pmcd, and what PCP's clients see checked against the values its
+# .expect derives from the dump's own numbers. Without the corpus: skipped (77).
 #
 # usage: real.sh MODULE DARWIN_SNAPSHOT SOURCE_DIR WORK_DIR
 set -u
 module=$(realpath "$1") darwin_snapshot=$(realpath "$2") src=$(realpath "$3") work=$4
 . "$src/tests/integration/lib.sh"
+python3 "$src/tests/integration/real_dumps.py" corpus integration.real_dumps >/dev/null || exit
 rm -rf "$work"; mkdir -p "$work"
 trap stop_pmcd EXIT
 
-for expect in "$src"/tests/fixtures/real/*/*.expect; do
+for expect in "$src"/tests/real-macs/*/*.expect; do
     name=$(basename "$(dirname "$expect")")/$(basename "$expect" .expect)
     snap=$work/${name//\//-}.snapshot
     check "$name: its dumps import as the .expect says" \

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""The dumps recorded on real Macs (tests/fixtures/real/), replayed through pmcd.
+"""The dumps recorded on real Macs, replayed through pmcd.
 
-Each NAME.expect says which dumps to import and what pmcd must serve from
-them, every value derived from the dump's own numbers (its note says how):
+The dumps are other people's and live beside the project, in the corpus
+(corpus() below: $PMDA_DARWIN_REAL_MACS, else ../shared/real-macs from the
+project's root). The project keeps tests/real-macs/FAMILY/NAME.expect, which
+says which dumps of the corpus's FAMILY folder to import and what pmcd must
+serve from them, every value derived from the dump's own numbers (its note
+says how):
 
   recorded MAC | RELEASE | ARCH          what the dumps were recorded on (docs/registry-keys.md groups by it)
-  import MATCH FILE [importer options]   a dump (FILE beside the .expect) as the query MATCH reads it
+  import MATCH FILE [importer options]   a dump (the corpus's FAMILY/FILE) as the query MATCH reads it
   sysctl FILE                            sysctl output, as tools/sysctl-import reads it
   hid FILE                               HID temperature sensors as tools print them ("NAME | VALUE", or iSMC's
                                          table rows of type hid): an entry per sensor, as the live reader records it
@@ -19,6 +23,9 @@ them, every value derived from the dump's own numbers (its note says how):
 
   real_dumps.py snapshot EXPECT DARWIN_SNAPSHOT OUT   writes the snapshot the imports make
   real_dumps.py check EXPECT                          asks pmcd (PMCD_PORT on 127.0.0.1); prints ok/not ok lines
+  real_dumps.py corpus TEST                           prints the corpus's folder; without it, says what TEST
+                                                      skips and exits SKIPPED (77, ctest's skip), or 1 where
+                                                      PMDA_DARWIN_SHARED_REQUIRED is set (CI)
 """
 import json
 import os
@@ -27,15 +34,35 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTS = os.path.normpath(os.path.join(HERE, "..", "real-macs"))
+SKIPPED = 77
 IMPORTER = os.path.join(HERE, "..", "..", "tools", "ioreg-import")
 SYSCTL_IMPORTER = os.path.join(HERE, "..", "..", "tools", "sysctl-import")
 LINE = re.compile(r'^(?P<metric>[a-z][\w.]*)(?:\[(?P<inst>[^\]]*)\])?\s+(?:@(?P<label>\w+)\s+)?'
                   r'(?P<value>"[^"]*"|\S+)(?:\s+(?P<note>.*))?$')
 
 
+def corpus():
+    """The folder of dumps recorded on real Macs."""
+    return os.path.abspath(os.environ.get("PMDA_DARWIN_REAL_MACS") or
+                           os.path.join(HERE, "..", "..", "..", "shared", "real-macs"))
+
+
+def corpus_or_skip(test):
+    """The corpus's folder; without it, one line that says what is skipped and why, then exit."""
+    root = corpus()
+    if os.path.isdir(root):
+        return root
+    required = bool(os.environ.get("PMDA_DARWIN_SHARED_REQUIRED"))
+    print(f"{'not ok' if required else 'SKIPPED'}: {test} cannot run without the dumps recorded on real Macs: "
+          f"{root} is not there (set PMDA_DARWIN_REAL_MACS to the corpus's folder)", file=sys.stderr)
+    sys.exit(1 if required else SKIPPED)
+
+
 class Expect:
     def __init__(self, path):
-        self.path, self.dir = path, os.path.dirname(path)
+        self.path = path
+        self.dir = os.path.join(corpus(), os.path.relpath(os.path.dirname(os.path.abspath(path)), EXPECTS))
         self.imports, self.covers, self.values, self.labels = [], [], [], []   # (metric, inst, [label,] value, note)
         self.extra, self.recorded = [], ["unknown", "unknown", "unknown"]
         with open(path) as f:
@@ -255,4 +282,7 @@ if __name__ == "__main__":
         sys.exit(snapshot(*sys.argv[2:]))
     if len(sys.argv) == 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2]))
+    if len(sys.argv) == 3 and sys.argv[1] == "corpus":
+        print(corpus_or_skip(sys.argv[2]))
+        sys.exit(0)
     sys.exit(__doc__)

@@ -3,10 +3,11 @@
 
 The fixtures written by hand (tests/fixtures/*.snapshot) hold registry
 records: each of their keys (query, property path, kind of value) must be
-in some dump recorded on a real Mac (tests/fixtures/real, imported as its
-.expect imports it), so that an invented key or a wrong kind fails here.
+in some dump recorded on a real Mac (the corpus beside the project, imported
+as an expectation in tests/real-macs imports it), so that an invented key or
+a wrong kind fails here. Without the corpus: skipped (77).
 Keys no public real dump has are listed with why in
-tests/fixtures/real/unseen-keys.tsv; a listed key that a real dump now has
+tests/real-macs/unseen-keys.tsv; a listed key that a real dump now has
 fails too, so that the list only shrinks.
 
 usage: synthetic_keys.py DARWIN_SNAPSHOT SOURCE_DIR WORK_DIR
@@ -34,14 +35,15 @@ def keys_of(path):
 def main(darwin_snapshot, src, work):
     sys.path.insert(0, os.path.join(src, "tests", "integration"))
     import real_dumps
+    real_dumps.corpus_or_skip("fixtures.synthetic_keys_are_real")
     os.makedirs(work, exist_ok=True)
     real = set()
-    for expect in sorted(glob.glob(os.path.join(src, "tests", "fixtures", "real", "*", "*.expect"))):
+    for expect in sorted(glob.glob(os.path.join(src, "tests", "real-macs", "*", "*.expect"))):
         out = os.path.join(work, os.path.basename(expect) + ".snapshot")
         real_dumps.snapshot(expect, darwin_snapshot, out)
         real |= keys_of(out)
     unseen = {}
-    with open(os.path.join(src, "tests", "fixtures", "real", "unseen-keys.tsv")) as f:
+    with open(os.path.join(src, "tests", "real-macs", "unseen-keys.tsv")) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 match, path, kind, why = line.rstrip("\n").split("\t")

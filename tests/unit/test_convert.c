@@ -142,7 +142,7 @@ compression_ratio_and_an_empty_compressor(void **state)
     assert_true(ratio > 1.8e19);
 }
 
-/* Levels and CPUs as real Macs have them (tests/fixtures/real/cpus): an
+/* Levels and CPUs as real Macs have them (shared/real-macs/cpus): an
  * M1 MacBook Air's device tree (4 E, 4 P) with hw.perflevel0 "Performance"
  * 4 and perflevel1 "Efficiency" 4; an M5 Max's cluster types (12 M, 6 P)
  * with "Super" 6 and "Performance" 12, where matching a type's letter to

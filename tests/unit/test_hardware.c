@@ -159,7 +159,7 @@ hid_sensors_drop_junk_and_keep_names_apart(void **state)
     assert_true(v == 52.5);
 }
 
-/* Readings of real Macs that are no temperatures (tests/fixtures/real/smc,
+/* Readings of real Macs that are no temperatures (shared/real-macs/smc,
  * hid): an SMC key's -127 (sp78 0x8100), an iMac's TC0E of -54, an M1 Mac
  * mini's HID "PMU tdev4" at -21.5. */
 static void
@@ -319,7 +319,7 @@ intel_capacities_are_mah_and_charging_counts_to_full(void **state)
 }
 
 /* macOS 27's layout, with the numbers of a MacBook Air (M2) charging on
- * macOS 27 (tests/fixtures/real/battery, Kyome22/SystemInfoKit): the
+ * macOS 27 (shared/real-macs/battery, Kyome22/SystemInfoKit): the
  * capacities inside BatteryData, the temperature in the pack's entry only. */
 static void
 macos_27_capacities_come_from_battery_data_and_the_pack(void **state)
