@@ -153,7 +153,8 @@ enum plat_sysctl_family {
 #define PLAT_LIMITS_SYSCTLS(X)                                                                    \
     X(PLAT_LIMITS_MAXPROC, "kern.maxproc") X(PLAT_LIMITS_MAXPROCPERUID, "kern.maxprocperuid")         \
     X(PLAT_LIMITS_MAXFILES, "kern.maxfiles") X(PLAT_LIMITS_MAXFILESPERPROC, "kern.maxfilesperproc")   \
-    X(PLAT_LIMITS_RECYCLED_VNODES, "kern.num_recycledvnodes")
+    X(PLAT_LIMITS_RECYCLED_VNODES, "kern.num_recycledvnodes")                                         \
+    X(PLAT_LIMITS_MAXTHREADS, "kern.num_threads") X(PLAT_LIMITS_MAXTASKTHREADS, "kern.num_taskthreads")
 #define PLAT_IPC_SYSCTLS(X)                                                                       \
     X(PLAT_IPC_NMBCLUSTERS, "kern.ipc.nmbclusters") X(PLAT_IPC_MAXSOCKBUF, "kern.ipc.maxsockbuf")     \
     X(PLAT_IPC_SOMAXCONN, "kern.ipc.somaxconn") X(PLAT_IPC_SODEFUNCT_CALLS, "kern.ipc.sodefunct_calls")
@@ -162,7 +163,7 @@ enum plat_sysctl_family {
  * warning, 4 critical) in sysctl_memorystatus_vm_pressure_level. */
 #define PLAT_PRESSURE_SYSCTLS(X)                                                                  \
     X(PLAT_PRESSURE_LEVEL, "kern.memorystatus_vm_pressure_level")                                     \
-    X(PLAT_PRESSURE_FREE_PERCENT, "kern.memorystatus_level")
+    X(PLAT_PRESSURE_AVAILABLE, "kern.memorystatus_level")
 /* hw.nperflevels since macOS 12; absent before, which leaves the levels unknown. */
 #define PLAT_CPU_COUNTS_SYSCTLS(X)                                                                \
     X(PLAT_CPU_PHYSICAL, "hw.physicalcpu") X(PLAT_CPU_LOGICAL, "hw.logicalcpu")                       \

@@ -1,6 +1,6 @@
 /*
  * Every cluster and instance domain number of the system agent, in one
- * place. Upstream's darwin agent numbered clusters 0 to 26 and indoms 0 to
+ * place. Upstream's darwin agent numbered clusters 0 to 27 and indoms 0 to
  * 9; those keep upstream's numbers (archives and pmlogger configurations
  * name them). What goes beyond upstream starts at 100, clear of its range.
  */
@@ -34,7 +34,7 @@ enum darwin_cluster {
     CLUSTER_APFS = 24,
     CLUSTER_THERMAL = 25,
     CLUSTER_NETWORK_ALL = 26,
-    CLUSTER_PRESSURE = 100,
+    CLUSTER_PRESSURE = 27,
     CLUSTER_VMSTAT = 101,
     CLUSTER_BOOTTIME = 102,
     CLUSTER_TOPOLOGY = 103,

@@ -1,6 +1,6 @@
 /*
- * Cluster 19: process and file limits, and the count of recycled vnodes,
- * refreshed whenever one of them is asked for.
+ * Cluster 19: process, file and thread limits, and the count of recycled
+ * vnodes, refreshed whenever one of them is asked for.
  */
 #include "collector.h"
 #include "metric_units.h"
@@ -14,6 +14,9 @@ static const struct metric_row rows[] = {
     { "kernel.limits.maxfilesperproc", CLUSTER_LIMITS, PLAT_LIMITS_MAXFILESPERPROC, PM_TYPE_U32, COLLECTOR_NO_INDOM,
       PM_SEM_DISCRETE, UNITS_NONE },
     { "vfs.vnodes.recycled", CLUSTER_LIMITS, PLAT_LIMITS_RECYCLED_VNODES, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE },
+    { "kernel.limits.maxthreads", CLUSTER_LIMITS, PLAT_LIMITS_MAXTHREADS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
+    { "kernel.limits.maxtaskthreads", CLUSTER_LIMITS, PLAT_LIMITS_MAXTASKTHREADS, PM_TYPE_U32, COLLECTOR_NO_INDOM,
+      PM_SEM_DISCRETE, UNITS_NONE },
 };
 
 SYSCTL_TABLE_COLLECTOR(limits_collector, "limits", PLAT_SYSCTL_LIMITS, rows, 0);

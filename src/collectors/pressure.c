@@ -1,18 +1,18 @@
 /*
- * Cluster 100: memory pressure as the kernel acts on it
- * (kern.memorystatus_vm_pressure_level) and the share of memory it
- * considers free (kern.memorystatus_level).
+ * Cluster 27 (upstream's numbers): memory pressure as the kernel acts on it
+ * (kern.memorystatus_vm_pressure_level), its name, and the share of memory
+ * the kernel counts as available (kern.memorystatus_level).
  */
 #include "collector.h"
 #include "metric_units.h"
 #include "sysctl_values.h"
 
-enum { ITEM_LEVEL = 0, ITEM_LEVEL_NAME = 1, ITEM_FREE_PERCENT = 2 };
+enum { ITEM_LEVEL = 0, ITEM_STATE = 1, ITEM_AVAILABLE = 2 };
 
 static const struct metric_row rows[] = {
     { "mem.pressure.level", CLUSTER_PRESSURE, ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "mem.pressure.level_name", CLUSTER_PRESSURE, ITEM_LEVEL_NAME, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "mem.pressure.free_percent", CLUSTER_PRESSURE, ITEM_FREE_PERCENT, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.state", CLUSTER_PRESSURE, ITEM_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.available", CLUSTER_PRESSURE, ITEM_AVAILABLE, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static struct plat_sysctl_set values;
@@ -25,15 +25,16 @@ pressure_refresh(const struct platform *p, pmInDom indom)
     return sysctl_values_refresh(p, PLAT_SYSCTL_PRESSURE, &values, "pressure", &logged);
 }
 
-/* The dispatch flags the sysctl reports (DISPATCH_MEMORYPRESSURE_*). */
+/* The dispatch flags the sysctl reports (DISPATCH_MEMORYPRESSURE_*), named
+ * as upstream's agent names them. */
 static const char *
-level_name(uint32_t level)
+state_name(uint32_t level)
 {
     switch (level) {
-    case 1: return "normal";
-    case 2: return "warning";
-    case 4: return "critical";
-    default: return "unknown";
+    case 1: return "Normal";
+    case 2: return "Warning";
+    case 4: return "Critical";
+    default: return "Unknown";
     }
 }
 
@@ -47,13 +48,13 @@ pressure_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *ato
     switch (row->item) {
     case ITEM_LEVEL:
         return sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, atom);
-    case ITEM_LEVEL_NAME:
+    case ITEM_STATE:
         if ((sts = sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) != PMDA_FETCH_STATIC)
             return sts;
-        atom->cp = (char *)level_name(level.ul);
+        atom->cp = (char *)state_name(level.ul);
         return PMDA_FETCH_STATIC;
     default:
-        return sysctl_values_fetch(&values, PLAT_PRESSURE_FREE_PERCENT, PM_TYPE_U32, atom);
+        return sysctl_values_fetch(&values, PLAT_PRESSURE_AVAILABLE, PM_TYPE_U32, atom);
     }
 }
 

@@ -102,7 +102,7 @@ check "pmieconf lists the $(ls "$src"/config/pmieconf/darwin | wc -l) darwin rul
 check "pmlogconf offers the darwin groups" sh -c \
     "[ \$(grep -c '^#+ darwin/' '$work/pmlogger.config') -eq $(ls "$src"/config/pmlogconf/darwin | wc -l) ]"
 pmrep -t 1 -s 2 :darwin-macstat > "$work/pmrep" 2>&1
-check "pmrep :darwin-macstat works without -c" sh -c "tail -1 '$work/pmrep' | grep -q ' normal '"
+check "pmrep :darwin-macstat works without -c" sh -c "tail -1 '$work/pmrep' | grep -q ' Normal '"
 pcp dstat --nocolor 1 2 > "$work/dstat" 2>&1
 check "pcp dstat's default report works, with PCP's Linux plugin files kept aside" sh -c \
     "grep -q 'usr sys idl' '$work/dstat' && ! grep -q -i -E 'invalid|traceback' '$work/dstat' &&

@@ -172,15 +172,16 @@ pminfo -h 127.0.0.1 -f kernel.limits.maxproc > "$work/limits.alone" 2>&1
 check "kernel.limits.* refresh when fetched alone" grep -q 'value 8000' "$work/limits.alone"
 pminfo -h 127.0.0.1 -f mem.pressure kernel.all.nsessions kernel.all.nusers kernel.all.nroots \
     kernel.all.nprocs kernel.all.boottime hinv.cpu.brand mem.compressor.ratio > "$work/kernel.values" 2>&1
-check "memory pressure reads normal (1) at the start of the recording" sh -c \
+check "memory pressure reads Normal (1) at the start of the recording, 28% available" sh -c \
     "grep -A1 '^mem.pressure.level\$' '$work/kernel.values' | grep -q 'value 1' &&
-     grep -A1 '^mem.pressure.level_name' '$work/kernel.values' | grep -q '\"normal\"'"
+     grep -A1 '^mem.pressure.state' '$work/kernel.values' | grep -q '\"Normal\"' &&
+     grep -A1 '^mem.pressure.available' '$work/kernel.values' | grep -q 'value 28\$'"
 check "login sessions: 2 USER_PROCESS records of 4, no root yet" sh -c \
     "grep -A1 '^kernel.all.nsessions' '$work/kernel.values' | grep -q 'value 2\$' &&
      grep -A1 '^kernel.all.nusers' '$work/kernel.values' | grep -q 'value 2\$' &&
      grep -A1 '^kernel.all.nroots' '$work/kernel.values' | grep -q 'value 0\$'"
 check "nprocs counts tasks, boot time keeps microseconds, brand and compression ratio" sh -c \
-    "grep -A1 '^kernel.all.nprocs' '$work/kernel.values' | grep -q 'value 52[0-9]\$' &&
+    "grep -A1 '^kernel.all.nprocs' '$work/kernel.values' | grep -q 'value [78]\$' &&
      grep -A1 '^kernel.all.boottime' '$work/kernel.values' | grep -q 'value 1763500000.25\$' &&
      grep -A1 '^hinv.cpu.brand' '$work/kernel.values' | grep -q 'Apple M2' &&
      grep -A1 '^mem.compressor.ratio' '$work/kernel.values' | grep -q 'value 3'"
@@ -265,6 +266,25 @@ check "the rewrite rules turn upstream's types and semantics into this agent's" 
 pmdumplog "$work/archive" mem.pages.faults swap.pagesin vfs.vnodes.recycled | grep -v '^archive\|^Log' > "$work/original.values"
 pmdumplog "$work/rewritten" mem.pages.faults swap.pagesin vfs.vnodes.recycled | grep -v '^archive\|^Log' > "$work/rewritten.values"
 check "the rewritten archive keeps the values" sh -c "[ -s '$work/original.values' ] && cmp -s '$work/original.values' '$work/rewritten.values'"
+
+# An archive as this agent wrote it before it served upstream's cluster 27
+# (memory pressure as cluster 100), rewritten by the shipped rule: upstream's
+# PMIDs and names, the same values, and no level_name.
+printf '%s\n' 'metric 78.27.0 { pmid -> 78.100.0 }' \
+    'metric 78.27.1 { pmid -> 78.100.1 name -> mem.pressure.level_name }' \
+    'metric 78.27.2 { pmid -> 78.100.2 name -> mem.pressure.free_percent }' > "$work/to-cluster-100.conf"
+rm -f "$work"/cluster-100.* "$work"/cluster-27.*
+"$PCP_BINADM_DIR/pmlogrewrite" -c "$work/to-cluster-100.conf" "$work/archive" "$work/cluster-100" 2>&1
+"$PCP_BINADM_DIR/pmlogrewrite" -c "$src/pmlogrewrite/darwin.conf" "$work/cluster-100" "$work/cluster-27" 2>&1
+pminfo -m -a "$work/cluster-100" mem.pressure > "$work/cluster-100.names" 2>&1
+pminfo -m -a "$work/cluster-27" mem.pressure > "$work/cluster-27.names" 2>&1
+check "the rewrite rule moves memory pressure from cluster 100 to upstream's 27" sh -c \
+    "grep -q 'free_percent PMID: 78.100.2' '$work/cluster-100.names' &&
+     [ \"\$(cat '$work/cluster-27.names')\" = \"\$(printf 'mem.pressure.level PMID: 78.27.0\nmem.pressure.available PMID: 78.27.2')\" ]"
+pmdumplog "$work/archive" mem.pressure.level mem.pressure.available | grep -v '^archive\|^Log' > "$work/pressure.values"
+pmdumplog "$work/cluster-27" mem.pressure.level mem.pressure.available | grep -v '^archive\|^Log' > "$work/cluster-27.values"
+check "the moved memory pressure keeps its values" sh -c \
+    "grep -q 'mem.pressure.available): value 28' '$work/pressure.values' && cmp -s '$work/pressure.values' '$work/cluster-27.values'"
 
 printf 'kernel.all.cpu.user > 0 && kernel.all.load #'"'"'1 minute'"'"' > 1 -> print "cpu busy and loaded";\n' > "$work/rules"
 pmie -h 127.0.0.1 -c "$work/rules" -t 1 -T 4sec > "$work/pmie.out" 2>&1

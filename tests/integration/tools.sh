@@ -37,7 +37,7 @@ check "pmstat: cache column is the file cache (5072m), bi and bo have values, bu
 # differs from one recorded interval to the next, so the CPU report is
 # checked for each level's user, sys and idle adding up to 100% instead.
 declare -A last_row=(
-    [darwin-macstat]=' 10100 +98[34] +5072 +normal +51[23] '
+    [darwin-macstat]=' 10100 +98[34] +5072 +Normal +51[23] '
     [darwin-cpu]='^[0-9:]+( +[0-9]+\.[0-9]){6}$'
     [darwin-disk]=' 2[12][0-9] +1[34][0-9] +52[78][0-9] +44[78][0-9] '
     [darwin-top-cpu]=' (17\.9|18\.[01]) +1\.[456] +(79\.[2-9]|80\.[0-8]) +(5\.9|6\.[01]) +(4\.9|5\.[01])$'

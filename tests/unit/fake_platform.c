@@ -210,7 +210,7 @@ fake_platform_init(struct fake_platform *f)
     fake_platform_cpu(f, 3, "cpu3", "P");
     f->clock = (struct plat_clock){ .boot_sec = 1000, .boot_usec = 250000, .now_sec = 4600, .now_usec = 250000 };
     SET_SYSCTLS(f, PLAT_SYSCTL_VFS, 9000, 245760, 140000, 263168);
-    SET_SYSCTLS(f, PLAT_SYSCTL_LIMITS, 8000, 5333, 245760, 122880, 5ULL << 32);
+    SET_SYSCTLS(f, PLAT_SYSCTL_LIMITS, 8000, 5333, 245760, 122880, 5ULL << 32, 40960, 8192);
     SET_SYSCTLS(f, PLAT_SYSCTL_IPC, 65536, 8388608, 128, 12);
     SET_SYSCTLS(f, PLAT_SYSCTL_PRESSURE, 1, 63);
     SET_SYSCTLS(f, PLAT_SYSCTL_CPU_COUNTS, 4, 4, 2);

@@ -162,26 +162,41 @@ logins_count_sessions_not_records(void **state)
     assert_int_equal(status(18, 189, PM_TYPE_U32), PM_ERR_PERMISSION);
 }
 
+/* Upstream's cluster 27: the kernel's level as it is, its name in
+ * upstream's words, and the percentage available. */
 static void
 memory_pressure_levels(void **state)
 {
     static const struct {
         uint64_t level;
         const char *name;
-    } cases[] = { { 1, "normal" }, { 2, "warning" }, { 4, "critical" }, { 0, "unknown" }, { 3, "unknown" },
-                  { 8, "unknown" }, { UINT32_MAX, "unknown" } };
+    } cases[] = { { 1, "Normal" }, { 2, "Warning" }, { 4, "Critical" }, { 0, "Unknown" }, { 3, "Unknown" },
+                  { 8, "Unknown" }, { UINT32_MAX, "Unknown" } };
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         fake.sysctl[PLAT_SYSCTL_PRESSURE].value[PLAT_PRESSURE_LEVEL] = cases[i].level;
-        assert_int_equal(harness_u32(100, 0), cases[i].level);      /* the kernel's value, as it is */
-        assert_string_equal(text(100, 1), cases[i].name);
+        assert_int_equal(harness_u32(CLUSTER_PRESSURE, 0), cases[i].level);     /* mem.pressure.level */
+        assert_string_equal(text(CLUSTER_PRESSURE, 1), cases[i].name);          /* mem.pressure.state */
     }
-    assert_int_equal(harness_u32(100, 2), 63);                      /* mem.pressure.free_percent */
+    assert_int_equal(harness_u32(CLUSTER_PRESSURE, 2), 63);                     /* mem.pressure.available */
     fake.sysctl[PLAT_SYSCTL_PRESSURE].status[PLAT_PRESSURE_LEVEL] = -EPERM;
-    assert_int_equal(status(100, 0, PM_TYPE_U32), PM_ERR_PERMISSION);
-    assert_int_equal(status(100, 1, PM_TYPE_STRING), PM_ERR_PERMISSION);
-    assert_int_equal(harness_u32(100, 2), 63);
+    assert_int_equal(status(CLUSTER_PRESSURE, 0, PM_TYPE_U32), PM_ERR_PERMISSION);
+    assert_int_equal(status(CLUSTER_PRESSURE, 1, PM_TYPE_STRING), PM_ERR_PERMISSION);
+    assert_int_equal(harness_u32(CLUSTER_PRESSURE, 2), 63);
+}
+
+/* Upstream's 78.19.5 and 78.19.6: the thread limits, read as the kernel
+ * declares them (kern.num_threads and kern.num_taskthreads). */
+static void
+thread_limits(void **state)
+{
+    (void)state;
+    assert_int_equal(harness_u32(CLUSTER_LIMITS, 5), 40960);                    /* kernel.limits.maxthreads */
+    assert_int_equal(harness_u32(CLUSTER_LIMITS, 6), 8192);                     /* kernel.limits.maxtaskthreads */
+    fake.sysctl[PLAT_SYSCTL_LIMITS].status[PLAT_LIMITS_MAXTASKTHREADS] = -ENOENT;
+    assert_int_equal(status(CLUSTER_LIMITS, 6, PM_TYPE_U32), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u32(CLUSTER_LIMITS, 5), 40960);
 }
 
 static void
@@ -352,7 +367,7 @@ cpu_labels(char out[][96], int ncpu)
     pmFreeLabelSets(sets, n);
 }
 
-/* An M5 Max's shape (tests/fixtures/real/cpus): hw.perflevel0 "Super" on
+/* An M5 Max's shape (shared/real-macs/cpus): hw.perflevel0 "Super" on
  * its P clusters, perflevel1 "Performance" on its M clusters. */
 static void
 levels_map_by_cluster_type_not_by_name(void **state)
@@ -519,6 +534,7 @@ main(void)
         HARNESS_TEST(a_short_sysctl_answer_fails_the_values_it_left_out),
         HARNESS_TEST(logins_count_sessions_not_records),
         HARNESS_TEST(memory_pressure_levels),
+        HARNESS_TEST(thread_limits),
         HARNESS_TEST(vm_stat_fields_and_derived_memory),
         HARNESS_TEST(compression_ratio_has_no_value_for_an_empty_compressor),
         HARNESS_TEST(vm_stat_cluster_makes_no_os_call_of_its_own),
