@@ -21,10 +21,16 @@
 #define PLAT_TEXT_MAX 256
 
 /* Facts fixed while the machine runs. */
+/* Each fact has its own status (0, or a negative errno): a source may lack
+ * one (a capture of `sysctl hw` has no kern.clockrate) and keep the others. */
 struct plat_host {
+    int page_status;
     uint64_t page_size;             /* bytes per VM page (host_page_size) */
+    int clock_status;
     uint32_t clock_hz;              /* scheduler ticks per second (KERN_CLOCKRATE) */
+    int memsize_status;
     uint64_t memsize;               /* physical memory in bytes (hw.memsize) */
+    int model_status;
     char model[PLAT_NAME_MAX];      /* hw.model, e.g. "Mac14,2" */
 };
 

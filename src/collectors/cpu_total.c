@@ -35,12 +35,13 @@ cpu_total_refresh(const struct platform *p, pmInDom indom)
 static int
 cpu_total_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_host *host = hinv_host_facts();
+    uint32_t hz;
+    int sts;
 
     (void)inst;
-    if (host == NULL)
-        return PM_ERR_AGAIN;
-    atom->ull = cpu_counters_msec(&total, (enum cpu_state_index)(row->item - ITEM_FIRST), host->clock_hz);
+    if ((sts = hinv_clock_hz(&hz)) < 0)
+        return sts;
+    atom->ull = cpu_counters_msec(&total, (enum cpu_state_index)(row->item - ITEM_FIRST), hz);
     return PMDA_FETCH_STATIC;
 }
 

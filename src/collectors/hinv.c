@@ -5,6 +5,7 @@
 #include "collector.h"
 #include "hinv.h"
 
+#include <errno.h>
 #include <string.h>
 
 enum { ITEM_PAGESIZE = 0, ITEM_HZ = 1, ITEM_MACHINE = 2 };
@@ -18,13 +19,39 @@ static const struct metric_row rows[] = {
       PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
 };
 
-static struct plat_host host;
-static int have_host;
+/* Before the first refresh, every fact is yet to be read. */
+#define UNREAD { .page_status = -EAGAIN, .clock_status = -EAGAIN, .memsize_status = -EAGAIN, .model_status = -EAGAIN }
+static const struct plat_host unread = UNREAD;
+static struct plat_host host = UNREAD;
+static int have_host;               /* every fact read: the source is not asked again */
+static unsigned int logged_failures;
 
-const struct plat_host *
-hinv_host_facts(void)
+/* A fact's value, or why it is missing. */
+static int
+fact(int status)
 {
-    return have_host ? &host : NULL;
+    return status == 0 ? 0 : collector_error(status);
+}
+
+int
+hinv_page_size(uint64_t *out)
+{
+    *out = host.page_size;
+    return fact(host.page_status);
+}
+
+int
+hinv_clock_hz(uint32_t *out)
+{
+    *out = host.clock_hz;
+    return fact(host.clock_status);
+}
+
+int
+hinv_memsize(uint64_t *out)
+{
+    *out = host.memsize;
+    return fact(host.memsize_status);
 }
 
 static int
@@ -37,42 +64,58 @@ hinv_refresh(const struct platform *p, pmInDom indom)
     if (have_host)
         return 0;
     memset(&fresh, 0, sizeof(fresh));
-    if ((sts = p->host(p->ctx, &fresh)) < 0)
+    if ((sts = p->host(p->ctx, &fresh)) < 0) {
+        host.page_status = host.clock_status = host.memsize_status = host.model_status = sts;
         return collector_error(sts);
-    /* CPU times are ticks / hz: a source that says 0 makes every family
-     * that needs these facts fail, with this reason, not pmcd with SIGFPE. */
-    if (fresh.page_size == 0 || fresh.clock_hz == 0)
-        return collector_refuse("the source gave 0 for the page size or the clock rate");
+    }
+    /* CPU times are ticks / hz and memory is counted in pages: a source that
+     * says 0 fails those values, not pmcd with SIGFPE. */
+    if (fresh.page_status == 0 && fresh.page_size == 0)
+        fresh.page_status = -ERANGE;
+    if (fresh.clock_status == 0 && fresh.clock_hz == 0)
+        fresh.clock_status = -ERANGE;
     host = fresh;
-    have_host = 1;
+    collector_note_parts("hinv",
+                         (host.page_status < 0) << 0 | (host.clock_status < 0) << 1 |
+                             (host.memsize_status < 0) << 2 | (host.model_status < 0) << 3,
+                         &logged_failures, p->error(p->ctx));
+    have_host = host.page_status == 0 && host.clock_status == 0 && host.memsize_status == 0 &&
+                host.model_status == 0;
     return 0;
 }
 
 static int
 hinv_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    uint32_t hz;
+    int sts;
+
     (void)inst;
     switch (row->item) {
     case ITEM_PAGESIZE:
-        atom->ull = host.page_size;
+        sts = hinv_page_size(&atom->ull);
         break;
     case ITEM_HZ:
-        atom->ul = host.clock_hz;
+        sts = hinv_clock_hz(&hz);
+        atom->ul = hz;
         break;
     case ITEM_MACHINE:
+        sts = fact(host.model_status);
         atom->cp = host.model;
         break;
     default:
         return PM_ERR_PMID;
     }
-    return PMDA_FETCH_STATIC;
+    return sts < 0 ? sts : PMDA_FETCH_STATIC;
 }
 
 static void
 hinv_teardown(pmInDom indom)
 {
     (void)indom;
+    host = unread;
     have_host = 0;
+    logged_failures = 0;
 }
 
 const struct collector hinv_collector = {

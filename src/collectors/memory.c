@@ -155,24 +155,31 @@ memory_refresh(const struct platform *p, pmInDom indom)
 /* A value the platform does not give as a field, by cluster and item. */
 #define KEY(cluster, item) ((cluster) << 16 | (item))
 static int
-derived_fetch(const struct metric_row *row, const struct plat_host *host, pmAtomValue *atom)
+derived_fetch(const struct metric_row *row, pmAtomValue *atom)
 {
     unsigned int key = KEY(row->cluster, row->item);
     const struct plat_vm *vm = &mem.vm;
-    uint64_t pages;
+    uint64_t pages, page_size, memsize;
+    int sts;
 
     switch (key) {
     case KEY(CLUSTER_MEMORY, ITEM_HINV_PHYSMEM):
-        atom->ul = (uint32_t)(host->memsize >> 20);
+        if ((sts = hinv_memsize(&memsize)) < 0)
+            return sts;
+        atom->ul = (uint32_t)(memsize >> 20);
         return PMDA_FETCH_STATIC;
     case KEY(CLUSTER_MEMORY, ITEM_PHYSMEM):
-        atom->ull = host->memsize / 1024;
+        if ((sts = hinv_memsize(&memsize)) < 0)
+            return sts;
+        atom->ull = memsize / 1024;
         return PMDA_FETCH_STATIC;
     case KEY(CLUSTER_MEMORY, ITEM_MAJOR_COMPACTIONS):
         return PM_ERR_APPVERSION;       /* no XNU release declares a sysctl that counts them */
     }
     if (mem.vm_status < 0)
         return collector_error(mem.vm_status);
+    if ((sts = hinv_page_size(&page_size)) < 0)
+        return sts;
     switch (key) {
     case KEY(CLUSTER_MEMORY, ITEM_UTIL_USED):
         pages = (uint64_t)vm->wire_count + vm->active_count + vm->inactive_count + vm->compressor_page_count;
@@ -180,7 +187,9 @@ derived_fetch(const struct metric_row *row, const struct plat_host *host, pmAtom
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_APP): pages = vm_app_pages(vm); break;
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_MEMORY_USED): pages = vm_used_pages(vm); break;
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_AVAILABLE):
-        atom->ull = vm_available_bytes(vm, host->memsize, host->page_size) / 1024;
+        if ((sts = hinv_memsize(&memsize)) < 0)
+            return sts;
+        atom->ull = vm_available_bytes(vm, memsize, page_size) / 1024;
         return PMDA_FETCH_STATIC;
     case KEY(CLUSTER_VMSTAT, ITEM_COMPRESSION_RATIO):
         /* An empty compressor has no ratio: no value, rather than 0 or 1. */
@@ -188,21 +197,22 @@ derived_fetch(const struct metric_row *row, const struct plat_host *host, pmAtom
     default:
         return PM_ERR_PMID;
     }
-    atom->ull = pages_to_kbytes(pages, host->page_size);
+    atom->ull = pages_to_kbytes(pages, page_size);
     return PMDA_FETCH_STATIC;
 }
 
 static int
 memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_host *host = hinv_host_facts();
+    uint64_t page_size;
+    int sts = hinv_page_size(&page_size);
 
     (void)inst;
-    if (host == NULL)                   /* cannot happen: hinv is a dependency */
-        return PM_ERR_AGAIN;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, &mem, host->page_size, atom);
-    return derived_fetch(row, host, atom);
+    if (row->field.kind == FIELD_NONE)
+        return derived_fetch(row, atom);
+    if (row->field.kind == FIELD_PAGES_KB && sts < 0)
+        return sts;             /* a page count needs the page size; nothing else here does */
+    return collector_field(row, &mem, page_size, atom);
 }
 
 static void

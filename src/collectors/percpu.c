@@ -120,18 +120,19 @@ percpu_refresh(const struct platform *p, pmInDom id)
 static int
 percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_host *host = hinv_host_facts();
     const struct cpu_entry *e;
+    uint32_t hz;
+    int sts;
 
     if (row->item == ITEM_NCPU) {
         atom->ul = ncpus;
         return PMDA_FETCH_STATIC;
     }
-    if (host == NULL)
-        return PM_ERR_AGAIN;
+    if ((sts = hinv_clock_hz(&hz)) < 0)
+        return sts;
     if ((e = entry_by_inst(inst)) == NULL)
         return PM_ERR_INST;
-    atom->ull = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), host->clock_hz);
+    atom->ull = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), hz);
     return PMDA_FETCH_STATIC;
 }
 

@@ -63,16 +63,17 @@ perflevel_cpu_refresh(const struct platform *p, pmInDom indom)
 static int
 perflevel_cpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_host *host = hinv_host_facts();
     int level = topology_level_of_inst(inst);
+    uint32_t hz;
+    int sts;
 
-    if (host == NULL)
-        return PM_ERR_AGAIN;
+    if ((sts = hinv_clock_hz(&hz)) < 0)
+        return sts;
     if (level < 0)
         return PM_ERR_INST;
     if (!topology_levels_known())
         return PMDA_FETCH_NOVALUES;     /* which CPU is in which level is not known: no sum is right */
-    atom->ull = ticks_to_msec(level_ticks[level][row->item], host->clock_hz);
+    atom->ull = ticks_to_msec(level_ticks[level][row->item], hz);
     return PMDA_FETCH_STATIC;
 }
 

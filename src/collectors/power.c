@@ -118,7 +118,7 @@ detail_fetch(const struct metric_row *row, pmAtomValue *atom)
     switch (row->item) {
     case ITEM_STATE: atom->cp = (char *)battery_state(&battery); return PMDA_FETCH_STATIC;
     case ITEM_CONDITION: atom->cp = (char *)battery_condition(&battery); return PMDA_FETCH_STATIC;
-    case ITEM_CAPACITY_CURRENT: return raw(BATT_RAW_CURRENT, atom);
+    case ITEM_CAPACITY_CURRENT: return derived(battery_remaining_mah(&battery, &atom->ul));
     case ITEM_CAPACITY_NOMINAL: return raw(BATT_NOMINAL, atom);
     case ITEM_DESIGN_CYCLES: return raw(BATT_DESIGN_CYCLES, atom);
     case ITEM_WATTS: return battery_watts(&battery, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;

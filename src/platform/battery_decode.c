@@ -143,19 +143,37 @@ battery_charge_percent(const struct battery *b, uint32_t *out)
     return 0;
 }
 
-/* The capacity a full charge holds now, in mAh: the gauge's full-charge
- * capacity; without it (older Intel drivers) MaxCapacity where that is mAh,
- * never where it is a percent. */
-int
-battery_full_charge_mah(const struct battery *b, uint32_t *out)
+/* The gauge's raw field in mAh, else the plain one where MaxCapacity says
+ * the plain capacities are mAh (older Intel drivers), never a percent. */
+static int
+mah(const struct battery *b, enum battery_field raw, enum battery_field plain, uint32_t *out)
 {
-    enum battery_field f = battery_has(b, BATT_RAW_MAX) ? BATT_RAW_MAX : BATT_MAX_CAPACITY;
+    enum battery_field f = battery_has(b, raw) ? raw : plain;
 
-    if (!battery_installed(b) || !battery_has(b, f) || b->value[f] <= 0 || b->value[f] > UINT32_MAX ||
-        (f == BATT_MAX_CAPACITY && b->value[f] <= MAX_CAPACITY_PERCENT))
+    if (!battery_installed(b) || !battery_has(b, f) || b->value[f] < 0 || b->value[f] > UINT32_MAX)
+        return -ENODATA;
+    if (f == plain && (!battery_has(b, BATT_MAX_CAPACITY) || b->value[BATT_MAX_CAPACITY] <= MAX_CAPACITY_PERCENT))
         return -ENODATA;
     *out = (uint32_t)b->value[f];
     return 0;
+}
+
+/* The capacity a full charge holds now, in mAh. */
+int
+battery_full_charge_mah(const struct battery *b, uint32_t *out)
+{
+    int sts = mah(b, BATT_RAW_MAX, BATT_MAX_CAPACITY, out);
+
+    return sts == 0 && *out == 0 ? -ENODATA : sts;
+}
+
+/* The charge the battery holds now, in mAh: on older Intel drivers
+ * CurrentCapacity, which System Information shows as "Charge Remaining
+ * (mAh)". */
+int
+battery_remaining_mah(const struct battery *b, uint32_t *out)
+{
+    return mah(b, BATT_RAW_CURRENT, BATT_CURRENT_CAPACITY, out);
 }
 
 /* "Maximum Capacity" as System Settings shows it: powerd's rawToNominal,

@@ -47,6 +47,7 @@ void battery_add_pack(const struct plat_reg_set *set, struct battery *b);
 int battery_charge_percent(const struct battery *b, uint32_t *out);        /* as macOS shows it */
 int battery_health_percent(const struct battery *b, uint32_t *out);        /* "Maximum Capacity" */
 int battery_full_charge_mah(const struct battery *b, uint32_t *out);
+int battery_remaining_mah(const struct battery *b, uint32_t *out);
 int battery_time_remaining(const struct battery *b, int32_t *minutes);
 int battery_temperature(const struct battery *b, float *celsius);
 int battery_amperage(const struct battery *b, int32_t *milliamps);

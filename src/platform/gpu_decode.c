@@ -7,6 +7,13 @@
 
 #define MIB (1024ull * 1024ull)
 
+/* Intel's PCI vendor id. Every Intel GPU in a Mac is integrated: its
+ * "VRAM,totalMB" is the most of the Mac's memory the driver may take
+ * (System Information's "VRAM (Dynamic, Max)", 1536 on an Ice Lake Mac),
+ * not memory of its own. Every other PCI GPU a Mac has had (AMD's, NVIDIA's)
+ * is discrete, with VRAM of its own. */
+#define PCI_VENDOR_INTEL 0x8086
+
 static int
 is_parent(const struct plat_reg_set *set, uint64_t id)
 {
@@ -46,11 +53,49 @@ model_of(const struct plat_reg_entry *e, char *out, size_t len)
     }
 }
 
+/* The PCI vendor that the accelerator's driver matches, when every id of
+ * its "IOPCIPrimaryMatch" (else "IOPCIMatch") names the same one, else 0.
+ * IOPCIFamily's ids are 0xDDDDVVVV, the vendor in the low 16 bits, each
+ * maybe masked ("&0xMMMMMMMM"): "0x8A528086 0x8A538086" on Intel's Ice
+ * Lake driver, "0x73401002 ..." on AMD's Navi 14. */
+static unsigned int
+matched_vendor(const struct plat_reg_entry *e)
+{
+    const struct plat_reg_prop *p = reg_prop(e, "IOPCIPrimaryMatch");
+    unsigned int vendor = 0;
+    const char *at;
+    char *end;
+
+    if (p == NULL || p->kind != PLAT_REG_STRING)
+        p = reg_prop(e, "IOPCIMatch");
+    if (p == NULL || p->kind != PLAT_REG_STRING)
+        return 0;
+    for (at = p->text; *at != '\0'; at = end) {
+        unsigned long id;
+
+        while (*at == ' ')
+            at++;
+        if (*at == '\0')
+            break;
+        id = strtoul(at, &end, 16);
+        if (end == at || (vendor != 0 && (id & 0xffff) != vendor))
+            return 0;
+        vendor = id & 0xffff;
+        if (*end == '&')                /* the mask: 0x and hex digits */
+            (void)strtoul(end + 1, &end, 16);
+        if (*end != ' ' && *end != '\0')
+            return 0;
+    }
+    return vendor;
+}
+
 static void
 decode_one(const struct plat_reg_set *set, const struct plat_reg_entry *e, struct gpu *g)
 {
     const struct plat_reg_entry *provider = reg_entry_by_id(set, e->parent);
-    uint64_t v, mb;
+    uint64_t v, mb = 0;
+    unsigned int vendor;
+    int vram;
 
     memset(g, 0, sizeof(*g));
     g->id = e->id;
@@ -64,17 +109,19 @@ decode_one(const struct plat_reg_set *set, const struct plat_reg_entry *e, struc
         put(g, GPU_MEMORY_ALLOCATED, v);
     if (reg_number(reg_prop(e, "gpu-core-count"), &v))
         put(g, GPU_CORES, v);
-    g->unified = !(reg_number(reg_prop(e, "VRAM,totalMB"), &mb) ||
-                   (provider && reg_number(reg_prop(provider, "VRAM,totalMB"), &mb)));
+    vram = reg_number(reg_prop(e, "VRAM,totalMB"), &mb) ||
+           (provider && reg_number(reg_prop(provider, "VRAM,totalMB"), &mb));
+    vendor = matched_vendor(e);
+    /* By the vendor where the driver names it, else by whether there is VRAM. */
+    g->unified = vendor == PCI_VENDOR_INTEL || (vendor == 0 && !vram);
     if (stat_of(e, "vramUsedBytes", &v) || (g->unified && stat_of(e, "In use system memory", &v)))
         put(g, GPU_MEMORY_USED, v);
-    if (!g->unified) {
+    if (!g->unified && vram)
         put(g, GPU_MEMORY_TOTAL, mb * MIB);
-        if (stat_of(e, "vramFreeBytes", &v))
-            put(g, GPU_MEMORY_FREE, v);
-        else if (gpu_has(g, GPU_MEMORY_USED))
-            put(g, GPU_MEMORY_FREE, g->value[GPU_MEMORY_USED] < mb * MIB ? mb * MIB - g->value[GPU_MEMORY_USED] : 0);
-    }
+    if (!g->unified && stat_of(e, "vramFreeBytes", &v))
+        put(g, GPU_MEMORY_FREE, v);
+    else if (gpu_has(g, GPU_MEMORY_TOTAL) && gpu_has(g, GPU_MEMORY_USED))
+        put(g, GPU_MEMORY_FREE, g->value[GPU_MEMORY_USED] < mb * MIB ? mb * MIB - g->value[GPU_MEMORY_USED] : 0);
     model_of(e, g->model, sizeof(g->model));
     if (g->model[0] == '\0')
         model_of(provider, g->model, sizeof(g->model));

@@ -40,13 +40,13 @@ static const char *const apfs_keys[] = {
  * Intel's accelerators) and its provider, the PCI device that names a
  * discrete GPU's model and VRAM. PerformanceStatistics keys as the drivers
  * publish them (not documented by Apple; upstream PCP and peers read the
- * same keys). */
+ * same keys); the PCI ids the driver matches say whose GPU it is. */
 static const char *const gpu_keys[] = {
     "PerformanceStatistics.Device Utilization %", "PerformanceStatistics.GPU Activity(%)",
     "PerformanceStatistics.Renderer Utilization %", "PerformanceStatistics.Tiler Utilization %",
     "PerformanceStatistics.vramUsedBytes", "PerformanceStatistics.vramFreeBytes",
     "PerformanceStatistics.In use system memory", "PerformanceStatistics.Alloc system memory",
-    "VRAM,totalMB", "model", "gpu-core-count", NULL,
+    "VRAM,totalMB", "model", "gpu-core-count", "IOPCIPrimaryMatch", "IOPCIMatch", NULL,
 };
 
 /* The internal battery, as the battery driver publishes it (key names:

@@ -20,17 +20,17 @@
 #define ARRAY(type, key, kind, member, count, source) \
     { key, kind, offsetof(struct type, member), 0, count, NONE, 0, source }
 /* F, for a field the agent divides by. */
-#define DIVISOR(type, key, kind, member, source) \
-    { key, kind, offsetof(struct type, member), 0, 0, NONE, REC_DIVISOR, source }
+#define DIVISOR(type, key, kind, member, status, source) \
+    { key, kind, offsetof(struct type, member), 0, 0, status, REC_DIVISOR, source }
 #define STATUS(type, member) offsetof(struct type, member)
 #define DESC(name, family, instancing, instance_doc, fields, most) \
     const struct rec_desc name = { family, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]), most }
 
 static const struct rec_field host_fields[] = {
-    DIVISOR(plat_host, "host.page_size", SNAP_GAUGE64, page_size, "`host_page_size()`"),
-    DIVISOR(plat_host, "host.clock_hz", SNAP_GAUGE32, clock_hz, "`kern.clockrate` hz"),
-    F(plat_host, "host.memsize", SNAP_GAUGE64, memsize, NONE, "`hw.memsize`"),
-    TEXT(plat_host, "host.model", model, NONE, "`hw.model`"),
+    DIVISOR(plat_host, "host.page_size", SNAP_GAUGE64, page_size, STATUS(plat_host, page_status), "`host_page_size()`"),
+    DIVISOR(plat_host, "host.clock_hz", SNAP_GAUGE32, clock_hz, STATUS(plat_host, clock_status), "`kern.clockrate` hz"),
+    F(plat_host, "host.memsize", SNAP_GAUGE64, memsize, STATUS(plat_host, memsize_status), "`hw.memsize`"),
+    TEXT(plat_host, "host.model", model, STATUS(plat_host, model_status), "`hw.model`"),
 };
 DESC(rec_host, NULL, REC_PLAIN, NULL, host_fields, 0);
 
@@ -95,7 +95,7 @@ static const struct rec_field loadavg_fields[] = {
     F(plat_loadavg, "load.avg1", SNAP_GAUGE32, ldavg[0], NONE, "`vm.loadavg` (fixed point)"),
     F(plat_loadavg, "load.avg5", SNAP_GAUGE32, ldavg[1], NONE, NULL),
     F(plat_loadavg, "load.avg15", SNAP_GAUGE32, ldavg[2], NONE, NULL),
-    DIVISOR(plat_loadavg, "load.fscale", SNAP_GAUGE64, fscale, NULL),
+    DIVISOR(plat_loadavg, "load.fscale", SNAP_GAUGE64, fscale, NONE, NULL),
 };
 DESC(rec_loadavg, NULL, REC_PLAIN, NULL, loadavg_fields, 0);
 
@@ -274,7 +274,7 @@ DESC(rec_nfs, NULL, REC_PLAIN, NULL, nfs_fields, 0);
 static const struct rec_field timebase_fields[] = {
     F(plat_timebase, "timebase.numer", SNAP_GAUGE32, numer, NONE,
       "`mach_timebase_info()`: ns = Mach time * numer / denom (125/3 on Apple Silicon, 1/1 on Intel)"),
-    DIVISOR(plat_timebase, "timebase.denom", SNAP_GAUGE32, denom, NULL),
+    DIVISOR(plat_timebase, "timebase.denom", SNAP_GAUGE32, denom, NONE, NULL),
 };
 DESC(rec_timebase, NULL, REC_PLAIN, NULL, timebase_fields, 0);
 

@@ -118,6 +118,32 @@ a_failing_dependency_fails_its_dependants(void **state)
 /* While hinv fails, per-CPU values fail with it; an instance request for
  * the CPUs refreshes percpu without it and succeeds, which says nothing of
  * the values: the log has the failure once, not a flip per request. */
+/* A source without kern.clockrate and hw.model (a capture of `sysctl hw` on
+ * Apple Silicon) loses what needs them and keeps the page size and memory;
+ * the missing facts are asked for again, the others kept. */
+static void
+a_missing_host_fact_fails_only_what_needs_it(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    fake.host.clock_status = -ENOENT;
+    fake.host.model_status = -ENOENT;
+    assert_int_equal(harness_fetch(0, 1, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);     /* kernel.all.hz */
+    assert_int_equal(harness_fetch(0, 2, PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);  /* hinv.machine */
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);    /* kernel.all.cpu.user */
+    assert_int_equal(harness_u64(0, 0), 16384);                                     /* hinv.pagesize */
+    assert_int_equal(harness_u32(1, 2), 16384);                                     /* hinv.physmem, MB */
+    assert_int_equal(harness_u64(1, 3), 16ULL << 20);                               /* mem.physmem, KB */
+    assert_int_equal(harness_u64(1, 4), 1000 * 16);                                 /* mem.freemem, KB */
+    fake.host.clock_status = 0;
+    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    fake.host.page_size = 0;            /* a source that says 0: no division by it */
+    assert_int_equal(harness_fetch(0, 0, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);   /* hinv.pagesize */
+    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);   /* mem.freemem */
+    assert_int_equal(harness_u32(0, 1), 100);                                       /* kernel.all.hz */
+}
+
 static void
 instance_requests_do_not_flip_a_failing_familys_log(void **state)
 {
@@ -205,6 +231,7 @@ main(void)
         HARNESS_TEST(an_instance_request_refreshes_only_the_owner),
         HARNESS_TEST(a_failing_source_fails_only_its_cluster),
         HARNESS_TEST(a_failing_dependency_fails_its_dependants),
+        HARNESS_TEST(a_missing_host_fact_fails_only_what_needs_it),
         HARNESS_TEST(instance_requests_do_not_flip_a_failing_familys_log),
         HARNESS_TEST(unknown_pmids_and_stores_are_refused),
         HARNESS_TEST(help_text_for_metrics_and_indoms),

@@ -310,6 +310,8 @@ intel_capacities_are_mah_and_charging_counts_to_full(void **state)
     assert_int_equal(u, 69);                                    /* lround(68.67) */
     assert_int_equal(battery_full_charge_mah(&batt, &u), 0);
     assert_int_equal(u, 7315);                                  /* MaxCapacity is mAh without AppleRawMaxCapacity */
+    assert_int_equal(battery_remaining_mah(&batt, &u), 0);
+    assert_int_equal(u, 5023);                                  /* and CurrentCapacity too */
     assert_int_equal(battery_health_percent(&batt, &u), 0);
     assert_int_equal(u, 84);
     assert_int_equal(battery_time_remaining(&batt, &i), 0);
@@ -389,12 +391,14 @@ capacities_are_never_percents_and_health_is_what_macos_shows(void **state)
         entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
         flag("BatteryInstalled", 1);
         number("MaxCapacity", 100);
+        number("CurrentCapacity", 72);
         number("DesignCapacity", cases[i].design);
         if (cases[i].nominal > 0)
             number("NominalChargeCapacity", cases[i].nominal);
         set = finish();
         assert_int_equal(battery_decode(&set, &batt), 0);
         assert_int_equal(battery_full_charge_mah(&batt, &u), -ENODATA);   /* 100 is a percent */
+        assert_int_equal(battery_remaining_mah(&batt, &u), -ENODATA);     /* so CurrentCapacity is too */
         if (cases[i].nominal == 0) {
             assert_int_equal(battery_health_percent(&batt, &u), -ENODATA);
             continue;
@@ -430,6 +434,48 @@ unified_memory_has_no_free_memory(void **state)
     assert_false(g[1].unified);
     assert_int_equal(g[1].value[GPU_MEMORY_TOTAL], 4096ull << 20);
     assert_int_equal(g[1].value[GPU_MEMORY_FREE], 0);
+}
+
+/* The PCI ids a driver matches say whose GPU it is (the ids of the Ice Lake
+ * and Navi 14 drivers in shared/real-macs/gpu): Intel's graphics share the
+ * Mac's memory whatever "VRAM,totalMB" says (the dynamic maximum), AMD's
+ * have their own even where the dump lacks its size; ids of two vendors,
+ * or none, decide nothing. */
+static void
+the_matched_vendor_says_whose_memory(void **state)
+{
+    static const struct {
+        const char *key, *ids;
+        int vram_mb, unified;
+    } cases[] = {
+        { "IOPCIPrimaryMatch", "0xff028086 0x8A508086 0x8A5c8086", 1536, 1 },
+        { "IOPCIPrimaryMatch", " 0x3E9B8086&0xffffffff ", 1536, 1 },          /* masked, spaced */
+        { "IOPCIMatch", "0x73401002 0x734F1002", 0, 0 },                       /* no size in the dump */
+        { "IOPCIMatch", "0x73401002 0x734F1002", 4096, 0 },
+        { "IOPCIMatch", "0x73401002 0x3E9B8086", 4096, 0 },                    /* two vendors: by the VRAM */
+        { "IOPCIMatch", "0x73401002 junk", 0, 1 },                             /* unreadable: by the VRAM */
+    };
+    struct gpu g[2];
+    struct plat_reg_set set;
+    unsigned int n;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        reg_builder_reset(&b);
+        entry(0x11, 0, "Accelerator", "Accelerator");
+        assert_int_equal(reg_builder_string(&b, cases[i].key, cases[i].ids), 0);
+        if (cases[i].vram_mb)
+            number("VRAM,totalMB", cases[i].vram_mb);
+        number("PerformanceStatistics.vramUsedBytes", 1LL << 30);
+        set = finish();
+        gpu_decode(&set, g, 2, &n);
+        assert_int_equal(n, 1);
+        assert_int_equal(g[0].unified, cases[i].unified);
+        assert_int_equal(gpu_has(&g[0], GPU_MEMORY_TOTAL), !cases[i].unified && cases[i].vram_mb);
+        assert_int_equal(gpu_has(&g[0], GPU_MEMORY_FREE), !cases[i].unified && cases[i].vram_mb);
+        if (gpu_has(&g[0], GPU_MEMORY_TOTAL))
+            assert_int_equal(g[0].value[GPU_MEMORY_FREE], ((uint64_t)cases[i].vram_mb << 20) - (1ULL << 30));
+    }
 }
 
 static void
@@ -530,6 +576,7 @@ main(void)
         cmocka_unit_test(capacities_are_never_percents_and_health_is_what_macos_shows),
         cmocka_unit_test(intel_capacities_are_mah_and_charging_counts_to_full),
         cmocka_unit_test(unified_memory_has_no_free_memory),
+        cmocka_unit_test(the_matched_vendor_says_whose_memory),
         cmocka_unit_test(energy_counters_are_joules_whatever_the_unit),
         HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
         HARNESS_TEST(the_battery_pack_is_asked_once_where_there_is_none),
