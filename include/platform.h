@@ -170,10 +170,11 @@ enum plat_sysctl_family {
 #define PLAT_PRESSURE_SYSCTLS(X)                                                                  \
     X(PLAT_PRESSURE_LEVEL, "kern.memorystatus_vm_pressure_level")                                     \
     X(PLAT_PRESSURE_AVAILABLE, "kern.memorystatus_level")
-/* hw.nperflevels since macOS 12; absent before, which leaves the levels unknown. */
+/* hw.nperflevels since macOS 12; absent before, which leaves the levels unknown.
+ * hw.activecpu: the CPUs available now (HW_AVAILCPU, bsd/kern/kern_mib.c). */
 #define PLAT_CPU_COUNTS_SYSCTLS(X)                                                                \
     X(PLAT_CPU_PHYSICAL, "hw.physicalcpu") X(PLAT_CPU_LOGICAL, "hw.logicalcpu")                       \
-    X(PLAT_CPU_NPERFLEVELS, "hw.nperflevels")
+    X(PLAT_CPU_NPERFLEVELS, "hw.nperflevels") X(PLAT_CPU_ACTIVE, "hw.activecpu")
 #define PLAT_SOCKSTAT_SYSCTLS(X)                                                                  \
     X(PLAT_SOCKSTAT_TCP, "net.inet.tcp.pcbcount") X(PLAT_SOCKSTAT_UDP, "net.inet.udp.pcbcount")
 
@@ -507,6 +508,8 @@ struct plat_proc_task {
     int32_t faults, pageins, cow_faults, csw;
     int32_t syscalls_mach, syscalls_unix, messages_sent, messages_received;
     int32_t threadnum, numrunning, priority;
+    int policy_status;              /* a capture older than the field lacks it alone */
+    int32_t policy;                 /* pti_policy, new threads' Mach policy: POLICY_TIMESHARE 1, RR 2, FIFO 4 */
 };
 
 /* proc_pid_rusage: the newest flavor the kernel answers (6, else 4); the
@@ -547,6 +550,8 @@ struct plat_thread {
     int32_t run_state;              /* TH_STATE_RUNNING 1, STOPPED 2, WAITING 3, UNINTERRUPTIBLE 4, HALTED 5 */
     int32_t flags;                  /* TH_FLAGS_SWAPPED 1, TH_FLAGS_IDLE 2 */
     int32_t curpri, priority;
+    int policy_status;              /* a capture older than the field lacks it alone */
+    int32_t policy;                 /* pth_policy, the Mach policy in effect (as pti_policy) */
     char name[PLAT_THREAD_NAME_MAX];
 };
 

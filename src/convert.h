@@ -40,6 +40,8 @@ uint64_t sum_div(uint64_t a, uint64_t b, uint64_t d);
  * containers report block counts whose byte product nears 2^64. */
 uint64_t blocks_to_kbytes(uint64_t blocks, uint64_t block_size);
 
+#define NS_PER_MS 1000000u
+
 /* Mach absolute time to ns: mach * numer / denom (125/3 on Apple Silicon,
  * 1/1 on Intel), exact in 128 bits, saturating at UINT64_MAX; 0 denom
  * (no timebase) gives 0 and is the caller's to refuse. */

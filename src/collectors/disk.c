@@ -10,6 +10,8 @@
  * never goes back when a disk leaves. avgrq_sz and await are averages over
  * the interval since this cluster's previous refresh, in bytes and
  * nanoseconds.
+ *
+ * Cluster 108: the Linux names pcp iostat requires, in its units.
  */
 #include "array_grow.h"
 #include "collector.h"
@@ -38,9 +40,13 @@ enum {
     ITEM_ALL_TOTAL_READ_TIME, ITEM_ALL_TOTAL_WRITE_TIME, ITEM_ALL_AVGRQ_SZ, ITEM_ALL_AWAIT,
 };
 
+/* cluster 108 */
+enum { ITEM_READ_MERGE, ITEM_WRITE_MERGE, ITEM_READ_RAWACTIVE, ITEM_WRITE_RAWACTIVE, ITEM_AVACTIVE };
+
 /* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */
 #define DEV(name, item, sem, ...) { "disk.dev." name, CLUSTER_DISK, item, PM_TYPE_U64, INDOM_DISK, sem, __VA_ARGS__ }
 #define ALL(name, item, sem, ...) { "disk.all." name, CLUSTER_DISK, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
+#define LINUX(name, item, ...) { "disk.dev." name, CLUSTER_DISK_LINUX, item, PM_TYPE_U64, INDOM_DISK, PM_SEM_COUNTER, __VA_ARGS__ }
 #define BOTH(name, dev, all, ...) \
     DEV(name, dev, PM_SEM_COUNTER, __VA_ARGS__), ALL(name, all, PM_SEM_COUNTER, __VA_ARGS__)
 
@@ -68,6 +74,11 @@ static const struct metric_row rows[] = {
     ALL("avgrq_sz", ITEM_ALL_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
     DEV("await", ITEM_DEV_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
     ALL("await", ITEM_ALL_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
+    LINUX("read_merge", ITEM_READ_MERGE, UNITS_COUNT),
+    LINUX("write_merge", ITEM_WRITE_MERGE, UNITS_COUNT),
+    LINUX("read_rawactive", ITEM_READ_RAWACTIVE, UNITS_MSEC),
+    LINUX("write_rawactive", ITEM_WRITE_RAWACTIVE, UNITS_MSEC),
+    LINUX("avactive", ITEM_AVACTIVE, UNITS_MSEC),
 };
 
 static const struct indom_def indom = { .serial = INDOM_DISK, .label_name = "disk" };
@@ -277,6 +288,29 @@ io_value(const struct io_counts *c, unsigned int dev_item, uint64_t *out)
     return PM_ERR_PMID;
 }
 
+/* A cluster 108 value of one disk. */
+static int
+linux_value(const struct io_counts *c, unsigned int item, uint64_t *out)
+{
+    switch (item) {
+    case ITEM_READ_MERGE: case ITEM_WRITE_MERGE:
+        /* IOKit's storage stack queues no requests to merge: each goes to
+         * the driver as it was issued */
+        if (counter(c, item == ITEM_READ_MERGE ? REG_DISK_READS : REG_DISK_WRITES, -1, 1, out) != PMDA_FETCH_STATIC)
+            return PMDA_FETCH_NOVALUES;
+        *out = 0;
+        return PMDA_FETCH_STATIC;
+    /* the time the reads and writes took, request by request ("Total Time"),
+     * in the milliseconds iostat reads; busy time is the two together, as
+     * macOS keeps no time with a request in flight (Netdata's disk.util
+     * reads the same sum on macOS) */
+    case ITEM_READ_RAWACTIVE: return counter(c, REG_DISK_TOTAL_READ_NS, -1, NS_PER_MS, out);
+    case ITEM_WRITE_RAWACTIVE: return counter(c, REG_DISK_TOTAL_WRITE_NS, -1, NS_PER_MS, out);
+    case ITEM_AVACTIVE: return counter(c, REG_DISK_TOTAL_READ_NS, REG_DISK_TOTAL_WRITE_NS, NS_PER_MS, out);
+    }
+    return PM_ERR_PMID;
+}
+
 /* The disk.dev item a disk.all item mirrors. */
 static unsigned int
 dev_item_of(unsigned int item)
@@ -301,6 +335,8 @@ disk_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         return io_value(&all, dev_item_of(row->item), &atom->ull);
     if ((e = disk_of_inst(inst)) == NULL)
         return PM_ERR_INST;
+    if (row->cluster == CLUSTER_DISK_LINUX)
+        return linux_value(&e->io, row->item, &atom->ull);
     return io_value(&e->io, row->item, &atom->ull);
 }
 

@@ -33,7 +33,8 @@ enum {
     ITEM_PAGES_ANONYMOUS, ITEM_PURGES,
     ITEM_UTIL_SPECULATIVE = 10, ITEM_UTIL_PURGEABLE, ITEM_UTIL_FILE_BACKED, ITEM_UTIL_ANONYMOUS,
     ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO,
-    ITEM_UTIL_CACHED, ITEM_UTIL_SWAP_TOTAL, ITEM_UTIL_SWAP_FREE
+    ITEM_UTIL_CACHED, ITEM_UTIL_SWAP_TOTAL, ITEM_UTIL_SWAP_FREE, ITEM_UTIL_SHMEM, ITEM_UTIL_BUFMEM,
+    ITEM_UTIL_SLAB_RECLAIMABLE, ITEM_UTIL_HIGH_TOTAL, ITEM_UTIL_HIGH_FREE, ITEM_UTIL_LOW_TOTAL, ITEM_UTIL_LOW_FREE
 };
 
 /* A row, and after its units the field it serves unless its fetch computes it. */
@@ -129,6 +130,15 @@ static const struct metric_row rows[] = {
            VM(external_page_count, FIELD_PAGES_KB)),
     VMSTAT("mem.util.swapTotal", ITEM_UTIL_SWAP_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(total)),
     VMSTAT("mem.util.swapFree", ITEM_UTIL_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(avail)),
+    /* the rest of what pcp free reads: on a 64-bit kernel all memory is low memory */
+    VMSTAT("mem.util.shmem", ITEM_UTIL_SHMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.bufmem", ITEM_UTIL_BUFMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.slabReclaimable", ITEM_UTIL_SLAB_RECLAIMABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.highTotal", ITEM_UTIL_HIGH_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.highFree", ITEM_UTIL_HIGH_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.lowTotal", ITEM_UTIL_LOW_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.lowFree", ITEM_UTIL_LOW_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
+           VM(free_count, FIELD_PAGES_KB)),
 };
 
 static struct plat_memory mem;
@@ -168,11 +178,19 @@ derived_fetch(const struct metric_row *row, pmAtomValue *atom)
             return sts;
         atom->ul = (uint32_t)(memsize >> 20);
         return PMDA_FETCH_STATIC;
-    case KEY(CLUSTER_MEMORY, ITEM_PHYSMEM):
+    case KEY(CLUSTER_MEMORY, ITEM_PHYSMEM): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_LOW_TOTAL):
         if ((sts = hinv_memsize(&memsize)) < 0)
             return sts;
         atom->ull = memsize / 1024;
         return PMDA_FETCH_STATIC;
+    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_HIGH_TOTAL): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_HIGH_FREE):
+        atom->ull = 0;                  /* a 64-bit kernel maps all memory: none is high */
+        return PMDA_FETCH_STATIC;
+    /* no count of shared memory, of a buffer cache apart from the unified
+     * one (mem.util.cached), or of kernel zones that could be reclaimed */
+    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_SHMEM): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_BUFMEM):
+    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_SLAB_RECLAIMABLE):
+        return PM_ERR_APPVERSION;
     case KEY(CLUSTER_MEMORY, ITEM_MAJOR_COMPACTIONS):
         return PM_ERR_APPVERSION;       /* no XNU release declares a sysctl that counts them */
     }

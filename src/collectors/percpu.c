@@ -1,5 +1,7 @@
 /*
- * Cluster 8: per-processor CPU time (host_processor_info) and hinv.ncpu.
+ * Cluster 8: per-processor CPU time (host_processor_info) and hinv.ncpu;
+ * cluster 107: Linux's states and names that PCP's tools read per CPU
+ * (cpu_linux.h), the CPU's number and whether it is online.
  *
  * Instances are kept by name (instance_names.h), so an id survives refreshes and a
  * processor going away and coming back. Per-processor state lives in this
@@ -11,6 +13,7 @@
 #include "families.h"
 #include "metric_units.h"
 #include "cpu_counters.h"
+#include "cpu_linux.h"
 #include "hinv.h"
 #include "percpu.h"
 #include "topology.h"
@@ -22,6 +25,8 @@
 
 #define ITEM_NCPU 71
 #define ITEM_FIRST 72           /* 72..75 follow enum cpu_state_index */
+/* cluster 107, after the CPU states */
+enum { ITEM_INTR = CPU_LINUX_NSTATES, ITEM_CPU_NUM, ITEM_ONLINE };
 
 static const struct metric_row rows[] = {
     { "hinv.ncpu", CLUSTER_PERCPU, ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
@@ -29,6 +34,10 @@ static const struct metric_row rows[] = {
     { "kernel.percpu.cpu.nice", CLUSTER_PERCPU, ITEM_FIRST + CPU_NICE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
     { "kernel.percpu.cpu.sys", CLUSTER_PERCPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
     { "kernel.percpu.cpu.idle", CLUSTER_PERCPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
+    CPU_LINUX_ROWS("kernel.percpu.cpu.", CLUSTER_PERCPU_LINUX, INDOM_CPU),
+    { "kernel.percpu.intr", CLUSTER_PERCPU_LINUX, ITEM_INTR, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_COUNT },
+    { "hinv.map.cpu_num", CLUSTER_PERCPU_LINUX, ITEM_CPU_NUM, PM_TYPE_U32, INDOM_CPU, PM_SEM_DISCRETE, UNITS_NONE },
+    { "hinv.cpu.online", CLUSTER_PERCPU_LINUX, ITEM_ONLINE, PM_TYPE_U32, INDOM_CPU, PM_SEM_INSTANT, UNITS_NONE },
 };
 
 static const struct indom_def indom = {
@@ -46,6 +55,11 @@ struct cpu_entry {
 static struct cpu_entry *cpus;
 static unsigned int ncpus;
 static unsigned int cpus_cap;
+/* hw.activecpu, read only for a request of hinv.cpu.online: its status
+ * (-EAGAIN when it was not read) and value */
+static int want_online;
+static int active_sts = -EAGAIN;
+static uint64_t active;
 
 static struct cpu_entry *
 entry_by_name(const char *name)
@@ -98,6 +112,16 @@ percpu_refresh(const struct platform *p, pmInDom id)
 
     if ((sts = p->cpus(p->ctx, &set)) < 0)
         return collector_error(sts);
+    active_sts = -EAGAIN;
+    if (want_online) {
+        struct plat_sysctl_set counts;
+
+        if ((active_sts = p->sysctls(p->ctx, PLAT_SYSCTL_CPU_COUNTS, &counts)) == 0) {
+            active_sts = counts.status[PLAT_CPU_ACTIVE];
+            active = counts.value[PLAT_CPU_ACTIVE];
+        }
+        want_online = 0;
+    }
     names_begin(id);
     for (unsigned int i = 0; i < ncpus; i++)
         cpus[i].present = 0;
@@ -117,6 +141,50 @@ percpu_refresh(const struct platform *p, pmInDom id)
     return 0;
 }
 
+static void
+percpu_want(const struct metric_row *row)
+{
+    want_online |= row->cluster == CLUSTER_PERCPU_LINUX && row->item == ITEM_ONLINE;
+}
+
+/* Every CPU is online when as many are available as are listed; when fewer
+ * are, macOS does not say which: no value. */
+static int
+online(pmAtomValue *atom)
+{
+    if (active_sts < 0)
+        return collector_error(active_sts);
+    if (active != ncpus)
+        return PMDA_FETCH_NOVALUES;
+    atom->ul = 1;
+    return PMDA_FETCH_STATIC;
+}
+
+/* A cluster 107 value of one CPU. */
+static int
+linux_fetch(const struct metric_row *row, const struct cpu_entry *e, pmAtomValue *atom)
+{
+    unsigned int number;
+    uint32_t hz;
+    int sts;
+
+    switch (row->item) {
+    case ITEM_INTR:
+        return PM_ERR_APPVERSION;       /* XNU offers no count of interrupts */
+    case ITEM_CPU_NUM:
+        if (sscanf(e->name, "cpu%u", &number) != 1)
+            return PMDA_FETCH_NOVALUES;
+        atom->ul = number;              /* the processor's number as macOS lists them, cpuN */
+        return PMDA_FETCH_STATIC;
+    case ITEM_ONLINE:
+        return online(atom);
+    default:
+        if ((sts = hinv_clock_hz(&hz)) < 0)
+            return sts;
+        return cpu_linux_fetch(&e->counters, (enum cpu_linux_state)row->item, hz, atom);
+    }
+}
+
 static int
 percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
@@ -124,14 +192,16 @@ percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     uint32_t hz;
     int sts;
 
-    if (row->item == ITEM_NCPU) {
+    if (row->item == ITEM_NCPU && row->cluster == CLUSTER_PERCPU) {
         atom->ul = ncpus;
         return PMDA_FETCH_STATIC;
     }
-    if ((sts = hinv_clock_hz(&hz)) < 0)
-        return sts;
     if ((e = entry_by_inst(inst)) == NULL)
         return PM_ERR_INST;
+    if (row->cluster == CLUSTER_PERCPU_LINUX)
+        return linux_fetch(row, e, atom);
+    if ((sts = hinv_clock_hz(&hz)) < 0)
+        return sts;
     atom->ull = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), hz);
     return PMDA_FETCH_STATIC;
 }
@@ -183,6 +253,7 @@ const struct collector percpu_collector = {
     .indom = &indom,
     .refresh = percpu_refresh,
     .fetch = percpu_fetch,
+    .want = percpu_want,
     .instance_labels = percpu_labels,
     .teardown = percpu_teardown,
 };

@@ -4,6 +4,7 @@
  * same table (proc_table.c), with upstream darwin_proc's names and PMIDs
  * (domain 3). Each row says which per-process calls it needs.
  */
+#include "convert.h"
 #include "proc_values.h"
 
 #include <errno.h>
@@ -91,17 +92,17 @@ proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *
     case 13:
         if ((sts = proc_table_since_boot(&e->kp, &ns)) < 0)
             return collector_error(sts);
-        atom->ull = ns;
+        atom->ull = ns / NS_PER_MS;
         break;
     case 14: case 15:
         if (e->thread) {
-            atom->ull = row->item == 14 ? e->thread->user_ns : e->thread->system_ns;
+            atom->ull = (row->item == 14 ? e->thread->user_ns : e->thread->system_ns) / NS_PER_MS;
             break;
         }
         TASK_OR_ERROR(e);
         if (proc_table_timebase_status() < 0)
             return collector_error(proc_table_timebase_status());
-        atom->ull = proc_table_mach_to_ns(row->item == 14 ? e->task.total_user : e->task.total_system);
+        atom->ull = proc_table_mach_to_ns(row->item == 14 ? e->task.total_user : e->task.total_system) / NS_PER_MS;
         break;
     case 16: TASK_OR_ERROR(e); atom->ul = e->thread ? 1 : (uint32_t)e->task.threadnum; break;
     case 17: atom->ul = (e->kp.flag & 0x20000u) != 0; break;       /* P_TRANSLATED: Rosetta */

@@ -1,10 +1,10 @@
 /*
  * The processes family: every per-process metric of the proc agent, over
  * the process table (its instances are processes, or threads on request):
- * upstream darwin_proc's clusters 1 and 3 to 8, and the new 100 and 101.
+ * upstream darwin_proc's clusters 1 and 3 to 8, and the new 100 to 102.
  * Here are its rows and which function serves each cluster: cluster 1's in
- * proc_collectors.c (with the table's indom and labels), the others' in
- * proc_resources.c.
+ * proc_collectors.c (with the table's indom and labels), 102's in
+ * proc_linux_names.c, the others' in proc_resources.c.
  */
 #include "proc_values.h"
 
@@ -14,6 +14,7 @@
 #define NONE_UNITS UNITS_NONE
 #define COUNT UNITS_COUNT
 #define NSEC UNITS_NSEC
+#define MSEC UNITS_MSEC
 #define KBYTE UNITS_KBYTE
 #define BYTE UNITS_BYTE
 
@@ -32,9 +33,10 @@ static const struct metric_row rows[] = {
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, NONE_UNITS),
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, NONE_UNITS),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, NSEC),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.utime", 14, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
-    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.stime", 15, PM_TYPE_U64, PM_SEM_COUNTER, NSEC),
+    /* milliseconds, as PCP's process tools read these (Linux's proc agent serves them so) */
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, MSEC),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.utime", 14, PM_TYPE_U64, PM_SEM_COUNTER, MSEC),
+    ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.stime", 15, PM_TYPE_U64, PM_SEM_COUNTER, MSEC),
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.threads", 16, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.translated", 17, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_PSINFO, "proc.psinfo.tty", 18, PM_TYPE_U32, PM_SEM_DISCRETE, NONE_UNITS),
@@ -88,6 +90,14 @@ static const struct metric_row rows[] = {
     /* cluster 101: thread identity (thread instances only) */
     ROW(PROC_CLUSTER_THREAD, "proc.psinfo.tid", 0, PM_TYPE_U64, PM_SEM_DISCRETE, NONE_UNITS),
     ROW(PROC_CLUSTER_THREAD, "proc.psinfo.thread_name", 1, PM_TYPE_STRING, PM_SEM_INSTANT, NONE_UNITS),
+    /* cluster 102: Linux's names that PCP's process tools require, with its types and units */
+    ROW(PROC_CLUSTER_LINUX, "proc.psinfo.guest_time", 0, PM_TYPE_U64, PM_SEM_COUNTER, MSEC),
+    ROW(PROC_CLUSTER_LINUX, "proc.psinfo.rt_priority", 1, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_LINUX, "proc.psinfo.rss", 2, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    ROW(PROC_CLUSTER_LINUX, "proc.psinfo.vsize", 3, PM_TYPE_U64, PM_SEM_INSTANT, KBYTE),
+    ROW(PROC_CLUSTER_LINUX, "proc.psinfo.policy", 4, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_LINUX, "proc.psinfo.processor", 5, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
+    ROW(PROC_CLUSTER_LINUX, "proc.memory.vmstack", 6, PM_TYPE_U32, PM_SEM_INSTANT, KBYTE),
 };
 
 /* A row's values, by its cluster. */
@@ -104,6 +114,7 @@ process_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom
     case PROC_CLUSTER_NET: return proc_net_fetch(row, inst, atom);
     case PROC_CLUSTER_EXTRA: return proc_extra_fetch(row, inst, atom);
     case PROC_CLUSTER_THREAD: return proc_thread_fetch(row, inst, atom);
+    case PROC_CLUSTER_LINUX: return proc_linux_fetch(row, inst, atom);
     default: return PM_ERR_PMID;
     }
 }
@@ -118,6 +129,7 @@ process_want(const struct metric_row *row)
     case PROC_CLUSTER_IO: case PROC_CLUSTER_QOS: case PROC_CLUSTER_EXTRA: proc_rusage_want(row); break;
     case PROC_CLUSTER_FD: proc_fd_want(row); break;
     case PROC_CLUSTER_NET: proc_net_want(row); break;
+    case PROC_CLUSTER_LINUX: proc_linux_want(row); break;
     default: break;
     }
 }

@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define THREAD_INST_BIT 0x40000000u     /* threads: this bit and the tid's low 30 bits */
-#define GENERATION_SHIFT 17             /* processes: pid (< 2^17) and a reuse generation above it */
+#define THREAD_INST_BIT 0x40000000u     /* threads: this bit and the tid's low 30 bits; processes: the pid */
 #define CMD_MAX 4096
 
-/* What a process keeps between refreshes: its key, strings and generation. */
+/* What a process keeps between refreshes: its key and strings. */
 struct proc_slot {
     int32_t pid;
     int64_t start_sec;
@@ -54,9 +53,6 @@ static struct {
     struct proc_slot *slots, *old_slots;
     unsigned int nslots, nold_slots, slots_cap, old_slots_cap;
     struct id_index by_pid, old_by_pid;
-    /* each pid's reuse count + 1 (0: never seen), so that a pid seen again
-     * after a gap is still a new instance: one byte per possible pid */
-    uint8_t *generation;
     struct proc_entry *entries;
     unsigned int nentries, nprocs, cap;
     struct id_index by_inst;        /* instance id -> entry */
@@ -210,20 +206,17 @@ free_strings(struct proc_slot *s)
     s->cmd = s->exe = NULL;
 }
 
-/* The slot of a process in this refresh, and its generation: a pid seen
- * last time with the same start time is the same process (its strings
- * kept, unless it exec'd another program, seen as a new p_comm); anything
- * else at a pid seen before is a new process with a new generation. */
+/* The slot of a process in this refresh: a pid seen last time with the same
+ * start time is the same process (its strings kept, unless it exec'd another
+ * program, seen as a new p_comm); anything else at the pid is a new process. */
 static struct proc_slot *
-slot_of(const struct plat_proc *kp, unsigned int *generation)
+slot_of(const struct plat_proc *kp)
 {
     uint32_t old = id_index_get(&table.old_by_pid, (uint32_t)kp->pid);
     struct proc_slot *s = &table.slots[table.nslots];   /* begin_slots made room for every listed pid */
-    uint8_t *g;
 
     if (kp->pid < 0 || (uint32_t)kp->pid >= PLAT_PID_LIMIT)
         return NULL;
-    g = &table.generation[kp->pid];
     if (id_index_get(&table.by_pid, (uint32_t)kp->pid) != ID_INDEX_NONE)
         return NULL;                /* listed twice: keep the first */
     if (old != ID_INDEX_NONE && table.old_slots[old].start_sec == kp->start_sec &&
@@ -235,11 +228,9 @@ slot_of(const struct plat_proc *kp, unsigned int *generation)
             memcpy(s->comm, kp->comm, sizeof(s->comm));
         }
     } else {
-        *g = *g == UINT8_MAX ? 1 : *g + 1;
         *s = (struct proc_slot){ .pid = kp->pid, .start_sec = kp->start_sec, .start_usec = kp->start_usec };
         memcpy(s->comm, kp->comm, sizeof(s->comm));
     }
-    *generation = (unsigned int)(*g - 1);
     id_index_put(&table.by_pid, (uint32_t)kp->pid, table.nslots++);
     return s;
 }
@@ -405,8 +396,6 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
     (void)indom;
     table.needs = 0;
     table.p = p;
-    if (table.generation == NULL && (table.generation = calloc(PLAT_PID_LIMIT, 1)) == NULL)
-        return -ENOMEM;
     table.round++;
     /* The host's timebase and machine, read until each has succeeded once. */
     if (table.timebase.denom == 0)
@@ -426,16 +415,15 @@ proc_table_refresh(const struct platform *p, pmInDom indom)
     if ((sts = begin_slots(list.n)) < 0 || (sts = reserve_entries(list.n)) < 0)
         return sts;
     for (unsigned int i = 0; i < list.n; i++) {
-        unsigned int generation;
         struct proc_slot *s;
         struct proc_entry *e;
 
-        if ((s = slot_of(&list.proc[i], &generation)) == NULL)
+        if ((s = slot_of(&list.proc[i])) == NULL)
             continue;
         e = &table.entries[table.nentries++];
         memset(e, 0, sizeof(*e));
         e->kp = list.proc[i];
-        e->inst = (unsigned int)e->kp.pid | generation << GENERATION_SHIFT;
+        e->inst = (unsigned int)e->kp.pid;      /* as PCP's process tools take it (Linux's proc agent) */
         read_process(p, e, s, needs);
     }
     end_slots();
@@ -530,7 +518,6 @@ proc_table_teardown(pmInDom indom)
     id_index_free(&table.by_inst);
     free(table.slots);
     free(table.old_slots);
-    free(table.generation);
     free(table.entries);
     free(table.threads);
     free(table.thread_owner);

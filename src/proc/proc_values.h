@@ -47,5 +47,7 @@ void proc_fd_want(const struct metric_row *row);
 int proc_net_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 void proc_net_want(const struct metric_row *row);
 int proc_thread_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+int proc_linux_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+void proc_linux_want(const struct metric_row *row);
 
 #endif

@@ -327,6 +327,7 @@ static const struct rec_field proc_task_fields[] = {
     TASK(syscalls_unix, SNAP_INT, NULL), TASK(messages_sent, SNAP_INT, NULL),
     TASK(messages_received, SNAP_INT, NULL), TASK(threadnum, SNAP_INT, NULL), TASK(numrunning, SNAP_INT, NULL),
     TASK(priority, SNAP_INT, NULL),
+    F(plat_proc_task, "task.policy", SNAP_INT, policy, STATUS(plat_proc_task, policy_status), NULL),
 };
 DESC(rec_proc_task, "proc", REC_INSTANCED, "PID", proc_task_fields, PLAT_PID_LIMIT);
 
@@ -354,6 +355,7 @@ static const struct rec_field thread_fields[] = {
        "TID: `pth_*`; times in ns"),
     TH(system_ns, SNAP_COUNTER64, NULL), TH(run_state, SNAP_INT, NULL), TH(flags, SNAP_INT, NULL),
     TH(curpri, SNAP_INT, NULL), TH(priority, SNAP_INT, NULL),
+    F(plat_thread, "policy", SNAP_INT, policy, STATUS(plat_thread, policy_status), NULL),
     { "name", SNAP_TEXT, offsetof(struct plat_thread, name), PLAT_THREAD_NAME_MAX, 0, NONE, REC_ABSENT_IS_EMPTY,
       "`pth_name`" },
 };

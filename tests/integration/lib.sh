@@ -33,4 +33,13 @@ pcp_file() {
     return 1
 }
 
+# one_sample FIXTURE N: the fixture's keys for every sample and its sample N
+# (from 0): a snapshot whose values stay those of that sample.
+one_sample() {
+    awk -v want="$2" '/^sample / { n++ } n == 0 || n == want + 1' "$1"
+}
+# snapshot_value SNAPSHOT KEY: a key's value in a one-sample snapshot (the
+# sample's overrides the default).
+snapshot_value() { awk -v key="$2" '$1 == key { $1 = ""; v = substr($0, 2) } END { print v }' "$1"; }
+
 pmcd_alive() { kill -0 "$pmcd_pid" 2>/dev/null && pminfo -h 127.0.0.1 -f hinv.ncpu >/dev/null 2>&1; }

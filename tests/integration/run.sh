@@ -17,7 +17,8 @@ no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
 # macOS has no TIME_WAIT count, retransmission-timeout bounds or compressor
 # major-compaction count: no values for these.
 # No NFS server has run on it (nfsd not running, every server counter zero): not supported.
-no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compactions$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
+# Nor shared, buffer and slab memory, I/O wait, interrupt and steal time or interrupt counts (Linux's names).
+no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compactions$|^mem\.util\.(shmem|bufmem|slabReclaimable)$|^kernel\.(all|percpu)\.(intr|cpu\.(wait\.total|irq\.hard|irq\.soft|steal))$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
 # What the Apple Silicon fixture's Mac lacks: memory of the GPU's own (unified memory), an adapter
 # (on battery), fans (a MacBook Air), and the proximity and ambient sensors Apple Silicon has not.
 not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$'

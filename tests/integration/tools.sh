@@ -2,7 +2,9 @@
 # What PCP users run on top of the agents, each with the real tool against a
 # private pmcd: the pmrep reports, the pmlogconf groups, pcp-dstat with the
 # macOS plugins, pmstat's columns, the pmie rules on a calm and a stressed
-# scenario, and the pmchart views rendered from a pmlogger archive.
+# scenario, the pmchart views rendered from a pmlogger archive, and PCP's
+# commands a Mac user runs first (pcp free, ps, pidstat, mpstat, iostat, atop)
+# with the fixture's numbers.
 #
 # usage: tools.sh MODULE PMDAPROC SOURCE_DIR WORK_DIR
 set -u
@@ -155,5 +157,74 @@ for view in "$config"/pmchart/macOS.*; do
     check "pmchart renders $name from the $fixture fixture with plotted data ($plotted pixels)" \
         sh -c "[ '${plotted:-0}' -gt 2000 ] 2>/dev/null"
 done
+
+# PCP's own commands. What they read as a level is checked on one sample of
+# the fixture, whose values then stay (sample 3: pid 2001, cc before, is ld
+# now); what they turn into rates, over the whole fixture. The rates are the
+# fixture's (tests/fixtures/model/machines.c): python3 75% user and 5%
+# system of a core; disk0 220 reads and 140 writes a second of 24 and 32
+# KiB, each taking 95 and 41 us.
+stop_pmcd
+one=$work/one-sample.snapshot
+one_sample "$src/tests/fixtures/apple-silicon.snapshot" 3 > "$one"
+start_pmcd "$work/pmcd.one" "$module" "$one" "$pmdaproc" || not_ok "pmcd starts on one sample of the fixture"
+kb() { echo $(( $(snapshot_value "$one" "$1") * ${2:-1} / 1024 )); }       # kb KEY [PAGE]: the sample's value in KiB
+page=$(snapshot_value "$one" host.page_size)
+total=$(kb host.memsize) free=$(kb vm.free_count "$page") cache=$(kb vm.external_page_count "$page")
+available=$(pminfo $host -f mem.util.available | sed -n 's/^ *value //p')
+pcp $host free > "$work/free" 2>&1
+pcp $host free -l > "$work/free.l" 2>&1
+check "pcp free: total $total, used, free $free, shared none, buff/cache the file cache $cache, available" \
+    grep -q -E "^Mem: +$total +$((total - free - cache)) +$free +0 +$cache +${available:-none}\$" "$work/free"
+check "pcp free: swap of the sample" \
+    grep -q -E "^Swap +$(kb swap.total) +$(kb swap.used) +$(kb swap.avail)\$" "$work/free"
+check "pcp free -l: a 64-bit kernel has no high memory" grep -q -E '^High: +0 +0 +0$' "$work/free.l"
+
+TZ=UTC pcp $host ps -e > "$work/ps" 2>&1
+TZ=UTC pcp $host ps -u > "$work/ps.u" 2>&1
+pids=$(grep -o '^proc\[[0-9]*\]\.comm' "$one" | grep -o '[0-9][0-9]*' | sort -n | tr '\n' ' ')
+check "pcp ps -e lists the sample's processes ($pids), no more, and ends cleanly" sh -c \
+    "[ \"\$(awk '\$2 ~ /^[0-9]+\$/ { print \$2 }' '$work/ps' | sort -n | tr '\\n' ' ')\" = '$pids' ] &&
+     ! grep -q Traceback '$work/ps'"
+check "pcp ps -e: pid 2001 is the process that has it now, ld" grep -q -E '^[0-9:]+[[:space:]]+2001[[:space:]].*[[:space:]]ld -o main' "$work/ps"
+# python3 (pid 731): its memory, terminal, state, start and CPU time as the sample has them; TIME is
+# what pcp ps prints, user + system seconds as a time of day (it wraps at a day)
+secs=$(awk '
+    $1 == "timebase.numer" { n = $2 } $1 == "timebase.denom" { d = $2 }
+    $1 == "proc[731].task.total_user" || $1 == "proc[731].task.total_system" { t += $2 }
+    END { printf "%d", t * n / d / 1e9 }' "$one")
+cpu_time=$(TZ=UTC date -u -d "@$((secs % 86400))" +%H:%M:%S)
+started=$(TZ=UTC date -u -d "@$(snapshot_value "$one" 'proc[731].start' | cut -d. -f1)" '+%b%d %H:%M')
+check "pcp ps -u: python3's VSZ, RSS, terminal, state, CPU time $cpu_time and start $started" awk -v FS='\t' \
+    -v want="$(kb 'proc[731].task.virtual_size') $(kb 'proc[731].task.resident_size') ttys000 R $cpu_time $started" '
+    $2 ~ /^731 *$/ { line = $5 " " $6 " " $7 " " $8 " " $9 " " $10; found = line == want && $11 ~ /^python3 / }
+    END { exit !found }' "$work/ps.u"
+stop_pmcd
+
+start_pmcd "$work/pmcd.rates" "$module" "$src/tests/fixtures/apple-silicon.snapshot" "$pmdaproc" ||
+    not_ok "pmcd starts on the fixture"
+pcp $host pidstat -t 1 -s 3 > "$work/pidstat" 2>&1
+check "pcp pidstat: python3 at 75% user and 5% system of a core, no guest time, no CPU macOS would name" awk '
+    /[[:space:]]python3 train.py/ { rows++; if ($4 >= 74.2 && $4 <= 75.8 && $5 >= 4.9 && $5 <= 5.1 && $6 == "0.0" &&
+                                      $7 >= 79.2 && $7 <= 80.8 && $8 == "?") good++ }
+    END { exit !(rows >= 2 && good == rows) }' "$work/pidstat"
+pcp $host mpstat -P ALL -t 1 -s 2 > "$work/mpstat" 2>&1
+check "pcp mpstat -P ALL: all and 8 numbered CPUs, each adding up to 100%, with no I/O wait, interrupt or steal time macOS does not count" awk '
+    $2 ~ /^(all|[0-7])$/ { rows++; cpus[$2] = 1; sum = $3 + $4 + $5 + $12
+                           if (sum > 98.5 && sum < 101.5 && $6 == "?" && $7 == "?" && $8 == "?" && $9 == "?" &&
+                               $10 == "0.0" && $11 == "0.0") good++
+                           if ($2 == "all") all = $3; else { each += $3; n++ } }
+    END { k = 0; for (c in cpus) k++; mean = each / n
+          exit !(k == 9 && good == rows && all - mean < 0.5 && mean - all < 0.5) }' "$work/mpstat"
+pcp $host iostat -x t -t 1 -s 3 > "$work/iostat" 2>&1
+check "pcp iostat -x: disk0 220 reads and 140 writes a second, 5280 and 4480 KiB, 0.095 and 0.041 ms each, busy 2.7%, nothing merged" awk '
+    $6 == "disk0" { rows++; if ($7 == "0.00" && $8 == "0.00" && $9 >= 217.8 && $9 <= 222.2 && $10 >= 138.6 &&
+                                $10 <= 141.4 && $11 >= 5227 && $11 <= 5333 && $12 >= 4435 && $12 <= 4525 &&
+                                ($16 == "0.09" || $16 == "0.10") && $17 == "0.04" && $18 >= 2.5 && $18 <= 2.8) good++ }
+    END { exit !(rows >= 2 && good == rows) }' "$work/iostat"
+timeout 30 pcp $host atop 1 3 > "$work/atop" 2>&1
+check "pcp atop: three screens with the memory, disk0 and python3" sh -c \
+    "[ \$(grep -c '^ATOP' '$work/atop') -eq 3 ] && grep -q 'MEM | tot    16.0G' '$work/atop' &&
+     grep -q 'DSK |        disk0' '$work/atop' && grep -q ' 731 .*python3' '$work/atop'"
 
 finish

@@ -24,12 +24,8 @@ rm -rf "$work"; mkdir -p "$work"
 trap stop_pmcd EXIT
 host="-h 127.0.0.1"
 
-# one_sample FIXTURE N: the fixture's keys for every sample and its sample N (from 0).
-one_sample() {
-    awk -v want="$2" '/^sample / { n++ } n == 0 || n == want + 1' "$1"
-}
-# sysctl_n SNAPSHOT NAME: the sysctl's value in a one-sample snapshot (a sample's key overrides the default).
-sysctl_n() { awk -v key="sysctl.$2" '$1 == key { v = $2 } END { print v }' "$1"; }
+# sysctl_n SNAPSHOT NAME: the sysctl's value in a one-sample snapshot.
+sysctl_n() { snapshot_value "$1" "sysctl.$2"; }
 # value METRIC: what pminfo -f serves (a number, or a quoted string), empty without a value.
 value() { pminfo $host -f "$1" 2>/dev/null | sed -n 's/^ *value //p' | tr -d '"'; }
 # near VALUE REFERENCE TOLERANCE: both are numbers and differ by at most TOLERANCE.

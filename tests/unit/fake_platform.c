@@ -213,7 +213,7 @@ fake_platform_init(struct fake_platform *f)
     SET_SYSCTLS(f, PLAT_SYSCTL_LIMITS, 8000, 5333, 245760, 122880, 5ULL << 32, 40960, 8192);
     SET_SYSCTLS(f, PLAT_SYSCTL_IPC, 65536, 8388608, 128, 12);
     SET_SYSCTLS(f, PLAT_SYSCTL_PRESSURE, 1, 63);
-    SET_SYSCTLS(f, PLAT_SYSCTL_CPU_COUNTS, 4, 4, 2);
+    SET_SYSCTLS(f, PLAT_SYSCTL_CPU_COUNTS, 4, 4, 2, 4);
     f->tasks = (struct plat_tasks){ .tasks = 520, .threads = 2400 };
     fake_platform_login(f, 2, "");                          /* BOOT_TIME */
     fake_platform_login(f, PLAT_UTMPX_USER_PROCESS, "alice");

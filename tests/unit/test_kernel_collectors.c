@@ -199,6 +199,71 @@ thread_limits(void **state)
     assert_int_equal(harness_u32(CLUSTER_LIMITS, 5), 40960);
 }
 
+/* What pcp free reads besides what Linux and macOS share: all memory is low
+ * memory on a 64-bit kernel; shared, buffer and slab memory macOS does not count. */
+static void
+memory_under_pcp_frees_names(void **state)
+{
+    (void)state;
+    assert_int_equal(harness_u64(CLUSTER_VMSTAT, 24), 0);                       /* mem.util.highTotal */
+    assert_int_equal(harness_u64(CLUSTER_VMSTAT, 25), 0);                       /* mem.util.highFree */
+    assert_int_equal(harness_u64(CLUSTER_VMSTAT, 26), 16ULL << 20);             /* lowTotal: mem.physmem, KB */
+    assert_int_equal(harness_u64(CLUSTER_VMSTAT, 27), harness_u64(1, 22));      /* lowFree: mem.util.free */
+    for (unsigned int item = 21; item <= 23; item++)                             /* shmem, bufmem, slabReclaimable */
+        assert_int_equal(status(CLUSTER_VMSTAT, item, PM_TYPE_U64), PM_ERR_APPVERSION);
+}
+
+/* Linux's CPU states that pcp mpstat and pidstat read, for all CPUs and each:
+ * user and nice without guests' time (none apart), guest time 0, and no
+ * value for what XNU does not count apart. */
+static void
+cpu_states_under_linux_names(void **state)
+{
+    static const unsigned int clusters[] = { CLUSTER_CPU_LINUX, CLUSTER_PERCPU_LINUX };
+    pmAtomValue v[8], w[8];
+
+    (void)state;
+    assert_int_equal(harness_u64(CLUSTER_CPU_LINUX, 0), harness_u64(6, 42));    /* vuser is user */
+    assert_int_equal(harness_u64(CLUSTER_CPU_LINUX, 1), harness_u64(6, 43));    /* vnice is nice */
+    assert_int_equal(harness_fetch(CLUSTER_PERCPU_LINUX, 0, PM_TYPE_U64, v, 8, NULL), 4);
+    assert_int_equal(harness_fetch(8, 72, PM_TYPE_U64, w, 8, NULL), 4);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(v[i].ull, w[i].ull);                                     /* per CPU too */
+    for (size_t c = 0; c < 2; c++) {
+        assert_int_equal(harness_fetch(clusters[c], 2, PM_TYPE_U64, v, 8, NULL), c ? 4 : 1);  /* guest */
+        assert_int_equal(v[0].ull, 0);
+        for (unsigned int item = 4; item <= 8; item++)          /* wait.total, irq.hard, irq.soft, steal, intr */
+            assert_int_equal(status(clusters[c], item, PM_TYPE_U64), PM_ERR_APPVERSION);
+    }
+}
+
+/* pcp mpstat looks processors up by hinv.map.cpu_num's values: each must be
+ * its processor's instance id. Online: every one while as many are available
+ * as are listed; when fewer are, which is not known. */
+static void
+cpu_numbers_and_online(void **state)
+{
+    pmAtomValue v[8];
+    int inst[8];
+
+    (void)state;
+    assert_int_equal(harness_fetch(CLUSTER_PERCPU_LINUX, 9, PM_TYPE_U32, v, 8, inst), 4);
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+
+        snprintf(name, sizeof(name), "cpu%u", v[i].ul);
+        assert_int_equal(inst[i], (int)v[i].ul);
+        assert_string_equal(harness_inst_name(INDOM_CPU, inst[i]), name);
+    }
+    assert_int_equal(harness_fetch(CLUSTER_PERCPU_LINUX, 10, PM_TYPE_U32, v, 8, NULL), 4);
+    assert_int_equal(v[3].ul, 1);
+    fake.sysctl[PLAT_SYSCTL_CPU_COUNTS].value[PLAT_CPU_ACTIVE] = 3;
+    assert_int_equal(status(CLUSTER_PERCPU_LINUX, 10, PM_TYPE_U32), 0);
+    fake.sysctl_sts[PLAT_SYSCTL_CPU_COUNTS] = -EIO;
+    assert_int_equal(status(CLUSTER_PERCPU_LINUX, 10, PM_TYPE_U32), PM_ERR_AGAIN);
+    assert_int_equal(status(8, 72, PM_TYPE_U64), 4);                             /* the CPU times stay */
+}
+
 static void
 vm_stat_fields_and_derived_memory(void **state)
 {
@@ -535,6 +600,9 @@ main(void)
         HARNESS_TEST(logins_count_sessions_not_records),
         HARNESS_TEST(memory_pressure_levels),
         HARNESS_TEST(thread_limits),
+        HARNESS_TEST(memory_under_pcp_frees_names),
+        HARNESS_TEST(cpu_states_under_linux_names),
+        HARNESS_TEST(cpu_numbers_and_online),
         HARNESS_TEST(vm_stat_fields_and_derived_memory),
         HARNESS_TEST(compression_ratio_has_no_value_for_an_empty_compressor),
         HARNESS_TEST(vm_stat_cluster_makes_no_os_call_of_its_own),

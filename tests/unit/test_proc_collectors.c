@@ -240,6 +240,14 @@ start_text(const struct proc_spec *samples, unsigned int n)
 
 /* ---- CPU time: the timebase, without overflow ---- */
 
+/* Mach time to ns (ticks * numer / denom, without overflow), then the
+ * milliseconds served. */
+static uint64_t
+apple_silicon_ms(uint64_t ticks)
+{
+    return (ticks / 3 * 125 + ticks % 3 * 125 / 3) / 1000000;
+}
+
 static void
 cpu_time_uses_the_timebase(void **state)
 {
@@ -250,17 +258,17 @@ cpu_time_uses_the_timebase(void **state)
     (void)u64_of(1, 14, 731);       /* refresh, then compare with the recording */
     t = recorded_task(731);
     /* Apple Silicon: 24 MHz Mach time, ns = ticks * 125 / 3 (upstream: ticks * 3 / 125) */
-    assert_int_equal(u64_of(1, 14, 731), t.total_user / 3 * 125 + t.total_user % 3 * 125 / 3);
-    assert_int_equal(u64_of(1, 15, 731), t.total_system / 3 * 125 + t.total_system % 3 * 125 / 3);
+    assert_int_equal(u64_of(1, 14, 731), apple_silicon_ms(t.total_user));
+    assert_int_equal(u64_of(1, 15, 731), apple_silicon_ms(t.total_system));
     /* the fixture's python3 ran 0.75 of a core for 3800 s less than the uptime: its
      * user time is about 192,000 s, not 1/41.7 of it */
-    assert_true(u64_of(1, 14, 731) > 190000ull * 1000000000ull);
+    assert_true(u64_of(1, 14, 731) > 190000ull * 1000);
     stop(state);
 
     start_fixture("intel.snapshot");
     (void)u64_of(1, 14, 731);
     t = recorded_task(731);
-    assert_int_equal(u64_of(1, 14, 731), t.total_user);     /* Intel: 1/1 */
+    assert_int_equal(u64_of(1, 14, 731), t.total_user / 1000000);     /* Intel: 1/1 */
 }
 
 static void
@@ -273,7 +281,7 @@ cpu_time_of_years_does_not_overflow(void **state)
     (void)state;
     assert_true(ticks > UINT64_MAX / 125);
     start_text(&p, 1);
-    assert_int_equal(u64_of(1, 14, 40), ticks / 3 * 125 + ticks % 3 * 125 / 3);
+    assert_int_equal(u64_of(1, 14, 40), apple_silicon_ms(ticks));
 }
 
 /* ---- ids, translation, state ---- */
@@ -330,13 +338,14 @@ a_zombie_is_listed_without_values(void **state)
     assert_int_equal(harness_u32(1, 0), 8);            /* proc.nprocs counts it */
 }
 
-/* ---- instances: pid and start time ---- */
+/* ---- instances: the pid, as PCP's process tools take it ---- */
 
+/* A pid the kernel gives to another process keeps its instance id, as on
+ * Linux (pcp ps and pidstat look processes up by pid): the name, the
+ * strings and the values are the new process's. */
 static void
-a_reused_pid_is_a_new_instance(void **state)
+a_reused_pid_is_the_new_process(void **state)
 {
-    const unsigned int reused = 2001u | 1u << 17;
-    pmAtomValue v;
     uint64_t cc_utime;
 
     (void)state;
@@ -345,47 +354,44 @@ a_reused_pid_is_a_new_instance(void **state)
     assert_string_equal(string_of(1, 12, 2001), "R");
     go_to_sample(2);
     cc_utime = u64_of(1, 14, 2001);
+    assert_string_equal(string_of(1, 6, 2001), "cc -O2 -c main.c");
     go_to_sample(3);                                    /* ld has the same pid */
-    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 2001, &v), 0);
-    assert_true(u64_of(1, 14, reused) < cc_utime);      /* under one instance, a counter would fall */
-    assert_string_equal(string_of(1, 6, reused), "ld -o main main.o");
+    assert_true(u64_of(1, 14, 2001) < cc_utime);        /* ld's own time */
+    assert_string_equal(string_of(1, 6, 2001), "ld -o main main.o");
 }
 
 static void
-a_pid_reused_between_two_fetches_is_a_new_instance(void **state)
+a_pid_reused_between_two_fetches_is_the_new_process(void **state)
 {
     struct proc_spec p[2] = {
         { .pid = 42, .comm = "make", .start = 1700000090, .total_user = 240000000 },
         { .pid = 42, .comm = "make", .start = 1700000102, .total_user = 24000000 },
     };
-    pmAtomValue v;
 
     (void)state;
     start_text(p, 2);
-    assert_int_equal(u64_of(1, 14, 42), 10000000000ull);
+    assert_int_equal(u64_of(1, 14, 42), 10000);
     go_to_sample(1);
-    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 42, &v), 0);
-    assert_int_equal(u64_of(1, 14, 42u | 1u << 17), 1000000000ull);
+    assert_int_equal(u64_of(1, 14, 42), 1000);
 }
 
 static void
-a_pid_seen_again_after_a_gap_is_a_new_instance(void **state)
+a_pid_seen_again_after_a_gap_is_listed_again(void **state)
 {
     struct proc_spec p[3] = {
-        { .pid = 45, .comm = "cron", .start = 1700000001, .total_user = 3 },
+        { .pid = 45, .comm = "cron", .start = 1700000001, .total_user = 24000000 },
         { .pid = 45 },
-        { .pid = 45, .comm = "cron", .start = 1700000107, .total_user = 3 },
+        { .pid = 45, .comm = "cron", .start = 1700000107, .total_user = 48000000 },
     };
     pmAtomValue v;
 
     (void)state;
     start_text(p, 3);
-    assert_int_equal(u64_of(1, 14, 45), 125);
+    assert_int_equal(u64_of(1, 14, 45), 1000);
     go_to_sample(1);
     assert_int_equal(value_of(1, 14, PM_TYPE_U64, 45, &v), 0);
     go_to_sample(2);
-    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 45, &v), 0);
-    assert_int_equal(u64_of(1, 14, 45u | 1u << 17), 125);
+    assert_int_equal(u64_of(1, 14, 45), 2000);
 }
 
 static void
@@ -563,6 +569,31 @@ access_conf_allows_named_users(void **state)
     assert_string_equal(msg, "access.conf:2: expected \"allowed: user, ...\"");
 }
 
+/* ---- Linux's names that PCP's process tools require ---- */
+
+static void
+linux_names_serve_what_macos_has(void **state)
+{
+    struct proc_spec old = { .pid = 47, .comm = "oldcap", .start = 1700000050 };   /* no task.policy */
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 731), 900 * 1024);             /* psinfo.rss: 900 MiB */
+    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 731), u64_of(4, 1, 731));      /* ... is memory.rss */
+    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 3, 731), u64_of(4, 0, 731));      /* vsize is memory.size */
+    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 4, 731), 0);                      /* policy: timesharing, NORMAL */
+    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 1, 731), 0);                      /* rt_priority: not real-time */
+    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 0, 731), 0);                      /* guest_time: none apart */
+    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 5, 731), PM_ERR_APPVERSION);  /* processor: macOS tells none */
+    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 6, 731), PM_ERR_APPVERSION);  /* vmstack */
+    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 2, 900), PM_ERR_VALUE);       /* the zombie has no task */
+    stop(state);
+
+    start_text(&old, 1);
+    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 47), 512);                     /* a capture without the */
+    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 4, 47), PM_ERR_APPVERSION);   /* policy loses it alone */
+}
+
 /* ---- threads on request; calls only for what was asked ---- */
 
 static void
@@ -585,6 +616,9 @@ threads_are_instances_when_asked(void **state)
     assert_int_equal(u64_of(101, 0, 0x40000000u | 50203), 50203);
     assert_int_equal(u32_of(1, 1, 0x40000000u | 50203), 731);
     assert_int_equal(harness_u32(1, 0), 8);            /* still 8 processes */
+    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 4, 0x40000000u | 2203), 2);    /* CVDisplayLink: Mach RR, RR */
+    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 1, 0x40000000u | 2203), PMDA_FETCH_NOVALUES);  /* no Linux scale */
+    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 4, 0x40000000u | 2202), 0);
     vs.pmid = pmID_build(3, 0, 0);                       /* the global switch: root's only */
     assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), PM_ERR_PERMISSION);
     client_is(0);
@@ -628,9 +662,9 @@ main(void)
         cmocka_unit_test_teardown(a_name_the_directory_lacks_is_asked_for_once, stop),
         cmocka_unit_test_teardown(translated_is_zero_or_one, stop),
         cmocka_unit_test_teardown(a_zombie_is_listed_without_values, stop),
-        cmocka_unit_test_teardown(a_reused_pid_is_a_new_instance, stop),
-        cmocka_unit_test_teardown(a_pid_reused_between_two_fetches_is_a_new_instance, stop),
-        cmocka_unit_test_teardown(a_pid_seen_again_after_a_gap_is_a_new_instance, stop),
+        cmocka_unit_test_teardown(a_reused_pid_is_the_new_process, stop),
+        cmocka_unit_test_teardown(a_pid_reused_between_two_fetches_is_the_new_process, stop),
+        cmocka_unit_test_teardown(a_pid_seen_again_after_a_gap_is_listed_again, stop),
         cmocka_unit_test_teardown(counters_never_go_backwards, stop),
         cmocka_unit_test_teardown(minor_faults_stop_when_the_kernel_count_saturates, stop),
         cmocka_unit_test_teardown(cmd_and_cwd_follow_an_exec_and_a_chdir, stop),
@@ -640,6 +674,7 @@ main(void)
         cmocka_unit_test_teardown(logical_writes_are_bytes_as_xnu_counts_them, stop),
         cmocka_unit_test_teardown(owner_only_data_needs_the_owner_or_root, stop),
         cmocka_unit_test(access_conf_allows_named_users),
+        cmocka_unit_test_teardown(linux_names_serve_what_macos_has, stop),
         cmocka_unit_test_teardown(threads_are_instances_when_asked, stop),
         cmocka_unit_test_teardown(a_request_makes_only_the_calls_its_rows_need, stop),
     };

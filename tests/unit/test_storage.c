@@ -48,10 +48,11 @@ string_at(const char *a, const char *b, const char *text)
     assert_int_equal(reg_builder_string(&builder, path, text), 0);
 }
 
-/* One whole disk: device (id base) > driver (base+1) > media (base+2). */
+/* One whole disk: device (id base) > driver (base+1) > media (base+2);
+ * times (ns read, ns written) are the driver's "Total Time" when given. */
 static void
-add_disk(uint64_t base, const char *bsd, const char *interconnect, const char *location, uint64_t reads,
-         uint64_t bytes_read, uint64_t bytes_written, uint64_t block_size)
+add_disk_timed(uint64_t base, const char *bsd, const char *interconnect, const char *location, uint64_t reads,
+               uint64_t bytes_read, uint64_t bytes_written, uint64_t block_size, const uint64_t *times)
 {
     assert_int_equal(reg_builder_entry(&builder, base, 0, "device", "IOBlockStorageServices"), 0);
     if (interconnect != NULL) {
@@ -63,10 +64,21 @@ add_disk(uint64_t base, const char *bsd, const char *interconnect, const char *l
     number_at("Statistics", "Operations (Write)", reads / 2);
     number_at("Statistics", "Bytes (Read)", bytes_read);
     number_at("Statistics", "Bytes (Write)", bytes_written);
+    if (times != NULL) {
+        number_at("Statistics", "Total Time (Read)", times[0]);
+        number_at("Statistics", "Total Time (Write)", times[1]);
+    }
     assert_int_equal(reg_builder_entry(&builder, base + 2, base + 1, "Media", "IOMedia"), 0);
     string_at("BSD Name", NULL, bsd);
     assert_int_equal(reg_builder_bool(&builder, "Whole", 1), 0);
     number_at("Preferred Block Size", NULL, block_size);
+}
+
+static void
+add_disk(uint64_t base, const char *bsd, const char *interconnect, const char *location, uint64_t reads,
+         uint64_t bytes_read, uint64_t bytes_written, uint64_t block_size)
+{
+    add_disk_timed(base, bsd, interconnect, location, reads, bytes_read, bytes_written, block_size, NULL);
 }
 
 static void
@@ -118,6 +130,26 @@ a_zero_block_size_gives_no_block_counts(void **state)
     publish_disks();
     assert_int_equal(harness_inst_value(CLUSTER_DISK, 53, PM_TYPE_U64, INDOM_DISK, "disk0"), -1);  /* blkread */
     assert_int_equal(harness_inst_value(CLUSTER_DISK, 50, PM_TYPE_U64, INDOM_DISK, "disk0"), 8);   /* KiB read */
+}
+
+/* What pcp iostat reads under Linux's names: the time requests took in
+ * milliseconds (the driver's "Total Time", ns), busy time as their sum,
+ * and no merged requests. A disk whose driver gives no times has none. */
+static void
+iostat_names_are_the_drivers_times_in_ms(void **state)
+{
+    (void)state;
+    reg_builder_reset(&builder);
+    add_disk_timed(0x100, "disk0", "Apple Fabric", "Internal", 100, 4096, 4096, 4096,
+                   (const uint64_t[]){ 7000000000ull + 999999, 2500000000ull });      /* 7000.999999 ms */
+    add_disk(0x200, "disk4", "USB", "External", 10, 512, 0, 512);           /* no times */
+    publish_disks();
+    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 2, PM_TYPE_U64, INDOM_DISK, "disk0"), 7000);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 3, PM_TYPE_U64, INDOM_DISK, "disk0"), 2500);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 4, PM_TYPE_U64, INDOM_DISK, "disk0"), 9500);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 0, PM_TYPE_U64, INDOM_DISK, "disk0"), 0);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 1, PM_TYPE_U64, INDOM_DISK, "disk4"), 0);
+    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 4, PM_TYPE_U64, INDOM_DISK, "disk4"), -1);
 }
 
 static void
@@ -314,6 +346,7 @@ main(void)
         HARNESS_TEST(disks_are_decoded_from_escaped_registry_paths),
         HARNESS_TEST(byte_counters_near_2_64_sum_without_wrapping),
         HARNESS_TEST(a_zero_block_size_gives_no_block_counts),
+        HARNESS_TEST(iostat_names_are_the_drivers_times_in_ms),
         HARNESS_TEST(ejection_mid_interval_never_takes_disk_all_back),
         HARNESS_TEST(an_unknown_protocol_is_labelled_as_macos_names_it),
         HARNESS_TEST(filesystems_at_their_edges),

@@ -140,6 +140,7 @@ live_proc_task(void *ctx, int32_t pid, struct plat_proc_task *out)
         .syscalls_mach = ti.pti_syscalls_mach, .syscalls_unix = ti.pti_syscalls_unix,
         .messages_sent = ti.pti_messages_sent, .messages_received = ti.pti_messages_received,
         .threadnum = ti.pti_threadnum, .numrunning = ti.pti_numrunning, .priority = ti.pti_priority,
+        .policy = ti.pti_policy,
     };
     return 0;
 }
@@ -334,6 +335,8 @@ live_proc_threads(void *ctx, int32_t pid, struct plat_thread_set *out)
         t->flags = pth.pth_flags;
         t->curpri = pth.pth_curpri;
         t->priority = pth.pth_priority;
+        t->policy_status = 0;
+        t->policy = pth.pth_policy;
         memcpy(t->name, pth.pth_name, sizeof(t->name));
         t->name[sizeof(t->name) - 1] = '\0';
         n++;
