@@ -11,9 +11,10 @@
 #include "cpu_counters.h"
 #include "metric_units.h"
 
+/* The states, then the interrupt count (its row's name is the family's own). */
 enum cpu_linux_state {
     CPU_LINUX_VUSER, CPU_LINUX_VNICE, CPU_LINUX_GUEST, CPU_LINUX_GUEST_NICE, CPU_LINUX_WAIT, CPU_LINUX_IRQ_HARD,
-    CPU_LINUX_IRQ_SOFT, CPU_LINUX_STEAL, CPU_LINUX_NSTATES
+    CPU_LINUX_IRQ_SOFT, CPU_LINUX_STEAL, CPU_LINUX_NSTATES, CPU_LINUX_INTR = CPU_LINUX_NSTATES
 };
 
 /* The rows of a CPU family's cluster, items 0 to CPU_LINUX_NSTATES - 1. */
@@ -29,7 +30,8 @@ enum cpu_linux_state {
     CPU_LINUX_ROW(prefix, "irq.soft", CPU_LINUX_IRQ_SOFT, cluster, indom),            \
     CPU_LINUX_ROW(prefix, "steal", CPU_LINUX_STEAL, cluster, indom)
 
-/* The value of one state from a CPU's (or all CPUs') counters at hz. */
-int cpu_linux_fetch(const struct cpu_counters *c, enum cpu_linux_state state, uint32_t hz, pmAtomValue *atom);
+/* The value of one state, or of the interrupt count, from a CPU's (or all
+ * CPUs') counters, in milliseconds at the host's clock rate (hinv.h). */
+int cpu_linux_fetch(const struct cpu_counters *c, enum cpu_linux_state state, pmAtomValue *atom);
 
 #endif

@@ -19,7 +19,7 @@ static const struct metric_row rows[] = {
     { "kernel.all.cpu.sys", CLUSTER_CPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
     { "kernel.all.cpu.idle", CLUSTER_CPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
     CPU_LINUX_ROWS("kernel.all.cpu.", CLUSTER_CPU_LINUX, COLLECTOR_NO_INDOM),
-    { "kernel.all.intr", CLUSTER_CPU_LINUX, CPU_LINUX_NSTATES, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER,
+    { "kernel.all.intr", CLUSTER_CPU_LINUX, CPU_LINUX_INTR, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER,
       UNITS_COUNT },
 };
 
@@ -45,12 +45,10 @@ cpu_total_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *at
     int sts;
 
     (void)inst;
-    if (row->cluster == CLUSTER_CPU_LINUX && row->item == CPU_LINUX_NSTATES)
-        return PM_ERR_APPVERSION;       /* kernel.all.intr: XNU offers no count of interrupts */
+    if (row->cluster == CLUSTER_CPU_LINUX)
+        return cpu_linux_fetch(&total, (enum cpu_linux_state)row->item, atom);
     if ((sts = hinv_clock_hz(&hz)) < 0)
         return sts;
-    if (row->cluster == CLUSTER_CPU_LINUX)
-        return cpu_linux_fetch(&total, (enum cpu_linux_state)row->item, hz, atom);
     atom->ull = cpu_counters_msec(&total, (enum cpu_state_index)(row->item - ITEM_FIRST), hz);
     return PMDA_FETCH_STATIC;
 }

@@ -87,7 +87,6 @@ hinv_refresh(const struct platform *p, pmInDom indom)
 static int
 hinv_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    uint32_t hz;
     int sts;
 
     (void)inst;
@@ -96,8 +95,7 @@ hinv_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         sts = hinv_page_size(&atom->ull);
         break;
     case ITEM_HZ:
-        sts = hinv_clock_hz(&hz);
-        atom->ul = hz;
+        sts = hinv_clock_hz(&atom->ul);
         break;
     case ITEM_MACHINE:
         sts = fact(host.model_status);

@@ -25,8 +25,8 @@
 
 #define ITEM_NCPU 71
 #define ITEM_FIRST 72           /* 72..75 follow enum cpu_state_index */
-/* cluster 107, after the CPU states */
-enum { ITEM_INTR = CPU_LINUX_NSTATES, ITEM_CPU_NUM, ITEM_ONLINE };
+/* cluster 107, after the CPU states and the interrupt count */
+enum { ITEM_CPU_NUM = CPU_LINUX_INTR + 1, ITEM_ONLINE };
 
 static const struct metric_row rows[] = {
     { "hinv.ncpu", CLUSTER_PERCPU, ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
@@ -35,7 +35,7 @@ static const struct metric_row rows[] = {
     { "kernel.percpu.cpu.sys", CLUSTER_PERCPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
     { "kernel.percpu.cpu.idle", CLUSTER_PERCPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
     CPU_LINUX_ROWS("kernel.percpu.cpu.", CLUSTER_PERCPU_LINUX, INDOM_CPU),
-    { "kernel.percpu.intr", CLUSTER_PERCPU_LINUX, ITEM_INTR, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_COUNT },
+    { "kernel.percpu.intr", CLUSTER_PERCPU_LINUX, CPU_LINUX_INTR, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_COUNT },
     { "hinv.map.cpu_num", CLUSTER_PERCPU_LINUX, ITEM_CPU_NUM, PM_TYPE_U32, INDOM_CPU, PM_SEM_DISCRETE, UNITS_NONE },
     { "hinv.cpu.online", CLUSTER_PERCPU_LINUX, ITEM_ONLINE, PM_TYPE_U32, INDOM_CPU, PM_SEM_INSTANT, UNITS_NONE },
 };
@@ -165,12 +165,8 @@ static int
 linux_fetch(const struct metric_row *row, const struct cpu_entry *e, pmAtomValue *atom)
 {
     unsigned int number;
-    uint32_t hz;
-    int sts;
 
     switch (row->item) {
-    case ITEM_INTR:
-        return PM_ERR_APPVERSION;       /* XNU offers no count of interrupts */
     case ITEM_CPU_NUM:
         if (sscanf(e->name, "cpu%u", &number) != 1)
             return PMDA_FETCH_NOVALUES;
@@ -179,9 +175,7 @@ linux_fetch(const struct metric_row *row, const struct cpu_entry *e, pmAtomValue
     case ITEM_ONLINE:
         return online(atom);
     default:
-        if ((sts = hinv_clock_hz(&hz)) < 0)
-            return sts;
-        return cpu_linux_fetch(&e->counters, (enum cpu_linux_state)row->item, hz, atom);
+        return cpu_linux_fetch(&e->counters, (enum cpu_linux_state)row->item, atom);
     }
 }
 
