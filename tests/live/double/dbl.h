@@ -1,0 +1,111 @@
+/*
+ * The test double of the macOS calls src/platform/darwin/ makes: how a test
+ * sets it up and reads what it saw. The double itself is compiled with
+ * Apple's declarations (tests/live/build.sh); this header uses only stdint
+ * types so that the test programs, compiled with glibc's, include it too.
+ * Errors are Darwin's numbers (darwin_errno.h), as the live code sees them.
+ */
+#ifndef PMDA_DARWIN_DBL_H
+#define PMDA_DARWIN_DBL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Forget every setting, object and count (between tests). */
+void dbl_reset(void);
+
+/* Faults: the nth call (1 = the next; 0 = every call from now on) of the
+ * doubled function named fn fails with err: a Darwin errno for the POSIX
+ * calls, a kern_return_t for Mach and IOKit, a status for notify(3). */
+void dbl_fail(const char *fn, unsigned int nth, int err);
+/* How many times fn was called since the reset. */
+unsigned int dbl_calls(const char *fn);
+/* Consulted by each doubled call: nonzero (the error) when it must fail. */
+int dbl_failing(const char *fn);
+
+/* What is held: CoreFoundation objects alive (those the double made for its
+ * own tables are not counted), IOKit object references given out and not
+ * released, Mach send rights and vm_allocate'd regions given out and not
+ * returned, files and notify tokens open. */
+struct dbl_held {
+    long cf, io, ports, vm, fds, tokens;
+};
+struct dbl_held dbl_held(void);
+
+/* CoreFoundation values a test builds (each call returns a new object with
+ * one reference the caller owns; dbl_cf_put and dbl_cf_append consume
+ * value's). */
+void *dbl_cf_number(int64_t v);
+void *dbl_cf_float(double v);
+void *dbl_cf_bool(int v);
+void *dbl_cf_string(const char *s);
+void *dbl_cf_data(const void *bytes, size_t len);
+void *dbl_cf_dict(void);
+void *dbl_cf_array(void);
+void dbl_cf_put(void *dict, const char *key, void *value);
+void dbl_cf_append(void *array, void *value);
+void dbl_cf_release(void *obj);
+
+/* The IORegistry: entries (id, name, location or NULL, class, and a
+ * properties dictionary from dbl_cf_dict, consumed), each attached in a
+ * plane below a parent (DBL_REG_ROOT: at the plane's top); an entry may be
+ * in two planes, as the CPUs are in IOService and IODeviceTree. A class
+ * named with dbl_reg_superclass matches IOServiceMatching too. */
+#define DBL_REG_ROOT 0xffffffffu
+unsigned int dbl_reg_entry(uint64_t id, const char *name, const char *location, const char *class_name,
+                           void *props);
+void dbl_reg_attach(unsigned int entry, const char *plane, unsigned int parent);
+void dbl_reg_superclass(unsigned int entry, const char *class_name);
+
+/* sysctl (sysctl.c says how each kind answers): an integer of width 4
+ * or 8, a string, a struct or other bytes (by name, or by MIB with name
+ * ""), a list that gains grow bytes after each size probe, a name whose
+ * read fails with a Darwin errno, the NFS client's statistics. */
+void dbl_sysctl_int(const char *name, uint64_t value, unsigned int width);
+void dbl_sysctl_string(const char *name, const char *text);
+void dbl_sysctl_bytes(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len);
+void dbl_sysctl_list(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len,
+                     size_t grow);
+void dbl_sysctl_error(const char *name, int err);
+void dbl_sysctl_nfs(int typenum, const void *stats, size_t len);
+/* The struct sysctls, in Darwin's layouts at their MIBs (size 0: the
+ * struct's own; another size stands for a struct of another release). */
+void dbl_sysctl_clockrate(int hz, unsigned int size);
+void dbl_sysctl_loadavg(uint32_t l1, uint32_t l5, uint32_t l15, int64_t fscale);
+void dbl_sysctl_boottime(int64_t sec, int32_t usec);
+void dbl_sysctl_swapusage(uint64_t total, uint64_t avail, uint64_t used);
+void dbl_sysctl_argmax(int argmax);
+
+/* Mach: per-CPU ticks (ncpu rows of user, system, idle, nice), the VM
+ * statistics (each field the seed plus its offset in Apple's struct, read
+ * back with dbl_vm_value; rev0: a kernel that fills only revision 0),
+ * the page size, the default processor set's load, the timebase. */
+#define DBL_MAX_CPUS 64
+void dbl_mach_cpus(unsigned int ncpu, const uint32_t *ticks);
+void dbl_mach_vm(uint64_t seed, int rev0);
+uint64_t dbl_vm_value(size_t offset);
+size_t dbl_vm_offset(const char *field);
+uint64_t dbl_vm_field(const char *field);
+void dbl_mach_page_size(uint32_t size);
+void dbl_mach_load(int32_t tasks, int32_t threads);
+void dbl_mach_timebase(uint32_t numer, uint32_t denom);
+
+/* The C library (libc.c): uname's fields (sysname is Darwin), the wall
+ * clock, the utmpx records and whether the file can be read (a Darwin
+ * errno, 0: it can), the mounts getfsstat lists, the NFS client (its
+ * type number; 0: not loaded) and server (the struct, or the error
+ * nfssvc gives), each interface's functional type or ioctl error. */
+void dbl_uname(const char *nodename, const char *release, const char *version, const char *machine);
+void dbl_now(int64_t sec, int32_t usec);
+void dbl_logins_readable(int err);
+void dbl_login(int type, const char *user);
+void dbl_mount(const char *on, const char *from, const char *fstype, uint32_t flags, uint32_t bsize, uint64_t blocks,
+               uint64_t bfree, uint64_t bavail, uint64_t files, uint64_t ffree);
+void dbl_nfs_client(int typenum);
+void dbl_nfs_server(const void *stats, size_t len, int err);
+void dbl_netif_type(const char *name, uint32_t type, int err);
+
+/* Provided by the test program: print what the double found wrong. */
+void dbl_report(const char *text);
+
+#endif

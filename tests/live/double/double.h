@@ -1,0 +1,48 @@
+/*
+ * Shared between the double's files (compiled with Apple's declarations);
+ * the tests use dbl.h.
+ */
+#ifndef PMDA_DARWIN_DOUBLE_H
+#define PMDA_DARWIN_DOUBLE_H
+
+#include "dbl.h"
+
+/* Stop the test program: the live code broke a rule of Apple's API. */
+void dbl_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Each file's part of dbl_reset and dbl_held. */
+void dbl_cf_reset(void);
+long dbl_cf_alive(void);
+void dbl_io_reset(void);
+long dbl_io_held(void);
+void dbl_mach_reset(void);
+void dbl_mach_held(struct dbl_held *h);
+void dbl_sysctl_reset(void);
+void dbl_libc_reset(void);
+long dbl_libc_fds(void);
+void dbl_notify_reset(void);
+long dbl_notify_tokens(void);
+void dbl_private_reset(void);
+
+/* CF objects the double makes (cf.c): a reference, a deep copy (what an
+ * unserialized property is), an object of no type the live code reads. */
+void *dbl_cf_retain(void *o);
+void *dbl_cf_copy(const void *o);
+void *dbl_cf_opaque(void);
+
+/* The port names of one kind held (mach.c; the kind is dbl_mach.h's). */
+long dbl_ports_of(int kind);
+
+/* A user client of a service class (IOServiceOpen, IOConnectCallStructMethod:
+ * the SMC's, smc.c). Mach and IOKit return codes. */
+int dbl_service_open(const char *class_name, uint32_t type);
+int dbl_service_call(const char *class_name, uint32_t selector, const void *in, size_t in_size, void *out,
+                     size_t *out_size);
+
+/* Fill a vm_statistics64 (kernel_structs.c). */
+void dbl_vm_fill(void *vs);
+
+/* Set errno as the live code reads it (Darwin's __error()). */
+void dbl_set_errno(int err);
+
+#endif

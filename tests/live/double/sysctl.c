@@ -1,0 +1,273 @@
+/*
+ * sysctl, sysctlbyname and sysctlnametomib with XNU's semantics
+ * (xnu-11417.101.15 bsd/kern/kern_newsysctl.c):
+ *  - no buffer: the size the value needs, in *oldlenp (a list's handler
+ *    adds room for entries that may come: the probe is an estimate);
+ *  - a buffer shorter than the value: ENOMEM, nothing copied and a length
+ *    of 0 (sysctl_old_user refuses before copying; userland_sysctl
+ *    answers the bytes written);
+ *  - an integer: 4 bytes for an int, 8 for a quad; a 4-byte buffer for a
+ *    quad gets the value as an int, ERANGE when it does not fit
+ *    (sysctl_io_number);
+ *  - a string: its bytes and the NUL, ENOMEM when they do not fit
+ *    (sysctl_io_string);
+ *  - a name that does not exist: ENOENT; a handler's own error as it is
+ *    (hw.perflevelN.l3cachesize is EINVAL where the level has no L3, as on
+ *    Apple Silicon: sysctl_hw_generic, bsd/kern/kern_mib.c);
+ *  - the NFS client's statistics (vfs.nfs's NFS_NFSSTATS) are copied out
+ *    by the kext itself, which sets the length in the request that
+ *    userland_sysctl does not return: the caller always gets a length of
+ *    0, with the data in place when the buffer held the whole struct and
+ *    ENOMEM when not (NFS-339 kext/nfs_vfsops.c nfs_vfs_sysctl;
+ *    xnu bsd/vfs/vfs_subr.c vfs_sysctl_node).
+ */
+#include "double.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysctl.h>
+
+#define MAX_SYSCTLS 1024
+#define AUTO_MIB 0x7000             /* the first number given to a name set without a MIB */
+
+enum kind { K_INT = 1, K_STRING, K_BYTES, K_LIST, K_ERROR, K_NFS };
+
+static struct sysctl {
+    char name[128];
+    int mib[CTL_MAXNAME];
+    unsigned int miblen;
+    enum kind kind;
+    unsigned char *bytes;
+    size_t len;
+    unsigned int width;             /* K_INT: 4 or 8 */
+    int err;                        /* K_ERROR */
+    size_t grow;                    /* K_LIST: bytes the list gains after each size probe */
+} sysctls[MAX_SYSCTLS];
+static unsigned int nsysctls;
+
+void
+dbl_sysctl_reset(void)
+{
+    for (unsigned int i = 0; i < nsysctls; i++)
+        free(sysctls[i].bytes);
+    memset(sysctls, 0, sizeof(sysctls));
+    nsysctls = 0;
+}
+
+static struct sysctl *
+by_name(const char *name)
+{
+    for (unsigned int i = 0; i < nsysctls; i++)
+        if (strcmp(sysctls[i].name, name) == 0)
+            return &sysctls[i];
+    return NULL;
+}
+
+static struct sysctl *
+by_mib(const int *mib, unsigned int miblen)
+{
+    for (unsigned int i = 0; i < nsysctls; i++)
+        if (sysctls[i].miblen == miblen && memcmp(sysctls[i].mib, mib, miblen * sizeof(int)) == 0)
+            return &sysctls[i];
+    return NULL;
+}
+
+/* Set (or replace) a sysctl; mib NULL: one of its own. */
+static struct sysctl *
+set(const char *name, const int *mib, unsigned int miblen, enum kind kind, const void *bytes, size_t len)
+{
+    struct sysctl *s = name[0] ? by_name(name) : by_mib(mib, miblen);
+
+    if (s == NULL) {
+        if (nsysctls == MAX_SYSCTLS)
+            dbl_violation("more than %d sysctls", MAX_SYSCTLS);
+        s = &sysctls[nsysctls];
+        strlcpy(s->name, name, sizeof(s->name));
+        if (mib != NULL) {
+            memcpy(s->mib, mib, miblen * sizeof(int));
+            s->miblen = miblen;
+        } else {
+            s->mib[0] = AUTO_MIB + (int)nsysctls;
+            s->miblen = 1;
+        }
+        nsysctls++;
+    }
+    free(s->bytes);
+    s->kind = kind;
+    s->len = len;
+    s->grow = 0;
+    if ((s->bytes = malloc(len ? len : 1)) == NULL)
+        dbl_violation("out of memory");
+    if (len)
+        memcpy(s->bytes, bytes, len);
+    return s;
+}
+
+void
+dbl_sysctl_int(const char *name, uint64_t value, unsigned int width)
+{
+    if (width != 4 && width != 8)
+        dbl_violation("sysctl %s of width %u", name, width);
+    set(name, NULL, 0, K_INT, &value, 8)->width = width;
+}
+
+void
+dbl_sysctl_string(const char *name, const char *text)
+{
+    set(name, NULL, 0, K_STRING, text, strlen(text) + 1);
+}
+
+void
+dbl_sysctl_bytes(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len)
+{
+    set(name, mib, miblen, K_BYTES, bytes, len);
+}
+
+void
+dbl_sysctl_list(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len, size_t grow)
+{
+    set(name, mib, miblen, K_LIST, bytes, len)->grow = grow;
+}
+
+void
+dbl_sysctl_error(const char *name, int err)
+{
+    set(name, NULL, 0, K_ERROR, NULL, 0)->err = err;
+}
+
+void
+dbl_sysctl_nfs(int typenum, const void *stats, size_t len)
+{
+    int mib[3] = { CTL_VFS, typenum, 1 /* NFS_NFSSTATS */ };
+
+    set("", mib, 3, K_NFS, stats, len);
+}
+
+static int
+fail(int err)
+{
+    dbl_set_errno(err);
+    return -1;
+}
+
+static int
+answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
+{
+    const void *value = s->bytes;
+    size_t need = s->len;
+    uint32_t small;
+
+    if (newp != NULL)
+        dbl_violation("sysctl %s: the live code never sets a sysctl", s->name);
+    switch (s->kind) {
+    case K_ERROR:
+        return fail(s->err);
+    case K_NFS:
+        if (oldp != NULL && *oldlenp >= s->len)
+            memcpy(oldp, s->bytes, s->len);
+        else if (oldp != NULL) {
+            *oldlenp = 0;
+            return fail(ENOMEM);
+        }
+        *oldlenp = 0;
+        return 0;
+    case K_INT:
+        need = s->width;
+        if (s->width == 8 && oldp != NULL && *oldlenp == 4) {
+            uint64_t v;
+
+            memcpy(&v, s->bytes, 8);
+            if (v > INT32_MAX)
+                return fail(ERANGE);
+            small = (uint32_t)v;
+            value = &small;
+            need = 4;
+        } else if (s->width == 4) {
+            uint64_t v;
+
+            memcpy(&v, s->bytes, 8);
+            small = (uint32_t)v;
+            value = &small;
+        }
+        break;
+    case K_LIST:
+        if (oldp == NULL) {
+            *oldlenp = need + need / 8;     /* the handlers' slack, as tcp_pcblist_n's */
+            if (s->grow > 0) {              /* it grows before the read */
+                unsigned char *grown = realloc(s->bytes, s->len + s->grow);
+
+                if (grown == NULL)
+                    dbl_violation("out of memory");
+                memset(grown + s->len, 0, s->grow);
+                s->bytes = grown;
+                s->len += s->grow;
+            }
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    if (oldp == NULL) {
+        *oldlenp = need;
+        return 0;
+    }
+    if (*oldlenp < need) {
+        *oldlenp = 0;
+        return fail(ENOMEM);
+    }
+    memcpy(oldp, value, need);
+    *oldlenp = need;
+    return 0;
+}
+
+int
+sysctl(int *mib, u_int miblen, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+{
+    struct sysctl *s;
+    int err;
+
+    (void)newlen;
+    if (oldlenp == NULL)
+        dbl_violation("sysctl without a length");
+    if ((err = dbl_failing("sysctl")) != 0)
+        return fail(err);
+    if ((s = by_mib(mib, miblen)) == NULL)
+        return fail(ENOENT);
+    return answer(s, oldp, oldlenp, newp);
+}
+
+int
+sysctlbyname(const char *name, void *oldp, size_t *oldlenp, void *newp, size_t newlen)
+{
+    struct sysctl *s;
+    int err;
+
+    (void)newlen;
+    if (oldlenp == NULL)
+        dbl_violation("sysctlbyname(%s) without a length", name);
+    if ((err = dbl_failing("sysctlbyname")) != 0)
+        return fail(err);
+    if ((s = by_name(name)) == NULL)
+        return fail(ENOENT);
+    return answer(s, oldp, oldlenp, newp);
+}
+
+/* Libc gen/sysctlnametomib.c: *sizep in, the MIB's length out. */
+int
+sysctlnametomib(const char *name, int *mib, size_t *sizep)
+{
+    struct sysctl *s;
+    int err;
+
+    if ((err = dbl_failing("sysctlnametomib")) != 0)
+        return fail(err);
+    if ((s = by_name(name)) == NULL)
+        return fail(ENOENT);
+    if (*sizep < s->miblen)
+        return fail(ENOMEM);
+    memcpy(mib, s->mib, s->miblen * sizeof(int));
+    *sizep = s->miblen;
+    return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * What the live-layer tests share: the live platform opened on the double,
+ * Darwin's error numbers, and the check that a source holds nothing more
+ * after many rounds than after the first.
+ */
+#ifndef PMDA_DARWIN_LIVE_HARNESS_H
+#define PMDA_DARWIN_LIVE_HARNESS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "dbl.h"
+#include "platform.h"
+
+/* Darwin's errno numbers where they are not Linux's (xnu-11417.101.15
+ * bsd/sys/errno.h): the live code returns these, negated. 1 to 34 are
+ * the same on both. */
+#define D_EAGAIN 35
+#define D_EMSGSIZE 40
+#define D_ENOTSUP 45
+#define D_ENOSYS 78
+#define D_ENODATA 96
+
+/* kern_return_t values (mach/kern_return.h, iokit/IOKit/IOReturn.h). */
+#define D_KERN_FAILURE 5
+#define D_KERN_INVALID_ARGUMENT 4
+#define D_IO_NOT_PRIVILEGED ((int)0xe00002c1)
+#define D_IO_NO_DEVICE ((int)0xe00002c0)
+
+/* A fresh double and the live platform opened on it. */
+void live_setup(struct platform *p);
+void live_teardown(struct platform *p);
+
+/* cmocka's setup and teardown around a struct platform in *state. */
+int live_test_setup(void **state);
+int live_test_teardown(void **state);
+
+/* Run fn(p) rounds times after one first round; fail when the double holds
+ * more CF objects, IOKit references, ports, regions, descriptors or tokens
+ * after them than after the first. */
+void assert_steady(struct platform *p, void (*fn)(struct platform *p), unsigned int rounds);
+
+/* Whether the platform's error text for the last call contains text. */
+void assert_error_has(struct platform *p, const char *text);
+
+#endif
