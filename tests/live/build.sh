@@ -39,7 +39,7 @@ mac_flags="-target x86_64-linux-gnu -nostdinc -isystem $resource/include -isyste
            -isystem $apple/any-macos.13-any -isystem $apple/any-macos-any -D__APPLE__ -D__MACH__
            -D_DARWIN_C_SOURCE -I$src/include -I$src/src/platform -I$src/src/platform/darwin
            -I$src/tests/cross/sdk -I$here/double"
-linux_flags="-D_GNU_SOURCE -I$src/include -I$src/src/platform -I$src/src/replay -I$here/harness -I$here/double"
+linux_flags="-D_GNU_SOURCE -I$src/tests/unit -I$src/include -I$src/src/platform -I$src/src/replay -I$here/harness -I$here/double"
 
 portable=$(grep -v '^#' "$src/src/platform/portable-sources.txt")
 replay=$(grep -v '^#' "$src/src/replay/sources.txt")

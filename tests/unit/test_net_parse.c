@@ -19,6 +19,7 @@
 
 #include "netif_parse.h"
 #include "netstat_parse.h"
+#include "pcblist_build.h"
 #include "xnu_layouts.h"
 
 static void
@@ -309,50 +310,6 @@ tcpstat_fields(void **state)
 }
 
 /* A pcblist_n buffer: an xinpgen header, records, an xinpgen trailer. */
-static size_t
-pcb_xinpgen(unsigned char *b, size_t at, uint64_t gen)
-{
-    struct xnu_xinpgen x = { .xig_len = sizeof(x), .xig_count = 1, .xig_gen = gen, .xig_sogen = 9 };
-
-    memcpy(b + at, &x, sizeof(x));
-    return at + sizeof(x);                         /* 24: a multiple of 8, no padding */
-}
-
-static size_t
-pcb_record(unsigned char *b, size_t at, uint32_t kind, uint32_t len, int32_t state)
-{
-    memset(b + at, 0xee, (len + 7) / 8 * 8);       /* junk, as real records hold data */
-    put(b + at, len, 4);
-    put(b + at + 4, kind, 4);
-    if (kind == 0x01 && len >= sizeof(struct xnu_xsocket_n)) {     /* XSO_SOCKET: state is its last pid */
-        struct xnu_xsocket_n x;
-
-        memcpy(&x, b + at, sizeof(x));
-        x.so_last_pid = state;
-        memcpy(b + at, &x, sizeof(x));
-    }
-    if (kind == XNU_XSO_TCPCB && len >= sizeof(struct xnu_xtcpcb_n_head)) {
-        struct xnu_xtcpcb_n_head x;
-
-        memcpy(&x, b + at, sizeof(x));
-        x.t_state = state;
-        memcpy(b + at, &x, sizeof(x));
-    }
-    return at + (len + 7) / 8 * 8;
-}
-
-/* One connection: the six record kinds of a TCP pcb, in the kernel's order. */
-static size_t
-pcb_connection(unsigned char *b, size_t at, int32_t state)
-{
-    at = pcb_record(b, at, 0x10, 125, 0);          /* xinpcb_n (odd length: padded) */
-    at = pcb_record(b, at, 0x01, sizeof(struct xnu_xsocket_n), 700 + state);   /* xsocket_n, its last pid */
-    at = pcb_record(b, at, 0x02, 36, 0);           /* xsockbuf_n receive */
-    at = pcb_record(b, at, 0x04, 36, 0);           /* xsockbuf_n send */
-    at = pcb_record(b, at, 0x08, 72, 0);           /* xsockstat_n */
-    return pcb_record(b, at, XNU_XSO_TCPCB, 208, state);
-}
-
 static void
 pcblist_counts_states(void **state)
 {

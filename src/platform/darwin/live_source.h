@@ -46,6 +46,7 @@ struct live_source {
     struct plat_sock_owner *owners; /* handed out by live_sock_owners() */
     unsigned int owners_cap;
     size_t nfsrv_size;              /* sizeof(struct nfsrvstats) as the kernel says, once known */
+    size_t nfscl_size;              /* sizeof(struct nfsclntstats) as the kext takes it, once known */
     struct live_ioreport *ioreport; /* the IOReport subscription (ioreport.c), made at first use */
     struct live_hid *hid;           /* the HID event system client (hid_sensors.c), made at first use */
     struct live_smc *smc;           /* the AppleSMC connection and key cache (smc.c), made at first use */

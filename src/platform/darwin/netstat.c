@@ -95,8 +95,8 @@ live_tcp(void *ctx, struct plat_tcp *out)
     struct live_source *src = live_begin(ctx);
     uint64_t disabled;
 
-    out->access_status = live_sysctl_uint(src, "net.inet.tcp.disable_access_to_stats", &disabled);
-    out->access_disabled = (uint32_t)disabled;
+    if ((out->access_status = live_sysctl_uint(src, "net.inet.tcp.disable_access_to_stats", &disabled)) == 0)
+        out->access_disabled = (uint32_t)disabled;
     READ_AND_PARSE(src, "net.inet.tcp.stats", netstat_parse_tcp, out);
 }
 

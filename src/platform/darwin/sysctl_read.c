@@ -42,10 +42,12 @@ live_sysctl_struct(struct live_source *src, const char *what, int *mib, unsigned
     return 0;
 }
 
+/* The kernel writes the string with its NUL, or refuses (ENOMEM) when
+ * the buffer cannot hold both (bsd/kern/kern_newsysctl.c sysctl_io_string). */
 int
 live_sysctl_text(struct live_source *src, const char *name, char *out, size_t outlen)
 {
-    size_t size = outlen - 1;
+    size_t size = outlen;
 
     if (sysctlbyname(name, out, &size, NULL, 0) == -1)
         return live_fail(src, -errno, "sysctl %s: %s", name, strerror(errno));

@@ -25,6 +25,12 @@ read_vm(struct live_source *src, struct plat_vm *out)
     kr = host_statistics64(src->host, HOST_VM_INFO64, (host_info64_t)&vs, &count);
     if (kr != KERN_SUCCESS)
         return live_fail(src, -EIO, "host_statistics64(HOST_VM_INFO64): %s", mach_error_string(kr));
+    /* The reply holds only the fields the kernel filled, count integers of
+     * them (osfmk/kern/host.c vm_stats: revision 0 leaves out the
+     * compressor's): the rest of vs would be whatever the stack held. */
+    if (count < HOST_VM_INFO64_COUNT)
+        return live_fail(src, -EMSGSIZE, "host_statistics64(HOST_VM_INFO64): %u of %u fields", count,
+                         (unsigned int)HOST_VM_INFO64_COUNT);
     out->free_count = vs.free_count;
     out->active_count = vs.active_count;
     out->inactive_count = vs.inactive_count;

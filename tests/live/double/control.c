@@ -82,6 +82,7 @@ dbl_reset(void)
     dbl_cf_reset();
     dbl_mach_reset();
     dbl_sysctl_reset();
+    dbl_netif_reset();
     dbl_libc_reset();
     dbl_notify_reset();
 }

@@ -59,13 +59,13 @@ void dbl_reg_superclass(unsigned int entry, const char *class_name);
 
 /* sysctl (sysctl.c says how each kind answers): an integer of width 4
  * or 8, a string, a struct or other bytes (by name, or by MIB with name
- * ""), a list that gains grow bytes after each size probe, a name whose
+ * ""), a list (and what it becomes after the next size probe), a name whose
  * read fails with a Darwin errno, the NFS client's statistics. */
 void dbl_sysctl_int(const char *name, uint64_t value, unsigned int width);
 void dbl_sysctl_string(const char *name, const char *text);
 void dbl_sysctl_bytes(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len);
-void dbl_sysctl_list(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len,
-                     size_t grow);
+void dbl_sysctl_list(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len);
+void dbl_sysctl_list_next(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len);
 void dbl_sysctl_error(const char *name, int err);
 void dbl_sysctl_nfs(int typenum, const void *stats, size_t len);
 /* The struct sysctls, in Darwin's layouts at their MIBs (size 0: the
@@ -104,6 +104,20 @@ void dbl_mount(const char *on, const char *from, const char *fstype, uint32_t fl
 void dbl_nfs_client(int typenum);
 void dbl_nfs_server(const void *stats, size_t len, int err);
 void dbl_netif_type(const char *name, uint32_t type, int err);
+
+/* Network interfaces (network.c): each with its NET_RT_IFLIST2 message
+ * (counters from base up: ipackets base, ierrors +1, opackets +2, oerrors
+ * +3, collisions +4, ibytes +5, obytes +6, imcasts +7, omcasts +8,
+ * iqdrops +9, snd_drops +10) and its IFMIB_IFDATA record (none when both
+ * byte counts are 0); a multicast message; interfaces en<first>... that
+ * arrive between the caller's size probe and its read; a message that runs past
+ * the end. */
+void dbl_netif_reset(void);
+void dbl_netif(unsigned int index, const char *name, uint32_t flags, uint8_t type, uint64_t base,
+               uint64_t mib_ibytes, uint64_t mib_obytes);
+void dbl_netif_multicast(void);
+void dbl_netif_arriving(unsigned int first, unsigned int count);
+void dbl_netif_damaged(void);
 
 /* Provided by the test program: print what the double found wrong. */
 void dbl_report(const char *text);

@@ -42,15 +42,18 @@ static struct sysctl {
     size_t len;
     unsigned int width;             /* K_INT: 4 or 8 */
     int err;                        /* K_ERROR */
-    size_t grow;                    /* K_LIST: bytes the list gains after each size probe */
+    unsigned char *next;            /* K_LIST: what the list is after the next size probe */
+    size_t next_len;
 } sysctls[MAX_SYSCTLS];
 static unsigned int nsysctls;
 
 void
 dbl_sysctl_reset(void)
 {
-    for (unsigned int i = 0; i < nsysctls; i++)
+    for (unsigned int i = 0; i < nsysctls; i++) {
         free(sysctls[i].bytes);
+        free(sysctls[i].next);
+    }
     memset(sysctls, 0, sizeof(sysctls));
     nsysctls = 0;
 }
@@ -94,9 +97,10 @@ set(const char *name, const int *mib, unsigned int miblen, enum kind kind, const
         nsysctls++;
     }
     free(s->bytes);
+    free(s->next);
+    s->next = NULL;
     s->kind = kind;
     s->len = len;
-    s->grow = 0;
     if ((s->bytes = malloc(len ? len : 1)) == NULL)
         dbl_violation("out of memory");
     if (len)
@@ -125,9 +129,25 @@ dbl_sysctl_bytes(const char *name, const int *mib, unsigned int miblen, const vo
 }
 
 void
-dbl_sysctl_list(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len, size_t grow)
+dbl_sysctl_list(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len)
 {
-    set(name, mib, miblen, K_LIST, bytes, len)->grow = grow;
+    set(name, mib, miblen, K_LIST, bytes, len);
+}
+
+/* The list as it will be once the next size probe has answered: what
+ * changed between a caller's probe and its read. */
+void
+dbl_sysctl_list_next(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len)
+{
+    struct sysctl *s = name[0] ? by_name(name) : by_mib(mib, miblen);
+
+    if (s == NULL || s->kind != K_LIST)
+        dbl_violation("dbl_sysctl_list_next of a sysctl that is no list");
+    free(s->next);
+    if ((s->next = malloc(len ? len : 1)) == NULL)
+        dbl_violation("out of memory");
+    memcpy(s->next, bytes, len);
+    s->next_len = len;
 }
 
 void
@@ -194,14 +214,11 @@ answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
     case K_LIST:
         if (oldp == NULL) {
             *oldlenp = need + need / 8;     /* the handlers' slack, as tcp_pcblist_n's */
-            if (s->grow > 0) {              /* it grows before the read */
-                unsigned char *grown = realloc(s->bytes, s->len + s->grow);
-
-                if (grown == NULL)
-                    dbl_violation("out of memory");
-                memset(grown + s->len, 0, s->grow);
-                s->bytes = grown;
-                s->len += s->grow;
+            if (s->next != NULL) {          /* it changes before the read */
+                free(s->bytes);
+                s->bytes = s->next;
+                s->len = s->next_len;
+                s->next = NULL;
             }
             return 0;
         }
