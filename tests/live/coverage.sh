@@ -1,12 +1,13 @@
 #!/bin/sh
 # Run every harness program build.sh made in BUILD_DIR, then print the line
-# coverage of src/platform/darwin/ that they reached together; fail when a
-# program fails or the total is below the floor (percent, default 90).
+# coverage of src/platform/darwin/ that they reached together. Fails when a
+# program fails or the total is below FLOOR percent (default 90).
 #
-# usage: coverage.sh BUILD_DIR [FLOOR]
+# usage: coverage.sh SOURCE_DIR BUILD_DIR [FLOOR]
 set -eu
-out=$1
-floor=${2:-90}
+src=$1
+out=$2
+floor=${3:-90}
 cc=${PMDA_DARWIN_LIVE_CC:-clang}
 version=$("$cc" -dumpversion | cut -d. -f1)
 profdata=$(command -v "llvm-profdata-$version" || command -v llvm-profdata)
@@ -14,18 +15,19 @@ cov=$(command -v "llvm-cov-$version" || command -v llvm-cov)
 rm -rf "$out/profiles"
 mkdir -p "$out/profiles"
 failed=0
-programs=""
+objects=""
 for t in "$out"/test_*; do
     [ -x "$t" ] || continue
-    programs="$programs $t"
+    objects="$objects -object $t"
     LLVM_PROFILE_FILE="$out/profiles/%p.profraw" "$t" || { echo "FAIL: $(basename "$t")"; failed=1; }
 done
+[ -n "$objects" ] || { echo "FAIL: no harness programs in $out"; exit 1; }
 "$profdata" merge -o "$out/live.profdata" "$out"/profiles/*.profraw
-set -- $programs
-first=$1
-shift
-objects=""
-for p in "$@"; do objects="$objects -object $p"; done
-"$cov" report "$first" $objects -instr-profile "$out/live.profdata" \
-    -ignore-filename-regex='^(?!.*src/platform/darwin/).*$' 2>/dev/null ||
-"$cov" report "$first" $objects -instr-profile "$out/live.profdata" | grep -E 'src/platform/darwin/|^TOTAL|^Filename'
+# The first -object is the binary llvm-cov reads first; any one will do.
+"$cov" report ${objects# -object} -instr-profile "$out/live.profdata" "$src"/src/platform/darwin/*.c |
+    sed "s|$src/||" | tee "$out/coverage.txt"
+total=$(awk '$1 == "TOTAL" { sub("%", "", $10); print $10 }' "$out/coverage.txt")
+echo "line coverage of src/platform/darwin/: $total% (floor $floor%)"
+[ "$failed" -eq 0 ] || exit 1
+awk -v t="$total" -v f="$floor" 'BEGIN { exit !(t + 0 >= f + 0) }' ||
+    { echo "FAIL: line coverage $total% is below $floor%"; exit 1; }

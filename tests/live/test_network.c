@@ -161,6 +161,7 @@ test_protocol_statistics_refused(void **state)
     struct platform *p = *state;
     struct bsd_icmpstat bsd = { { 0 } };
     unsigned char shortudp[8] = { 0 };
+    static unsigned char huge[70000];
     struct plat_icmp i;
     struct plat_udp u;
 
@@ -172,6 +173,9 @@ test_protocol_statistics_refused(void **state)
     dbl_sysctl_bytes("net.inet.udp.stats", NULL, 0, shortudp, sizeof(shortudp));
     assert_int_equal(p->udp(p->ctx, &u), -22);
     assert_error_has(p, "8 bytes, too short");
+    dbl_sysctl_bytes("net.inet.udp.stats", NULL, 0, huge, sizeof(huge));    /* larger than the buffer */
+    assert_int_equal(p->udp(p->ctx, &u), -12);
+    assert_error_has(p, "sysctl net.inet.udp.stats: Cannot allocate memory");
 }
 
 static void

@@ -34,9 +34,9 @@ _Static_assert(offsetof(struct udpstat, udps_opackets) == 4 * UDPSTAT_OPACKETS, 
 _Static_assert(offsetof(struct udpstat, udps_fullsock) == 4 * UDPSTAT_FULLSOCK, "udps_fullsock");
 #endif
 
-/* Larger than any of the structs (ip6stat, the largest, is a few KiB). The
- * kernel copies at most the buffer's size and then says ENOMEM: the fields
- * used are at the start, so a short copy that holds them is still good. */
+/* Larger than any of the structs (ip6stat, the largest, is a few KiB): a
+ * struct larger than the buffer is refused whole, ENOMEM with nothing
+ * copied (xnu-11417 bsd/kern/kern_newsysctl.c sysctl_old_user). */
 #define STATS_BUFFER 65536
 
 static int
@@ -45,7 +45,7 @@ read_stats(struct live_source *src, const char *name, size_t *len)
     if (src->stats == NULL && (src->stats = malloc(STATS_BUFFER)) == NULL)
         return live_fail(src, -ENOMEM, "sysctl %s: out of memory", name);
     *len = STATS_BUFFER;
-    if (sysctlbyname(name, src->stats, len, NULL, 0) == -1 && !(errno == ENOMEM && *len > 0))
+    if (sysctlbyname(name, src->stats, len, NULL, 0) == -1)
         return live_fail(src, -errno, "sysctl %s: %s", name, strerror(errno));
     return 0;
 }
