@@ -4,9 +4,15 @@
  * requests. Run under valgrind (ctest) or a sanitizer build, it shows
  * whether anything leaks or misbehaves per request.
  *
- * usage: fetch_loop MODULE PMNS_ROOT ITERATIONS
+ * usage: fetch_loop MODULE PMNS_ROOT ITERATIONS [STOP_AT]
+ *
+ * STOP_AT, a comma-separated list of round counts (e.g. "1000,20000"),
+ * stops the process (raise(SIGSTOP)) after each of those rounds, until it
+ * is sent SIGCONT: a parent waiting with waitpid(WUNTRACED) sees it stopped
+ * exactly there (.github/macos/fetch-loop-growth.py reads it then).
  */
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +23,36 @@
 static char **names;
 static int nnames;
 static pmdaInterface dp;        /* pmcd keeps an agent's interface for its whole life */
+static long stops[64];          /* STOP_AT: the rounds after which to stop */
+static int nstops;
+
+/* STOP_AT into stops[]: each a round from 1 to ITERATIONS */
+static int
+parse_stops(const char *list, long iterations)
+{
+    const char *p = list;
+    char *end;
+
+    do {
+        if (nstops == (int)(sizeof(stops) / sizeof(stops[0])))
+            return -1;
+        stops[nstops] = strtol(p, &end, 10);
+        if (end == p || stops[nstops] < 1 || stops[nstops] > iterations || (*end != ',' && *end != '\0'))
+            return -1;
+        nstops++;
+        p = end + 1;
+    } while (*end == ',');
+    return 0;
+}
+
+/* after round `done`: stop if STOP_AT lists it, and go on at SIGCONT */
+static void
+stop_if_listed(long done)
+{
+    for (int s = 0; s < nstops; s++)
+        if (stops[s] == done)
+            raise(SIGSTOP);
+}
 
 static void
 collect(const char *name)
@@ -35,11 +71,17 @@ main(int argc, char **argv)
     pmID *pmids;
     long iterations;
 
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s MODULE PMNS_ROOT ITERATIONS\n", argv[0]);
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: %s MODULE PMNS_ROOT ITERATIONS [STOP_AT]\n"
+                "  STOP_AT: rounds after which to stop (SIGSTOP) until SIGCONT, e.g. 1000,20000\n", argv[0]);
         return 2;
     }
     iterations = atol(argv[3]);
+    if (argc == 5 && parse_stops(argv[4], iterations) < 0) {
+        fprintf(stderr, "%s: STOP_AT \"%s\": want up to %d comma-separated rounds from 1 to %ld\n",
+                argv[0], argv[4], (int)(sizeof(stops) / sizeof(stops[0])), iterations);
+        return 2;
+    }
     pmSetProgname("fetch_loop");
     if (pmLoadASCIINameSpace(argv[2], 1) < 0 || pmTraversePMNS("", collect) < 0) {
         fprintf(stderr, "cannot load %s\n", argv[2]);
@@ -97,6 +139,7 @@ main(int argc, char **argv)
         labels = NULL;
         if ((n = dp.version.seven.label(78, PM_LABEL_DOMAIN, &labels, dp.version.seven.ext)) > 0)
             pmFreeLabelSets(labels, n);
+        stop_if_listed(i + 1);
     }
     printf("1 passed, 0 failed: %ld rounds of fetch/instance/text/label over %d metrics\n", iterations, nnames);
     for (int m = 0; m < nnames; m++)
