@@ -256,12 +256,9 @@ test_tasks_without_a_processor_set(void **state)
 {
     struct platform p;
     struct plat_tasks t;
-    char msg[128];
 
     (void)state;
-    dbl_reset();
-    dbl_fail("processor_set_default", 1, D_KERN_INVALID_ARGUMENT);
-    assert_int_equal(platform_live_open(&p, msg, sizeof(msg)), 0);
+    live_setup_failing(&p, "processor_set_default", D_KERN_INVALID_ARGUMENT);
     assert_int_equal(p.tasks(p.ctx, &t), -2);
     assert_error_has(&p, "processor_set_default: (os/kern) invalid argument");
     live_teardown(&p);

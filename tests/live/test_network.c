@@ -95,12 +95,9 @@ test_interfaces_without_a_socket(void **state)
 {
     struct platform p;
     struct plat_netif_set set;
-    char msg[128];
 
     (void)state;
-    dbl_reset();
-    dbl_fail("socket", 1, 24 /* EMFILE */);
-    assert_int_equal(platform_live_open(&p, msg, sizeof(msg)), 0);
+    live_setup_failing(&p, "socket", 24 /* EMFILE */);
     dbl_netif(6, "en0", 0x8863, 6, 0, 1, 1);
     assert_int_equal(p.interfaces(p.ctx, &set), 0);
     assert_int_equal(set.netif[0].functional_status, -9);    /* EBADF */

@@ -21,6 +21,16 @@ live_setup(struct platform *p)
 }
 
 void
+live_setup_failing(struct platform *p, const char *fn, int err)
+{
+    char msg[256];
+
+    dbl_reset();
+    dbl_fail(fn, 1, err);
+    assert_int_equal(platform_live_open(p, msg, sizeof(msg)), 0);
+}
+
+void
 live_teardown(struct platform *p)
 {
     struct dbl_held h;

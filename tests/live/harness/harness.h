@@ -34,6 +34,10 @@
 void live_setup(struct platform *p);
 void live_teardown(struct platform *p);
 
+/* A fresh double, fn failing with err from its first call, and the live
+ * platform opened on it (for what the source takes at open). */
+void live_setup_failing(struct platform *p, const char *fn, int err);
+
 /* cmocka's setup and teardown around a struct platform in *state. */
 int live_test_setup(void **state);
 int live_test_teardown(void **state);
