@@ -315,8 +315,8 @@ reg_path_wanted(const char *const *keys, const char *path)
     return 0;
 }
 
-static int
-hex_digit(char c)
+int
+reg_hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -388,7 +388,7 @@ value_parse(const char *text, struct reg_value *v)
         if (digits % 2 != 0 || v->len > sizeof(v->bytes))
             return -EINVAL;
         for (size_t i = 0; i < v->len; i++) {
-            int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+            int hi = reg_hex_digit(hex[2 * i]), lo = reg_hex_digit(hex[2 * i + 1]);
 
             if (hi < 0 || lo < 0)
                 return -EINVAL;

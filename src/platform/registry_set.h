@@ -54,6 +54,9 @@ void reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out);
  * 0), escaped; returns the new length, or -ENAMETOOLONG. */
 int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len);
 
+/* A hex digit's value (either case), or -1. */
+int reg_hex_digit(char c);
+
 /* Whether path is that of the raw parts dict and key (NULL: dict alone),
  * as reg_path_append would write it. */
 int reg_path_is(const char *path, const char *dict, const char *key);

@@ -130,18 +130,20 @@ static const struct rec_field topology_fields[] = {
 };
 DESC(rec_topology, NULL, REC_PLAIN, NULL, topology_fields, 0);
 
-#define LEVEL(key, field, kind, source) \
-    F(plat_perflevel, key, kind, value[field], STATUS(plat_perflevel, status[field]), source)
+/* Every value is a uint64_t (plat_perflevel.value[]): a 64-bit kind, so
+ * that a read fills all of it, as the live reader's does. */
+#define LEVEL(key, field, source) \
+    F(plat_perflevel, key, SNAP_GAUGE64, value[field], STATUS(plat_perflevel, status[field]), source)
 static const struct rec_field perflevel_fields[] = {
     TEXT(plat_perflevel, "name", name, STATUS(plat_perflevel, name_status), "`hw.perflevelN.name`"),
-    LEVEL("physicalcpu", PLAT_PL_PHYSICALCPU, SNAP_GAUGE32, "`hw.perflevelN.*`"),
-    LEVEL("logicalcpu", PLAT_PL_LOGICALCPU, SNAP_GAUGE32, NULL),
-    LEVEL("l1icachesize", PLAT_PL_L1ICACHESIZE, SNAP_GAUGE64, "`hw.perflevelN.*`, bytes"),
-    LEVEL("l1dcachesize", PLAT_PL_L1DCACHESIZE, SNAP_GAUGE64, NULL),
-    LEVEL("l2cachesize", PLAT_PL_L2CACHESIZE, SNAP_GAUGE64, NULL),
-    LEVEL("cpusperl2", PLAT_PL_CPUSPERL2, SNAP_GAUGE32, "`hw.perflevelN.*`"),
-    LEVEL("l3cachesize", PLAT_PL_L3CACHESIZE, SNAP_GAUGE64, "`hw.perflevelN.*`, bytes (absent on Apple Silicon)"),
-    LEVEL("cpusperl3", PLAT_PL_CPUSPERL3, SNAP_GAUGE32, "`hw.perflevelN.*` (absent on Apple Silicon)"),
+    LEVEL("physicalcpu", PLAT_PL_PHYSICALCPU, "`hw.perflevelN.*`"),
+    LEVEL("logicalcpu", PLAT_PL_LOGICALCPU, NULL),
+    LEVEL("l1icachesize", PLAT_PL_L1ICACHESIZE, "`hw.perflevelN.*`, bytes"),
+    LEVEL("l1dcachesize", PLAT_PL_L1DCACHESIZE, NULL),
+    LEVEL("l2cachesize", PLAT_PL_L2CACHESIZE, NULL),
+    LEVEL("cpusperl2", PLAT_PL_CPUSPERL2, "`hw.perflevelN.*`"),
+    LEVEL("l3cachesize", PLAT_PL_L3CACHESIZE, "`hw.perflevelN.*`, bytes (absent on Apple Silicon)"),
+    LEVEL("cpusperl3", PLAT_PL_CPUSPERL3, "`hw.perflevelN.*` (absent on Apple Silicon)"),
 };
 DESC(rec_perflevel, "perflevel", REC_INSTANCED, "N", perflevel_fields, PLAT_MAX_PERFLEVELS);
 

@@ -15,6 +15,10 @@ cov=$(command -v "llvm-cov-$version" || command -v llvm-cov)
 rm -rf "$out/profiles"
 mkdir -p "$out/profiles"
 failed=0
+
+# test_agreement compares the live layer and the replay on what this prepares from real Macs' dumps.
+python3 "$src/tests/live/agreement.py" "$out" || { echo "FAIL: tests/live/agreement.py"; failed=1; }
+
 objects=""
 for t in "$out"/test_*; do
     [ -x "$t" ] || continue

@@ -28,6 +28,7 @@ enum type { T_NUMBER = 1, T_BOOLEAN, T_STRING, T_DATA, T_DICTIONARY, T_ARRAY, T_
 #define FREED 0x66726565u          /* "free" */
 
 struct cfobj {
+    struct cfobj *freed_next;       /* released objects, kept until dbl_reset */
     uint32_t magic;
     enum type type;
     long refs;
@@ -44,8 +45,10 @@ struct cfobj {
 
 static long alive;                  /* objects made and not freed */
 
-static struct cfobj true_obj = { MAGIC, T_BOOLEAN, 1, 1, { .boolean = 1 } };
-static struct cfobj false_obj = { MAGIC, T_BOOLEAN, 1, 1, { .boolean = 0 } };
+static struct cfobj *freed;         /* released objects: a use of one is caught */
+
+static struct cfobj true_obj = { NULL, MAGIC, T_BOOLEAN, 1, 1, { .boolean = 1 } };
+static struct cfobj false_obj = { NULL, MAGIC, T_BOOLEAN, 1, 1, { .boolean = 0 } };
 const CFAllocatorRef kCFAllocatorDefault = NULL;    /* CFBase.h: the default allocator is NULL */
 const CFDictionaryKeyCallBacks kCFTypeDictionaryKeyCallBacks = { 0, NULL, NULL, NULL, NULL, NULL };
 const CFDictionaryValueCallBacks kCFTypeDictionaryValueCallBacks = { 0, NULL, NULL, NULL, NULL };
@@ -53,6 +56,12 @@ const CFDictionaryValueCallBacks kCFTypeDictionaryValueCallBacks = { 0, NULL, NU
 void
 dbl_cf_reset(void)
 {
+    while (freed != NULL) {
+        struct cfobj *next = freed->freed_next;
+
+        free(freed);
+        freed = next;
+    }
     alive = 0;
 }
 
@@ -138,7 +147,9 @@ CFRelease(CFTypeRef cf)
     default:
         break;
     }
-    o->magic = FREED;               /* kept, not freed: a later use is caught above */
+    o->magic = FREED;               /* kept until dbl_reset: a later use is caught above */
+    o->freed_next = freed;
+    freed = o;
     alive--;
 }
 

@@ -14,8 +14,14 @@
  *    IOService plane;
  *  - IORegistryEntryGetChildIterator succeeds for any entry; the iterator
  *    of a plane that does not exist hands out nothing;
+ *  - an entry may have several parents in a plane (an APFS Fusion
+ *    container below both of its stores): attaching appends to the
+ *    entry's parents, once each (iokit/Kernel/IORegistryEntry.cpp
+ *    makeLink), and it is among the children of each;
  *  - IORegistryEntryGetParentEntry is the parent iterator's first entry,
- *    kIOReturnNoDevice at the plane's top;
+ *    the one attached first (IORegistryEntry.cpp getParentIterator and
+ *    copyParentEntry: index 0 of the parents), kIOReturnNoDevice at the
+ *    plane's top;
  *  - IORegistryEntryFromPath("Plane:/a/b") walks names ("name" or
  *    "name@location") down from the plane's top; no entry: IO_OBJECT_NULL;
  *  - IORegistryEntryCreateCFProperty and ...CFProperties unserialize a
@@ -40,8 +46,8 @@
 
 #define MAX_ENTRIES 65536
 #define MAX_SUPERS 8
+#define MAX_PARENTS 4
 #define NPLANES 2
-#define NONE 0xfffffffeu
 static const char *const planes[NPLANES] = { kIOServicePlane, kIODeviceTreePlane };
 
 struct entry {
@@ -50,7 +56,8 @@ struct entry {
     char supers[MAX_SUPERS][128];
     unsigned int nsupers;
     CFDictionaryRef props;
-    unsigned int parent[NPLANES];   /* NONE: not in the plane; DBL_REG_ROOT: at its top */
+    unsigned int parent[NPLANES][MAX_PARENTS];  /* in attaching order; DBL_REG_ROOT: the plane's top */
+    unsigned int nparents[NPLANES];             /* 0: not in the plane */
 };
 
 struct iterator {
@@ -98,8 +105,6 @@ dbl_reg_entry(uint64_t id, const char *name, const char *location, const char *c
     strlcpy(e->location, location ? location : "", sizeof(e->location));
     strlcpy(e->class_name, class_name, sizeof(e->class_name));
     e->props = props != NULL ? props : dbl_cf_dict();
-    for (int p = 0; p < NPLANES; p++)
-        e->parent[p] = NONE;
     return nentries++;
 }
 
@@ -112,14 +117,30 @@ plane_index(const char *plane)
     return -1;
 }
 
+/* Whether e is in plane p below parent (DBL_REG_ROOT: at the top). */
+static int
+below(const struct entry *e, int p, unsigned int parent)
+{
+    for (unsigned int k = 0; k < e->nparents[p]; k++)
+        if (e->parent[p][k] == parent)
+            return 1;
+    return 0;
+}
+
 void
 dbl_reg_attach(unsigned int entry, const char *plane, unsigned int parent)
 {
     int p = plane_index(plane);
+    struct entry *e;
 
     if (p < 0 || entry >= nentries || (parent != DBL_REG_ROOT && parent >= nentries))
         dbl_violation("dbl_reg_attach(%u, %s, %u)", entry, plane, parent);
-    entries[entry].parent[p] = parent;
+    e = &entries[entry];
+    if (below(e, p, parent))
+        return;
+    if (e->nparents[p] == MAX_PARENTS)
+        dbl_violation("more than %d parents", MAX_PARENTS);
+    e->parent[p][e->nparents[p]++] = parent;
 }
 
 void
@@ -176,9 +197,12 @@ kern_return_t
 IOObjectGetClass(io_object_t object, io_name_t class_name)
 {
     struct entry *e = entry_of(object, "IOObjectGetClass");
+    int err;
 
     if (e == NULL)
         return kIOReturnBadArgument;
+    if ((err = dbl_failing("IOObjectGetClass")) != 0)
+        return err;
     strlcpy(class_name, e->class_name, sizeof(io_name_t));
     return KERN_SUCCESS;
 }
@@ -233,7 +257,7 @@ matches(CFDictionaryRef matching, unsigned int **items)
     if ((*items = calloc(nentries ? nentries : 1, sizeof(**items))) == NULL)
         dbl_violation("out of memory");
     for (unsigned int i = 0; i < nentries; i++)
-        if (entries[i].parent[0] != NONE && is_a(&entries[i], class_name))
+        if (entries[i].nparents[0] > 0 && is_a(&entries[i], class_name))
             (*items)[n++] = i;
     return n;
 }
@@ -279,9 +303,12 @@ kern_return_t
 IORegistryEntryGetName(io_registry_entry_t entry, io_name_t name)
 {
     struct entry *e = entry_of(entry, "IORegistryEntryGetName");
+    int err;
 
     if (e == NULL)
         return kIOReturnBadArgument;
+    if ((err = dbl_failing("IORegistryEntryGetName")) != 0)
+        return err;
     strlcpy(name, e->name, sizeof(io_name_t));
     return KERN_SUCCESS;
 }
@@ -313,7 +340,7 @@ IORegistryEntryGetChildIterator(io_registry_entry_t entry, const io_name_t plane
     if ((items = calloc(nentries ? nentries : 1, sizeof(*items))) == NULL)
         dbl_violation("out of memory");
     for (unsigned int i = 0; p >= 0 && i < nentries; i++)
-        if (entries[i].parent[p] == self)
+        if (below(&entries[i], p, self))
             items[n++] = i;
     *iterator = give_iterator(items, n);
     return KERN_SUCCESS;
@@ -327,9 +354,9 @@ IORegistryEntryGetParentEntry(io_registry_entry_t entry, const io_name_t plane, 
 
     if (e == NULL)
         return kIOReturnBadArgument;
-    if (p < 0 || e->parent[p] == NONE || e->parent[p] == DBL_REG_ROOT)
+    if (p < 0 || e->nparents[p] == 0 || e->parent[p][0] == DBL_REG_ROOT)
         return kIOReturnNoDevice;
-    *parent = give_entry(e->parent[p]);
+    *parent = give_entry(e->parent[p][0]);
     return KERN_SUCCESS;
 }
 
@@ -360,14 +387,13 @@ IORegistryEntryFromPath(mach_port_t main_port, const io_string_t path)
         return IO_OBJECT_NULL;
     for (part = colon + 2; *part != '\0';) {
         size_t len = strcspn(part, "/");
-        unsigned int found = NONE;
+        unsigned int i = 0;
 
-        for (unsigned int i = 0; i < nentries && found == NONE; i++)
-            if (entries[i].parent[p] == at && named(&entries[i], part, len))
-                found = i;
-        if (found == NONE)
+        while (i < nentries && !(below(&entries[i], p, at) && named(&entries[i], part, len)))
+            i++;
+        if (i == nentries)
             return IO_OBJECT_NULL;
-        at = found;
+        at = i;
         part += len;
         part += *part == '/';
     }
