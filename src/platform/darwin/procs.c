@@ -111,14 +111,24 @@ live_procs(void *ctx, struct plat_proc_set *out)
     return 0;
 }
 
-/* proc_pidinfo's answer: the bytes written, or 0 with errno set. */
+/* proc_pidinfo's answer: the bytes written, or -errno (-EMSGSIZE for fewer
+ * than least). libproc answers 0 both for a failure, with errno set, and for a list
+ * with no entries, errno untouched (an exiting process with no fds or
+ * threads left), so errno is cleared first (xnu-11417.101.15
+ * libsyscall/wrappers/libproc/libproc.c proc_pidinfo; bsd/kern/proc_info.c
+ * proc_pidfdlist, proc_pidlistthreads). A process gone is ESRCH. */
 static int
-pidinfo(struct live_source *src, int32_t pid, int flavor, uint64_t arg, void *buf, int size, const char *what)
+pidinfo(struct live_source *src, int32_t pid, int flavor, uint64_t arg, void *buf, int size, int least,
+        const char *what)
 {
-    int got = proc_pidinfo(pid, flavor, arg, buf, size);
+    int got;
 
-    if (got <= 0)
-        return live_fail(src, errno ? -errno : -ESRCH, "%s of %d: %s", what, (int)pid, strerror(errno));
+    errno = 0;
+    got = proc_pidinfo(pid, flavor, arg, buf, size);
+    if (got == 0 && errno != 0)
+        return live_fail(src, -errno, "%s of %d: %s", what, (int)pid, strerror(errno));
+    if (got < least)
+        return live_fail(src, -EMSGSIZE, "%s of %d: %d bytes", what, (int)pid, got);
     return got;
 }
 
@@ -129,10 +139,8 @@ live_proc_task(void *ctx, int32_t pid, struct plat_proc_task *out)
     struct proc_taskinfo ti;
     int sts;
 
-    if ((sts = pidinfo(src, pid, PROC_PIDTASKINFO, 0, &ti, sizeof(ti), "PROC_PIDTASKINFO")) < 0)
+    if ((sts = pidinfo(src, pid, PROC_PIDTASKINFO, 0, &ti, sizeof(ti), sizeof(ti), "PROC_PIDTASKINFO")) < 0)
         return sts;
-    if (sts < (int)sizeof(ti))
-        return live_fail(src, -EMSGSIZE, "PROC_PIDTASKINFO of %d: %d bytes", (int)pid, sts);
     *out = (struct plat_proc_task) {
         .virtual_size = ti.pti_virtual_size, .resident_size = ti.pti_resident_size,
         .total_user = ti.pti_total_user, .total_system = ti.pti_total_system,
@@ -203,8 +211,10 @@ live_proc_args(void *ctx, int32_t pid, struct plat_bytes *out)
         size_t size = sizeof(argmax);
         int amib[2] = { CTL_KERN, KERN_ARGMAX };
 
-        if (sysctl(amib, 2, &argmax, &size, NULL, 0) < 0 || argmax <= 0)
+        if (sysctl(amib, 2, &argmax, &size, NULL, 0) < 0)
             return live_fail(src, -errno, "kern.argmax: %s", strerror(errno));
+        if (argmax <= 0)
+            return live_fail(src, -ERANGE, "kern.argmax: %d", argmax);
         if ((src->args.data = malloc((size_t)argmax)) == NULL)
             return live_fail(src, -ENOMEM, "KERN_PROCARGS2: out of memory");
         src->args.cap = (size_t)argmax;
@@ -241,7 +251,8 @@ live_proc_cwd(void *ctx, int32_t pid, char *out, size_t len)
     struct proc_vnodepathinfo vpi;
     int sts;
 
-    if ((sts = pidinfo(src, pid, PROC_PIDVNODEPATHINFO, 0, &vpi, sizeof(vpi), "PROC_PIDVNODEPATHINFO")) < 0)
+    sts = pidinfo(src, pid, PROC_PIDVNODEPATHINFO, 0, &vpi, sizeof(vpi), sizeof(vpi), "PROC_PIDVNODEPATHINFO");
+    if (sts < 0)
         return sts;
     if (vpi.pvi_cdir.vip_path[0] == '\0')
         return -ENOENT;
@@ -257,7 +268,7 @@ live_proc_fds(void *ctx, int32_t pid, struct plat_proc_fds *out)
     struct live_source *src = live_begin(ctx);
     int size, got;
 
-    if ((size = pidinfo(src, pid, PROC_PIDLISTFDS, 0, NULL, 0, "PROC_PIDLISTFDS")) < 0)
+    if ((size = pidinfo(src, pid, PROC_PIDLISTFDS, 0, NULL, 0, 0, "PROC_PIDLISTFDS")) < 0)
         return size;
     if ((size_t)size > src->fdlist.cap) {
         void *grown = realloc(src->fdlist.data, (size_t)size);
@@ -267,7 +278,7 @@ live_proc_fds(void *ctx, int32_t pid, struct plat_proc_fds *out)
         src->fdlist.data = grown;
         src->fdlist.cap = (size_t)size;
     }
-    if ((got = pidinfo(src, pid, PROC_PIDLISTFDS, 0, src->fdlist.data, size, "PROC_PIDLISTFDS")) < 0)
+    if ((got = pidinfo(src, pid, PROC_PIDLISTFDS, 0, src->fdlist.data, size, 0, "PROC_PIDLISTFDS")) < 0)
         return got;
     out->count = (uint32_t)((size_t)got / sizeof(struct proc_fdinfo));
     return 0;
@@ -293,7 +304,7 @@ list_thread_ids(struct live_source *src, int32_t pid)
             src->tids.data = grown;
             src->tids.cap = cap;
         }
-        got = pidinfo(src, pid, PROC_PIDLISTTHREADIDS, 0, src->tids.data, (int)cap, "PROC_PIDLISTTHREADIDS");
+        got = pidinfo(src, pid, PROC_PIDLISTTHREADIDS, 0, src->tids.data, (int)cap, 0, "PROC_PIDLISTTHREADIDS");
         if (got < 0 || (size_t)got < cap || cap >= PROC_LIST_MAX)
             return got;
         cap *= 2;                       /* full: there may be more */
@@ -387,33 +398,66 @@ live_sock_owners(void *ctx, struct plat_sock_owner_set *out)
     return 0;
 }
 
-/* The directory services behind these can be slow; the agent asks once per id. */
+/* sysconf's hint for both (Libc-1725.0.11 gen/FreeBSD/sysconf.c), and a
+ * bound far above it: a group of some 50000 members. */
+#define NAME_BUF_FIRST 4096u
+#define NAME_BUF_MAX (1u << 20)
+
+/* A user's or group's name, kept in buf; else NULL and *err (0: no entry). */
+static const char *
+user_in(uint32_t uid, char *buf, size_t len, int *err)
+{
+    struct passwd pw, *res = NULL;
+
+    *err = getpwuid_r((uid_t)uid, &pw, buf, len, &res);
+    return res != NULL ? pw.pw_name : NULL;
+}
+
+static const char *
+group_in(uint32_t gid, char *buf, size_t len, int *err)
+{
+    struct group gr, *res = NULL;
+
+    *err = getgrgid_r((gid_t)gid, &gr, buf, len, &res);
+    return res != NULL ? gr.gr_name : NULL;
+}
+
+/* The entry's strings (a group's member list too: "staff" and "everyone"
+ * can hold hundreds) go in the caller's buffer; ERANGE asks for a larger
+ * one (Libinfo-600 lookup.subproj/libinfo.c copy_user_r, copy_group_r).
+ * The directory services behind these can be slow; the agent asks once
+ * per id. */
+static int
+name_of(struct live_source *src, const char *call, uint32_t id,
+        const char *(*lookup)(uint32_t, char *, size_t, int *), char *out, size_t len)
+{
+    for (size_t cap = NAME_BUF_FIRST;; cap *= 2) {
+        char *buf = malloc(cap);
+        const char *name;
+        int err;
+
+        if (buf == NULL)
+            return live_fail(src, -ENOMEM, "%s(%u): out of memory", call, id);
+        if ((name = lookup(id, buf, cap, &err)) != NULL)
+            snprintf(out, len, "%s", name);
+        free(buf);
+        if (name != NULL)
+            return 0;
+        if (err != ERANGE || cap >= NAME_BUF_MAX)
+            return err ? live_fail(src, -err, "%s(%u): %s", call, id, strerror(err)) : -ENOENT;
+    }
+}
+
 int
 live_user_name(void *ctx, uint32_t uid, char *out, size_t len)
 {
-    struct live_source *src = live_begin(ctx);
-    struct passwd pw, *res = NULL;
-    char buf[2048];
-    int err = getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res);
-
-    if (err != 0 || res == NULL)
-        return err ? live_fail(src, -err, "getpwuid_r(%u): %s", uid, strerror(err)) : -ENOENT;
-    snprintf(out, len, "%s", pw.pw_name);
-    return 0;
+    return name_of(live_begin(ctx), "getpwuid_r", uid, user_in, out, len);
 }
 
 int
 live_group_name(void *ctx, uint32_t gid, char *out, size_t len)
 {
-    struct live_source *src = live_begin(ctx);
-    struct group gr, *res = NULL;
-    char buf[4096];
-    int err = getgrgid_r((gid_t)gid, &gr, buf, sizeof(buf), &res);
-
-    if (err != 0 || res == NULL)
-        return err ? live_fail(src, -err, "getgrgid_r(%u): %s", gid, strerror(err)) : -ENOENT;
-    snprintf(out, len, "%s", gr.gr_name);
-    return 0;
+    return name_of(live_begin(ctx), "getgrgid_r", gid, group_in, out, len);
 }
 
 int

@@ -83,6 +83,7 @@ dbl_reset(void)
     dbl_mach_reset();
     dbl_sysctl_reset();
     dbl_netif_reset();
+    dbl_procs_reset();
     dbl_libc_reset();
     dbl_notify_reset();
 }

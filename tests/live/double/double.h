@@ -18,6 +18,7 @@ long dbl_io_held(void);
 void dbl_mach_reset(void);
 void dbl_mach_held(struct dbl_held *h);
 void dbl_sysctl_reset(void);
+void dbl_procs_reset(void);
 void dbl_libc_reset(void);
 long dbl_libc_fds(void);
 void dbl_notify_reset(void);
