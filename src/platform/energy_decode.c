@@ -2,9 +2,12 @@
 #include "registry_props.h"
 #include "registry_set.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
+/* IOReport's labels may come padded ("mJ  "): macmon, Stats and mactop
+ * trim them before they compare, and so does this. */
 double
 energy_unit_joules(const char *label)
 {
@@ -12,27 +15,82 @@ energy_unit_joules(const char *label)
         const char *label;
         double joules;
     } units[] = { { "J", 1.0 }, { "mJ", 1e-3 }, { "uJ", 1e-6 }, { "\xc2\xb5J", 1e-6 }, { "nJ", 1e-9 }, { "pJ", 1e-12 } };
+    size_t len;
 
+    while (isspace((unsigned char)*label))
+        label++;
+    for (len = strlen(label); len > 0 && isspace((unsigned char)label[len - 1]);)
+        len--;
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-        if (strcmp(label, units[i].label) == 0)
+        if (strlen(units[i].label) == len && strncmp(label, units[i].label, len) == 0)
             return units[i].joules;
     return 0.0;
 }
 
+/* The joules of a channel with a name, a value and an energy unit: 1, or
+ * 0 for any other channel. */
 static int
-seen(const struct energy *e, const char *name)
+joules_of(const struct plat_reg_entry *e, double *joules)
 {
-    for (unsigned int i = 0; i < e->n; i++)
-        if (strcmp(e->channel[i].name, name) == 0)
-            return 1;
-    return 0;
+    const struct plat_reg_prop *unit = reg_prop(e, "unit");
+    double scale = unit && unit->kind == PLAT_REG_STRING ? energy_unit_joules(unit->text) : 0.0;
+    uint64_t raw;
+
+    if (scale == 0.0 || e->name[0] == '\0' || !reg_number(reg_prop(e, "value"), &raw))
+        return 0;
+    *joules = (double)raw * scale;
+    return 1;
+}
+
+static int
+ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* The unit a channel adds to, or ENERGY_NUNITS. Every "...CPU Energy":
+ * "CPU Energy", and on Ultra chips one per die ("DIE_0_CPU Energy",
+ * "DIE_1_CPU Energy"), which macmon, Stats and mactop add up. */
+static enum energy_unit
+unit_of(const char *name, int gpu_named)
+{
+    if (ends_with(name, "CPU Energy"))
+        return ENERGY_CPU;
+    if (strcmp(name, gpu_named ? "GPU Energy" : "GPU") == 0)
+        return ENERGY_GPU;
+    if (strncmp(name, "ANE", 3) == 0)
+        return ENERGY_ANE;
+    if (strncmp(name, "DRAM", 4) == 0)
+        return ENERGY_DRAM;
+    return ENERGY_NUNITS;
+}
+
+/* Which of the energy channels of its name entry i is: 1 for the first. */
+static unsigned int
+namesake(const struct plat_reg_set *set, unsigned int i)
+{
+    unsigned int k = 1;
+    double j;
+
+    for (unsigned int before = 0; before < i; before++)
+        k += strcmp(set->entry[before].name, set->entry[i].name) == 0 && joules_of(&set->entry[before], &j);
+    return k;
 }
 
 static void
-add_unit(struct energy *e, enum energy_unit u, double joules)
+add_channel(struct energy *out, const struct plat_reg_set *set, unsigned int i, double joules)
 {
-    e->unit[u] += joules;
-    e->have |= 1u << u;
+    struct energy_channel *c = &out->channel[out->n++];
+    const char *name = set->entry[i].name;
+    unsigned int k = namesake(set, i);
+
+    if (k == 1)
+        snprintf(c->name, sizeof(c->name), "%s", name);
+    else
+        snprintf(c->name, sizeof(c->name), "%.*s #%u", (int)sizeof(c->name) - 12, name, k);
+    c->joules = joules;
 }
 
 void
@@ -45,25 +103,17 @@ energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_
     out->channel = channels;
     for (unsigned int i = 0; i < set->n; i++)
         gpu_named |= strcmp(set->entry[i].name, "GPU Energy") == 0;
-    for (unsigned int i = 0; i < set->n && out->n < cap; i++) {
-        const struct plat_reg_entry *e = &set->entry[i];
-        const struct plat_reg_prop *unit = reg_prop(e, "unit");
-        double scale = unit && unit->kind == PLAT_REG_STRING ? energy_unit_joules(unit->text) : 0.0;
-        uint64_t raw;
+    for (unsigned int i = 0; i < set->n; i++) {
+        enum energy_unit u = unit_of(set->entry[i].name, gpu_named);
         double j;
 
-        if (scale == 0.0 || e->name[0] == '\0' || !reg_number(reg_prop(e, "value"), &raw) || seen(out, e->name))
+        if (!joules_of(&set->entry[i], &j))
             continue;
-        j = (double)raw * scale;
-        snprintf(channels[out->n].name, sizeof(channels[out->n].name), "%s", e->name);
-        channels[out->n++].joules = j;
-        if (strcmp(e->name, "CPU Energy") == 0)
-            add_unit(out, ENERGY_CPU, j);
-        else if (strcmp(e->name, gpu_named ? "GPU Energy" : "GPU") == 0)
-            add_unit(out, ENERGY_GPU, j);
-        else if (strncmp(e->name, "ANE", 3) == 0)
-            add_unit(out, ENERGY_ANE, j);
-        else if (strncmp(e->name, "DRAM", 4) == 0)
-            add_unit(out, ENERGY_DRAM, j);
+        if (u != ENERGY_NUNITS) {
+            out->unit[u] += j;
+            out->have |= 1u << u;
+        }
+        if (out->n < cap)
+            add_channel(out, set, i, j);
     }
 }

@@ -8,8 +8,8 @@
 #include "platform.h"
 
 /* Joules per unit of an IOReport energy unit label ("mJ", "uJ", "nJ",
- * ...: the energy units of XNU's iokit/IOKit/IOReportTypes.h), or 0 for
- * a label that is not an energy unit. */
+ * ...: the energy units of XNU's iokit/IOKit/IOReportTypes.h), spaces
+ * around it ignored, or 0 for a label that is not an energy unit. */
 double energy_unit_joules(const char *label);
 
 struct energy_channel {
@@ -29,11 +29,14 @@ struct energy {
 
 /*
  * The channels with a "value" in an energy unit, and the units: CPU from
- * "CPU Energy"; GPU from "GPU Energy", or "GPU" where a machine names it so
- * (M1); ANE and DRAM from every channel whose name starts so ("ANE0",
- * "DRAM0", ...). Channel names are not documented and vary between chips:
- * these are the ones macmon and socpowerbud read. A name seen twice keeps
- * its first channel. cap bounds out->channel.
+ * every channel whose name ends in "CPU Energy" ("CPU Energy"; on Ultra
+ * chips "DIE_0_CPU Energy", "DIE_1_CPU Energy", one per die); GPU from
+ * "GPU Energy", or "GPU" where a machine names it so (M1); ANE and DRAM
+ * from every channel whose name starts so ("ANE0", "DRAM0_1", ...).
+ * Channel names are not documented and vary between chips: these are the
+ * ones macmon, Stats and mactop read. A name seen again (an Ultra's
+ * second die repeats its DTL channels' names) is listed as "NAME #2",
+ * "NAME #3". cap bounds out->channel; the units count every channel.
  */
 void energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_channel *channels,
                    unsigned int cap);

@@ -5,6 +5,8 @@
 #include "registry_props.h"
 #include "registry_set.h"
 
+#include <string.h>
+
 /* Compared part by part: no path is built and escaped at each look-up. */
 const struct plat_reg_prop *
 reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
@@ -43,6 +45,15 @@ reg_text(const struct plat_reg_prop *p, char *out, size_t outlen)
         for (const char *c = p->text; *c != '\0' && n + 1 < outlen; c++)
             out[n++] = (unsigned char)*c >= ' ' && *c != 0x7f ? *c : '?';
     out[n] = '\0';
+}
+
+const struct plat_reg_entry *
+reg_entry_named(const struct plat_reg_set *set, const char *name)
+{
+    for (unsigned int i = 0; i < set->n; i++)
+        if (strcmp(set->entry[i].name, name) == 0)
+            return &set->entry[i];
+    return NULL;
 }
 
 const struct plat_reg_entry *

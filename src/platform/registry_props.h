@@ -25,5 +25,7 @@ void reg_text(const struct plat_reg_prop *p, char *out, size_t outlen);
 
 /* The entry with this id, or NULL (also for id 0). */
 const struct plat_reg_entry *reg_entry_by_id(const struct plat_reg_set *set, uint64_t id);
+/* The first entry of set with that name, or NULL. */
+const struct plat_reg_entry *reg_entry_named(const struct plat_reg_set *set, const char *name);
 
 #endif

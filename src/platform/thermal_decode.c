@@ -85,8 +85,22 @@ sensor_location_name(enum sensor_location loc)
     return location_names[loc];
 }
 
-#define SMC_KEY_ENTRY(key, location, role, description) { key, location, role, description },
-const struct smc_temperature_key smc_temperature_keys[] = { SMC_TEMPERATURE_KEYS(SMC_KEY_ENTRY) };
+/* Whether an SMC entry's type is this one (trailing spaces ignored). */
+static int
+of_type(const struct plat_reg_entry *e, const char *type)
+{
+    const struct plat_reg_prop *p = reg_prop(e, "type");
+    size_t len = strlen(type);
+
+    return p != NULL && p->kind == PLAT_REG_STRING && strncmp(p->text, type, len) == 0 &&
+           p->text[len + strspn(p->text + len, " ")] == '\0';
+}
+
+#define SMC_KEY_ENTRY(key, location, role, description) { key, location, role, description, 0 },
+#define SMC_FLT_KEY_ENTRY(key, location, role, description) { key, location, role, description, 1 },
+const struct smc_temperature_key smc_temperature_keys[] = {
+    SMC_INTEL_TEMPERATURE_KEYS(SMC_KEY_ENTRY) SMC_APPLE_SILICON_TEMPERATURE_KEYS(SMC_FLT_KEY_ENTRY)
+};
 const unsigned int smc_ntemperature_keys = sizeof(smc_temperature_keys) / sizeof(smc_temperature_keys[0]);
 
 /* A reading a sensor of a running Mac gives: above 0 and at most 200 °C.
@@ -101,7 +115,10 @@ valid_celsius(double c)
 }
 
 /* Apple Silicon's HID sensor names (not documented; as macmon, Stats and
- * TinyTemp group them): the first prefix or substring that matches. */
+ * TinyTemp group them): the first prefix or substring that matches. The
+ * CPU clusters' sensors are named after them: eACC and pACC up to the M4,
+ * and on the M5 its "M" and super clusters (SiliconScope
+ * BandwidthSampler.swift names the M5 Max's clusters MACC). */
 static enum sensor_location
 hid_location(const char *name)
 {
@@ -110,6 +127,7 @@ hid_location(const char *name)
         enum sensor_location loc;
     } rules[] = {
         { "pACC", LOC_CPU }, { "eACC", LOC_CPU }, { "PACC", LOC_CPU }, { "EACC", LOC_CPU },
+        { "sACC", LOC_CPU }, { "mACC", LOC_CPU }, { "SACC", LOC_CPU }, { "MACC", LOC_CPU },
         { "GPU", LOC_GPU }, { "tdie", LOC_SOC }, { "SOC", LOC_SOC }, { "battery", LOC_BATTERY },
         { "NAND", LOC_SSD }, { "mbient", LOC_AMBIENT },
     };
@@ -169,6 +187,8 @@ sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsigned in
 
             if (strcmp(set->entry[i].name, key->key) != 0)
                 continue;
+            if (key->flt_only && !of_type(&set->entry[i], "flt"))
+                break;                  /* an Intel Mac's key of that name: another sensor */
             snprintf(s->name, sizeof(s->name), "%s", key->key);
             s->description = key->description;
             s->location = key->location;
@@ -207,20 +227,11 @@ sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location 
     return hottest(s, n, 0, (int)loc, out);
 }
 
-static const struct plat_reg_entry *
-key_entry(const struct plat_reg_set *set, const char *key)
-{
-    for (unsigned int i = 0; i < set->n; i++)
-        if (strcmp(set->entry[i].name, key) == 0)
-            return &set->entry[i];
-    return NULL;
-}
-
 int
 fans_decode(const struct plat_reg_set *set, struct fans *out)
 {
     static const char suffix[FAN_NFIELDS][3] = { "Ac", "Tg", "Mn", "Mx", "Md" };
-    const struct plat_reg_entry *e = key_entry(set, "FNum");
+    const struct plat_reg_entry *e = reg_entry_named(set, "FNum");
     double count;
 
     memset(out, 0, sizeof(*out));
@@ -233,7 +244,7 @@ fans_decode(const struct plat_reg_set *set, struct fans *out)
             char key[16];
 
             snprintf(key, sizeof(key), "F%u%s", f, suffix[k]);
-            if ((e = key_entry(set, key)) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
+            if ((e = reg_entry_named(set, key)) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
                 isfinite(out->value[f][k]) && out->value[f][k] >= 0)
                 out->have[f] |= 1u << k;
         }

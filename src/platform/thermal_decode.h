@@ -36,9 +36,8 @@ const char *sensor_location_name(enum sensor_location loc);
 enum smc_role { SMC_CPU_DIE, SMC_CPU_PROXIMITY, SMC_CPU_PACKAGE, SMC_GPU_DIE, SMC_AMBIENT, SMC_OTHER };
 
 /* Intel Macs' temperature keys (VirtualSMC Docs/SMCSensorKeys.txt and the
- * SMC tools agree on these): X(key, location, role, description) for each.
- * The SMC query reads exactly these keys (plat_smc_temperature_keys). */
-#define SMC_TEMPERATURE_KEYS(X)                                             \
+ * SMC tools agree on these): X(key, location, role, description) for each. */
+#define SMC_INTEL_TEMPERATURE_KEYS(X)                                       \
     X("TC0D", LOC_CPU, SMC_CPU_DIE, "CPU die (diode)")                      \
     X("TC0E", LOC_CPU, SMC_CPU_DIE, "CPU die (virtual)")                    \
     X("TC0F", LOC_CPU, SMC_CPU_DIE, "CPU die (filtered)")                   \
@@ -52,11 +51,53 @@ enum smc_role { SMC_CPU_DIE, SMC_CPU_PROXIMITY, SMC_CPU_PACKAGE, SMC_GPU_DIE, SM
     X("TM0P", LOC_MEMORY, SMC_OTHER, "memory proximity")                    \
     X("TPCD", LOC_CHIPSET, SMC_OTHER, "platform controller hub die")        \
     X("TH0P", LOC_SSD, SMC_OTHER, "drive proximity")
+
+/* Apple Silicon's, whose values are "flt" (iSMC's listing of an M5 Pro,
+ * shared/real-macs/hid): the CPU die's hottest and average point, which the
+ * SMC computes on every chip (oshi pull request 3535; an M2 Max's TCMz and
+ * TCMb in SiliconScope issue 57); each core's and the GPU's keys as
+ * Stats lists them per chip (Modules/Sensors/values.swift @1ab6adb5: M1,
+ * M2, M3, M4, M5 in that order). Some of these names are other sensors on
+ * Intel Macs (MacPro7,1's Tp0P, an sp78 power supply key), so a key here
+ * is a temperature only with a flt value. */
+#define SMC_AS_CORE(X, key) X(key, LOC_CPU, SMC_CPU_DIE, "CPU core")
+#define SMC_AS_GPU(X, key) X(key, LOC_GPU, SMC_GPU_DIE, "GPU")
+#define SMC_APPLE_SILICON_TEMPERATURE_KEYS(X)                                                               \
+    X("TCMz", LOC_CPU, SMC_CPU_DIE, "CPU die (hottest)")                                                    \
+    X("TCMb", LOC_CPU, SMC_CPU_DIE, "CPU die (average)")                                                    \
+    SMC_AS_CORE(X, "Tp09") SMC_AS_CORE(X, "Tp0T") SMC_AS_CORE(X, "Tp01") SMC_AS_CORE(X, "Tp05")             \
+    SMC_AS_CORE(X, "Tp0D") SMC_AS_CORE(X, "Tp0H") SMC_AS_CORE(X, "Tp0L") SMC_AS_CORE(X, "Tp0P")             \
+    SMC_AS_CORE(X, "Tp0X") SMC_AS_CORE(X, "Tp0b")                                                           \
+    SMC_AS_CORE(X, "Tp1h") SMC_AS_CORE(X, "Tp1t") SMC_AS_CORE(X, "Tp1p") SMC_AS_CORE(X, "Tp1l")             \
+    SMC_AS_CORE(X, "Tp0f") SMC_AS_CORE(X, "Tp0j")                                                           \
+    SMC_AS_CORE(X, "Te05") SMC_AS_CORE(X, "Te0L") SMC_AS_CORE(X, "Te0P") SMC_AS_CORE(X, "Te0S")             \
+    SMC_AS_CORE(X, "Tf04") SMC_AS_CORE(X, "Tf09") SMC_AS_CORE(X, "Tf0A") SMC_AS_CORE(X, "Tf0B")             \
+    SMC_AS_CORE(X, "Tf0D") SMC_AS_CORE(X, "Tf0E") SMC_AS_CORE(X, "Tf44") SMC_AS_CORE(X, "Tf49")             \
+    SMC_AS_CORE(X, "Tf4A") SMC_AS_CORE(X, "Tf4B") SMC_AS_CORE(X, "Tf4D") SMC_AS_CORE(X, "Tf4E")             \
+    SMC_AS_CORE(X, "Te09") SMC_AS_CORE(X, "Te0H") SMC_AS_CORE(X, "Tp0V") SMC_AS_CORE(X, "Tp0Y")             \
+    SMC_AS_CORE(X, "Tp0e")                                                                                  \
+    SMC_AS_CORE(X, "Tp00") SMC_AS_CORE(X, "Tp04") SMC_AS_CORE(X, "Tp08") SMC_AS_CORE(X, "Tp0C")             \
+    SMC_AS_CORE(X, "Tp0G") SMC_AS_CORE(X, "Tp0K") SMC_AS_CORE(X, "Tp0O") SMC_AS_CORE(X, "Tp0R")             \
+    SMC_AS_CORE(X, "Tp0U") SMC_AS_CORE(X, "Tp0a") SMC_AS_CORE(X, "Tp0d") SMC_AS_CORE(X, "Tp0g")             \
+    SMC_AS_CORE(X, "Tp0m") SMC_AS_CORE(X, "Tp0p") SMC_AS_CORE(X, "Tp0u") SMC_AS_CORE(X, "Tp0y")             \
+    SMC_AS_GPU(X, "Tg05") SMC_AS_GPU(X, "Tg0D") SMC_AS_GPU(X, "Tg0L") SMC_AS_GPU(X, "Tg0T")                 \
+    SMC_AS_GPU(X, "Tg0f") SMC_AS_GPU(X, "Tg0j")                                                             \
+    SMC_AS_GPU(X, "Tf14") SMC_AS_GPU(X, "Tf18") SMC_AS_GPU(X, "Tf19") SMC_AS_GPU(X, "Tf1A")                 \
+    SMC_AS_GPU(X, "Tf24") SMC_AS_GPU(X, "Tf28") SMC_AS_GPU(X, "Tf29") SMC_AS_GPU(X, "Tf2A")                 \
+    SMC_AS_GPU(X, "Tg0G") SMC_AS_GPU(X, "Tg0H") SMC_AS_GPU(X, "Tg1U") SMC_AS_GPU(X, "Tg1k")                 \
+    SMC_AS_GPU(X, "Tg0K") SMC_AS_GPU(X, "Tg0d") SMC_AS_GPU(X, "Tg0e") SMC_AS_GPU(X, "Tg0k")                 \
+    SMC_AS_GPU(X, "Tg0U") SMC_AS_GPU(X, "Tg0X") SMC_AS_GPU(X, "Tg0g") SMC_AS_GPU(X, "Tg1Y")                 \
+    SMC_AS_GPU(X, "Tg1c") SMC_AS_GPU(X, "Tg1g")
+
+/* Every temperature key, Intel's then Apple Silicon's: the SMC query reads
+ * exactly these (plat_smc_temperature_keys). */
+#define SMC_TEMPERATURE_KEYS(X) SMC_INTEL_TEMPERATURE_KEYS(X) SMC_APPLE_SILICON_TEMPERATURE_KEYS(X)
 struct smc_temperature_key {
     const char *key;
     enum sensor_location location;
     enum smc_role role;
     const char *description;
+    int flt_only;                       /* Apple Silicon's: a temperature only as a flt value */
 };
 extern const struct smc_temperature_key smc_temperature_keys[];
 extern const unsigned int smc_ntemperature_keys;

@@ -159,6 +159,76 @@ hid_sensors_drop_junk_and_keep_names_apart(void **state)
     assert_true(v == 52.5);
 }
 
+/* The M5's clusters are "M" and "S" (super) ones, not "E" and "P"
+ * (SiliconScope BandwidthSampler.swift: "MACC*" requestors on the M5
+ * Max): their sensors are CPU sensors too. */
+static void
+hid_sensors_of_m5_clusters_are_cpu_sensors(void **state)
+{
+    struct sensor s[4];
+    struct plat_reg_set set;
+    unsigned int n;
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "sACC MTR Temp Sensor2", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 61.5), 0);
+    entry(2, 0, "mACC MTR Temp Sensor5", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 58.0), 0);
+    set = finish();
+    sensors_from_hid(&set, s, 4, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(s[0].location, LOC_CPU);
+    assert_int_equal(s[1].location, LOC_CPU);
+}
+
+static void
+flt_key(uint64_t id, const char *key, float celsius)
+{
+    unsigned char bytes[4];
+    uint32_t bits;
+
+    memcpy(&bits, &celsius, sizeof(bits));
+    for (int i = 0; i < 4; i++)
+        bytes[i] = (unsigned char)(bits >> (8 * i));     /* little-endian, as Apple Silicon's SMC */
+    smc_key(id, key, "flt ", bytes, 4);
+}
+
+/* Apple Silicon's SMC: the die aggregates TCMz and TCMb (oshi PR 3535,
+ * SiliconScope issue 57) and the cores' keys (Stats values.swift) are
+ * CPU die temperatures, its GPU keys GPU ones; an Intel Mac's key of the
+ * same name is another sensor in another format (MacPro7,1's Tp0P, sp78:
+ * shared/real-macs/smc), and no CPU die's. */
+static void
+apple_silicon_smc_keys_are_its_cpu_and_gpu(void **state)
+{
+    static const unsigned char psu[] = { 0x24, 0x80 };
+    struct sensor s[8];
+    struct plat_reg_set set;
+    unsigned int n;
+    double v;
+
+    (void)state;
+    reg_builder_reset(&b);
+    flt_key(1, "TCMz", 64.4f);
+    flt_key(2, "TCMb", 49.75f);
+    flt_key(3, "Tp0X", 30.796875f);
+    flt_key(4, "Tg0j", 30.6875f);
+    set = finish();
+    sensors_from_smc(&set, s, 8, &n);
+    assert_int_equal(n, 4);
+    assert_int_equal(sensors_hottest_role(s, n, SMC_CPU_DIE, &v), 0);
+    assert_true(v > 64.39 && v < 64.41);
+    assert_int_equal(sensors_hottest_role(s, n, SMC_GPU_DIE, &v), 0);
+    assert_true(v == 30.6875);
+
+    reg_builder_reset(&b);
+    smc_key(1, "Tp0P", "sp78", psu, 2);
+    set = finish();
+    sensors_from_smc(&set, s, 8, &n);
+    assert_int_equal(n, 0);
+}
+
 /* Readings of real Macs that are no temperatures (shared/real-macs/smc,
  * hid): an SMC key's -127 (sp78 0x8100), an iMac's TC0E of -54, an M1 Mac
  * mini's HID "PMU tdev4" at -21.5. */
@@ -514,6 +584,61 @@ energy_counters_are_joules_whatever_the_unit(void **state)
     assert_false(e.have & (1u << ENERGY_ANE));
 }
 
+/* Labels padded with spaces: macmon (io_report.rs channel_unit), Stats
+ * (GPU/reader.swift) and mactop (ioreport.m energyToWatts) trim them
+ * before they compare. */
+static void
+energy_unit_labels_are_read_without_their_padding(void **state)
+{
+    (void)state;
+    assert_true(energy_unit_joules("mJ  ") == 1e-3);
+    assert_true(energy_unit_joules(" nJ") == 1e-9);
+    assert_true(energy_unit_joules("\tuJ ") == 1e-6);
+    assert_true(energy_unit_joules("  ") == 0.0);
+    assert_true(energy_unit_joules("m J") == 0.0);
+}
+
+static void
+energy_channel(uint64_t id, const char *name, const char *unit, int64_t value)
+{
+    entry(id, 0, name, "IOReportChannel");
+    assert_int_equal(reg_builder_string(&b, "unit", unit), 0);
+    number("value", value);
+}
+
+/* An Ultra (the M1 Ultra on macOS 27, shared/real-macs/ioreport): no
+ * "CPU Energy" but one per die, which macmon, Stats and mactop add up; the
+ * DTL channels twice under one name, once per die; "GPU Energy" after
+ * more channels than the caller lists. */
+static void
+energy_of_an_ultra_is_the_sum_of_its_dies(void **state)
+{
+    struct energy_channel ch[8];
+    struct energy e;
+    struct plat_reg_set set;
+
+    (void)state;
+    reg_builder_reset(&b);
+    energy_channel(1, "DIE_0_CPU Energy", "mJ", 1000);
+    energy_channel(2, "ECPUDTL00", "mJ", 5);
+    energy_channel(3, "DIE_1_CPU Energy", "mJ", 2000);
+    energy_channel(4, "ECPUDTL00", "mJ", 7);
+    energy_channel(5, "ANE0_0", "mJ", 300);
+    energy_channel(6, "ANE0_1", "mJ", 400);
+    energy_channel(7, "GPU Energy", "nJ", 3000000000);
+    set = finish();
+    energy_decode(&set, &e, ch, 3);
+    assert_int_equal(e.n, 3);
+    assert_true(e.unit[ENERGY_CPU] > 2.9999 && e.unit[ENERGY_CPU] < 3.0001);
+    assert_true(e.unit[ENERGY_ANE] > 0.6999 && e.unit[ENERGY_ANE] < 0.7001);
+    assert_true(e.unit[ENERGY_GPU] > 2.9999 && e.unit[ENERGY_GPU] < 3.0001);
+    energy_decode(&set, &e, ch, 8);
+    assert_int_equal(e.n, 7);
+    assert_string_equal(ch[1].name, "ECPUDTL00");
+    assert_string_equal(ch[3].name, "ECPUDTL00 #2");
+    assert_true(ch[3].joules > 0.00699 && ch[3].joules < 0.00701);
+}
+
 /* The fake machine has no registry entries: a desktop without battery, GPU
  * or sensors, as a Mac mini in a VM. */
 static void
@@ -568,6 +693,8 @@ main(void)
         cmocka_unit_test(smc_temperature_keys_match_the_query),
         cmocka_unit_test(ambient_is_not_the_cpu_proximity_key),
         cmocka_unit_test(hid_sensors_drop_junk_and_keep_names_apart),
+        cmocka_unit_test(hid_sensors_of_m5_clusters_are_cpu_sensors),
+        cmocka_unit_test(apple_silicon_smc_keys_are_its_cpu_and_gpu),
         cmocka_unit_test(readings_at_or_below_zero_are_not_temperatures),
         cmocka_unit_test(fans_and_their_mode_are_read),
         cmocka_unit_test(thermal_pressure_uses_macos_names),
@@ -578,6 +705,8 @@ main(void)
         cmocka_unit_test(unified_memory_has_no_free_memory),
         cmocka_unit_test(the_matched_vendor_says_whose_memory),
         cmocka_unit_test(energy_counters_are_joules_whatever_the_unit),
+        cmocka_unit_test(energy_unit_labels_are_read_without_their_padding),
+        cmocka_unit_test(energy_of_an_ultra_is_the_sum_of_its_dies),
         HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
         HARNESS_TEST(the_battery_pack_is_asked_once_where_there_is_none),
     };

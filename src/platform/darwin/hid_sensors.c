@@ -13,10 +13,15 @@
  *  - IOHIDServiceClientCopyEvent(service, 15, 0, 0): 15 is the
  *    temperature event type, and IOHIDEventGetFloatValue(event, 15 << 16)
  *    its level in degrees Celsius.
- * The client, its services and their names are taken once, at the first
- * read, and released at close; each read copies one event per service (a
- * call into the HID event system) and releases it. Values are recorded as
- * given; hardware_decode.c drops the junk some sensors report.
+ * The client, its services and their names are kept between reads and
+ * released at close; each read copies one event per service (a call into
+ * the HID event system) and releases it. The list is copied again, client
+ * and all, when it is empty (at early boot hidd lists no sensor yet) or
+ * when no service gave an event (hidd restarted: the old services answer
+ * nothing more), at most once a read: a read is a fetch's, and macmon
+ * makes its client and copies the list at every sample on real Macs.
+ * Values are recorded as given; thermal_decode.c drops the junk some
+ * sensors report.
  */
 #include "live_source.h"
 
@@ -30,21 +35,40 @@
 #define HID_FIELD(type) ((type) << 16)
 #define HID_MAX_SENSORS 256
 
-typedef CFTypeRef (*client_create_fn)(CFAllocatorRef);
-typedef int (*client_set_matching_fn)(CFTypeRef, CFDictionaryRef);
-typedef CFArrayRef (*client_copy_services_fn)(CFTypeRef);
-typedef CFTypeRef (*service_copy_property_fn)(CFTypeRef, CFStringRef);
-typedef CFTypeRef (*service_copy_event_fn)(CFTypeRef, int64_t, int32_t, int64_t);
-typedef double (*event_get_float_fn)(CFTypeRef, int32_t);
+struct hid_api {
+    CFTypeRef (*client_create)(CFAllocatorRef);
+    int (*set_matching)(CFTypeRef, CFDictionaryRef);
+    CFArrayRef (*copy_services)(CFTypeRef);
+    CFTypeRef (*copy_property)(CFTypeRef, CFStringRef);
+    CFTypeRef (*copy_event)(CFTypeRef, int64_t, int32_t, int64_t);
+    double (*get_float)(CFTypeRef, int32_t);
+};
 
 struct live_hid {
+    int status;                     /* 0, or -ENOENT: a function is missing (kept) */
+    struct hid_api api;
     CFTypeRef client;
     CFArrayRef services;
     unsigned int n;
     char names[HID_MAX_SENSORS][PLAT_NAME_MAX];
-    service_copy_event_fn copy_event;
-    event_get_float_fn get_float;
 };
+
+static int
+resolve(struct hid_api *api)
+{
+    static const char *const names[] = {
+        "IOHIDEventSystemClientCreate", "IOHIDEventSystemClientSetMatching", "IOHIDEventSystemClientCopyServices",
+        "IOHIDServiceClientCopyProperty", "IOHIDServiceClientCopyEvent", "IOHIDEventGetFloatValue",
+    };
+    void **slot = (void **)api;
+
+    _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(struct hid_api),
+                   "one name per function");
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if ((slot[i] = dlsym(RTLD_DEFAULT, names[i])) == NULL)
+            return -ENOENT;
+    return 0;
+}
 
 static CFDictionaryRef
 matching(void)
@@ -68,35 +92,25 @@ matching(void)
     return dict;
 }
 
-static int
-hid_open(struct live_source *src)
+static void
+forget(struct live_hid *hid)
 {
-    client_create_fn create = (client_create_fn)dlsym(RTLD_DEFAULT, "IOHIDEventSystemClientCreate");
-    client_set_matching_fn set_matching =
-        (client_set_matching_fn)dlsym(RTLD_DEFAULT, "IOHIDEventSystemClientSetMatching");
-    client_copy_services_fn copy_services =
-        (client_copy_services_fn)dlsym(RTLD_DEFAULT, "IOHIDEventSystemClientCopyServices");
-    service_copy_property_fn copy_property =
-        (service_copy_property_fn)dlsym(RTLD_DEFAULT, "IOHIDServiceClientCopyProperty");
-    struct live_hid *hid;
-    CFDictionaryRef match;
-    CFStringRef product;
+    if (hid->services != NULL)
+        CFRelease(hid->services);
+    if (hid->client != NULL)
+        CFRelease(hid->client);
+    hid->services = NULL;
+    hid->client = NULL;
+    hid->n = 0;
+}
 
-    if ((hid = src->hid = calloc(1, sizeof(*hid))) == NULL)
-        return live_fail(src, -ENOMEM, "HID: out of memory");
-    hid->copy_event = (service_copy_event_fn)dlsym(RTLD_DEFAULT, "IOHIDServiceClientCopyEvent");
-    hid->get_float = (event_get_float_fn)dlsym(RTLD_DEFAULT, "IOHIDEventGetFloatValue");
-    if (!create || !set_matching || !copy_services || !copy_property || !hid->copy_event || !hid->get_float)
-        return live_fail(src, -ENOENT, "HID: the event system client functions are missing");
-    if ((hid->client = create(kCFAllocatorDefault)) == NULL || (match = matching()) == NULL)
-        return live_fail(src, -ENOENT, "HID: no event system client");
-    set_matching(hid->client, match);
-    CFRelease(match);
-    if ((hid->services = copy_services(hid->client)) == NULL)
-        return live_fail(src, -ENOENT, "HID: no temperature services");
-    product = CFStringCreateWithCString(kCFAllocatorDefault, "Product", kCFStringEncodingUTF8);
+static void
+copy_names(struct live_hid *hid)
+{
+    CFStringRef product = CFStringCreateWithCString(kCFAllocatorDefault, "Product", kCFStringEncodingUTF8);
+
     for (CFIndex i = 0; product != NULL && i < CFArrayGetCount(hid->services) && hid->n < HID_MAX_SENSORS; i++) {
-        CFTypeRef name = copy_property(CFArrayGetValueAtIndex(hid->services, i), product);
+        CFTypeRef name = hid->api.copy_property(CFArrayGetValueAtIndex(hid->services, i), product);
         char *at = hid->names[hid->n++];
 
         if (name == NULL || CFGetTypeID(name) != CFStringGetTypeID() ||
@@ -107,32 +121,76 @@ hid_open(struct live_source *src)
     }
     if (product != NULL)
         CFRelease(product);
+}
+
+/* A new client and its list of temperature services, with their names. */
+static int
+copy_services(struct live_source *src, struct live_hid *hid)
+{
+    CFDictionaryRef match;
+
+    forget(hid);
+    if ((hid->client = hid->api.client_create(kCFAllocatorDefault)) == NULL)
+        return live_fail(src, -ENOENT, "HID: no event system client");
+    if ((match = matching()) == NULL)
+        return live_fail(src, -ENOMEM, "HID: out of memory");
+    hid->api.set_matching(hid->client, match);
+    CFRelease(match);
+    if ((hid->services = hid->api.copy_services(hid->client)) == NULL)
+        return live_fail(src, -ENOENT, "HID: no temperature services");
+    copy_names(hid);
+    return 0;
+}
+
+/* An entry per service, with its reading where it gave one. */
+static int
+add_sensors(struct live_source *src, struct live_hid *hid, unsigned int *readings)
+{
+    *readings = 0;
+    reg_builder_reset(&src->registry);
+    for (unsigned int i = 0; i < hid->n; i++) {
+        CFTypeRef event = hid->api.copy_event(CFArrayGetValueAtIndex(hid->services, (CFIndex)i),
+                                              HID_TEMPERATURE_EVENT, 0, 0);
+        int sts = reg_builder_entry(&src->registry, i + 1, 0, hid->names[i], "IOHIDServiceClient");
+
+        if (sts == 0 && event != NULL) {
+            sts = reg_builder_float(&src->registry, "celsius",
+                                    hid->api.get_float(event, HID_FIELD(HID_TEMPERATURE_EVENT)));
+            (*readings)++;
+        }
+        if (event != NULL)
+            CFRelease(event);
+        if (sts < 0)
+            return live_fail(src, sts, "HID: %s", strerror(-sts));
+    }
     return 0;
 }
 
 int
 live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
 {
-    struct live_hid *hid;
-    int sts;
+    struct live_hid *hid = src->hid;
+    unsigned int readings;
+    int copied = 0, sts;
 
-    if (src->hid == NULL && (sts = hid_open(src)) < 0)
-        return sts;
-    if ((hid = src->hid)->services == NULL)
-        return live_fail(src, -ENOENT, "HID: no temperature services");
-    for (unsigned int i = 0; i < hid->n; i++) {
-        CFTypeRef event = hid->copy_event(CFArrayGetValueAtIndex(hid->services, (CFIndex)i),
-                                          HID_TEMPERATURE_EVENT, 0, 0);
-
-        sts = reg_builder_entry(&src->registry, i + 1, 0, hid->names[i], "IOHIDServiceClient");
-        if (sts == 0 && event != NULL)
-            sts = reg_builder_float(&src->registry, "celsius",
-                                    hid->get_float(event, HID_FIELD(HID_TEMPERATURE_EVENT)));
-        if (event != NULL)
-            CFRelease(event);
-        if (sts < 0)
-            return live_fail(src, sts, "HID %s: %s", q->match, strerror(-sts));
+    (void)q;
+    if (hid == NULL) {
+        if ((hid = src->hid = calloc(1, sizeof(*hid))) == NULL)
+            return live_fail(src, -ENOMEM, "HID: out of memory");
+        hid->status = resolve(&hid->api);
     }
+    if (hid->status < 0)
+        return live_fail(src, hid->status, "HID: the event system client functions are missing");
+    if (hid->n == 0) {                  /* none yet (early boot), or none copied */
+        copied = 1;
+        if ((sts = copy_services(src, hid)) < 0)
+            return sts;
+    }
+    if ((sts = add_sensors(src, hid, &readings)) < 0)
+        return sts;
+    if (readings == 0 && hid->n > 0 && !copied &&       /* all silent: hidd may have restarted */
+        ((sts = copy_services(src, hid)) < 0 || (sts = add_sensors(src, hid, &readings)) < 0))
+        return sts;
     reg_builder_finish(&src->registry, out);
     return out->n > 0 ? 0 : live_fail(src, -ENOENT, "HID: no temperature sensors");
 }
@@ -140,12 +198,8 @@ live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct
 void
 live_hid_close(struct live_source *src)
 {
-    if (src->hid != NULL) {
-        if (src->hid->services != NULL)
-            CFRelease(src->hid->services);
-        if (src->hid->client != NULL)
-            CFRelease(src->hid->client);
-    }
+    if (src->hid != NULL)
+        forget(src->hid);
     free(src->hid);
     src->hid = NULL;
 }

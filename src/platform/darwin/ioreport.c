@@ -1,29 +1,33 @@
 /*
  * IOReport channels: a private interface (/usr/lib/libIOReport.dylib, no
  * public header), resolved at run time with dlopen/dlsym so that a macOS
- * without it leaves these metrics unsupported. Apple Silicon Macs report
- * the energy their CPU clusters, GPU, Neural Engine and DRAM used through
- * the "Energy Model" group, to any user (no root, unlike powermetrics).
- * What it relies on, as macmon and socpowerbud call it (signatures are
- * not published; the formats and energy units are XNU's own,
- * iokit/IOKit/IOReportTypes.h, xnu-11417.121.6):
- *  - IOReportCopyChannelsInGroup(group, NULL, 0, 0, 0) -> the channels,
+ * without it, or with a library that lacks one of the functions, leaves
+ * these metrics unsupported. Apple Silicon Macs report the energy their CPU
+ * clusters, GPU, Neural Engine and DRAM used through the "Energy Model"
+ * group, to any user (no root, unlike powermetrics). What it relies on, as
+ * macmon, mactop, Stats and socpowerbud call it (signatures are not
+ * published; the formats and energy units are XNU's own,
+ * iokit/IOKit/IOReportTypes.h, xnu-11417.101.15):
+ *  - IOReportCopyChannelsInGroup(group, NULL, 0, 0, 0) -> the channels (a
+ *    dictionary whose "IOReportChannels" array holds one dictionary per
+ *    channel; NULL or none at all where the group does not exist),
  *    IOReportCreateSubscription(NULL, channels, &subscribed, 0, NULL),
  *    IOReportCreateSamples(subscription, subscribed, NULL) -> a dictionary
- *    whose "IOReportChannels" array holds one dictionary per channel;
+ *    of the same shape, or NULL now and then;
  *  - IOReportChannelGetChannelName/GetSubGroup/GetUnitLabel (CFStrings it
  *    keeps), IOReportChannelGetFormat (1 simple, 2 state),
  *    IOReportSimpleGetIntegerValue(channel, 0): a counter since boot;
  *    IOReportStateGetCount/GetNameForIndex/GetResidency for state channels.
- * The subscription is made once, at the first read, and released at close;
- * each read takes one sample and releases it. Raw values and unit labels
- * are recorded; ioreport_decode.c converts them.
+ * The subscription is asked for once, at the first read, and released at
+ * close; each read takes one sample and releases it. Raw values and unit
+ * labels are recorded; energy_decode.c converts them.
  */
 #include "live_source.h"
 
 #include <CoreFoundation/CoreFoundation.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,19 +57,25 @@ struct ioreport_api {
 };
 
 struct subscription {
-    int tried;
+    int tried;                      /* the group was asked: sub, or why there is none */
+    const char *why;
     CFMutableDictionaryRef channels, subscribed;
     CFTypeRef sub;
 };
 
 struct live_ioreport {
+    int status;                     /* 0, or why IOReport cannot be used (kept: the library */
+    char why[256];                  /* is what it is until pmcd restarts) */
     void *library;
     struct ioreport_api api;
+    CFStringRef channels_key;       /* "IOReportChannels" */
     struct subscription group[NGROUPS];
 };
 
+/* Every function, or none: a library without one is of no use (a call
+ * through a missing one would crash pmcd). */
 static int
-resolve(struct live_source *src, struct live_ioreport *r)
+resolve(struct live_ioreport *r)
 {
     static const char *const names[] = {
         "IOReportCopyChannelsInGroup", "IOReportCreateSubscription", "IOReportCreateSamples",
@@ -74,31 +84,88 @@ resolve(struct live_source *src, struct live_ioreport *r)
         "IOReportStateGetNameForIndex", "IOReportStateGetResidency",
     };
     void **slot = (void **)&r->api;
+    const char *why;
 
     _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(struct ioreport_api),
                    "one name per function");
-    if ((r->library = dlopen(IOREPORT_LIBRARY, RTLD_LAZY | RTLD_LOCAL)) == NULL)
-        return live_fail(src, -ENOENT, "IOReport: %s: %s", IOREPORT_LIBRARY, dlerror());
+    if ((r->library = dlopen(IOREPORT_LIBRARY, RTLD_LAZY | RTLD_LOCAL)) == NULL) {
+        why = dlerror();
+        snprintf(r->why, sizeof(r->why), "%s: %s", IOREPORT_LIBRARY, why != NULL ? why : "cannot be loaded");
+        return -ENOENT;
+    }
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if ((slot[i] = dlsym(r->library, names[i])) == NULL)
-            return live_fail(src, -ENOENT, "IOReport: %s is missing", names[i]);
+        if ((slot[i] = dlsym(r->library, names[i])) == NULL) {
+            snprintf(r->why, sizeof(r->why), "%s is missing", names[i]);
+            dlclose(r->library);
+            r->library = NULL;
+            return -ENOENT;
+        }
     return 0;
 }
 
+/* The library and what every read needs of it, made at the first read. */
+static int
+library(struct live_source *src, struct live_ioreport **out)
+{
+    struct live_ioreport *r = src->ioreport;
+
+    if (r == NULL) {
+        if ((r = src->ioreport = calloc(1, sizeof(*r))) == NULL)
+            return live_fail(src, -ENOMEM, "IOReport: out of memory");
+        r->status = resolve(r);
+    }
+    if (r->status < 0)
+        return live_fail(src, r->status, "IOReport: %s", r->why);
+    if (r->channels_key == NULL &&
+        (r->channels_key = CFStringCreateWithCString(kCFAllocatorDefault, "IOReportChannels",
+                                                     kCFStringEncodingUTF8)) == NULL)
+        return live_fail(src, -ENOMEM, "IOReport: out of memory");
+    *out = r;
+    return 0;
+}
+
+/* The "IOReportChannels" array of a channel list or a sample, or NULL. */
+static CFArrayRef
+channels_of(const struct live_ioreport *r, CFDictionaryRef d)
+{
+    CFTypeRef list = d != NULL ? CFDictionaryGetValue(d, r->channels_key) : NULL;
+
+    return list != NULL && CFGetTypeID(list) == CFArrayGetTypeID() ? list : NULL;
+}
+
+static void
+unsubscribe(struct subscription *s)
+{
+    if (s->sub != NULL)
+        CFRelease(s->sub);
+    if (s->subscribed != NULL)
+        CFRelease(s->subscribed);
+    if (s->channels != NULL)
+        CFRelease(s->channels);
+    s->sub = s->subscribed = s->channels = NULL;
+}
+
+/* The group's subscription, asked once: a group without channels (Intel
+ * Macs and VMs have no "Energy Model") is not subscribed, as every peer
+ * checks first; one IOReport refuses stays refused (SiliconScope saw
+ * groups that list channels and are never subscribable). */
 static int
 subscribe(struct live_source *src, struct live_ioreport *r, struct subscription *s, const char *group)
 {
     CFStringRef name = CFStringCreateWithCString(kCFAllocatorDefault, group, kCFStringEncodingUTF8);
+    CFArrayRef list;
 
-    s->tried = 1;
     if (name == NULL)
-        return live_fail(src, -ENOMEM, "IOReport %s: out of memory", group);
+        return live_fail(src, -ENOMEM, "IOReport \"%s\": out of memory", group);   /* asked again */
+    s->tried = 1;
     s->channels = r->api.copy_channels_in_group(name, NULL, 0, 0, 0);
     CFRelease(name);
-    if (s->channels == NULL)
-        return live_fail(src, -ENOENT, "IOReport: no group \"%s\"", group);
-    if ((s->sub = r->api.create_subscription(NULL, s->channels, &s->subscribed, 0, NULL)) == NULL)
-        return live_fail(src, -ENOENT, "IOReport %s: no subscription", group);
+    if ((list = channels_of(r, s->channels)) == NULL || CFArrayGetCount(list) == 0)
+        s->why = "no channels in";
+    else if ((s->sub = r->api.create_subscription(NULL, s->channels, &s->subscribed, 0, NULL)) == NULL)
+        s->why = "no subscription to";
+    if (s->sub == NULL)
+        unsubscribe(s);
     return 0;
 }
 
@@ -109,12 +176,29 @@ text(CFStringRef s, char *out, size_t len)
         out[0] = '\0';
 }
 
+static int
+add_states(struct reg_builder *b, const struct ioreport_api *api, CFDictionaryRef ch)
+{
+    for (int32_t i = 0; i < api->state_count(ch); i++) {
+        char state[PLAT_REG_NAME_MAX], path[REG_PATH_MAX];
+        int len, sts;
+
+        text(api->state_name(ch, i), state, sizeof(state));
+        memcpy(path, "state", 6);
+        if ((len = reg_path_append(path, sizeof(path), 5, state, strlen(state))) < 0)
+            return len;
+        if ((sts = reg_builder_number(b, path, (uint64_t)api->state_residency(ch, i))) < 0)
+            return sts;
+    }
+    return 0;
+}
+
 /* One channel of a sample as an entry. */
 static int
 add_channel(struct live_source *src, const struct ioreport_api *api, CFDictionaryRef ch, uint64_t id)
 {
     struct reg_builder *b = &src->registry;
-    char name[PLAT_REG_NAME_MAX], subgroup[PLAT_REG_NAME_MAX], unit[32], path[REG_PATH_MAX];
+    char name[PLAT_REG_NAME_MAX], subgroup[PLAT_REG_NAME_MAX], unit[32];
     int sts;
 
     text(api->channel_name(ch), name, sizeof(name));
@@ -127,59 +211,45 @@ add_channel(struct live_source *src, const struct ioreport_api *api, CFDictionar
     case FORMAT_SIMPLE:
         return reg_builder_number(b, "value", (uint64_t)api->simple_value(ch, 0));
     case FORMAT_STATE:
-        for (int32_t i = 0; i < api->state_count(ch); i++) {
-            char state[PLAT_REG_NAME_MAX];
-            int len;
-
-            text(api->state_name(ch, i), state, sizeof(state));
-            memcpy(path, "state", 6);
-            if ((len = reg_path_append(path, sizeof(path), 5, state, strlen(state))) < 0 ||
-                (sts = reg_builder_number(b, path, (uint64_t)api->state_residency(ch, i))) < 0)
-                return len < 0 ? len : sts;
-        }
-        return 0;
+        return add_states(b, api, ch);
     }
     return 0;                           /* histograms and arrays: no family reads one */
+}
+
+static size_t
+group_index(const char *token)
+{
+    size_t i = 0;
+
+    while (i < NGROUPS && strcmp(token, groups[i].token) != 0)
+        i++;
+    return i;
 }
 
 int
 live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
 {
-    const char *token = strchr(q->match, ':') + 1;
-    struct live_ioreport *r = src->ioreport;
-    struct subscription *s = NULL;
+    size_t g = group_index(strchr(q->match, ':') + 1);
+    struct live_ioreport *r;
+    struct subscription *s;
     CFDictionaryRef sample;
-    CFStringRef key;
     CFArrayRef channels;
-    int sts = 0;
+    int sts;
 
-    for (size_t i = 0; i < NGROUPS; i++)
-        if (strcmp(token, groups[i].token) == 0 && r != NULL)
-            s = &r->group[i];
-    if (r == NULL) {
-        if ((r = src->ioreport = calloc(1, sizeof(*r))) == NULL)
-            return live_fail(src, -ENOMEM, "IOReport: out of memory");
-        if ((sts = resolve(src, r)) < 0)
-            return sts;                 /* not retried: the library is what it is until a restart */
-        return live_ioreport(src, q, out);
-    }
-    if (s == NULL)
+    if (g == NGROUPS)
         return live_fail(src, -EINVAL, "IOReport: no group for %s", q->match);
-    if (r->api.create_samples == NULL)
-        return live_fail(src, -ENOENT, "IOReport: not available");
-    if (!s->tried && (sts = subscribe(src, r, s, groups[s - r->group].group)) < 0)
+    if ((sts = library(src, &r)) < 0)
+        return sts;
+    s = &r->group[g];
+    if (!s->tried && (sts = subscribe(src, r, s, groups[g].group)) < 0)
         return sts;
     if (s->sub == NULL)
-        return live_fail(src, -ENOENT, "IOReport: no subscription for %s", q->match);
+        return live_fail(src, -ENOENT, "IOReport: %s \"%s\"", s->why, groups[g].group);
     if ((sample = r->api.create_samples(s->sub, s->subscribed, NULL)) == NULL)
         return live_fail(src, -EIO, "IOReport %s: no sample", q->match);
-    key = CFStringCreateWithCString(kCFAllocatorDefault, "IOReportChannels", kCFStringEncodingUTF8);
-    channels = key != NULL ? CFDictionaryGetValue(sample, key) : NULL;
-    if (channels != NULL && CFGetTypeID(channels) == CFArrayGetTypeID())
-        for (CFIndex i = 0; sts == 0 && i < CFArrayGetCount(channels); i++)
-            sts = add_channel(src, &r->api, CFArrayGetValueAtIndex(channels, i), (uint64_t)i + 1);
-    if (key != NULL)
-        CFRelease(key);
+    channels = channels_of(r, sample);
+    for (CFIndex i = 0; sts == 0 && channels != NULL && i < CFArrayGetCount(channels); i++)
+        sts = add_channel(src, &r->api, CFArrayGetValueAtIndex(channels, i), (uint64_t)i + 1);
     CFRelease(sample);
     if (sts < 0)
         return live_fail(src, sts, "IOReport %s: %s", q->match, strerror(-sts));
@@ -194,14 +264,10 @@ live_ioreport_close(struct live_source *src)
 
     if (r == NULL)
         return;
-    for (size_t i = 0; i < NGROUPS; i++) {
-        if (r->group[i].sub != NULL)
-            CFRelease(r->group[i].sub);
-        if (r->group[i].subscribed != NULL)
-            CFRelease(r->group[i].subscribed);
-        if (r->group[i].channels != NULL)
-            CFRelease(r->group[i].channels);
-    }
+    for (size_t i = 0; i < NGROUPS; i++)
+        unsubscribe(&r->group[i]);
+    if (r->channels_key != NULL)
+        CFRelease(r->channels_key);
     if (r->library != NULL)
         dlclose(r->library);
     free(r);

@@ -87,7 +87,6 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
     if ((src->pset_error = processor_set_default(src->host, &src->pset)) != KERN_SUCCESS)
         src->pset = MACH_PORT_NULL;
     src->ioctl_fd = socket(AF_INET, SOCK_DGRAM, 0);     /* -1: functional types unknown */
-    src->notify_token = -1;
     *out = (struct platform) {
         .name = "live",
         .ctx = src,

@@ -50,7 +50,7 @@ struct live_source {
     struct live_ioreport *ioreport; /* the IOReport subscription (ioreport.c), made at first use */
     struct live_hid *hid;           /* the HID event system client (hid_sensors.c), made at first use */
     struct live_smc *smc;           /* the AppleSMC connection and key cache (smc.c), made at first use */
-    int notify_token;               /* notify_state.c's registration, or -1 */
+    struct live_notify *notify;     /* notify_state.c's registrations, one per name */
     char error[512];                /* every failure of the current call */
 };
 

@@ -6,14 +6,18 @@
  *  - IOServiceOpen on the "AppleSMC" service, type 0; no root needed;
  *  - IOConnectCallStructMethod selector 2 with an 80-byte struct (below),
  *    command in data8: 9 reads a key's info (size, four-character type),
- *    5 reads its bytes; result 0 is success (0x84: no such key).
+ *    5 reads its bytes; result 0 is success, 0x84 no such key; other
+ *    results (0x80 collision, 0xb7 timeout, ...: acidanthera/OpenCorePkg
+ *    AppleSmc.h's SMC_STATUS) are the SMC's passing troubles.
  * Upstream PCP used a 76-byte struct with the command in a leading byte and
  * took the size from the wrong half of a 16-bit field, so no read succeeded.
  *
- * Each key's info is asked once and kept (absent keys too), so a refresh
- * makes one call per key that exists. The connection is opened at the
- * first read and closed at the source's close. The bytes are recorded raw;
- * thermal_decode.c decodes them by type.
+ * Each key's info is asked until the SMC answers it, then kept (absent
+ * keys too), so a refresh makes one call per key that exists. The
+ * connection is opened at the first read and closed at the source's
+ * close; a Mac without an SMC (a VM) or a refused connection stays so, and
+ * every read says why. The bytes are recorded raw; thermal_decode.c
+ * decodes them by type.
  */
 #include "live_source.h"
 
@@ -42,6 +46,7 @@ _Static_assert(offsetof(struct smc_call, bytes) == 48, "bytes at 48");
 _Static_assert(sizeof(struct smc_call) == 80, "the 80-byte SMCKeyData_t");
 
 enum { SMC_SELECTOR = 2, SMC_READ_BYTES = 5, SMC_READ_INFO = 9 };
+enum { SMC_OK = 0, SMC_NO_KEY = 0x84 };
 enum key_state { KEY_ABSENT = 1, KEY_PRESENT };
 
 struct smc_key {
@@ -50,9 +55,11 @@ struct smc_key {
     uint32_t size, type;
 };
 
-#define SMC_MAX_KEYS 64
+#define SMC_MAX_KEYS 256            /* both queries' keys, and room to spare */
 
 struct live_smc {
+    int status;                     /* 0, or why there is no connection (kept) */
+    char why[128];
     io_connect_t conn;
     unsigned int nkeys;
     struct smc_key keys[SMC_MAX_KEYS];
@@ -65,53 +72,58 @@ fourcc(const char *s)
            (uint32_t)(uint8_t)s[3];
 }
 
+/* 0; -ENOENT for a key the SMC does not have; -EIO for any other failure,
+ * which passes. */
 static int
 smc_call(io_connect_t conn, struct smc_call *in, struct smc_call *out)
 {
     size_t len = sizeof(*out);
 
     memset(out, 0, sizeof(*out));
-    return IOConnectCallStructMethod(conn, SMC_SELECTOR, in, sizeof(*in), out, &len) == KERN_SUCCESS &&
-           out->result == 0 ? 0 : -EIO;
+    if (IOConnectCallStructMethod(conn, SMC_SELECTOR, in, sizeof(*in), out, &len) != KERN_SUCCESS)
+        return -EIO;
+    return out->result == SMC_OK ? 0 : out->result == SMC_NO_KEY ? -ENOENT : -EIO;
 }
 
 static int
-smc_open(struct live_source *src)
+smc_open(struct live_smc *smc)
 {
-    io_service_t service;
+    io_service_t service = IOServiceGetMatchingService(MACH_PORT_NULL, IOServiceMatching("AppleSMC"));
     kern_return_t kr;
 
-    if ((src->smc = calloc(1, sizeof(*src->smc))) == NULL)
-        return live_fail(src, -ENOMEM, "SMC: out of memory");
-    service = IOServiceGetMatchingService(MACH_PORT_NULL, IOServiceMatching("AppleSMC"));
-    if (service == IO_OBJECT_NULL)
-        return live_fail(src, -ENOENT, "SMC: no AppleSMC service");
-    kr = IOServiceOpen(service, mach_task_self(), 0, &src->smc->conn);
+    if (service == IO_OBJECT_NULL) {
+        snprintf(smc->why, sizeof(smc->why), "no AppleSMC service");
+        return -ENOENT;
+    }
+    kr = IOServiceOpen(service, mach_task_self(), 0, &smc->conn);
     IOObjectRelease(service);
     if (kr != KERN_SUCCESS) {
-        src->smc->conn = IO_OBJECT_NULL;
-        return live_fail(src, -EACCES, "SMC: IOServiceOpen(AppleSMC): %s", mach_error_string(kr));
+        smc->conn = IO_OBJECT_NULL;
+        snprintf(smc->why, sizeof(smc->why), "IOServiceOpen(AppleSMC): %s", mach_error_string(kr));
+        return -EACCES;
     }
     return 0;
 }
 
-/* The key's cached info, asking the SMC the first time. */
+/* The key's cached info, asking the SMC the first time, and again after
+ * a passing failure; NULL while it is not known. */
 static const struct smc_key *
 key_info(struct live_smc *smc, const char *name)
 {
     uint32_t key = fourcc(name);
     struct smc_call in = { .key = key, .command = SMC_READ_INFO }, out;
     struct smc_key *k;
+    int sts;
 
     for (unsigned int i = 0; i < smc->nkeys; i++)
         if (smc->keys[i].key == key)
             return &smc->keys[i];
-    if (smc->nkeys == SMC_MAX_KEYS)
+    if (smc->nkeys == SMC_MAX_KEYS || (sts = smc_call(smc->conn, &in, &out)) == -EIO)
         return NULL;
     k = &smc->keys[smc->nkeys++];
     k->key = key;
     k->state = KEY_ABSENT;
-    if (smc_call(smc->conn, &in, &out) == 0 && out.info.size > 0 && out.info.size <= sizeof(out.bytes)) {
+    if (sts == 0 && out.info.size > 0 && out.info.size <= sizeof(out.bytes)) {
         k->state = KEY_PRESENT;
         k->size = out.info.size;
         k->type = out.info.type;
@@ -124,10 +136,13 @@ live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_re
 {
     int sts;
 
-    if (src->smc == NULL && (sts = smc_open(src)) < 0)
-        return sts;
-    if (src->smc->conn == IO_OBJECT_NULL)
-        return live_fail(src, -EACCES, "SMC: no connection to AppleSMC");
+    if (src->smc == NULL) {
+        if ((src->smc = calloc(1, sizeof(*src->smc))) == NULL)
+            return live_fail(src, -ENOMEM, "SMC: out of memory");
+        src->smc->status = smc_open(src->smc);
+    }
+    if (src->smc->status < 0)
+        return live_fail(src, src->smc->status, "SMC: %s", src->smc->why);
     for (const char *const *name = q->keys; *name != NULL; name++) {
         const struct smc_key *k = key_info(src->smc, *name);
         struct smc_call in = { 0 }, res;

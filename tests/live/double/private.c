@@ -1,0 +1,685 @@
+/*
+ * The private interfaces the live layer resolves at run time, as the Macs
+ * that peers have run on answer them (no Apple header or source exists):
+ *
+ * dyld (dlfcn.h of the macOS 13 SDK, the man page dlopen(3)):
+ *  - dlopen of a path that is not there is NULL, and dlerror() then says
+ *    why; dlerror() gives the last error once and then NULL ("no error
+ *    since the last call", dlerror(3));
+ *  - dlsym of a name the image lacks is NULL (and dlerror says so);
+ *    RTLD_DEFAULT searches every image loaded, where IOKit's HID event
+ *    system client functions are;
+ *  - each dlopen adds a reference that one dlclose gives back.
+ *
+ * libIOReport (/usr/lib/libIOReport.dylib), as macmon
+ * (crates/lib/src/platform/io_report.rs @0424a190), mactop
+ * (internal/app/ioreport.m @7c6aa36), Stats (Modules/GPU/reader.swift,
+ * Modules/Sensors/readers.swift @1ab6adb5) and socpowerbud
+ * (IOReportDump/iorepdump.m) call it on real Macs:
+ *  - IOReportCopyChannelsInGroup(group, subgroup, 0, 0, 0) is a new
+ *    dictionary whose "IOReportChannels" array holds one dictionary per
+ *    channel (the caller releases it: Copy rule); a group with no channels
+ *    gives NULL (mactop checks for it) or a dictionary without channels
+ *    (Stats checks "IOReportChannels" before subscribing);
+ *  - IOReportCreateSubscription(NULL, channels, &subscribed, 0, NULL) is a
+ *    new subscription, and *subscribed a new dictionary of the channels it
+ *    took (Stats releases both); it may be NULL for a group that lists
+ *    channels (SiliconScope issues 14 and 30: "AMC Stats" on M4 Max and M5
+ *    Max); subscribing to no channel at all no peer does: NULL here;
+ *  - IOReportCreateSamples(subscription, channels, NULL) is a new
+ *    dictionary with an "IOReportChannels" array of the channels' values at
+ *    that moment; every peer checks it for NULL at each sample;
+ *  - IOReportChannelGetChannelName/GetSubGroup/GetUnitLabel hand out the
+ *    channel's own strings (Get rule: the peers never release them), NULL
+ *    where there is none; IOReportChannelGetFormat is 1 (simple) or 2
+ *    (state), xnu-11417.101.15 iokit/IOKit/IOReportTypes.h;
+ *    IOReportSimpleGetIntegerValue(channel, 0) and the state accessors read
+ *    a sample's channel of that format.
+ * The channels' dictionaries hold the double's own keys: the real layout
+ * is private, and the live code reads them only through the accessors.
+ *
+ * The HID event system client (IOKit; IOHIDFamily-2222.0.24
+ * HID/HIDEventSystemClient.m and tools/IOHIDEventSystemMonitor.c use it so;
+ * macmon crates/lib/src/platform/io_hid.rs @52b2ea78 reads temperatures
+ * with it):
+ *  - IOHIDEventSystemClientCreate is a new client the caller releases;
+ *    SetMatching with PrimaryUsagePage 0xff00 and PrimaryUsage 5 limits it
+ *    to the temperature sensors (without matching it lists every service,
+ *    keyboards included: HIDEventSystemClient.m's setMatching nil);
+ *  - IOHIDEventSystemClientCopyServices is a new array of the services
+ *    (Copy rule: HIDEventSystemClient.m's services bridges it with
+ *    CFBridgingRelease), or NULL (IOHIDEventSystemMonitor.c checks);
+ *  - IOHIDServiceClientCopyProperty(service, "Product") a new string, or
+ *    NULL; IOHIDServiceClientCopyEvent(service, 15, 0, 0) a new event of
+ *    type 15 (temperature), or NULL when the sensor gives none;
+ *    IOHIDEventGetFloatValue(event, 15 << 16) its level in degrees Celsius
+ *    (HID/HIDEventAccessors.m: kIOHIDEventFieldTemperatureLevel).
+ * What a client made before hidd restarted does no source says; the
+ * double takes the worst: it and its services answer nothing more (its
+ * service list NULL, their events NULL), and a new client sees the new
+ * services.
+ * dbl_fail makes dlopen, IOReportCopyChannelsInGroup,
+ * IOReportCreateSubscription, IOReportCreateSamples,
+ * IOHIDEventSystemClientCreate and IOHIDEventSystemClientCopyServices
+ * return NULL.
+ */
+#include "double.h"
+
+#include <CoreFoundation/CoreFoundation.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IOREPORT_PATH "/usr/lib/libIOReport.dylib"
+#define HID_TEMPERATURE_EVENT 15
+#define HID_TEMPERATURE_LEVEL (HID_TEMPERATURE_EVENT << 16)
+
+/* ---- dyld ---- */
+
+static struct {
+    char missing[8][64];            /* names dlsym does not find */
+    unsigned int nmissing;
+    long handles;                   /* dlopen'ed, not dlclose'd */
+    char error[256];                /* for dlerror() */
+    int has_error;
+} dl;
+
+static int library;                 /* the address is the handle dlopen gives */
+
+void
+dbl_dl_missing(const char *symbol)
+{
+    if (dl.nmissing == sizeof(dl.missing) / sizeof(dl.missing[0]))
+        dbl_violation("too many missing symbols");
+    snprintf(dl.missing[dl.nmissing++], sizeof(dl.missing[0]), "%s", symbol);
+}
+
+long
+dbl_dl_handles(void)
+{
+    return dl.handles;
+}
+
+static void __attribute__((format(printf, 1, 2)))
+dl_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(dl.error, sizeof(dl.error), fmt, ap);
+    va_end(ap);
+    dl.has_error = 1;
+}
+
+void *
+dlopen(const char *path, int mode)
+{
+    if ((mode & (RTLD_LAZY | RTLD_NOW)) == 0)
+        dbl_violation("dlopen(%s, %#x): neither RTLD_LAZY nor RTLD_NOW", path, mode);
+    if (dbl_failing("dlopen") || strcmp(path, IOREPORT_PATH) != 0) {
+        dl_error("dlopen(%s, %#06x): tried: '%s' (no such file)", path, (unsigned int)mode, path);
+        return NULL;
+    }
+    dl.handles++;
+    return &library;
+}
+
+int
+dlclose(void *handle)
+{
+    if (handle != &library || dl.handles == 0)
+        dbl_violation("dlclose of a handle dlopen did not give, or closed already");
+    dl.handles--;
+    return 0;
+}
+
+char *
+dlerror(void)
+{
+    if (!dl.has_error)
+        return NULL;
+    dl.has_error = 0;
+    return dl.error;
+}
+
+/* ---- libIOReport ---- */
+
+#define MAX_CHANNELS 1024
+#define MAX_STATES 32
+
+static struct channel {
+    char group[64], name[128], subgroup[128], unit[32];
+    int has_subgroup;
+    int format;                     /* kIOReportFormatSimple or ...State */
+    int64_t value;
+    unsigned int nstates;
+    char state[MAX_STATES][64];
+    int64_t residency[MAX_STATES];
+} *channels;
+static unsigned int nchannels;
+static int empty_group_is_null = 1;
+
+enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };
+
+static unsigned int
+add_channel(const char *group, const char *name, const char *subgroup, const char *unit, int format)
+{
+    struct channel *c;
+
+    if (channels == NULL && (channels = calloc(MAX_CHANNELS, sizeof(*channels))) == NULL)
+        dbl_violation("out of memory");
+    if (nchannels == MAX_CHANNELS)
+        dbl_violation("more than %d IOReport channels", MAX_CHANNELS);
+    c = &channels[nchannels];
+    memset(c, 0, sizeof(*c));
+    snprintf(c->group, sizeof(c->group), "%s", group);
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    snprintf(c->subgroup, sizeof(c->subgroup), "%s", subgroup ? subgroup : "");
+    snprintf(c->unit, sizeof(c->unit), "%s", unit);
+    c->has_subgroup = subgroup != NULL;
+    c->format = format;
+    return nchannels++;
+}
+
+unsigned int
+dbl_ioreport_simple(const char *group, const char *name, const char *subgroup, const char *unit, int64_t value)
+{
+    unsigned int i = add_channel(group, name, subgroup, unit, FORMAT_SIMPLE);
+
+    channels[i].value = value;
+    return i;
+}
+
+unsigned int
+dbl_ioreport_states(const char *group, const char *name, const char *subgroup, const char *unit)
+{
+    return add_channel(group, name, subgroup, unit, FORMAT_STATE);
+}
+
+void
+dbl_ioreport_state(unsigned int channel, const char *state, int64_t residency)
+{
+    struct channel *c;
+
+    if (channel >= nchannels || channels[channel].format != FORMAT_STATE ||
+        channels[channel].nstates == MAX_STATES)
+        dbl_violation("dbl_ioreport_state(%u, %s)", channel, state);
+    c = &channels[channel];
+    snprintf(c->state[c->nstates], sizeof(c->state[0]), "%s", state);
+    c->residency[c->nstates++] = residency;
+}
+
+void
+dbl_ioreport_set(unsigned int channel, int64_t value)
+{
+    if (channel >= nchannels)
+        dbl_violation("dbl_ioreport_set(%u)", channel);
+    channels[channel].value = value;
+}
+
+void
+dbl_ioreport_empty_group(int as_null)
+{
+    empty_group_is_null = as_null;
+}
+
+static void
+text_of(CFStringRef s, char *out, size_t len, const char *caller)
+{
+    if (s == NULL || CFGetTypeID(s) != CFStringGetTypeID() || !CFStringGetCString(s, out, (CFIndex)len,
+                                                                                   kCFStringEncodingUTF8))
+        dbl_violation("%s: not a string the live code could mean", caller);
+}
+
+static CFTypeRef
+value_of(CFDictionaryRef dict, const char *key)
+{
+    CFStringRef k = dbl_cf_string(key);
+    CFTypeRef v = CFDictionaryGetValue(dict, k);
+
+    CFRelease(k);
+    return v;
+}
+
+static int64_t
+number_of(CFDictionaryRef dict, const char *key)
+{
+    CFTypeRef v = value_of(dict, key);
+    int64_t n = 0;
+
+    if (v == NULL)
+        dbl_violation("a channel without %s: not one IOReport gave", key);
+    CFNumberGetValue(v, kCFNumberSInt64Type, &n);
+    return n;
+}
+
+/* A channel as a list or a sample holds it: its name, group, subgroup and
+ * unit, its number in the table, and in a sample its values. */
+static void *
+channel_dict(unsigned int i, int sampled)
+{
+    const struct channel *c = &channels[i];
+    void *d = dbl_cf_dict();
+
+    dbl_cf_put(d, "IOReportGroupName", dbl_cf_string(c->group));
+    dbl_cf_put(d, "IOReportChannelName", dbl_cf_string(c->name));
+    if (c->has_subgroup)
+        dbl_cf_put(d, "IOReportSubGroupName", dbl_cf_string(c->subgroup));
+    dbl_cf_put(d, "Unit", dbl_cf_string(c->unit));
+    dbl_cf_put(d, "Format", dbl_cf_number(c->format));
+    dbl_cf_put(d, "Channel", dbl_cf_number(i));
+    if (!sampled)
+        return d;
+    dbl_cf_put(d, "Value", dbl_cf_number(c->value));
+    for (unsigned int s = 0; s < c->nstates; s++) {
+        char key[32];
+
+        snprintf(key, sizeof(key), "State%u", s);
+        dbl_cf_put(d, key, dbl_cf_string(c->state[s]));
+        snprintf(key, sizeof(key), "Residency%u", s);
+        dbl_cf_put(d, key, dbl_cf_number(c->residency[s]));
+    }
+    dbl_cf_put(d, "States", dbl_cf_number(c->nstates));
+    return d;
+}
+
+static CFArrayRef
+channel_list(CFDictionaryRef dict, const char *caller)
+{
+    CFTypeRef list = dict != NULL ? value_of(dict, "IOReportChannels") : NULL;
+
+    if (list == NULL || CFGetTypeID(list) != CFArrayGetTypeID())
+        dbl_violation("%s of a dictionary IOReport did not make", caller);
+    return list;
+}
+
+static CFMutableDictionaryRef
+IOReportCopyChannelsInGroup(CFStringRef group, CFStringRef subgroup, uint64_t a, uint64_t b, uint64_t c)
+{
+    char g[64], sg[128] = "";
+    void *list = dbl_cf_array(), *dict;
+    unsigned int n = 0;
+
+    if (a != 0 || b != 0 || c != 0)
+        dbl_violation("IOReportCopyChannelsInGroup with options no peer passes");
+    if (dbl_failing("IOReportCopyChannelsInGroup")) {
+        dbl_cf_release(list);
+        return NULL;
+    }
+    text_of(group, g, sizeof(g), "IOReportCopyChannelsInGroup group");
+    if (subgroup != NULL)
+        text_of(subgroup, sg, sizeof(sg), "IOReportCopyChannelsInGroup subgroup");
+    for (unsigned int i = 0; i < nchannels; i++)
+        if (strcmp(channels[i].group, g) == 0 && (subgroup == NULL || strcmp(channels[i].subgroup, sg) == 0)) {
+            dbl_cf_append(list, channel_dict(i, 0));
+            n++;
+        }
+    if (n == 0) {
+        dbl_cf_release(list);
+        return empty_group_is_null ? NULL : dbl_cf_dict();
+    }
+    dict = dbl_cf_dict();
+    dbl_cf_put(dict, "IOReportChannels", list);
+    return dict;
+}
+
+/* A subscription: an object of its own kind (CF data with a mark). */
+static const char subscription_mark[] = "IOReportSubscription";
+
+static CFTypeRef
+IOReportCreateSubscription(void *a, CFMutableDictionaryRef chans, CFMutableDictionaryRef *subscribed, uint64_t d,
+                           CFTypeRef e)
+{
+    CFTypeRef list;
+
+    if (a != NULL || chans == NULL || d != 0 || e != NULL || subscribed == NULL)
+        dbl_violation("IOReportCreateSubscription with arguments no peer passes");
+    list = value_of(chans, "IOReportChannels");
+    if (dbl_failing("IOReportCreateSubscription") || list == NULL || CFArrayGetCount(list) == 0)
+        return NULL;
+    *subscribed = dbl_cf_copy(chans);
+    return dbl_cf_data(subscription_mark, sizeof(subscription_mark));
+}
+
+static CFDictionaryRef
+IOReportCreateSamples(CFTypeRef sub, CFMutableDictionaryRef chans, CFTypeRef unused)
+{
+    CFArrayRef list = channel_list(chans, "IOReportCreateSamples");
+    void *samples, *values;
+
+    if (sub == NULL || CFGetTypeID(sub) != CFDataGetTypeID() || CFDataGetLength(sub) != sizeof(subscription_mark) ||
+        memcmp(CFDataGetBytePtr(sub), subscription_mark, sizeof(subscription_mark)) != 0 || unused != NULL)
+        dbl_violation("IOReportCreateSamples without a subscription");
+    if (dbl_failing("IOReportCreateSamples"))
+        return NULL;
+    values = dbl_cf_array();
+    for (CFIndex i = 0; i < CFArrayGetCount(list); i++)
+        dbl_cf_append(values, channel_dict((unsigned int)number_of(CFArrayGetValueAtIndex(list, i), "Channel"), 1));
+    samples = dbl_cf_dict();
+    dbl_cf_put(samples, "IOReportChannels", values);
+    return samples;
+}
+
+static CFStringRef
+IOReportChannelGetChannelName(CFDictionaryRef ch)
+{
+    return value_of(ch, "IOReportChannelName");
+}
+
+static CFStringRef
+IOReportChannelGetSubGroup(CFDictionaryRef ch)
+{
+    return value_of(ch, "IOReportSubGroupName");
+}
+
+static CFStringRef
+IOReportChannelGetUnitLabel(CFDictionaryRef ch)
+{
+    return value_of(ch, "Unit");
+}
+
+static int
+IOReportChannelGetFormat(CFDictionaryRef ch)
+{
+    return (int)number_of(ch, "Format");
+}
+
+/* A sample's channel of that format (its values are read from samples). */
+static CFDictionaryRef
+sampled(CFDictionaryRef ch, int format, const char *caller)
+{
+    if (value_of(ch, "Value") == NULL)
+        dbl_violation("%s on a channel that is not a sample's", caller);
+    if (number_of(ch, "Format") != format)
+        dbl_violation("%s on a channel of format %d", caller, (int)number_of(ch, "Format"));
+    return ch;
+}
+
+static int64_t
+IOReportSimpleGetIntegerValue(CFDictionaryRef ch, int32_t index)
+{
+    if (index != 0)
+        dbl_violation("IOReportSimpleGetIntegerValue(%d): a simple channel has one value", index);
+    return number_of(sampled(ch, FORMAT_SIMPLE, "IOReportSimpleGetIntegerValue"), "Value");
+}
+
+static int32_t
+IOReportStateGetCount(CFDictionaryRef ch)
+{
+    return (int32_t)number_of(sampled(ch, FORMAT_STATE, "IOReportStateGetCount"), "States");
+}
+
+static CFDictionaryRef
+state_of(CFDictionaryRef ch, int32_t index, const char *caller)
+{
+    if (index < 0 || index >= IOReportStateGetCount(sampled(ch, FORMAT_STATE, caller)))
+        dbl_violation("%s(%d): no such state", caller, index);
+    return ch;
+}
+
+static CFStringRef
+IOReportStateGetNameForIndex(CFDictionaryRef ch, int32_t index)
+{
+    char key[32];
+
+    snprintf(key, sizeof(key), "State%d", index);
+    return value_of(state_of(ch, index, "IOReportStateGetNameForIndex"), key);
+}
+
+static int64_t
+IOReportStateGetResidency(CFDictionaryRef ch, int32_t index)
+{
+    char key[32];
+
+    snprintf(key, sizeof(key), "Residency%d", index);
+    return number_of(state_of(ch, index, "IOReportStateGetResidency"), key);
+}
+
+/* ---- The HID event system ---- */
+
+#define MAX_SENSORS 256
+
+static struct sensor {
+    char product[128];
+    int has_product;
+    int reading;                    /* CopyEvent gives an event */
+    double celsius;
+    CFDataRef service;              /* this generation's service, the double's reference */
+} *sensors;
+static unsigned int nsensors;
+static unsigned int generation;     /* hidd's life: a restart starts the next */
+
+/* Clients, services and events: CF data holding what they are. */
+enum hid_kind { HID_CLIENT = 0x48494443, HID_SERVICE, HID_EVENT };
+
+struct hid_object {
+    enum hid_kind kind;
+    unsigned int generation;
+    unsigned int sensor;
+    int matching;                   /* a client's: set to the temperature sensors */
+    double celsius;                 /* an event's */
+};
+
+static CFDataRef
+hid_new(struct hid_object o)
+{
+    return dbl_cf_data(&o, sizeof(o));
+}
+
+/* The object behind a reference the live code passes (a freed one stops
+ * the test in CFDataGetBytePtr). */
+static struct hid_object *
+hid_of(CFTypeRef ref, enum hid_kind kind, const char *caller)
+{
+    struct hid_object *o;
+
+    if (ref == NULL || CFGetTypeID(ref) != CFDataGetTypeID() || CFDataGetLength(ref) != sizeof(*o))
+        dbl_violation("%s on something that is not one", caller);
+    o = (struct hid_object *)CFDataGetBytePtr(ref);
+    if (o->kind != kind)
+        dbl_violation("%s on a HID object of another kind", caller);
+    return o;
+}
+
+unsigned int
+dbl_hid_sensor(const char *product, double celsius)
+{
+    struct sensor *s;
+
+    if (sensors == NULL && (sensors = calloc(MAX_SENSORS, sizeof(*sensors))) == NULL)
+        dbl_violation("out of memory");
+    if (nsensors == MAX_SENSORS)
+        dbl_violation("more than %d HID sensors", MAX_SENSORS);
+    s = &sensors[nsensors];
+    memset(s, 0, sizeof(*s));
+    snprintf(s->product, sizeof(s->product), "%s", product ? product : "");
+    s->has_product = product != NULL;
+    s->reading = 1;
+    s->celsius = celsius;
+    return nsensors++;
+}
+
+void
+dbl_hid_set(unsigned int sensor, double celsius)
+{
+    if (sensor >= nsensors)
+        dbl_violation("dbl_hid_set(%u)", sensor);
+    sensors[sensor].reading = 1;
+    sensors[sensor].celsius = celsius;
+}
+
+void
+dbl_hid_no_reading(unsigned int sensor)
+{
+    if (sensor >= nsensors)
+        dbl_violation("dbl_hid_no_reading(%u)", sensor);
+    sensors[sensor].reading = 0;
+}
+
+static void
+forget_services(void)
+{
+    for (unsigned int i = 0; i < nsensors; i++)
+        if (sensors[i].service != NULL) {
+            CFRelease(sensors[i].service);
+            sensors[i].service = NULL;
+        }
+}
+
+void
+dbl_hid_restart(void)
+{
+    forget_services();
+    generation++;
+}
+
+static CFTypeRef
+IOHIDEventSystemClientCreate(CFAllocatorRef allocator)
+{
+    (void)allocator;
+    if (dbl_failing("IOHIDEventSystemClientCreate"))
+        return NULL;
+    return hid_new((struct hid_object){ .kind = HID_CLIENT, .generation = generation });
+}
+
+static int
+matches_temperature_sensors(CFDictionaryRef match)
+{
+    CFTypeRef page = value_of(match, "PrimaryUsagePage"), usage = value_of(match, "PrimaryUsage");
+    int64_t p = 0, u = 0;
+
+    if (page == NULL || usage == NULL)
+        return 0;
+    CFNumberGetValue(page, kCFNumberSInt64Type, &p);
+    CFNumberGetValue(usage, kCFNumberSInt64Type, &u);
+    return p == 0xff00 && u == 5;
+}
+
+static int
+IOHIDEventSystemClientSetMatching(CFTypeRef client, CFDictionaryRef match)
+{
+    struct hid_object *c = hid_of(client, HID_CLIENT, "IOHIDEventSystemClientSetMatching");
+
+    if (match == NULL || !matches_temperature_sensors(match))
+        dbl_violation("IOHIDEventSystemClientSetMatching: not the temperature sensors (page 0xff00, usage 5)");
+    c->matching = 1;
+    return 0;
+}
+
+static CFArrayRef
+IOHIDEventSystemClientCopyServices(CFTypeRef client)
+{
+    struct hid_object *c = hid_of(client, HID_CLIENT, "IOHIDEventSystemClientCopyServices");
+    void *list;
+
+    if (!c->matching)
+        dbl_violation("IOHIDEventSystemClientCopyServices without matching: every HID service");
+    if (dbl_failing("IOHIDEventSystemClientCopyServices") || c->generation != generation)
+        return NULL;
+    list = dbl_cf_array();
+    for (unsigned int i = 0; i < nsensors; i++) {
+        if (sensors[i].service == NULL)
+            sensors[i].service = hid_new((struct hid_object){ .kind = HID_SERVICE, .generation = generation,
+                                                               .sensor = i });
+        dbl_cf_append(list, dbl_cf_retain((void *)sensors[i].service));
+    }
+    return list;
+}
+
+static CFTypeRef
+IOHIDServiceClientCopyProperty(CFTypeRef service, CFStringRef key)
+{
+    struct hid_object *s = hid_of(service, HID_SERVICE, "IOHIDServiceClientCopyProperty");
+    char k[32];
+
+    text_of(key, k, sizeof(k), "IOHIDServiceClientCopyProperty key");
+    if (strcmp(k, "Product") != 0)
+        dbl_violation("IOHIDServiceClientCopyProperty(%s): not a property the double has", k);
+    if (s->generation != generation || !sensors[s->sensor].has_product)
+        return NULL;
+    return dbl_cf_string(sensors[s->sensor].product);
+}
+
+static CFTypeRef
+IOHIDServiceClientCopyEvent(CFTypeRef service, int64_t type, int32_t options, int64_t timestamp)
+{
+    struct hid_object *s = hid_of(service, HID_SERVICE, "IOHIDServiceClientCopyEvent");
+    const struct sensor *sensor = &sensors[s->sensor];
+
+    if (type != HID_TEMPERATURE_EVENT || options != 0 || timestamp != 0)
+        dbl_violation("IOHIDServiceClientCopyEvent(%lld, %d, %lld): not a temperature event", (long long)type,
+                      options, (long long)timestamp);
+    if (s->generation != generation || !sensor->reading)
+        return NULL;
+    return hid_new((struct hid_object){ .kind = HID_EVENT, .generation = generation, .celsius = sensor->celsius });
+}
+
+static double
+IOHIDEventGetFloatValue(CFTypeRef event, int32_t field)
+{
+    struct hid_object *e = hid_of(event, HID_EVENT, "IOHIDEventGetFloatValue");
+
+    if (field != HID_TEMPERATURE_LEVEL)
+        dbl_violation("IOHIDEventGetFloatValue(%#x): not the temperature level", (unsigned int)field);
+    return e->celsius;
+}
+
+/* ---- dlsym ---- */
+
+#define FN(name) { #name, (void *)name }
+static const struct symbol {
+    const char *name;
+    void *fn;
+} ioreport_symbols[] = {
+    FN(IOReportCopyChannelsInGroup), FN(IOReportCreateSubscription), FN(IOReportCreateSamples),
+    FN(IOReportChannelGetChannelName), FN(IOReportChannelGetSubGroup), FN(IOReportChannelGetUnitLabel),
+    FN(IOReportChannelGetFormat), FN(IOReportSimpleGetIntegerValue), FN(IOReportStateGetCount),
+    FN(IOReportStateGetNameForIndex), FN(IOReportStateGetResidency),
+}, hid_symbols[] = {
+    FN(IOHIDEventSystemClientCreate), FN(IOHIDEventSystemClientSetMatching), FN(IOHIDEventSystemClientCopyServices),
+    FN(IOHIDServiceClientCopyProperty), FN(IOHIDServiceClientCopyEvent), FN(IOHIDEventGetFloatValue),
+};
+
+static void *
+lookup(const struct symbol *table, size_t n, const char *name)
+{
+    for (unsigned int i = 0; i < dl.nmissing; i++)
+        if (strcmp(dl.missing[i], name) == 0)
+            return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return table[i].fn;
+    return NULL;
+}
+
+void *
+dlsym(void *handle, const char *name)
+{
+    void *fn;
+
+    if (handle == RTLD_DEFAULT)
+        fn = lookup(hid_symbols, sizeof(hid_symbols) / sizeof(hid_symbols[0]), name);
+    else if (handle == &library && dl.handles > 0)
+        fn = lookup(ioreport_symbols, sizeof(ioreport_symbols) / sizeof(ioreport_symbols[0]), name);
+    else
+        dbl_violation("dlsym(%s) on a handle dlopen did not give, or closed", name);
+    if (fn == NULL)
+        dl_error("dlsym(0x1, %s): symbol not found", name);
+    return fn;
+}
+
+void dbl_smc_reset(void);          /* smc.c: the SMC's keys, private too */
+
+void
+dbl_private_reset(void)
+{
+    dbl_smc_reset();
+    forget_services();
+    memset(&dl, 0, sizeof(dl));
+    nchannels = 0;
+    empty_group_is_null = 1;
+    nsensors = 0;
+    generation = 0;
+}

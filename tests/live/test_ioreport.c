@@ -1,0 +1,383 @@
+/*
+ * ioreport.c on the double: the "Energy Model" channels as registry
+ * entries, one subscription for the source's life, a sample per read; a
+ * libIOReport that is missing or lacks a function, a group without
+ * channels (Intel Macs, VMs), a refused subscription, a failed sample; and
+ * the channel lists of real Macs through the live layer into the decoder.
+ */
+#include "harness.h"
+#include "real_macs.h"
+#include "energy_decode.h"
+#include "registry_props.h"
+#include "registry_set.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ENERGY (&plat_reg_queries[PLAT_REGQ_ENERGY])
+
+/* Every channel of a recorded list gets its own value, so that a sum shows
+ * which channels went into it. */
+static int64_t
+millijoules(unsigned int i)
+{
+    return 1000 * (int64_t)(i + 1);
+}
+
+static struct plat_reg_set
+read_energy(struct platform *p, int expect)
+{
+    struct plat_reg_set set = { 0 };
+
+    assert_int_equal(p->registry(p->ctx, ENERGY, &set), expect);
+    return set;
+}
+
+static const struct plat_reg_entry *
+entry_named(const struct plat_reg_set *set, const char *name)
+{
+    for (unsigned int i = 0; i < set->n; i++)
+        if (strcmp(set->entry[i].name, name) == 0)
+            return &set->entry[i];
+    fail_msg("no entry named %s", name);
+    return NULL;
+}
+
+/* The index of the second entry of that name. */
+static unsigned int
+second_named(const struct plat_reg_set *set, const char *name)
+{
+    for (unsigned int i = 0, seen = 0; i < set->n; i++)
+        if (strcmp(set->entry[i].name, name) == 0 && ++seen == 2)
+            return i;
+    fail_msg("no second entry named %s", name);
+    return 0;
+}
+
+static uint64_t
+value_of(const struct plat_reg_entry *e)
+{
+    uint64_t v = 0;
+
+    assert_true(reg_number(reg_prop(e, "value"), &v));
+    return v;
+}
+
+static void
+assert_text(const struct plat_reg_entry *e, const char *path, const char *text)
+{
+    const struct plat_reg_prop *prop = reg_prop(e, path);
+
+    assert_non_null(prop);
+    assert_int_equal(prop->kind, PLAT_REG_STRING);
+    assert_string_equal(prop->text, text);
+}
+
+static void
+assert_joules(double got, double want)
+{
+    if (got < want * (1 - 1e-12) || got > want * (1 + 1e-12))
+        fail_msg("%.12g J, not %.12g J", got, want);
+}
+
+/* The source keeps nothing after its close: no library handle, no CF
+ * object (the double keeps its channels outside CF). */
+static int
+teardown(void **state)
+{
+    live_test_teardown(state);
+    assert_int_equal(dbl_dl_handles(), 0);
+    assert_int_equal(dbl_held().cf, 0);
+    return 0;
+}
+
+static void
+test_channels_of_the_energy_model_group(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    dbl_ioreport_simple("CPU Stats", "ECPU", "CPU Core Performance States", "24Mticks", 9);
+    dbl_ioreport_simple("Energy Model", "GPU Energy", "GPU", "nJ", 1500000000);
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, 2);
+    assert_string_equal(set.entry[0].name, "CPU Energy");
+    assert_string_equal(set.entry[0].class_name, "IOReportChannel");
+    assert_text(&set.entry[0], "subgroup", "");
+    assert_text(&set.entry[0], "unit", "mJ");
+    assert_int_equal(value_of(&set.entry[0]), 4200);
+    assert_string_equal(set.entry[1].name, "GPU Energy");
+    assert_text(&set.entry[1], "subgroup", "GPU");
+    assert_text(&set.entry[1], "unit", "nJ");
+    assert_int_equal(value_of(&set.entry[1]), 1500000000);
+}
+
+/* State names from an M2's ECPU00 channel (shared/real-macs/ioreport,
+ * socpowerbud issue 8): each residency under "state.NAME". */
+static void
+test_state_channels_give_their_residencies(void **state)
+{
+    struct platform *p = *state;
+    unsigned int ch = dbl_ioreport_states("Energy Model", "ECPU00", "CPU Core Performance States", "24Mticks");
+    struct plat_reg_set set;
+    uint64_t v;
+
+    dbl_ioreport_state(ch, "DOWN", 7);
+    dbl_ioreport_state(ch, "IDLE", 1200);
+    dbl_ioreport_state(ch, "V0P5", 340);
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, 1);
+    assert_null(reg_prop(&set.entry[0], "value"));
+    assert_true(reg_number(reg_prop_in(&set.entry[0], "state", "DOWN"), &v));
+    assert_int_equal(v, 7);
+    assert_true(reg_number(reg_prop_in(&set.entry[0], "state", "IDLE"), &v));
+    assert_int_equal(v, 1200);
+    assert_true(reg_number(reg_prop_in(&set.entry[0], "state", "V0P5"), &v));
+    assert_int_equal(v, 340);
+}
+
+static void
+test_each_read_samples_the_one_subscription(void **state)
+{
+    struct platform *p = *state;
+    unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    struct plat_reg_set set;
+
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(&set.entry[0]), 4200);
+    dbl_ioreport_set(cpu, 9100);
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(&set.entry[0]), 9100);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
+    assert_int_equal(dbl_calls("IOReportCreateSamples"), 2);
+}
+
+/* Every peer checks each sample for NULL: that read fails, the next works. */
+static void
+test_a_failed_sample_fails_that_read_only(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    dbl_fail("IOReportCreateSamples", 1, 1);
+    read_energy(p, -5);                 /* EIO */
+    assert_error_has(p, "IOReport IOReport:energy: no sample");
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(&set.entry[0]), 4200);
+}
+
+static void
+test_without_the_library_energy_is_unsupported(void **state)
+{
+    struct platform *p = *state;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    dbl_fail("dlopen", 0, 1);
+    for (int round = 0; round < 2; round++) {
+        read_energy(p, -2);             /* ENOENT */
+        assert_error_has(p, "IOReport: /usr/lib/libIOReport.dylib: dlopen(/usr/lib/libIOReport.dylib");
+        assert_error_has(p, "(no such file)");
+    }
+    assert_int_equal(dbl_calls("dlopen"), 1);
+}
+
+/* A libIOReport without one of the functions, whichever: unsupported at
+ * the first read and at every later one, the library given back. */
+static void
+test_a_library_missing_any_function_is_unsupported_at_every_read(void **state)
+{
+    static const char *const functions[] = {
+        "IOReportCopyChannelsInGroup", "IOReportCreateSubscription", "IOReportCreateSamples",
+        "IOReportChannelGetChannelName", "IOReportChannelGetSubGroup", "IOReportChannelGetUnitLabel",
+        "IOReportChannelGetFormat", "IOReportSimpleGetIntegerValue", "IOReportStateGetCount",
+        "IOReportStateGetNameForIndex", "IOReportStateGetResidency",
+    };
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(functions) / sizeof(functions[0]); f++) {
+        struct platform p;
+        char missing[128];
+        unsigned int ch;
+
+        live_setup(&p);
+        dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+        ch = dbl_ioreport_states("Energy Model", "PCPU", NULL, "24Mticks");
+        dbl_ioreport_state(ch, "IDLE", 10);
+        dbl_dl_missing(functions[f]);
+        snprintf(missing, sizeof(missing), "IOReport: %s is missing", functions[f]);
+        for (int round = 0; round < 3; round++) {
+            read_energy(&p, -2);
+            assert_error_has(&p, missing);
+        }
+        assert_int_equal(dbl_dl_handles(), 0);
+        live_teardown(&p);
+    }
+}
+
+/* Intel Macs and VMs have no "Energy Model": whether IOReport answers NULL
+ * or a dictionary without channels, nothing is subscribed (every peer
+ * checks first), and the group is not asked again. */
+static void
+test_a_group_without_channels_is_not_subscribed(void **state)
+{
+    (void)state;
+    for (int as_null = 0; as_null < 2; as_null++) {
+        struct platform p;
+
+        live_setup(&p);
+        dbl_ioreport_empty_group(as_null);
+        dbl_ioreport_simple("CPU Stats", "ECPU", NULL, "24Mticks", 1);
+        for (int round = 0; round < 2; round++) {
+            read_energy(&p, -2);
+            assert_error_has(&p, "IOReport: no channels in \"Energy Model\"");
+        }
+        assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 1);
+        assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
+        live_teardown(&p);
+        assert_int_equal(dbl_held().cf, 0);
+    }
+}
+
+/* A group IOReport lists but will not subscribe (SiliconScope issues 14,
+ * 30): unsupported, not asked again. */
+static void
+test_a_refused_subscription_is_not_asked_again(void **state)
+{
+    struct platform *p = *state;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    dbl_fail("IOReportCreateSubscription", 1, 1);
+    for (int round = 0; round < 2; round++) {
+        read_energy(p, -2);
+        assert_error_has(p, "IOReport: no subscription to \"Energy Model\"");
+    }
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
+}
+
+/* Out of memory for IOReport's key, then for the group's name: that read
+ * fails, the next one asks again. */
+static void
+test_strings_that_cannot_be_made_are_tried_again(void **state)
+{
+    static const char *const says[] = { "IOReport: out of memory", "IOReport \"Energy Model\": out of memory" };
+
+    (void)state;
+    for (unsigned int nth = 1; nth <= 2; nth++) {
+        struct platform p;
+
+        live_setup(&p);
+        dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+        dbl_fail("CFStringCreateWithCString", nth, 1);
+        read_energy(&p, -12);           /* ENOMEM */
+        assert_error_has(&p, says[nth - 1]);
+        read_energy(&p, 0);
+        live_teardown(&p);
+    }
+}
+
+static void
+test_an_unknown_group_is_refused(void **state)
+{
+    struct platform *p = *state;
+    const struct plat_reg_query q = { "IOReport:thermal", 0, NULL, 0 };
+    struct plat_reg_set set;
+
+    assert_int_equal(p->registry(p->ctx, &q, &set), -22);     /* EINVAL */
+    assert_error_has(p, "IOReport: no group for IOReport:thermal");
+}
+
+/* The M1 Ultra on macOS 27.0 (shared/real-macs/ioreport, all-smi's
+ * fixture): no "CPU Energy", but "DIE_0_CPU Energy" and "DIE_1_CPU Energy";
+ * 130 DTL names twice, once per die; "GPU Energy" in nJ last of 321. */
+static void
+test_an_ultra_reports_its_cpu_energy_as_the_sum_of_its_dies(void **state)
+{
+    struct platform *p = *state;
+    struct energy_channel list[512], few[64];
+    struct plat_reg_set set;
+    struct energy e;
+    unsigned int n = real_ioreport_channels(
+        real_macs_file("ioreport/m1ultra-mac13-2-macos27.0-energy-model-channels.tsv"), millijoules);
+    unsigned int second;
+    double cpu, gpu, ane, dram;
+
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, n);
+    cpu = 1e-3 * (double)(value_of(entry_named(&set, "DIE_0_CPU Energy")) +
+                          value_of(entry_named(&set, "DIE_1_CPU Energy")));
+    gpu = 1e-9 * (double)value_of(entry_named(&set, "GPU Energy"));
+    ane = 1e-3 * (double)(value_of(entry_named(&set, "ANE0_0")) + value_of(entry_named(&set, "ANE0_1")));
+    dram = 1e-3 * (double)(value_of(entry_named(&set, "DRAM0_0")) + value_of(entry_named(&set, "DRAM0_1")));
+
+    energy_decode(&set, &e, few, 64);   /* a list shorter than the channels: the units are whole */
+    assert_int_equal(e.n, 64);
+    assert_int_equal(e.have, (1u << ENERGY_CPU) | (1u << ENERGY_GPU) | (1u << ENERGY_ANE) | (1u << ENERGY_DRAM));
+    assert_joules(e.unit[ENERGY_CPU], cpu);
+    assert_joules(e.unit[ENERGY_GPU], gpu);
+    assert_joules(e.unit[ENERGY_ANE], ane);
+    assert_joules(e.unit[ENERGY_DRAM], dram);
+
+    energy_decode(&set, &e, list, 512); /* every channel its own, the second die's DTLs too */
+    assert_int_equal(e.n, n);
+    second = second_named(&set, "ECPUDTL00");
+    assert_string_equal(list[second].name, "ECPUDTL00 #2");
+    assert_joules(list[second].joules, 1e-3 * (double)value_of(&set.entry[second]));
+}
+
+/* The M5 Max on macOS 27.0: a plain "CPU Energy" beside MCPU0, MCPU1 and
+ * PCPU (not summed again), "GPU Energy" in nJ last of 364. */
+static void
+test_an_m5_max_reports_its_units_from_its_own_channels(void **state)
+{
+    struct platform *p = *state;
+    struct energy_channel list[128];
+    struct plat_reg_set set;
+    struct energy e;
+
+    real_ioreport_channels(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"),
+                           millijoules);
+    set = read_energy(p, 0);
+    energy_decode(&set, &e, list, 128);
+    assert_joules(e.unit[ENERGY_CPU], 1e-3 * (double)value_of(entry_named(&set, "CPU Energy")));
+    assert_joules(e.unit[ENERGY_GPU], 1e-9 * (double)value_of(entry_named(&set, "GPU Energy")));
+    assert_joules(e.unit[ENERGY_ANE], 1e-3 * (double)value_of(entry_named(&set, "ANE0")));
+    assert_joules(e.unit[ENERGY_DRAM], 1e-3 * (double)value_of(entry_named(&set, "DRAM0")));
+}
+
+static void
+energy_round(struct platform *p)
+{
+    read_energy(p, 0);
+}
+
+/* Samples go back each read: over many, nothing more is held than after
+ * the first (the subscription and its channels). */
+static void
+test_reads_hold_nothing_more_than_the_subscription(void **state)
+{
+    real_ioreport_channels(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"),
+                           millijoules);
+    assert_steady(*state, energy_round, 200);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, live_test_setup, teardown)
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_channels_of_the_energy_model_group), T(test_state_channels_give_their_residencies),
+        T(test_each_read_samples_the_one_subscription), T(test_a_failed_sample_fails_that_read_only),
+        T(test_without_the_library_energy_is_unsupported),
+        cmocka_unit_test(test_a_library_missing_any_function_is_unsupported_at_every_read),
+        cmocka_unit_test(test_a_group_without_channels_is_not_subscribed),
+        T(test_a_refused_subscription_is_not_asked_again), cmocka_unit_test(test_strings_that_cannot_be_made_are_tried_again),
+        T(test_an_unknown_group_is_refused), T(test_an_ultra_reports_its_cpu_energy_as_the_sum_of_its_dies),
+        T(test_an_m5_max_reports_its_units_from_its_own_channels),
+        T(test_reads_hold_nothing_more_than_the_subscription),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,303 @@
+/*
+ * smc.c on the double: the temperature and fan keys of every SMC key dump
+ * in the corpus read back as the dump has them, each key's info asked
+ * once, and what a Mac without an SMC (a VM), a refused connection or a
+ * passing SMC error makes of a read.
+ */
+#include "harness.h"
+#include "real_macs.h"
+#include "registry_props.h"
+#include "registry_set.h"
+#include "thermal_decode.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TEMPERATURES (&plat_reg_queries[PLAT_REGQ_SMC_TEMPERATURES])
+#define FANS (&plat_reg_queries[PLAT_REGQ_SMC_FANS])
+
+/* SMC results (acidanthera/OpenCorePkg AppleSmc.h): a collision and a
+ * timeout pass; 0x85 is a key that cannot be read. */
+#define SMC_COLLISION 0x80
+#define SMC_TIMEOUT 0xb7
+#define SMC_NOT_READABLE 0x85
+#define IO_TIMEOUT ((int)0xe00002d6)    /* kIOReturnTimeout, IOReturn.h */
+
+static const unsigned char sp78_41[] = { 0x29, 0x40 };     /* 41.25 °C */
+
+/* The AppleSMC service, as every Mac but a VM has it. */
+static void
+applesmc(void)
+{
+    dbl_reg_attach(dbl_reg_entry(0x100000400, "SMC", "0", "AppleSMC", NULL), "IOService", DBL_REG_ROOT);
+}
+
+static struct plat_reg_set
+read_keys(struct platform *p, const struct plat_reg_query *q, int expect)
+{
+    struct plat_reg_set set = { 0 };
+
+    assert_int_equal(p->registry(p->ctx, q, &set), expect);
+    return set;
+}
+
+static unsigned int
+nkeys(const char *const *keys)
+{
+    unsigned int n = 0;
+
+    while (keys[n] != NULL)
+        n++;
+    return n;
+}
+
+/* Each key of the query the dump has is an entry with the dump's type and
+ * bytes (none where it cannot be read); no other key is. */
+static void
+assert_as_dumped(const char *dump, const struct plat_reg_set *set, const struct plat_reg_query *q)
+{
+    unsigned int found = 0;
+
+    for (const char *const *key = q->keys; *key != NULL; key++) {
+        const struct plat_reg_entry *e = reg_entry_named(set, *key);
+        const struct plat_reg_prop *type, *bytes;
+        unsigned char want[32];
+        unsigned int len;
+        char kind[5];
+
+        if (!real_smc_key(*key, kind, want, &len)) {
+            if (e != NULL)
+                fail_msg("%s: %s is not in the dump, yet read", dump, *key);
+            continue;
+        }
+        if (e == NULL)
+            fail_msg("%s: %s is in the dump, not read", dump, *key);
+        found++;
+        type = reg_prop(e, "type");
+        bytes = reg_prop(e, "bytes");
+        assert_non_null(type);
+        assert_string_equal(type->text, kind);
+        assert_int_equal(bytes != NULL ? bytes->len : 0, len);
+        if (len > 0)
+            assert_memory_equal(bytes->data, want, len);
+    }
+    assert_int_equal(set->n, found);
+}
+
+static void
+test_every_dumped_smc_reads_back_as_dumped(void **state)
+{
+    const char *folder = real_macs_file("smc");
+    DIR *dir = opendir(folder);
+    unsigned int dumps = 0;
+    struct dirent *d;
+
+    (void)state;
+    assert_non_null(dir);
+    while ((d = readdir(dir)) != NULL) {
+        struct platform p;
+        char path[4096];
+
+        if (strstr(d->d_name, ".txt") == NULL)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", folder, d->d_name);
+        live_setup(&p);
+        applesmc();
+        if (real_smc_keys(path) > 0) {      /* smcread dumps; not the M3 Max's power watch */
+            struct plat_reg_set temperatures = read_keys(&p, TEMPERATURES, 0), fans;
+
+            assert_as_dumped(d->d_name, &temperatures, TEMPERATURES);
+            fans = read_keys(&p, FANS, 0);
+            assert_as_dumped(d->d_name, &fans, FANS);
+            dumps++;
+        }
+        live_teardown(&p);
+    }
+    closedir(dir);
+    assert_true(dumps > 0);
+}
+
+/* An M5 Pro's SMC as iSMC listed it (shared/real-macs/hid, iSMC issue 31):
+ * its CPU cores' and GPU's keys are read, and the CPU die is its hottest
+ * core, the GPU die its GPU key. */
+static void
+test_an_apple_silicon_smc_gives_its_cpu_and_gpu(void **state)
+{
+    struct platform *p = *state;
+    unsigned int n = real_ismc_flt_keys(real_macs_file("hid/mac17-9-m5pro-ismc31.txt"));
+    double cpu = 0, gpu = 0, v;
+    struct sensor s[128];
+    struct plat_reg_set set;
+    unsigned int ns;
+
+    applesmc();
+    for (unsigned int i = 0; i < n; i++) {
+        const char *description;
+
+        real_ismc_flt_key(i, &description, &v);
+        if (strncmp(description, "CPU ", 4) == 0 && v > cpu)
+            cpu = v;
+        if (strncmp(description, "GPU ", 4) == 0 && v > gpu)
+            gpu = v;
+    }
+    set = read_keys(p, TEMPERATURES, 0);
+    sensors_from_smc(&set, s, sizeof(s) / sizeof(s[0]), &ns);
+    assert_int_equal(sensors_hottest_role(s, ns, SMC_CPU_DIE, &v), 0);
+    assert_true(v == cpu);
+    assert_int_equal(sensors_hottest_role(s, ns, SMC_GPU_DIE, &v), 0);
+    assert_true(v == gpu);
+}
+
+/* Each key's size and type are asked once, the keys the SMC lacks too:
+ * later reads ask only the bytes of the keys it has. */
+static void
+test_each_keys_info_is_asked_once(void **state)
+{
+    struct platform *p = *state;
+    unsigned int before;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_smc_key("TA0P", "sp78", sp78_41, 2);
+    read_keys(p, TEMPERATURES, 0);
+    assert_int_equal(dbl_calls("IOConnectCallStructMethod"), nkeys(TEMPERATURES->keys) + 2);
+    before = dbl_calls("IOConnectCallStructMethod");
+    read_keys(p, TEMPERATURES, 0);
+    assert_int_equal(dbl_calls("IOConnectCallStructMethod") - before, 2);
+}
+
+/* Only 0x84 says a key does not exist; a collision, a timeout or a failed
+ * call passes, and the key is asked again at the next read. */
+static void
+test_a_passing_smc_error_is_not_a_missing_key(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    applesmc();
+    dbl_smc_key("TC0D", "sp78", sp78_41, 2);
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_smc_key("TA0P", "sp78", sp78_41, 2);
+    dbl_fail("IOConnectCallStructMethod", 1, IO_TIMEOUT);     /* TC0D's info, the query's first key */
+    dbl_smc_fail("TC0P", 1, SMC_COLLISION);                   /* its info */
+    dbl_smc_fail("TA0P", 2, SMC_TIMEOUT);                     /* its bytes */
+    set = read_keys(p, TEMPERATURES, 0);
+    assert_null(reg_entry_named(&set, "TC0D"));
+    assert_null(reg_entry_named(&set, "TC0P"));
+    assert_non_null(reg_entry_named(&set, "TA0P"));
+    assert_null(reg_prop(reg_entry_named(&set, "TA0P"), "bytes"));
+    set = read_keys(p, TEMPERATURES, 0);
+    assert_int_equal(set.n, 3);
+    for (unsigned int i = 0; i < set.n; i++)
+        assert_memory_equal(reg_prop(&set.entry[i], "bytes")->data, sp78_41, 2);
+}
+
+static void
+test_a_key_that_cannot_be_read_has_a_type_and_no_bytes(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_smc_unreadable("TC0P", SMC_NOT_READABLE);
+    set = read_keys(p, TEMPERATURES, 0);
+    assert_int_equal(set.n, 1);
+    assert_string_equal(reg_prop(&set.entry[0], "type")->text, "sp78");
+    assert_null(reg_prop(&set.entry[0], "bytes"));
+}
+
+/* A VM (or a Mac whose SMC is not published) has no AppleSMC: every read
+ * says so, and the registry is asked once. */
+static void
+test_without_an_smc_every_read_says_it_is_absent(void **state)
+{
+    struct platform *p = *state;
+
+    for (int round = 0; round < 3; round++) {
+        read_keys(p, round % 2 ? FANS : TEMPERATURES, -2);    /* ENOENT */
+        assert_error_has(p, "SMC: no AppleSMC service");
+    }
+    assert_int_equal(dbl_calls("IOServiceGetMatchingService"), 1);
+}
+
+/* A connection refused: every read says why, and nothing is held. */
+static void
+test_a_refused_connection_says_why_at_every_read(void **state)
+{
+    struct platform *p = *state;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_fail("IOServiceOpen", 1, D_KERN_FAILURE);
+    for (int round = 0; round < 3; round++) {
+        read_keys(p, TEMPERATURES, -13);                     /* EACCES */
+        assert_error_has(p, "SMC: IOServiceOpen(AppleSMC): (os/kern) failure");
+    }
+    assert_int_equal(dbl_calls("IOServiceOpen"), 1);
+    assert_int_equal(dbl_held().io, 0);
+}
+
+static void
+test_an_smc_without_any_of_the_keys_says_so(void **state)
+{
+    struct platform *p = *state;
+
+    applesmc();
+    dbl_smc_key("BNum", "ui8 ", "\x01", 1);
+    read_keys(p, FANS, -2);
+    assert_error_has(p, "SMC: none of the keys of SMC:fans");
+}
+
+/* Every key both queries name fits the cache of key infos: all of them
+ * read, at every read. */
+static void
+test_every_key_of_both_queries_is_read(void **state)
+{
+    struct platform *p = *state;
+    const struct plat_reg_query *queries[] = { TEMPERATURES, FANS };
+
+    applesmc();
+    for (int q = 0; q < 2; q++)
+        for (const char *const *key = queries[q]->keys; *key != NULL; key++)
+            dbl_smc_key(*key, "sp78", sp78_41, 2);
+    for (int round = 0; round < 3; round++)
+        for (int q = 0; q < 2; q++)
+            assert_int_equal(read_keys(p, queries[q], 0).n, nkeys(queries[q]->keys));
+}
+
+static void
+smc_round(struct platform *p)
+{
+    read_keys(p, TEMPERATURES, 0);
+    read_keys(p, FANS, 0);
+}
+
+/* One connection for the source's life, closed with it (the teardown
+ * checks that no port is left). */
+static void
+test_reads_hold_one_connection(void **state)
+{
+    applesmc();
+    real_smc_keys(real_macs_file("smc/macpro7_1.txt"));
+    assert_steady(*state, smc_round, 500);
+    assert_int_equal(dbl_held().io, 1);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, live_test_setup, live_test_teardown)
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_dumped_smc_reads_back_as_dumped),
+        T(test_an_apple_silicon_smc_gives_its_cpu_and_gpu), T(test_each_keys_info_is_asked_once),
+        T(test_a_passing_smc_error_is_not_a_missing_key), T(test_a_key_that_cannot_be_read_has_a_type_and_no_bytes),
+        T(test_without_an_smc_every_read_says_it_is_absent), T(test_a_refused_connection_says_why_at_every_read),
+        T(test_an_smc_without_any_of_the_keys_says_so), T(test_every_key_of_both_queries_is_read),
+        T(test_reads_hold_one_connection),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
