@@ -3,7 +3,8 @@
 # it needs, builds with warnings as errors, runs the whole ctest suite (unit,
 # metadata, fuzzing, valgrind fetch loop, real pmcd integration, a fleet
 # through Redis, pmproxy and Prometheus, Install and Remove, macOS
-# cross-compile), the proc agent's scale benchmark, then the unit tests again under
+# cross-compile, the macOS source run on a double of macOS with its
+# coverage), the proc agent's scale benchmark, then the unit tests again under
 # AddressSanitizer, LeakSanitizer and UBSan. Run it as root (it installs
 # packages and sandboxes a pmcd in private namespaces).
 set -euo pipefail

@@ -49,7 +49,9 @@ void dbl_cf_release(void *obj);
 /* The IORegistry: entries (id, name, location or NULL, class, and a
  * properties dictionary from dbl_cf_dict, consumed), each attached in a
  * plane below a parent (DBL_REG_ROOT: at the plane's top); an entry may be
- * in two planes, as the CPUs are in IOService and IODeviceTree. A class
+ * in two planes, as the CPUs are in IOService and IODeviceTree, and below
+ * several parents in one (the first attached is the one
+ * IORegistryEntryGetParentEntry gives), as an APFS Fusion container is. A class
  * named with dbl_reg_superclass matches IOServiceMatching too. */
 #define DBL_REG_ROOT 0xffffffffu
 unsigned int dbl_reg_entry(uint64_t id, const char *name, const char *location, const char *class_name,
@@ -118,6 +120,100 @@ void dbl_netif(unsigned int index, const char *name, uint32_t flags, uint8_t typ
 void dbl_netif_multicast(void);
 void dbl_netif_arriving(unsigned int first, unsigned int count);
 void dbl_netif_damaged(void);
+
+/* ---- processes and threads (procs.c) ---- */
+/* The caller's effective uid (geteuid); 0 (root, as the proc agent runs)
+ * until set. Another user's process is refused to anyone but root. */
+void dbl_proc_euid(uint32_t uid);
+/* A process, in KERN_PROC_ALL's list and known to libproc (described
+ * again: replaced). stat 5 (SZOMB): a zombie, listed, found by
+ * proc_pid_rusage, not by proc_pidinfo; flag 0x2 (P_CONTROLT): tdev and
+ * tpgid are its terminal's. */
+struct dbl_proc {
+    int32_t pid, ppid, pgid, tpgid;
+    uint32_t ruid, uid, svuid, rgid, gid, svgid, ngroups;
+    int32_t stat, nice, priority;
+    uint32_t flag, tdev;
+    int64_t start_sec;
+    int32_t start_usec;
+    const char *comm;
+};
+void dbl_proc(const struct dbl_proc *p);
+/* Its answers: proc_taskinfo and rusage_info_v6, each field the seed plus
+ * its offset in Apple's struct (read back with dbl_proc_field, by Apple's
+ * field name: "pti_faults", "ri_energy_nj"); the number of fds open; the
+ * cwd (NULL: none); the executable's path (NULL: none); KERN_PROCARGS2's
+ * argc and strings (none: no user stack, EINVAL). */
+void dbl_proc_task(int32_t pid, uint64_t seed);
+void dbl_proc_rusage(int32_t pid, uint64_t seed);
+uint64_t dbl_proc_field(int32_t pid, const char *field);
+void dbl_proc_fds(int32_t pid, uint32_t count);
+void dbl_proc_cwd(int32_t pid, const char *path);
+void dbl_proc_path(int32_t pid, const char *path);
+void dbl_proc_args(int32_t pid, int32_t argc, const void *strings, size_t len);
+/* A thread (proc_threadinfo's fields the seed plus their offset, read back
+ * with dbl_thread_field: "pth_curpri"); one that ends right after the
+ * thread list names it. */
+void dbl_proc_thread(int32_t pid, uint64_t tid, uint64_t seed, const char *name);
+void dbl_thread_ends(int32_t pid, uint64_t tid);
+uint64_t dbl_thread_field(int32_t pid, uint64_t tid, const char *field);
+/* The process exits: first no fds or threads left (still found), then gone
+ * (out of the list, ESRCH; KERN_PROCARGS2 EINVAL). */
+void dbl_proc_exiting(int32_t pid);
+void dbl_proc_gone(int32_t pid);
+/* The newest proc_pid_rusage flavor the kernel knows: 6 (macOS 12 on)
+ * until set; 5 on macOS 11. */
+void dbl_rusage_newest(int flavor);
+/* Directory services: a user (its gecos and home make its entry's size),
+ * a group with members named member0, member1, ...; a terminal in /dev. */
+void dbl_user(uint32_t uid, const char *name, const char *gecos, const char *dir);
+void dbl_group(uint32_t gid, const char *name, unsigned int members);
+void dbl_tty(uint32_t dev, const char *name);
+/* A socket in net.inet.tcp.pcblist_n (tcp nonzero) or
+ * net.inet.udp.pcblist_n, last used by last_pid; the first one makes both. */
+void dbl_socket(int tcp, int32_t last_pid);
+
+/* ---- The private and notify sources (private.c, smc.c, notify.c) ---- */
+
+/* dlsym finds no symbol of that name (in libIOReport, or for the HID
+ * event system's functions with RTLD_DEFAULT); the handles dlopen gave
+ * and dlclose has not taken back. dlopen of libIOReport fails (no such
+ * library, dlerror says so) as dbl_fail("dlopen", ...) says. */
+void dbl_dl_missing(const char *symbol);
+long dbl_dl_handles(void);
+
+/* IOReport channels, each of a group with a subgroup (NULL: none) and a
+ * unit label: simple ones (format 1) with a value a test changes between
+ * samples, state ones (format 2) with states added one by one; each call
+ * returns the channel's number. What IOReportCopyChannelsInGroup gives for
+ * a group without channels: NULL (as_null) or a dictionary without any. */
+unsigned int dbl_ioreport_simple(const char *group, const char *name, const char *subgroup, const char *unit,
+                                 int64_t value);
+unsigned int dbl_ioreport_states(const char *group, const char *name, const char *subgroup, const char *unit);
+void dbl_ioreport_state(unsigned int channel, const char *state, int64_t residency);
+void dbl_ioreport_set(unsigned int channel, int64_t value);
+void dbl_ioreport_empty_group(int as_null);
+
+/* HID temperature services: a sensor's "Product" (NULL: it has none) and
+ * reading, changed later or taken away (no event); hidd restarting: the
+ * clients and services made before it answer no more. */
+unsigned int dbl_hid_sensor(const char *product, double celsius);
+void dbl_hid_set(unsigned int sensor, double celsius);
+void dbl_hid_no_reading(unsigned int sensor);
+void dbl_hid_restart(void);
+
+/* The AppleSMC user client: a key (four characters), its type (four
+ * characters, trailing spaces as the SMC has them) and bytes; a key whose
+ * bytes the SMC refuses with result (0x85: not readable); the nth call
+ * naming key (1 = the next) answered with result (0: every call from the
+ * next on). IOServiceOpen and IOConnectCallStructMethod fail as dbl_fail
+ * says. */
+void dbl_smc_key(const char *key, const char *type, const void *bytes, size_t len);
+void dbl_smc_unreadable(const char *key, uint8_t result);
+void dbl_smc_fail(const char *key, unsigned int nth, uint8_t result);
+
+/* notify(3): the state a name holds (a name never set holds 0). */
+void dbl_notify_state(const char *name, uint64_t state);
 
 /* Provided by the test program: print what the double found wrong. */
 void dbl_report(const char *text);
