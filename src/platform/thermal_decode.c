@@ -117,7 +117,7 @@ valid_celsius(double c)
 /* Apple Silicon's HID sensor names (not documented; as macmon, Stats and
  * TinyTemp group them): the first prefix or substring that matches. The
  * CPU clusters' sensors are named after them: eACC and pACC up to the M4,
- * and on the M5 its "M" and super clusters (SiliconScope
+ * and on the M5 its "M" and super clusters (kennss/SiliconScope
  * BandwidthSampler.swift names the M5 Max's clusters MACC). */
 static enum sensor_location
 hid_location(const char *name)

@@ -54,9 +54,9 @@ enum smc_role { SMC_CPU_DIE, SMC_CPU_PROXIMITY, SMC_CPU_PACKAGE, SMC_GPU_DIE, SM
 
 /* Apple Silicon's, whose values are "flt" (iSMC's listing of an M5 Pro,
  * shared/real-macs/hid): the CPU die's hottest and average point, which the
- * SMC computes on every chip (oshi pull request 3535; an M2 Max's TCMz and
- * TCMb in SiliconScope issue 57); each core's and the GPU's keys as
- * Stats lists them per chip (Modules/Sensors/values.swift @1ab6adb5: M1,
+ * SMC computes on every chip (oshi/oshi pull request 3535; an M2 Max's TCMz and
+ * TCMb in kennss/SiliconScope issue 57); each core's and the GPU's keys as
+ * exelban/stats lists them per chip (Modules/Sensors/values.swift @1ab6adb5: M1,
  * M2, M3, M4, M5 in that order). Some of these names are other sensors on
  * Intel Macs (MacPro7,1's Tp0P, an sp78 power supply key), so a key here
  * is a temperature only with a flt value. */
