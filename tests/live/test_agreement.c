@@ -27,6 +27,7 @@
 #include "registry_set.h"
 #include "replay.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -409,29 +410,29 @@ static const char synthetic_tree[] =
     "parent IODeviceTree 0x0\n"
     "data cluster-type 4500\n";
 
-static const char *
-written(const char *text)
+/* Load text as a tree named "synthetic": what ioreg_tree_read answers. */
+static int
+load_text(const char *text, char *err, size_t errlen)
 {
-    static char path[] = "/tmp/test_agreement.XXXXXX";
-    int fd;
+    FILE *fp = fmemopen((void *)text, strlen(text), "r");
+    int sts;
 
-    strcpy(path + strlen(path) - 6, "XXXXXX");
-    if ((fd = mkstemp(path)) < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) || close(fd) != 0)
-        fail_msg("a temporary file cannot be written");
-    return path;
+    if (fp == NULL)
+        fail_msg("fmemopen: %s", strerror(errno));
+    sts = ioreg_tree_read(fp, "synthetic", err, errlen);
+    fclose(fp);
+    return sts;
 }
 
 static void
 test_tree_loads_as_printed(void **state)
 {
     struct platform *p = *state;
-    const char *path = written(synthetic_tree);
     struct plat_reg_set set;
     const struct plat_reg_entry *e;
     char err[256];
 
-    assert_int_equal(ioreg_tree_load(path, err, sizeof(err)), 0);
-    unlink(path);
+    assert_int_equal(load_text(synthetic_tree, err, sizeof(err)), 0);
     assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOMedia", 1, NULL, 0 }, &set), 0);
     assert_int_equal(set.n, 3);
     e = entry_with_id(&set, 0x12);
@@ -453,12 +454,10 @@ test_tree_loads_as_printed(void **state)
 static void
 assert_refused(const char *text, const char *why)
 {
-    const char *path = written(text);
     char err[256];
 
-    assert_int_equal(ioreg_tree_load(path, err, sizeof(err)), -1);
-    unlink(path);
-    if (strstr(err, why) == NULL || strncmp(err, path, strlen(path)) != 0)
+    assert_int_equal(load_text(text, err, sizeof(err)), -1);
+    if (strstr(err, why) == NULL || strncmp(err, "synthetic:", strlen("synthetic:")) != 0)
         fail_msg("\"%s\" does not name the file and say \"%s\"", err, why);
 }
 

@@ -277,18 +277,13 @@ attach_all(struct loader *l)
 }
 
 int
-ioreg_tree_load(const char *path, char *err, size_t errlen)
+ioreg_tree_read(FILE *fp, const char *name, char *err, size_t errlen)
 {
-    struct loader l = { .path = path, .err = err, .errlen = errlen };
-    FILE *fp = fopen(path, "r");
+    struct loader l = { .path = name, .err = err, .errlen = errlen };
     char *line = NULL;
     size_t size = 0;
     int sts = 0;
 
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
     while (sts == 0 && getline(&line, &size, fp) != -1) {
         l.line++;
         sts = read_line(&l, line);
@@ -300,8 +295,22 @@ ioreg_tree_load(const char *path, char *err, size_t errlen)
     if (sts == 0)
         sts = attach_all(&l);
     free(line);
-    fclose(fp);
     free(l.entry);
     free(l.links);
+    return sts;
+}
+
+int
+ioreg_tree_load(const char *path, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    int sts;
+
+    if (fp == NULL) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    sts = ioreg_tree_read(fp, path, err, errlen);
+    fclose(fp);
     return sts;
 }
