@@ -11,7 +11,7 @@
 #define MAX_FUNCTIONS 128
 
 static struct function {
-    const char *name;               /* the caller's string literal */
+    char name[64];
     unsigned int calls;
     unsigned int fail_at;           /* the call that fails; 0: none */
     int every;                      /* every call from fail_at on */
@@ -27,7 +27,7 @@ function(const char *name)
             return &functions[i];
     if (nfunctions == MAX_FUNCTIONS)
         dbl_violation("more than %d doubled functions", MAX_FUNCTIONS);
-    functions[nfunctions].name = name;
+    snprintf(functions[nfunctions].name, sizeof(functions[nfunctions].name), "%s", name);
     return &functions[nfunctions++];
 }
 

@@ -35,10 +35,6 @@ static struct key {
     unsigned char bytes[32];
     size_t len;
     uint8_t unreadable;             /* the result of reading its bytes; 0: readable */
-    unsigned int calls;             /* calls that named it */
-    unsigned int fail_at;           /* the call answered fail_result; 0: none */
-    int fail_every;
-    uint8_t fail_result;
 } keys[MAX_KEYS];
 static unsigned int nkeys;
 
@@ -84,14 +80,21 @@ dbl_smc_unreadable(const char *name, uint8_t result)
     key_named(name)->unreadable = result;
 }
 
+/* A key's faults are control.c's, under the name "SMC key NAME". */
+static const char *
+fault_name(const char *key, char *buf, size_t len)
+{
+    snprintf(buf, len, "SMC key %.4s", key);
+    return buf;
+}
+
 void
 dbl_smc_fail(const char *name, unsigned int nth, uint8_t result)
 {
-    struct key *k = key_named(name);
+    char fn[16];
 
-    k->fail_every = nth == 0;
-    k->fail_at = k->calls + (nth == 0 ? 1 : nth);
-    k->fail_result = result;
+    key_named(name);
+    dbl_fail(fault_name(name, fn, sizeof(fn)), nth, result);
 }
 
 /* Part of dbl_private_reset (private.c). */
@@ -144,12 +147,13 @@ packed(const char *s)
            (uint32_t)(uint8_t)s[3];
 }
 
-/* Whether this call that names k is one a test made fail. */
-static int
-failing_now(struct key *k)
+/* The result a test made this call that names k fail with, or 0. */
+static uint8_t
+failing_now(const struct key *k)
 {
-    k->calls++;
-    return k->fail_at != 0 && (k->calls == k->fail_at || (k->fail_every && k->calls > k->fail_at));
+    char fn[16];
+
+    return (uint8_t)dbl_failing(fault_name(k->name, fn, sizeof(fn)));
 }
 
 static uint8_t
@@ -157,12 +161,15 @@ answer(const unsigned char *in, unsigned char *out)
 {
     char name[5];
     struct key *k;
+    uint8_t failed;
 
     chars(word(in + AT_KEY), name);
-    if ((k = find(name)) == NULL || k->len == 0)
-        return k != NULL && failing_now(k) ? k->fail_result : RESULT_NO_KEY;
-    if (failing_now(k))
-        return k->fail_result;
+    if ((k = find(name)) == NULL)
+        return RESULT_NO_KEY;
+    if ((failed = failing_now(k)) != 0)
+        return failed;
+    if (k->len == 0)
+        return RESULT_NO_KEY;
     switch (in[AT_COMMAND]) {
     case READ_KEYINFO:
         put_word(out + AT_SIZE, (uint32_t)k->len);
