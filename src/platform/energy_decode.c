@@ -3,7 +3,6 @@
 #include "registry_set.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 /* IOReport's labels may come padded ("mJ  "): macmon, Stats and mactop
@@ -67,30 +66,14 @@ unit_of(const char *name, int gpu_named)
     return ENERGY_NUNITS;
 }
 
-/* Which of the energy channels of its name entry i is: 1 for the first. */
-static unsigned int
-namesake(const struct plat_reg_set *set, unsigned int i)
-{
-    unsigned int k = 1;
-    double j;
-
-    for (unsigned int before = 0; before < i; before++)
-        k += strcmp(set->entry[before].name, set->entry[i].name) == 0 && joules_of(&set->entry[before], &j);
-    return k;
-}
-
 static void
-add_channel(struct energy *out, const struct plat_reg_set *set, unsigned int i, double joules)
+add_channel(struct energy *out, const char *name, double joules)
 {
-    struct energy_channel *c = &out->channel[out->n++];
-    const char *name = set->entry[i].name;
-    unsigned int k = namesake(set, i);
+    struct energy_channel *c = &out->channel[out->n];
 
-    if (k == 1)
-        snprintf(c->name, sizeof(c->name), "%s", name);
-    else
-        snprintf(c->name, sizeof(c->name), "%.*s #%u", (int)sizeof(c->name) - 12, name, k);
+    reg_unique_name(out->channel[0].name, sizeof(*c), out->n, name, c->name, sizeof(c->name));
     c->joules = joules;
+    out->n++;
 }
 
 void
@@ -114,6 +97,6 @@ energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_
             out->have |= 1u << u;
         }
         if (out->n < cap)
-            add_channel(out, set, i, j);
+            add_channel(out, set->entry[i].name, j);
     }
 }

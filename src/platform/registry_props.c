@@ -5,6 +5,7 @@
 #include "registry_props.h"
 #include "registry_set.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Compared part by part: no path is built and escaped at each look-up. */
@@ -45,6 +46,21 @@ reg_text(const struct plat_reg_prop *p, char *out, size_t outlen)
         for (const char *c = p->text; *c != '\0' && n + 1 < outlen; c++)
             out[n++] = (unsigned char)*c >= ' ' && *c != 0x7f ? *c : '?';
     out[n] = '\0';
+}
+
+void
+reg_unique_name(const char *names, size_t stride, unsigned int n, const char *name, char *out, size_t len)
+{
+    size_t nlen = strlen(name);
+    unsigned int seen = 0;
+
+    for (unsigned int i = 0; i < n; i++, names += stride)
+        if (strncmp(names, name, nlen) == 0 && (names[nlen] == '\0' || strncmp(names + nlen, " #", 2) == 0))
+            seen++;
+    if (seen == 0)
+        snprintf(out, len, "%s", name);
+    else
+        snprintf(out, len, "%.*s #%u", (int)(len - 12), name, seen + 1);
 }
 
 const struct plat_reg_entry *

@@ -25,6 +25,12 @@ void reg_text(const struct plat_reg_prop *p, char *out, size_t outlen);
 
 /* The entry with this id, or NULL (also for id 0). */
 const struct plat_reg_entry *reg_entry_by_id(const struct plat_reg_set *set, uint64_t id);
+/* Instance names for things a Mac names alike (two dies' channels, two
+ * sensors of one product name): name itself, or "name #k" when k - 1 of
+ * the n names before it (each stride bytes after the one before, from
+ * names) are name or "name #j". */
+void reg_unique_name(const char *names, size_t stride, unsigned int n, const char *name, char *out, size_t len);
+
 /* The first entry of set with that name, or NULL. */
 const struct plat_reg_entry *reg_entry_named(const struct plat_reg_set *set, const char *name);
 

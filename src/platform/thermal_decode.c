@@ -138,22 +138,6 @@ hid_location(const char *name)
     return LOC_OTHER;
 }
 
-/* name, or "name #k" for the k-th sensor of that name. */
-static void
-unique_name(const struct sensor *s, unsigned int n, const char *name, char *out, size_t len)
-{
-    unsigned int seen = 0;
-
-    for (unsigned int i = 0; i < n; i++)
-        if (strncmp(s[i].name, name, strlen(name)) == 0 &&
-            (s[i].name[strlen(name)] == '\0' || strncmp(s[i].name + strlen(name), " #", 2) == 0))
-            seen++;
-    if (seen == 0)
-        snprintf(out, len, "%s", name);
-    else
-        snprintf(out, len, "%.*s #%u", (int)(len - 12), name, seen + 1);
-}
-
 void
 sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
 {
@@ -165,7 +149,7 @@ sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned in
 
         if (e->name[0] == '\0')
             continue;                   /* a service without a name cannot be told apart */
-        unique_name(out, *n, e->name, s->name, sizeof(s->name));
+        reg_unique_name(out->name, sizeof(*out), *n, e->name, s->name, sizeof(s->name));
         s->description = NULL;
         s->location = hid_location(e->name);
         s->role = SMC_OTHER;
