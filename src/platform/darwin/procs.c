@@ -6,8 +6,9 @@
  * process refuses (xnu-11417.121.6 bsd/kern/proc_info.c proc_security_policy
  * with CHECK_SAME_USER: task, thread, fd and vnode-path flavors, and
  * proc_pid_rusage) are reported as -EPERM; root is refused nothing.
- * These run in pmdaproc, never inside pmcd. Only the user and group
- * look-ups can wait (on opendirectoryd): the agent makes each once per id.
+ * These run in pmdaproc, never inside pmcd. Only the name look-ups can
+ * wait: users and groups on opendirectoryd, a terminal's name on a walk
+ * of /dev (Libc-1725 gen/devname.c); the agent makes each once per id.
  */
 #include "array_grow.h"
 #include "live_source.h"
