@@ -268,6 +268,27 @@ after_part(const char *path, const char *part)
 }
 
 int
+reg_path_part(const char *path, char *out, size_t len)
+{
+    size_t n = 0;
+
+    for (; *path != '\0' && *path != '.'; n++) {
+        int hi, lo;
+
+        if (n + 1 >= len)
+            return -ENAMETOOLONG;
+        if (*path == '%' && (hi = reg_hex_digit(path[1])) >= 0 && (lo = reg_hex_digit(path[2])) >= 0) {
+            out[n] = (char)(hi << 4 | lo);
+            path += 3;
+        } else {
+            out[n] = *path++;
+        }
+    }
+    out[n] = '\0';
+    return (int)n;
+}
+
+int
 reg_path_is(const char *path, const char *dict, const char *key)
 {
     path = after_part(path, dict);

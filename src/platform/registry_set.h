@@ -54,6 +54,10 @@ void reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out);
  * 0), escaped; returns the new length, or -ENAMETOOLONG. */
 int reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len);
 
+/* The first part of path, unescaped, into out: its length, or
+ * -ENAMETOOLONG. */
+int reg_path_part(const char *path, char *out, size_t len);
+
 /* A hex digit's value (either case), or -1. */
 int reg_hex_digit(char c);
 

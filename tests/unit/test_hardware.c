@@ -18,28 +18,8 @@
 #include "battery_decode.h"
 #include "energy_decode.h"
 #include "gpu_decode.h"
-#include "registry_set.h"
+#include "reg_entries.h"
 #include "thermal_decode.h"
-
-static struct reg_builder b;
-
-static void
-entry(uint64_t id, uint64_t parent, const char *name, const char *class_name)
-{
-    assert_int_equal(reg_builder_entry(&b, id, parent, name, class_name), 0);
-}
-
-static void
-number(const char *path, int64_t v)
-{
-    assert_int_equal(reg_builder_number(&b, path, (uint64_t)v), 0);
-}
-
-static void
-flag(const char *path, int v)
-{
-    assert_int_equal(reg_builder_bool(&b, path, v), 0);
-}
 
 /* An SMC key's entry as the live reader records it: named by the key, its
  * type and its raw bytes. */
@@ -47,17 +27,8 @@ static void
 smc_key(uint64_t id, const char *key, const char *type, const unsigned char *bytes, size_t len)
 {
     entry(id, 0, key, "AppleSMC");
-    assert_int_equal(reg_builder_string(&b, "type", type), 0);
+    text("type", type);
     assert_int_equal(reg_builder_data(&b, "bytes", bytes, len), 0);
-}
-
-static struct plat_reg_set
-finish(void)
-{
-    struct plat_reg_set set;
-
-    reg_builder_finish(&b, &set);
-    return set;
 }
 
 static void

@@ -1,0 +1,196 @@
+#include "pstate_decode.h"
+#include "registry_props.h"
+#include "registry_set.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* IOReport prints its time units so (libIOReport's labels for XNU's
+ * kIOReportUnit_s/ms/us/ns and kIOReportUnit24MHzTicks,
+ * iokit/IOKit/IOReportTypes.h, xnu-11417.101.15; "24Mticks" is what macmon
+ * prints for CPU Stats channels on real Macs). */
+double
+pstate_unit_ns(const char *label)
+{
+    static const struct {
+        const char *label;
+        double ns;
+    } units[] = { { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1.0 } };
+    char *end;
+    size_t len;
+    double mhz;
+
+    while (isspace((unsigned char)*label))
+        label++;
+    for (len = strlen(label); len > 0 && isspace((unsigned char)label[len - 1]);)
+        len--;                          /* labels may come padded, as energy units do */
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strlen(units[i].label) == len && strncmp(label, units[i].label, len) == 0)
+            return units[i].ns;
+    mhz = strtod(label, &end);
+    return end != label && mhz > 0 && (size_t)(end - label) + 6 == len && strncmp(end, "Mticks", 6) == 0
+               ? 1e3 / mhz
+               : 0.0;
+}
+
+/* Digits at *s: their value, *s past them; -1 when there are none. */
+static long
+digits(const char **s)
+{
+    char *end;
+    long n;
+
+    if (!isdigit((unsigned char)**s))
+        return -1;
+    n = strtol(*s, &end, 10);
+    *s = end;
+    return n;
+}
+
+/* "[DIE_n_]<L>CPU...": the letter, die and what follows "CPU"; 0 or -1. */
+static int
+cpu_prefix(const char *name, struct pstate_channel *out, const char **rest)
+{
+    const char *s = name;
+
+    out->die = -1;
+    if (strncmp(s, "DIE_", 4) == 0) {
+        s += 4;
+        if ((out->die = (int)digits(&s)) < 0 || *s++ != '_')
+            return -1;
+    }
+    if ((s[0] != 'E' && s[0] != 'P' && s[0] != 'M') || strncmp(s + 1, "CPU", 3) != 0)
+        return -1;
+    out->letter = s[0];
+    *rest = s + 4;
+    return 0;
+}
+
+/* Whether name is one of role's, with its letter, die and ordinal. */
+static int
+named(const char *name, enum pstate_role role, struct pstate_channel *out)
+{
+    const char *rest;
+    long n;
+
+    out->letter = 0;
+    out->die = -1;
+    out->ordinal = 0;
+    if (role == PSTATE_GPU)
+        return strcmp(name, "GPUPH") == 0;
+    if (cpu_prefix(name, out, &rest) < 0)
+        return 0;
+    if (role == PSTATE_CLUSTER) {
+        n = digits(&rest);
+        out->ordinal = n > 0 ? (unsigned int)n : 0;
+        return *rest == '\0';
+    }
+    n = digits(&rest);                  /* a core: "ECPU0", "PCPU13", "PCPU1_CPU0", "ECPU_CPU0" */
+    if (strncmp(rest, "_CPU", 4) == 0) {
+        out->ordinal = n > 0 ? (unsigned int)n : 0;
+        rest += 4;
+        n = digits(&rest);
+    }
+    return n >= 0 && *rest == '\0';
+}
+
+/* A clock state's table index: i of "V<i>P<j>" (and *need i + j + 1), or
+ * its place among the clock states. */
+static long
+state_index(const char *state, unsigned int place, unsigned int *need)
+{
+    const char *s = state + 1;
+    long i, j;
+
+    if (state[0] == 'V' && (i = digits(&s)) >= 0 && *s++ == 'P' && (j = digits(&s)) >= 0 && *s == '\0') {
+        *need = (unsigned int)(i + j + 1);
+        return i;
+    }
+    return place;
+}
+
+static int
+add_state(struct pstate_channel *c, const char *state, uint64_t ticks, unsigned int *place)
+{
+    unsigned int need = 0;
+    long i;
+
+    if (strcmp(state, "IDLE") == 0) {
+        c->idle += ticks;
+        return 0;
+    }
+    if (strcmp(state, "DOWN") == 0 || strcmp(state, "OFF") == 0) {
+        c->down += ticks;
+        return 0;
+    }
+    i = state_index(state, (*place)++, &need);
+    if (i >= DVFS_MAX_STATES || (need != 0 && c->need != 0 && need != c->need))
+        return -ENOENT;             /* no table this long; names of two tables */
+    if (need != 0)
+        c->need = need;
+    c->active[i] += ticks;
+    if ((unsigned int)i + 1 > c->nactive)
+        c->nactive = (unsigned int)i + 1;
+    return 0;
+}
+
+int
+pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out)
+{
+    char unit[32];
+    unsigned int place = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (!named(e->name, role, out))
+        return -ENOENT;
+    snprintf(out->name, sizeof(out->name), "%s", e->name);
+    reg_text(reg_prop(e, "unit"), unit, sizeof(unit));
+    out->ns_per_unit = pstate_unit_ns(unit);
+    for (unsigned int k = 0; k < e->nprops; k++) {
+        const struct plat_reg_prop *p = &e->prop[k];
+        char state[PLAT_REG_NAME_MAX];
+        uint64_t ticks;
+
+        if (strncmp(p->path, "state.", 6) != 0 || !reg_number(p, &ticks))
+            continue;
+        if (reg_path_part(p->path + 6, state, sizeof(state)) < 0 || add_state(out, state, ticks, &place) < 0)
+            return -ENOENT;
+    }
+    return 0;
+}
+
+int
+pstate_times(const struct pstate_channel *c, uint64_t *active_ns, uint64_t *idle_ns, uint64_t *down_ns)
+{
+    double active = 0;
+
+    if (c->ns_per_unit <= 0)
+        return -ENOTSUP;
+    for (unsigned int i = 0; i < c->nactive; i++)
+        active += (double)c->active[i];
+    *active_ns = (uint64_t)(active * c->ns_per_unit);
+    *idle_ns = (uint64_t)((double)c->idle * c->ns_per_unit);
+    *down_ns = (uint64_t)((double)c->down * c->ns_per_unit);
+    return 0;
+}
+
+int
+pstate_cycles(const struct pstate_channel *c, const struct dvfs_table *t, double *cycles)
+{
+    double sum = 0;
+
+    if (c->ns_per_unit <= 0)
+        return -ENOTSUP;
+    for (unsigned int i = 0; i < c->nactive; i++) {
+        if (c->active[i] == 0)
+            continue;
+        if (i >= t->n || t->khz[i] == 0)
+            return -ERANGE;
+        sum += (double)c->active[i] * c->ns_per_unit * 1e-9 * (double)t->khz[i] * 1e3;
+    }
+    *cycles = sum;
+    return 0;
+}

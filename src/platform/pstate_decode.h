@@ -1,0 +1,64 @@
+/*
+ * Time in each performance state, from IOReport's state channels
+ * (PLAT_REGQ_CPU_CLUSTERS, _CPU_CORES, _GPU_STATES), and the cycles it
+ * implies at the DVFS tables' clocks (dvfs_decode.h). Portable and tested
+ * on residencies and powermetrics readings recorded on real Macs
+ * (shared/real-macs/ioreport, powermetrics).
+ *
+ * A CPU channel's states are DOWN (powered down), IDLE, then one per
+ * clock, lowest first, named "V<i>P<j>": voltage state i of a table of
+ * i + j + 1 entries (a core of an M2's E cluster lists V0P5..V4P1 against
+ * a 6-entry table: its top is never reported). The GPU's are OFF, then one
+ * per clock of its table. Residencies count since boot in the channel's
+ * unit ("24Mticks": 24 MHz ticks).
+ */
+#ifndef PMDA_DARWIN_PSTATE_DECODE_H
+#define PMDA_DARWIN_PSTATE_DECODE_H
+
+#include <stdint.h>
+
+#include "dvfs_decode.h"
+#include "platform.h"
+
+/* Nanoseconds per unit of an IOReport time unit label ("24Mticks", "ns",
+ * "us", "ms", "s"), or 0 for a label that is not one. */
+double pstate_unit_ns(const char *label);
+
+struct pstate_channel {
+    char name[PLAT_REG_NAME_MAX];   /* as IOReport names it: "PCPU1", "DIE_1_ECPU", "GPUPH" */
+    char letter;                    /* 'E', 'P', 'M' of "ECPU", "PCPU", "MCPU"; 0 for the GPU */
+    int die;                        /* n of a "DIE_n_" prefix (Ultra chips), or -1 */
+    unsigned int ordinal;           /* the cluster's number after its letter: "PCPU1" 1, "PCPU" 0 */
+    double ns_per_unit;             /* of its residencies; 0: a unit that is not time */
+    uint64_t down, idle;            /* DOWN or OFF; IDLE */
+    unsigned int need;              /* the table length its state names imply; 0 unknown */
+    unsigned int nactive;           /* active[0..nactive): residency by table index */
+    uint64_t active[DVFS_MAX_STATES];
+};
+
+/* What a channel is, by its name. */
+enum pstate_role { PSTATE_NONE, PSTATE_CLUSTER, PSTATE_CORE, PSTATE_GPU };
+
+/*
+ * The channel at set->entry[i] as role wants it: 0, or -ENOENT when it is
+ * not one of that role's ("PCPM", "PCPM_IDLE" and the like among the
+ * clusters) or has a state that cannot be placed. Cluster channels are
+ * "[DIE_n_]<L>CPU[k]", core channels "[DIE_n_]<L>CPU<digits>[_CPU<k>]",
+ * the GPU's "GPUPH".
+ */
+int pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out);
+
+/* Totals in nanoseconds: active (every clock state), idle, down. -ENOTSUP
+ * when the unit is not a time. */
+int pstate_times(const struct pstate_channel *c, uint64_t *active_ns, uint64_t *idle_ns, uint64_t *down_ns);
+
+/*
+ * Cycles since boot: the sum over clock states of the time in it times
+ * its table clock, so that the cycles over an interval divided by the
+ * active time over it is the residency-weighted mean clock powermetrics
+ * prints as "HW active frequency". -ENOTSUP for a unit that is not a time,
+ * -ERANGE when a state that has residency has no entry in t.
+ */
+int pstate_cycles(const struct pstate_channel *c, const struct dvfs_table *t, double *cycles);
+
+#endif
