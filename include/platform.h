@@ -358,6 +358,7 @@ struct plat_reg_query {
     unsigned int depth;
     const char *const *keys;
     unsigned int ancestors;
+    unsigned int itself;            /* a plane path: the entry it names, not its children */
 };
 
 /*
@@ -365,10 +366,15 @@ struct plat_reg_query {
  * Sources outside the registry that answer in the same shape have a match
  * with a prefix that names them (one live file each, resolved at run time
  * where the interface is private):
- *   "IOReport:energy" the channels of IOReport's "Energy Model" group (darwin/ioreport.c):
- *                    entries are channels (class IOReportChannel) named as
- *                    the channel; props "subgroup" and "unit" (text), "value"
- *                    (simple channels) and "state.STATE" (state residencies)
+ *   "IOReport:NAME"  the channels of an IOReport group (darwin/ioreport.c):
+ *                    "energy" ("Energy Model"), "cpu-clusters" and
+ *                    "cpu-cores" ("CPU Stats", its subgroups "CPU Complex
+ *                    Performance States" and "CPU Core Performance
+ *                    States"), "gpu" ("GPU Stats", "GPU Performance
+ *                    States"): entries are channels (class IOReportChannel)
+ *                    named as the channel; props "subgroup" and "unit"
+ *                    (text), "value" (simple channels) and "state.STATE"
+ *                    (state residencies, in the order IOReport gives them)
  *   "HID:temperature" the HID temperature services (darwin/hid_sensors.c):
  *                    name the service's "Product", prop "celsius" (float)
  *   "SMC:NAME"       the SMC keys listed in keys (darwin/smc.c): entries are
@@ -383,6 +389,8 @@ enum plat_reg_query_id {
     PLAT_REGQ_CPUS, PLAT_REGQ_DISKS, PLAT_REGQ_APFS, PLAT_REGQ_GPUS, PLAT_REGQ_BATTERY, PLAT_REGQ_BATTERY_PACK,
     PLAT_REGQ_ENERGY,
     PLAT_REGQ_HID_TEMPERATURES, PLAT_REGQ_SMC_TEMPERATURES, PLAT_REGQ_SMC_FANS, PLAT_REGQ_THERMAL_PRESSURE,
+    PLAT_REGQ_PMGR, PLAT_REGQ_CPU_CLUSTERS, PLAT_REGQ_CPU_CORES, PLAT_REGQ_GPU_STATES, PLAT_REGQ_SMC_POWER,
+    PLAT_REGQ_SMC_CPU_DIE,
     PLAT_REGQ_N
 };
 extern const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N];

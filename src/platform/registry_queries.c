@@ -81,6 +81,27 @@ static const char *const smc_fan_keys[] = {
     "F2Ac", "F2Tg", "F2Mn", "F2Mx", "F2Md", "F3Ac", "F3Tg", "F3Mn", "F3Mx", "F3Md", NULL,
 };
 
+/* Apple Silicon's power manager in the device tree: its DVFS tables
+ * ("voltage-statesN" and "voltage-statesN-sram", pairs of little-endian
+ * u32 frequency and voltage; N up to 31 on the chips peers have dumped)
+ * and, from the M5 on, "acc-clusters", which says which table is which
+ * cluster's (dvfs_decode.h). Read once: they do not change. */
+#define VOLTAGE_STATES(n) "voltage-states" #n, "voltage-states" #n "-sram",
+#define VOLTAGE_STATES_8(a, b, c, d, e, f, g, h)                                                        \
+    VOLTAGE_STATES(a) VOLTAGE_STATES(b) VOLTAGE_STATES(c) VOLTAGE_STATES(d) VOLTAGE_STATES(e)           \
+    VOLTAGE_STATES(f) VOLTAGE_STATES(g) VOLTAGE_STATES(h)
+static const char *const pmgr_keys[] = {
+    VOLTAGE_STATES_8(0, 1, 2, 3, 4, 5, 6, 7) VOLTAGE_STATES_8(8, 9, 10, 11, 12, 13, 14, 15)
+    VOLTAGE_STATES_8(16, 17, 18, 19, 20, 21, 22, 23) VOLTAGE_STATES_8(24, 25, 26, 27, 28, 29, 30, 31)
+    "acc-clusters", NULL,
+};
+
+/* The SMC's whole-system power (PSTR, watts; "flt" on Apple Silicon, sp96
+ * on older Intel Macs), and the CPU die's hottest and average point, read
+ * alone where the HID sensors name no CPU sensor (M1). */
+static const char *const smc_power_keys[] = { "PSTR", NULL };
+static const char *const smc_cpu_die_keys[] = { "TCMz", "TCMb", NULL };
+
 const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N] = {
     [PLAT_REGQ_CPUS] = { "IODeviceTree:/cpus", 0, cpu_keys, 0 },
     [PLAT_REGQ_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2 },
@@ -93,4 +114,10 @@ const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N] = {
     [PLAT_REGQ_SMC_TEMPERATURES] = { "SMC:temperature", 0, plat_smc_temperature_keys, 0 },
     [PLAT_REGQ_SMC_FANS] = { "SMC:fans", 0, smc_fan_keys, 0 },
     [PLAT_REGQ_THERMAL_PRESSURE] = { "notify:com.apple.system.thermalpressurelevel", 0, NULL, 0 },
+    [PLAT_REGQ_PMGR] = { "IODeviceTree:/arm-io/pmgr", 0, pmgr_keys, 0, .itself = 1 },
+    [PLAT_REGQ_CPU_CLUSTERS] = { "IOReport:cpu-clusters", 0, NULL, 0 },
+    [PLAT_REGQ_CPU_CORES] = { "IOReport:cpu-cores", 0, NULL, 0 },
+    [PLAT_REGQ_GPU_STATES] = { "IOReport:gpu", 0, NULL, 0 },
+    [PLAT_REGQ_SMC_POWER] = { "SMC:power", 0, smc_power_keys, 0 },
+    [PLAT_REGQ_SMC_CPU_DIE] = { "SMC:cpu-die", 0, smc_cpu_die_keys, 0 },
 };

@@ -28,7 +28,7 @@ smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out
         int is_signed;
         double scale;
     } fixed[] = {
-        { "fpe2", 2, 0, 4.0 }, { "fp88", 2, 0, 256.0 }, { "sp78", 2, 1, 256.0 },
+        { "fpe2", 2, 0, 4.0 }, { "fp88", 2, 0, 256.0 }, { "sp78", 2, 1, 256.0 }, { "sp96", 2, 1, 64.0 },
         { "ui8", 1, 0, 1.0 }, { "ui16", 2, 0, 1.0 }, { "ui32", 4, 0, 1.0 },
         { "si8", 1, 1, 1.0 }, { "si16", 2, 1, 1.0 },
     };

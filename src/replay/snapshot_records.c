@@ -439,10 +439,14 @@ rec_sysctl_listed_before(enum plat_sysctl_family family, const char *name)
 /* Registry properties whose numbers only grow, by query: key path prefixes. */
 static const char *const statistics[] = { "Statistics.", NULL };
 static const char *const energy_value[] = { "value", NULL };
+static const char *const residencies[] = { "state.", NULL };
 static const char *const *const registry_counters[PLAT_REGQ_N] = {
     [PLAT_REGQ_DISKS] = statistics,
     [PLAT_REGQ_APFS] = statistics,
     [PLAT_REGQ_ENERGY] = energy_value,
+    [PLAT_REGQ_CPU_CLUSTERS] = residencies,
+    [PLAT_REGQ_CPU_CORES] = residencies,
+    [PLAT_REGQ_GPU_STATES] = residencies,
 };
 
 int

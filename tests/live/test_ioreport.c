@@ -8,10 +8,13 @@
 #include "harness.h"
 #include "real_macs.h"
 #include "energy_decode.h"
+#include "pstate_decode.h"
 #include "registry_props.h"
 #include "registry_set.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ENERGY (&plat_reg_queries[PLAT_REGQ_ENERGY])
@@ -364,6 +367,97 @@ test_reads_hold_nothing_more_than_the_subscription(void **state)
 
 #define T(name) cmocka_unit_test_setup_teardown(name, live_test_setup, teardown)
 
+/* The complex channels of an M4 Pro on macOS 27 beta, as macmon printed
+ * one sample of them (shared/real-macs/ioreport, macmon issue 66), whole
+ * lines only: each "NAME (UNIT) = [("STATE", TICKS), ...]" a state channel
+ * of "CPU Stats". Returns how many. */
+static unsigned int
+m4_pro_complex_channels(void)
+{
+    FILE *f = fopen(real_macs_file("ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt"), "r");
+    static const char prefix[] = "CPU Stats :: CPU Complex Performance States :: ";
+    char line[2048];
+    unsigned int n = 0;
+
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *name = line + sizeof(prefix) - 1, *unit, *s;
+        unsigned int ch;
+
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strncmp(line, prefix, sizeof(prefix) - 1) != 0 || line[strlen(line) - 1] != ']')
+            continue;
+        unit = strchr(name, '(');
+        unit[-1] = '\0';
+        *strchr(unit, ')') = '\0';
+        ch = dbl_ioreport_states("CPU Stats", name, "CPU Complex Performance States", unit + 1);
+        for (s = unit + strlen(unit) + 1; (s = strstr(s, "(\"")) != NULL;) {
+            char *q = strchr(s + 2, '"');
+
+            *q = '\0';
+            dbl_ioreport_state(ch, s + 2, strtoll(q + 2, NULL, 10));
+            s = q + 1;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* "CPU Stats" holds more than the families read (M5 Max, 26.5.2:
+ * "CPU Complex Voltage State Time" beside the performance states): each
+ * query subscribes its one subgroup, once, and samples it at each read;
+ * the clusters' residencies come through as macmon printed them. */
+static void
+test_each_cpu_subgroup_is_its_own_subscription(void **state)
+{
+    struct platform *p = *state;
+    static const enum plat_reg_query_id queries[] = {
+        PLAT_REGQ_CPU_CLUSTERS, PLAT_REGQ_CPU_CORES, PLAT_REGQ_GPU_STATES, PLAT_REGQ_ENERGY,
+    };
+    static const unsigned int expect[] = { 3, 1, 1, 1 };
+    unsigned int clusters = m4_pro_complex_channels(), core, gpu;
+    struct pstate_channel ch;
+    struct plat_reg_set set;
+
+    assert_int_equal(clusters, 3);
+    dbl_ioreport_simple("CPU Stats", " v2", "CPU Complex Voltage State Time", "24Mticks", 5);
+    core = dbl_ioreport_states("CPU Stats", "ECPU00", "CPU Core Performance States", "24Mticks");
+    dbl_ioreport_state(core, "IDLE", 60952780612142);
+    dbl_ioreport_state(core, "V0P5", 8887097121286);
+    gpu = dbl_ioreport_states("GPU Stats", "GPUPH", "GPU Performance States", "24Mticks");
+    dbl_ioreport_state(gpu, "OFF", 100);
+    dbl_ioreport_state(gpu, "P1", 7);
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    for (int round = 0; round < 2; round++)
+        for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
+            assert_int_equal(p->registry(p->ctx, &plat_reg_queries[queries[q]], &set), 0);
+            assert_int_equal(set.n, expect[q]);
+        }
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 4);
+    assert_int_equal(dbl_calls("IOReportCreateSamples"), 8);
+    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_CPU_CLUSTERS], &set), 0);
+    assert_string_equal(set.entry[0].name, "PCPU");
+    assert_int_equal(pstate_channel(&set.entry[0], PSTATE_CLUSTER, &ch), 0);
+    assert_int_equal(ch.need, 19);
+    assert_int_equal(ch.idle, 2331234);
+    assert_int_equal(ch.active[5], 267841);
+    assert_int_equal(pstate_channel(&set.entry[1], PSTATE_CLUSTER, &ch), -ENOENT);   /* PCPM */
+}
+
+/* Intel Macs and VMs have no "CPU Stats": absent, not subscribed. */
+static void
+test_without_cpu_stats_the_clusters_are_absent(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_CPU_CLUSTERS], &set), -ENOENT);
+    assert_error_has(p, "no channels in \"CPU Stats\"");
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
+}
+
 int
 main(void)
 {
@@ -377,6 +471,7 @@ main(void)
         T(test_an_unknown_group_is_refused), T(test_an_ultra_reports_its_cpu_energy_as_the_sum_of_its_dies),
         T(test_an_m5_max_reports_its_units_from_its_own_channels),
         T(test_reads_hold_nothing_more_than_the_subscription),
+        T(test_each_cpu_subgroup_is_its_own_subscription), T(test_without_cpu_stats_the_clusters_are_absent),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,9 +9,12 @@
  * the one the test put in.
  */
 #include "harness.h"
+#include "dvfs_decode.h"
+#include "real_macs.h"
 #include "registry_set.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,6 +270,60 @@ test_plane_path_children(void **state)
     assert_int_equal(e->nprops, 2);
     assert_number(e, "logical-cpu-id", 1);
     assert_bytes(e, "cluster-type", "P", 2);
+}
+
+/* The pmgr: a plane path with itself set takes that entry, not its
+ * children, with its wanted keys only. Its P table is an M1's, as psutil
+ * pull request 2222 quotes its bytes (shared/real-macs/pmgr), decoded
+ * there to 600 ... 3204 MHz. */
+static void
+test_plane_path_itself(void **state)
+{
+    struct platform *p = *state;
+    FILE *f = fopen(real_macs_file("pmgr/m1-voltage-states5-sram-hex-psutil-pr2222.txt"), "r");
+    unsigned char table[512];
+    size_t n = 0;
+    char line[256];
+    unsigned int arm_io = dbl_reg_entry(0x60, "arm-io", NULL, "AppleARMIODevice", NULL), pmgr;
+    struct plat_reg_set set;
+    struct dvfs d;
+
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f) != NULL)
+        for (const char *s = line; line[0] != '#' && *s != '\0' && n < sizeof(table); s++)
+            if (reg_hex_digit(s[0]) >= 0 && reg_hex_digit(s[1]) >= 0) {
+                table[n++] = (unsigned char)(reg_hex_digit(s[0]) << 4 | reg_hex_digit(s[1]));
+                s++;
+            }
+    fclose(f);
+    dbl_reg_attach(arm_io, "IODeviceTree", DBL_REG_ROOT);
+    pmgr = dbl_reg_entry(0x61, "pmgr", "20e000000", "AppleARMIODevice",
+                         dict_of("voltage-states5-sram", dbl_cf_data(table, n), "compatible", dbl_cf_data("pmgr1", 6),
+                                 NULL));
+    dbl_reg_attach(pmgr, "IODeviceTree", arm_io);
+    dbl_reg_attach(dbl_reg_entry(0x62, "aic", NULL, "AppleARMIODevice", dict_of("voltage-states1-sram",
+                                 dbl_cf_data(table, 8), NULL)), "IODeviceTree", arm_io);
+    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set), 0);
+    assert_int_equal(set.n, 1);
+    assert_entry(&set.entry[0], "pmgr", "AppleARMIODevice", 0x60);
+    assert_int_equal(set.entry[0].nprops, 1);
+    assert_bytes(&set.entry[0], "voltage-states5-sram", table, n);
+    assert_int_equal(dvfs_decode(&set, &d), 0);
+    assert_int_equal(d.ntables, 1);
+    assert_int_equal(d.table[0].n, 15);
+    assert_int_equal(d.table[0].khz[0], 600000);
+    assert_int_equal(d.table[0].khz[14], 3204000);
+}
+
+/* An Intel Mac has no /arm-io/pmgr: absent, said so. */
+static void
+test_plane_path_itself_absent(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set), -ENOENT);
+    assert_error_has(p, "IODeviceTree:/arm-io/pmgr: not in the IORegistry");
 }
 
 /* "A.B" is key B of dictionary A: only that value, at the path of both;
@@ -586,6 +643,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_shared_ancestors_once, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_matched_below_a_match_once, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_plane_path_children, live_test_setup, live_test_teardown),
+        cmocka_unit_test_setup_teardown(test_plane_path_itself, live_test_setup, live_test_teardown),
+        cmocka_unit_test_setup_teardown(test_plane_path_itself_absent, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_dotted_keys_reach_into_dictionaries, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_every_property_without_keys, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_values_too_long_left_out, live_test_setup, live_test_teardown),

@@ -11,6 +11,8 @@
 #include "thermal_decode.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,6 +87,20 @@ assert_as_dumped(const char *dump, const struct plat_reg_set *set, const struct 
     assert_int_equal(set->n, found);
 }
 
+/* Whether the last dump loaded has any key of q. */
+static int
+dumped_any(const struct plat_reg_query *q)
+{
+    unsigned char bytes[32];
+    unsigned int len;
+    char kind[5];
+
+    for (const char *const *key = q->keys; *key != NULL; key++)
+        if (real_smc_key(*key, kind, bytes, &len))
+            return 1;
+    return 0;
+}
+
 static void
 test_every_dumped_smc_reads_back_as_dumped(void **state)
 {
@@ -105,17 +121,50 @@ test_every_dumped_smc_reads_back_as_dumped(void **state)
         live_setup(&p);
         applesmc();
         if (real_smc_keys(path) > 0) {      /* smcread dumps; not the M3 Max's power watch */
-            struct plat_reg_set temperatures = read_keys(&p, TEMPERATURES, 0), fans;
+            static const enum plat_reg_query_id queries[] = {
+                PLAT_REGQ_SMC_TEMPERATURES, PLAT_REGQ_SMC_FANS, PLAT_REGQ_SMC_POWER, PLAT_REGQ_SMC_CPU_DIE,
+            };
 
-            assert_as_dumped(d->d_name, &temperatures, TEMPERATURES);
-            fans = read_keys(&p, FANS, 0);
-            assert_as_dumped(d->d_name, &fans, FANS);
+            for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
+                const struct plat_reg_query *query = &plat_reg_queries[queries[q]];
+                struct plat_reg_set set = read_keys(&p, query, dumped_any(query) ? 0 : -ENOENT);
+
+                assert_as_dumped(d->d_name, &set, query);
+            }
             dumps++;
         }
         live_teardown(&p);
     }
     closedir(dir);
     assert_true(dumps > 0);
+}
+
+/* What the whole Mac draws (PSTR), as two dumps give it: an iMac13,1's
+ * sp96 071C is 0x071c / 64 = 28.4375 W; the iMac Pro's flt, whose bytes
+ * 67 26 b0 42 are the little-endian float 0x42b02667, 88.075 W. */
+static void
+test_system_power_of_sp96_and_flt_dumps(void **state)
+{
+    static const struct {
+        const char *dump;
+        double watts;
+    } macs[] = { { "smc/imac13_1.txt", 28.4375 }, { "smc/imacpro1_1.txt", 88.0750 } };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(macs) / sizeof(macs[0]); i++) {
+        struct platform p;
+        struct plat_reg_set set;
+        double watts;
+
+        live_setup(&p);
+        applesmc();
+        assert_true(real_smc_keys(real_macs_file(macs[i].dump)) > 0);
+        set = read_keys(&p, &plat_reg_queries[PLAT_REGQ_SMC_POWER], 0);
+        assert_int_equal(set.n, 1);
+        assert_int_equal(smc_entry_value(reg_entry_named(&set, "PSTR"), &watts), 0);
+        assert_true(fabs(watts - macs[i].watts) < 0.001);
+        live_teardown(&p);
+    }
 }
 
 /* An M5 Pro's SMC as iSMC listed it (shared/real-macs/hid, iSMC issue 31):
@@ -292,6 +341,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dumped_smc_reads_back_as_dumped),
+        cmocka_unit_test(test_system_power_of_sp96_and_flt_dumps),
         T(test_an_apple_silicon_smc_gives_its_cpu_and_gpu), T(test_each_keys_info_is_asked_once),
         T(test_a_passing_smc_error_is_not_a_missing_key), T(test_a_key_that_cannot_be_read_has_a_type_and_no_bytes),
         T(test_without_an_smc_every_read_says_it_is_absent), T(test_a_refused_connection_says_why_at_every_read),

@@ -34,11 +34,17 @@
 #define IOREPORT_LIBRARY "/usr/lib/libIOReport.dylib"
 enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOReportFormatState */
 
-/* The groups the queries name ("IOReport:energy"). */
+/* The groups the queries name ("IOReport:energy"), each with the one
+ * subgroup it needs (NULL: all of them), so that a subscription holds no
+ * channel nobody reads: "CPU Stats" also has voltage-state times, per
+ * cluster and per core, that no family reads. */
 static const struct {
-    const char *token, *group;
+    const char *token, *group, *subgroup;
 } groups[] = {
-    { "energy", "Energy Model" },
+    { "energy", "Energy Model", NULL },
+    { "cpu-clusters", "CPU Stats", "CPU Complex Performance States" },
+    { "cpu-cores", "CPU Stats", "CPU Core Performance States" },
+    { "gpu", "GPU Stats", "GPU Performance States" },
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
@@ -146,20 +152,28 @@ unsubscribe(struct subscription *s)
 }
 
 /* The group's subscription, asked once: a group without channels (Intel
- * Macs and VMs have no "Energy Model") is not subscribed, as every peer
+ * Macs and VMs have no "Energy Model" and no "CPU Stats") is not subscribed, as every peer
  * checks first; one IOReport refuses stays refused (SiliconScope saw
  * groups that list channels and are never subscribable). */
 static int
-subscribe(struct live_source *src, struct live_ioreport *r, struct subscription *s, const char *group)
+subscribe(struct live_source *src, struct live_ioreport *r, struct subscription *s, const char *group,
+          const char *subgroup)
 {
     CFStringRef name = CFStringCreateWithCString(kCFAllocatorDefault, group, kCFStringEncodingUTF8);
+    CFStringRef sub = subgroup != NULL ? CFStringCreateWithCString(kCFAllocatorDefault, subgroup,
+                                                                   kCFStringEncodingUTF8) : NULL;
     CFArrayRef list;
 
-    if (name == NULL)
+    if (name == NULL || (subgroup != NULL && sub == NULL)) {
+        if (name != NULL)
+            CFRelease(name);
         return live_fail(src, -ENOMEM, "IOReport \"%s\": out of memory", group);   /* asked again */
+    }
     s->tried = 1;
-    s->channels = r->api.copy_channels_in_group(name, NULL, 0, 0, 0);
+    s->channels = r->api.copy_channels_in_group(name, sub, 0, 0, 0);
     CFRelease(name);
+    if (sub != NULL)
+        CFRelease(sub);
     if ((list = channels_of(r, s->channels)) == NULL || CFArrayGetCount(list) == 0)
         s->why = "no channels in";
     else if ((s->sub = r->api.create_subscription(NULL, s->channels, &s->subscribed, 0, NULL)) == NULL)
@@ -241,7 +255,7 @@ live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct pl
     if ((sts = library(src, &r)) < 0)
         return sts;
     s = &r->group[g];
-    if (!s->tried && (sts = subscribe(src, r, s, groups[g].group)) < 0)
+    if (!s->tried && (sts = subscribe(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
         return sts;
     if (s->sub == NULL)
         return live_fail(src, -ENOENT, "IOReport: %s \"%s\"", s->why, groups[g].group);

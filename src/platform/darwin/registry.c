@@ -233,18 +233,23 @@ live_read_registry(struct live_source *src, const struct plat_reg_query *q, stru
 
     reg_builder_reset(&w.src->registry);
     out->n = 0;
-    if (colon != NULL) {                /* "Plane:/path": the children of that entry */
+    if (colon != NULL) {                /* "Plane:/path": that entry, or its children */
         char plane[sizeof(io_name_t)];
         io_registry_entry_t at = IORegistryEntryFromPath(MACH_PORT_NULL, q->match);
 
         if (at == IO_OBJECT_NULL)
             return live_fail(w.src, -ENOENT, "%s: not in the IORegistry", q->match);
         snprintf(plane, sizeof(plane), "%.*s", (int)(colon - q->match), q->match);
-        kr = IORegistryEntryGetChildIterator(at, plane, &it);
-        IOObjectRelease(at);
-        if (kr != KERN_SUCCESS)
-            return live_fail(w.src, -EIO, "%s: no child iterator: %s", q->match, mach_error_string(kr));
-        add_all(&w, it, plane, q);
+        if (q->itself) {
+            w.sts = add_entry(&w, at, plane, q, q->depth);
+            IOObjectRelease(at);
+        } else {
+            kr = IORegistryEntryGetChildIterator(at, plane, &it);
+            IOObjectRelease(at);
+            if (kr != KERN_SUCCESS)
+                return live_fail(w.src, -EIO, "%s: no child iterator: %s", q->match, mach_error_string(kr));
+            add_all(&w, it, plane, q);
+        }
     } else {                            /* a class: every service of it */
         CFMutableDictionaryRef matching = IOServiceMatching(q->match);
 
@@ -255,7 +260,8 @@ live_read_registry(struct live_source *src, const struct plat_reg_query *q, stru
             return live_fail(w.src, -EIO, "%s: IOServiceGetMatchingServices: %s", q->match, mach_error_string(kr));
         add_all(&w, it, kIOServicePlane, q);
     }
-    IOObjectRelease(it);
+    if (it != IO_OBJECT_NULL)
+        IOObjectRelease(it);
     if (w.sts < 0)
         return live_fail(w.src, w.sts, "%s: %s", q->match, strerror(-w.sts));
     reg_builder_finish(&w.src->registry, out);
