@@ -49,6 +49,10 @@ enum darwin_cluster {
     CLUSTER_BATTERY = 122,
     CLUSTER_SENSORS = 125,
     CLUSTER_ENERGY = 126,
+    CLUSTER_CPU_CLUSTER = 127,
+    CLUSTER_CPU_CORE = 128,
+    CLUSTER_GPU_PSTATE = 129,
+    CLUSTER_SYSTEM_POWER = 130,
 };
 
 enum darwin_indom {
@@ -65,6 +69,8 @@ enum darwin_indom {
     INDOM_PERFLEVEL = 100,
     INDOM_SENSOR = 101,
     INDOM_ENERGY_CHANNEL = 102,
+    INDOM_CPU_CLUSTER = 103,
+    INDOM_CPU_CORE = 104,
 };
 
 /* The proc agent (its own domain): upstream darwin_proc's clusters, then

@@ -13,6 +13,7 @@
 #define UNITS_KBYTE PMDA_PMUNITS(1, 0, 0, PM_SPACE_KBYTE, 0, 0)
 #define UNITS_NSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_NSEC, 0)
 #define UNITS_MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
+#define UNITS_MHZ PMDA_PMUNITS(0, -1, 0, 0, PM_TIME_USEC, 0)     /* a clock: per microsecond */
 #define UNITS_MINUTES PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MIN, 0)
 
 #endif

@@ -36,7 +36,11 @@ static const struct collector *const darwin_collectors[] = {
     &gpu_collector,
     &power_collector,
     &thermal_collector,
+    &cpucluster_collector,
+    &cpucore_collector,
+    &gpu_pstate_collector,
     &energy_collector,
+    &system_power_collector,
 };
 
 extern const char darwin_help_source[];

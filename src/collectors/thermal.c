@@ -6,7 +6,9 @@
  * own names, Intel's SMC keys by key with a description.
  * Temperatures come from the HID sensors on Apple Silicon (which has
  * none of the Intel SMC temperature keys) and from SMC keys on Intel Macs,
- * thermal.ambient from the ambient key; fans from the SMC on every Mac
+ * thermal.ambient from the ambient key (on Apple Silicon thermal.cpu.die
+ * from the SMC's CPU die aggregates TCMz and TCMb where HID names no CPU
+ * sensor, as on an M1); fans from the SMC on every Mac
  * that has them, speeds in RPM (count per minute), with their mode;
  * pressure from the notify state macOS publishes, named as macOS names its
  * levels. Each part is read only when a requested metric needs it.
@@ -60,6 +62,8 @@ static int from_hid;                    /* the sensors are HID's (Apple Silicon)
 static struct sensor sensors[SENSOR_MAX];
 static int sensor_inst[SENSOR_MAX];
 static unsigned int nsensors;
+static struct sensor die[2];           /* TCMz and TCMb where HID has no CPU sensor (M1) */
+static unsigned int ndie;
 static struct fans fans;
 static int fan_inst[FAN_MAX_FANS];
 static uint64_t pressure;
@@ -91,9 +95,14 @@ read_temperatures(const struct platform *p, pmInDom id)
 
     nsensors = 0;
     from_hid = (temperature_sts = read_part(p, PLAT_REGQ_HID_TEMPERATURES, &set)) == 0;
-    if (from_hid)
+    ndie = 0;
+    if (from_hid) {
+        double c;
+
         sensors_from_hid(&set, sensors, SENSOR_MAX, &nsensors);
-    else if (temperature_sts == -ENOENT && (temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
+        if (sensors_hottest_at(sensors, nsensors, LOC_CPU, &c) < 0 && read_part(p, PLAT_REGQ_SMC_CPU_DIE, &set) == 0)
+            sensors_from_smc(&set, die, sizeof(die) / sizeof(die[0]), &ndie);
+    } else if (temperature_sts == -ENOENT && (temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
         sensors_from_smc(&set, sensors, SENSOR_MAX, &nsensors);
     names_begin(id);
     for (unsigned int i = 0; i < nsensors; i++) {
@@ -190,6 +199,8 @@ temperature(unsigned int item, pmAtomValue *atom)
         return PM_ERR_APPVERSION;
     sts = from_hid ? sensors_hottest_at(sensors, nsensors, (enum sensor_location)source[item].hid_location, &c)
                    : sensors_hottest_role(sensors, nsensors, source[item].role, &c);
+    if (sts < 0 && from_hid)            /* the SMC's CPU die aggregates, where HID names no CPU sensor */
+        sts = sensors_hottest_role(die, ndie, source[item].role, &c);
     if (sts < 0)
         return from_hid ? PMDA_FETCH_NOVALUES : PM_ERR_APPVERSION;     /* Intel: this Mac lacks the key */
     atom->f = (float)c;

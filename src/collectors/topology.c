@@ -56,6 +56,7 @@ static struct {
     char word[PLAT_MAX_PERFLEVELS][PLAT_NAME_MAX];  /* instance names */
     int inst[PLAT_MAX_PERFLEVELS];
     signed char *cpu_level;         /* by logical CPU number */
+    signed char type_level['Z' - 'A' + 1];  /* by cluster type letter, -1 when no CPU has it */
     unsigned int ncpu_level;
     int levels_known;               /* every CPU's level is known (cpu_levels_of_clusters) */
     unsigned int logged;
@@ -108,6 +109,14 @@ topology_level_labels(int level, char *json, size_t len)
 }
 
 int
+topology_type_level(char type)
+{
+    if (!topo.loaded || !topo.levels_known || type < 'A' || type > 'Z')
+        return -1;
+    return topo.type_level[type - 'A'];
+}
+
+int
 topology_level_of_inst(unsigned int inst)
 {
     for (unsigned int l = 0; topo.loaded && l < topo.t.nlevels; l++)
@@ -125,6 +134,7 @@ map_cpus(const struct plat_topology *t)
 
     topo.ncpu_level = 0;
     topo.levels_known = t->nlevels == 1;
+    memset(topo.type_level, -1, sizeof(topo.type_level));
     for (unsigned int c = 0; c < n; c++) {
         int cpu = cpu_number(t->cluster[c].cpu);
 
@@ -141,9 +151,12 @@ map_cpus(const struct plat_topology *t)
     topo.levels_known = cpu_levels_of_clusters(t->cluster, n, t->level, t->nlevels, level) == 0;
     for (unsigned int c = 0; c < n; c++) {
         int cpu = cpu_number(t->cluster[c].cpu);
+        char type = t->cluster[c].type[0];
 
         if (cpu >= 0)
             topo.cpu_level[cpu] = (signed char)level[c];
+        if (type >= 'A' && type <= 'Z' && t->cluster[c].type[1] == '\0')
+            topo.type_level[type - 'A'] = (signed char)level[c];
     }
     return 0;
 }

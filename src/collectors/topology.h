@@ -16,6 +16,10 @@ int topology_cpu_level(const char *cpu, int *level);
  * and "perflevel_index", its hw.perflevelN index. */
 void topology_level_labels(int level, char *json, size_t len);
 
+/* The level of the CPUs whose cluster type is type ('E', 'P', 'M'), or -1
+ * when no CPU has it or the levels are not known. */
+int topology_type_level(char type);
+
 /* The level whose instance in the performance-level indom is inst, or -1. */
 int topology_level_of_inst(unsigned int inst);
 

@@ -67,12 +67,13 @@ unit_of(const char *name, int gpu_named)
 }
 
 static void
-add_channel(struct energy *out, const char *name, double joules)
+add_channel(struct energy *out, const char *name, double joules, enum energy_unit u)
 {
     struct energy_channel *c = &out->channel[out->n];
 
     reg_unique_name(out->channel[0].name, sizeof(*c), out->n, name, c->name, sizeof(c->name));
     c->joules = joules;
+    c->unit = u;
     out->n++;
 }
 
@@ -97,6 +98,6 @@ energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_
             out->have |= 1u << u;
         }
         if (out->n < cap)
-            add_channel(out, set->entry[i].name, j);
+            add_channel(out, set->entry[i].name, j, u);
     }
 }

@@ -12,13 +12,14 @@
  * around it ignored, or 0 for a label that is not an energy unit. */
 double energy_unit_joules(const char *label);
 
+/* The units the agent sums channels into. */
+enum energy_unit { ENERGY_CPU, ENERGY_GPU, ENERGY_ANE, ENERGY_DRAM, ENERGY_NUNITS };
+
 struct energy_channel {
     char name[PLAT_REG_NAME_MAX];       /* "CPU Energy", "GPU Energy", "ANE", "DRAM", "ECPU", ... */
     double joules;                      /* since boot */
+    enum energy_unit unit;              /* the unit it adds to, or ENERGY_NUNITS */
 };
-
-/* The units the agent sums channels into. */
-enum energy_unit { ENERGY_CPU, ENERGY_GPU, ENERGY_ANE, ENERGY_DRAM, ENERGY_NUNITS };
 
 struct energy {
     unsigned int n;                     /* channels with a value in an energy unit */

@@ -120,11 +120,40 @@ hardware_checks() {
          grep -A1 '^power.adapter.watts' '$work/thermal.as' | grep -q 'No value' &&
          grep -A1 '^thermal.cpu.die' '$work/thermal.as' | grep -q 'value 55.875' &&
          grep -A1 '^thermal.pressure.state' '$work/thermal.as' | grep -q 'Nominal'"
+    pminfo -h 127.0.0.1 -f power.system.watts > "$work/system.watts" 2>&1
+    check "the whole Mac draws 12.5 W (SMC PSTR, flt)" sh -c "grep -A1 '^power.system.watts' '$work/system.watts' | grep -q 'value 12.5\$'"
+    pstate_checks
     pminfo -h 127.0.0.1 -l thermal.sensor.temperature > "$work/sensors.labels" 2>&1
     check "HID sensors are labelled where they sit; the -9200 junk reading has no value" sh -c \
         "grep 'or \"gas_gauge_battery\"] labels' '$work/sensors.labels' | grep -q '\"location\":\"battery\"' &&
          grep 'or \"NAND_CH0_temp\"] labels' '$work/sensors.labels' | grep -q '\"location\":\"SSD\"' &&
          ! pminfo -h 127.0.0.1 -f thermal.sensor.temperature | grep -q 'PMU_tdie3'"
+}
+
+# Performance states on the Apple Silicon fixture (tests/fixtures/model): ECPU runs 1500 MHz while
+# active, 40 % of the time (600e6 cycles/s); PCPU 2750 MHz at 50 %, down 20 %; the GPU 800 MHz
+# at 10 %. The clock and busy share are the derived metrics Install puts in PCP's derived folder.
+pstate_checks() {
+    local derived=$src/config/derived/darwin.conf
+    pmval -h 127.0.0.1 -t 1 -s 4 -f 0 -i ECPU kernel.cpucluster.cycles > "$work/pmval.ecycles" 2>&1
+    check "pmval: the E cluster runs 600e6 cycles a second" values_within_int "$work/pmval.ecycles" 599000000 601000000 3
+    PCP_DERIVED_CONFIG=$derived pmval -h 127.0.0.1 -t 1 -s 4 -f 1 -i ECPU kernel.cpucluster.mhz > "$work/pmval.emhz" 2>&1
+    check "derived kernel.cpucluster.mhz: ECPU at 1500 MHz while active" values_within "$work/pmval.emhz" 1499 1501 3
+    PCP_DERIVED_CONFIG=$derived pmval -h 127.0.0.1 -t 1 -s 4 -f 1 -i PCPU kernel.cpucluster.mhz > "$work/pmval.pmhz" 2>&1
+    check "derived kernel.cpucluster.mhz: PCPU at 2750 MHz while active" values_within "$work/pmval.pmhz" 2749 2751 3
+    PCP_DERIVED_CONFIG=$derived pmval -h 127.0.0.1 -t 1 -s 4 -f 1 -i PCPU kernel.cpucluster.busy > "$work/pmval.pbusy" 2>&1
+    check "derived kernel.cpucluster.busy: PCPU active 50 % of the time" values_within "$work/pmval.pbusy" 49.9 50.1 3
+    PCP_DERIVED_CONFIG=$derived pmval -h 127.0.0.1 -t 1 -s 4 -f 1 -i ECPU0 kernel.cpucore.mhz > "$work/pmval.coremhz" 2>&1
+    check "derived kernel.cpucore.mhz: ECPU0 at 1500 MHz while active" values_within "$work/pmval.coremhz" 1499 1501 3
+    PCP_DERIVED_CONFIG=$derived pmval -h 127.0.0.1 -t 1 -s 4 -f 1 gpu.pstate.mhz > "$work/pmval.gmhz" 2>&1
+    check "derived gpu.pstate.mhz: the GPU at 800 MHz while active" values_within "$work/pmval.gmhz" 799 801 3
+    PCP_DERIVED_CONFIG=$derived pmval -h 127.0.0.1 -t 1 -s 4 -f 1 gpu.pstate.busy > "$work/pmval.gbusy" 2>&1
+    check "derived gpu.pstate.busy: the GPU active 10 % of the time" values_within "$work/pmval.gbusy" 9.9 10.1 3
+    pminfo -h 127.0.0.1 -fl kernel.cpucluster.clock.max > "$work/clusters" 2>&1
+    check "each cluster's top clock, labelled with its performance level" sh -c \
+        "grep -q 'or \"ECPU\"] value 1800' '$work/clusters' && grep -q 'or \"PCPU\"] value 3500' '$work/clusters' &&
+         grep 'or \"ECPU\"] labels' '$work/clusters' | grep -q '\"perflevel\":\"efficiency\"' &&
+         grep 'or \"PCPU\"] labels' '$work/clusters' | grep -q '\"perflevel\":\"performance\"'"
 }
 
 echo "# Apple Silicon fixture"
@@ -360,6 +389,11 @@ check "Intel: ambient is TA0P (31.75), not the CPU proximity key (58.5); pressur
     "grep -A1 '^thermal.ambient' '$work/intel.hw' | grep -q 'value 31.75' &&
      grep -A1 '^thermal.cpu.proximity' '$work/intel.hw' | grep -q 'value 58.5' &&
      grep -A1 '^thermal.pressure.state' '$work/intel.hw' | grep -q 'Moderate'"
+pminfo -h 127.0.0.1 -f power.system.watts kernel.cpucluster.cycles gpu.pstate.cycles > "$work/intel.power" 2>&1
+check "Intel: the whole Mac draws 45.25 W (PSTR, sp96); no clusters, no GPU states" sh -c \
+    "grep -A1 '^power.system.watts' '$work/intel.power' | grep -q 'value 45.25\$' &&
+     grep -A1 '^kernel.cpucluster.cycles' '$work/intel.power' | grep -q 'No value' &&
+     grep -A1 '^gpu.pstate.cycles' '$work/intel.power' | grep -q 'not supported'"
 check "Intel: the discrete GPU has 2.5 GiB of VRAM free; energy is not supported; charging from 96 W" sh -c \
     "grep -A3 '^gpu.memory.free' '$work/intel.hw' | grep -q 'gpu1\"\] value 2684354560' &&
      grep -A1 '^power.energy.cpu' '$work/intel.hw' | grep -q 'not supported' &&

@@ -1,0 +1,341 @@
+/*
+ * The performance-state families and the energy family's frozen channels,
+ * through the agent as pmcd drives it, over a fake Apple Silicon machine
+ * (synthetic numbers, chosen so that each expected value is exact: a
+ * 24 MHz tick is 1000/24 ns, so 24 million ticks are one second).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+
+#include "agent_harness.h"
+#include "metric_ids.h"
+#include "registry_set.h"
+
+enum { CPUCLUSTER = 127, CPUCORE = 128, GPU_PSTATE = 129, ENERGY = 126 };
+enum { ACTIVE = 0, IDLE, DOWN, CYCLES, CLOCK_MAX, CLOCK_MIN };
+#define SECOND 24000000ull              /* 24 MHz ticks */
+
+static struct reg_builder builder[PLAT_REGQ_N];
+
+static void
+entry_in(enum plat_reg_query_id q, uint64_t id, const char *name, const char *class_name)
+{
+    assert_int_equal(reg_builder_entry(&builder[q], id, 0, name, class_name), 0);
+}
+
+/* A table of clocks in MHz, stored in Hz as an M1's are. */
+static void
+table(const char *key, const uint32_t *mhz, unsigned int n)
+{
+    unsigned char raw[64] = { 0 };
+
+    for (unsigned int i = 0; i < n; i++) {
+        uint32_t hz = mhz[i] * 1000000u;
+
+        for (int k = 0; k < 4; k++)
+            raw[8 * i + k] = (unsigned char)(hz >> (8 * k));
+    }
+    assert_int_equal(reg_builder_data(&builder[PLAT_REGQ_PMGR], key, raw, 8 * n), 0);
+}
+
+static void
+channel(enum plat_reg_query_id q, uint64_t id, const char *name)
+{
+    entry_in(q, id, name, "IOReportChannel");
+    assert_int_equal(reg_builder_string(&builder[q], "subgroup", ""), 0);
+    assert_int_equal(reg_builder_string(&builder[q], "unit", "24Mticks"), 0);
+}
+
+static void
+state(enum plat_reg_query_id q, const char *name, uint64_t ticks)
+{
+    char path[64];
+
+    snprintf(path, sizeof(path), "state.%s", name);
+    assert_int_equal(reg_builder_number(&builder[q], path, ticks), 0);
+}
+
+static void
+answer(enum plat_reg_query_id q)
+{
+    reg_builder_finish(&builder[q], &fake.reg[q]);
+}
+
+/* E: 600 and 1200 MHz; P: 1000, 2000, 3000 MHz; GPU: 400 and 800 MHz
+ * after the 0 entry that is no state. */
+static void
+tables(void)
+{
+    static const uint32_t e[] = { 600, 1200 }, p[] = { 1000, 2000, 3000 }, gpu[] = { 0, 400, 800 };
+
+    reg_builder_reset(&builder[PLAT_REGQ_PMGR]);
+    entry_in(PLAT_REGQ_PMGR, 1, "pmgr", "AppleARMIODevice");
+    table("voltage-states1-sram", e, 2);
+    table("voltage-states5-sram", p, 3);
+    table("voltage-states9", gpu, 3);
+    answer(PLAT_REGQ_PMGR);
+}
+
+/* ECPU: 1 s at 600 MHz, 2 s at 1200, 3 s idle; PCPU: 1 s at 3000 MHz,
+ * 1 s idle, active seconds more at 3000 (for the energy tests), and down
+ * for 2 s plus the elapsed seconds given. */
+static void
+clusters(uint64_t active_seconds, uint64_t elapsed_seconds)
+{
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "DOWN", 0);
+    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", 3 * SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V1P0", 2 * SECOND);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "DOWN", (2 + elapsed_seconds - active_seconds) * SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", 0);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V1P1", 0);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", (1 + active_seconds) * SECOND);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 3, "PCPM");             /* the fabric: no cluster */
+    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", SECOND);
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+}
+
+static int
+setup(void **state_)
+{
+    (void)state_;
+    fake_platform_init(&fake);
+    tables();
+    clusters(0, 0);
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CORES]);
+    channel(PLAT_REGQ_CPU_CORES, 1, "ECPU0");
+    state(PLAT_REGQ_CPU_CORES, "IDLE", SECOND);
+    state(PLAT_REGQ_CPU_CORES, "V1P0", SECOND / 2);
+    answer(PLAT_REGQ_CPU_CORES);
+    reg_builder_reset(&builder[PLAT_REGQ_GPU_STATES]);
+    channel(PLAT_REGQ_GPU_STATES, 1, "BSTGPUPH");
+    state(PLAT_REGQ_GPU_STATES, "OFF", SECOND);
+    channel(PLAT_REGQ_GPU_STATES, 2, "GPUPH");
+    state(PLAT_REGQ_GPU_STATES, "OFF", 5 * SECOND);
+    state(PLAT_REGQ_GPU_STATES, "P1", SECOND);
+    state(PLAT_REGQ_GPU_STATES, "P2", SECOND);
+    answer(PLAT_REGQ_GPU_STATES);
+    return harness_start();
+}
+
+/* The value of a cluster-127 metric for the cluster instance named so. */
+static int64_t
+of_cluster(unsigned int item, int type, const char *name)
+{
+    return harness_inst_value(CPUCLUSTER, item, type, INDOM_CPU_CLUSTER, name);
+}
+
+static void
+clusters_count_time_cycles_and_clocks(void **state_)
+{
+    (void)state_;
+    assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU"), 3000000000);
+    assert_int_equal(of_cluster(IDLE, PM_TYPE_U64, "ECPU"), 3000000000);
+    assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "ECPU"), 600000000 + 2 * 1200000000ll);
+    assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "PCPU"), 3000000000);
+    assert_int_equal(of_cluster(DOWN, PM_TYPE_U64, "PCPU"), 2000000000);
+    assert_int_equal(of_cluster(CLOCK_MAX, PM_TYPE_U32, "ECPU"), 1200);
+    assert_int_equal(of_cluster(CLOCK_MIN, PM_TYPE_U32, "PCPU"), 1000);
+    assert_int_equal(harness_inst(INDOM_CPU_CLUSTER, "PCPM"), -1);
+    assert_int_equal(harness_inst_value(CPUCORE, CYCLES, PM_TYPE_U64, INDOM_CPU_CORE, "ECPU0"), 600000000);
+    assert_int_equal(harness_u64(GPU_PSTATE, ACTIVE), 2000000000);
+    assert_int_equal(harness_u64(GPU_PSTATE, DOWN), 5000000000);
+    assert_int_equal(harness_u64(GPU_PSTATE, CYCLES), 400000000 + 800000000);
+    assert_int_equal(harness_u32(GPU_PSTATE, CLOCK_MIN), 400);
+}
+
+/* Each cluster carries its level's labels, from its CPUs' cluster type. */
+static void
+clusters_carry_their_level(void **state_)
+{
+    pmLabelSet *sets = NULL;
+    char buf[256];
+    int n;
+
+    (void)state_;
+    assert_true(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU") > 0);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_CLUSTER), PM_LABEL_INSTANCES, &sets,
+                                       harness_ext());
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+
+        buf[0] = '\0';
+        pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
+        if ((int)one->inst == harness_inst(INDOM_CPU_CLUSTER, "ECPU"))
+            assert_string_equal(buf, "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
+        else
+            assert_string_equal(buf, "{\"perflevel\":\"performance\",\"perflevel_index\":0}");
+    }
+    pmFreeLabelSets(sets, n);
+}
+
+/* One sample of the clusters' subgroup per fetch, the tables once, and
+ * nothing of the cores or the GPU unless asked. */
+static void
+each_family_samples_only_when_asked(void **state_)
+{
+    (void)state_;
+    for (int i = 0; i < 3; i++)
+        assert_true(of_cluster(CYCLES, PM_TYPE_U64, "PCPU") > 0);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_CPU_CLUSTERS], 3);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_PMGR], 1);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_CPU_CORES], 0);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_GPU_STATES], 0);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_ENERGY], 0);
+}
+
+/* An Intel Mac: no tables, no "CPU Stats", no "GPU Stats". */
+static void
+an_intel_mac_has_none(void **state_)
+{
+    pmAtomValue v[4];
+
+    (void)state_;
+    fake.reg[PLAT_REGQ_PMGR].n = 0;
+    fake.reg[PLAT_REGQ_CPU_CLUSTERS].n = 0;
+    fake.reg[PLAT_REGQ_GPU_STATES].n = 0;
+    assert_int_equal(harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 4, NULL), 0);
+    assert_int_equal(harness_fetch(GPU_PSTATE, ACTIVE, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+}
+
+/* Without a table the times still count; the cycles and clocks have none. */
+static void
+without_tables_the_times_still_count(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    fake.reg[PLAT_REGQ_PMGR].n = 0;
+    assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "PCPU"), 1000000000);
+    assert_int_equal(harness_fetch(GPU_PSTATE, CYCLES, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch(GPU_PSTATE, CLOCK_MAX, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64(GPU_PSTATE, ACTIVE), 2000000000);
+}
+
+/* A state beyond its table: that channel's cycles have no value, its
+ * times do, and the other clusters' cycles too. */
+static void
+a_state_beyond_the_table_has_no_cycles(void **state_)
+{
+    pmAtomValue v[2];
+    int inst[2];
+
+    (void)state_;
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0", SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V1", SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V2", SECOND);            /* a third clock of a two-entry table */
+    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+    assert_int_equal(harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 2, inst), 1);
+    assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "PCPU"));
+    assert_int_equal(v[0].ull, 3000000000);
+    assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU"), 3000000000);
+}
+
+/* A failing "CPU Stats" sample fails the clusters' values only: energy,
+ * which reads their activity, carries on. */
+static void
+a_failing_cluster_sample_leaves_energy(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    entry_in(PLAT_REGQ_ENERGY, 1, "CPU Energy", "IOReportChannel");
+    assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
+    assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", 5000), 0);
+    answer(PLAT_REGQ_ENERGY);
+    fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = -EIO;
+    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 1, NULL), 0);
+    assert_int_equal(harness_fetch(ENERGY, 0, PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_true(v[0].d > 4.999 && v[0].d < 5.001);
+}
+
+/* The energy channels at these millijoules: CPU Energy, GPU Energy, ANE. */
+static void
+energy(uint64_t cpu, uint64_t gpu, uint64_t ane)
+{
+    static const char *const names[] = { "CPU Energy", "GPU Energy", "ANE" };
+    const uint64_t value[] = { cpu, gpu, ane };
+
+    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    for (unsigned int i = 0; i < 3; i++) {
+        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
+        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
+        assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", value[i]), 0);
+    }
+    answer(PLAT_REGQ_ENERGY);
+}
+
+static int
+energy_of(unsigned int item, pmAtomValue *v)
+{
+    return harness_fetch(ENERGY, item, PM_TYPE_DOUBLE, v, 1, NULL);
+}
+
+/* macOS 27's stalled counters: "CPU Energy" stands still for 11 s while
+ * the clusters work 2 s, so it and power.energy.cpu have no value, not
+ * 0 W, until it moves again; the GPU's and the ANE's (which may rest) keep
+ * theirs. A counter that stands still while the clusters rest is not
+ * judged. */
+static void
+a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_)
+{
+    pmAtomValue v[1], values[3];
+    int channel_inst, inst[3], n;
+
+    (void)state_;
+    energy(1000, 2000, 0);
+    assert_int_equal(energy_of(0, v), 1);               /* seen first */
+    clusters(0, 11);
+    energy(1000, 2500, 0);
+    assert_int_equal(energy_of(0, v), 1);               /* still: but the clusters rested */
+    clusters(2, 11);
+    assert_int_equal(energy_of(0, v), 1);               /* working, but for less than 10 s since */
+    clusters(2, 22);
+    energy(1000, 3000, 0);
+    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);    /* 11 s still, 2 s of work: stalled */
+    assert_int_equal(energy_of(1, v), 1);
+    assert_true(v[0].d > 2.999 && v[0].d < 3.001);
+    assert_int_equal(energy_of(2, v), 1);               /* the ANE at rest keeps its 0 */
+    channel_inst = harness_inst(INDOM_ENERGY_CHANNEL, "CPU_Energy");
+    assert_true(channel_inst >= 0);
+    n = harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, values, 3, inst);
+    assert_int_equal(n, 2);                             /* GPU and ANE: CPU Energy has none */
+    for (int i = 0; i < n; i++)
+        assert_int_not_equal(inst[i], channel_inst);
+    energy(1200, 3000, 0);
+    assert_int_equal(energy_of(0, v), 1);               /* it moves again */
+    assert_true(v[0].d > 1.199 && v[0].d < 1.201);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(clusters_count_time_cycles_and_clocks, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(clusters_carry_their_level, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(each_family_samples_only_when_asked, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(an_intel_mac_has_none, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(without_tables_the_times_still_count, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(a_state_beyond_the_table_has_no_cycles, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(a_failing_cluster_sample_leaves_energy, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable, setup,
+                                        harness_teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
