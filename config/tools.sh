@@ -1,6 +1,7 @@
 # Put in place, and take away, what PCP's own tools read for this agent:
-# pmchart views, pmieconf rules, pmlogconf groups, pmrep reports and pcp-dstat
-# plugins. Sourced by Install and Remove from the agent's directory, after
+# pmchart views, pmieconf rules, pmlogconf groups, pmrep reports, derived
+# metrics (PCP's clients read every file of $PCP_VAR_DIR/config/derived
+# unless PCP_DERIVED_CONFIG names others) and pcp-dstat plugins. Sourced by Install and Remove from the agent's directory, after
 # $PCP_DIR/etc/pcp.env.
 #
 # pcp-dstat merges its plugin files by section name, so the macOS plugins
@@ -10,14 +11,16 @@
 # dstat.pcp here and put back by Remove.
 
 groups="pmieconf/darwin pmlogconf/darwin"     # under $PCP_VAR_DIR/config
+derived=$PCP_VAR_DIR/config/derived/darwin.conf
 dstat_dir=$PCP_SYSCONF_DIR/dstat
 dstat_saved=dstat.pcp
 dstat_replaced="cpu mem net swap sys"
 
 install_tool_configs()
 {
-    mkdir -p $PCP_VAR_DIR/config/pmchart $PCP_SYSCONF_DIR/pmrep
+    mkdir -p $PCP_VAR_DIR/config/pmchart $PCP_VAR_DIR/config/derived $PCP_SYSCONF_DIR/pmrep
     cp config/pmchart/macOS.* $PCP_VAR_DIR/config/pmchart/
+    cp config/derived/darwin.conf $derived
     for g in $groups
     do
         rm -rf $PCP_VAR_DIR/config/$g
@@ -37,12 +40,13 @@ install_tool_configs()
         cp config/dstat/* $dstat_dir/
     fi
     echo "Installed pmchart views (macOS.*), pmie rules (pmieconf darwin), pmlogger groups"
-    echo "(pmlogconf darwin), pmrep reports (:darwin-*) and pcp-dstat plugins for macOS."
+    echo "(pmlogconf darwin), pmrep reports (:darwin-*), derived metrics (derived/darwin.conf)"
+    echo "and pcp-dstat plugins for macOS."
 }
 
 remove_tool_configs()
 {
-    rm -f $PCP_VAR_DIR/config/pmchart/macOS.* $PCP_SYSCONF_DIR/pmrep/darwin.conf
+    rm -f $PCP_VAR_DIR/config/pmchart/macOS.* $PCP_SYSCONF_DIR/pmrep/darwin.conf $derived
     for g in $groups
     do
         rm -rf $PCP_VAR_DIR/config/$g

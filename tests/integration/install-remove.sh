@@ -103,6 +103,9 @@ check "pmieconf lists the $(ls "$src"/config/pmieconf/darwin | wc -l) darwin rul
 "$PCP_BINADM_DIR/pmlogconf" -c -q "$work/pmlogger.config" > "$work/pmlogconf.out" 2>&1
 check "pmlogconf offers the darwin groups" sh -c \
     "[ \$(grep -c '^#+ darwin/' '$work/pmlogger.config') -eq $(ls "$src"/config/pmlogconf/darwin | wc -l) ]"
+check "the derived metrics are where PCP's clients find them when nothing else is named" sh -c \
+    "cmp -s '$src/config/derived/darwin.conf' '$PCP_VAR_DIR/config/derived/darwin.conf' &&
+     env -u PCP_DERIVED_CONFIG pminfo -d kernel.cpucluster.mhz | grep -q 'Units: count / microsec'"
 pmrep -t 1 -s 2 :darwin-macstat > "$work/pmrep" 2>&1
 check "pmrep :darwin-macstat works without -c" sh -c "tail -1 '$work/pmrep' | grep -q ' Normal '"
 pcp dstat --nocolor 1 2 > "$work/dstat" 2>&1
@@ -118,9 +121,10 @@ check "pmcd is healthy after Remove" sh -c "pminfo -f pmcd.version | grep -q val
 tools_removed() {
     ! ls "$PCP_VAR_DIR"/config/pmchart/macOS.* >/dev/null 2>&1 && [ ! -e "$PCP_VAR_DIR/config/pmieconf/darwin" ] &&
         [ ! -e "$PCP_VAR_DIR/config/pmlogconf/darwin" ] && [ ! -e "$PCP_SYSCONF_DIR/pmrep/darwin.conf" ] &&
+        [ ! -e "$PCP_VAR_DIR/config/derived/darwin.conf" ] &&
         diff -r "$work/dstat.before" "$PCP_SYSCONF_DIR/dstat" >/dev/null
 }
-check "Remove takes the views, rules, groups and reports away and puts PCP's dstat files back" tools_removed
+check "Remove takes the views, rules, groups, reports and derived metrics away and puts PCP's dstat files back" tools_removed
 
 # The proc agent: upstream's darwin_proc is configured on domain 3 (a copy of
 # pmdaproc at another path stands in for it); Install replaces it.

@@ -33,7 +33,9 @@ check "pmstat: cache column is the file cache (5072m), bi and bo have values, bu
 # (the first row of a rate report is blank: skip it), and the last row has
 # the fixture's figures: memory used 10100 MB, compressed 983, cached 5072,
 # pressure normal, swap 512; disk0 about 220 reads/s; python3 at 80% CPU
-# and 675 MB; 4.2 W on the CPU, battery at 72%. Rates are checked within
+# and 675 MB; 4.2 W on the CPU, battery at 72%; the E and P clusters at
+# 1500 and 2750 MHz while active, 40 and 50% of the time (the derived
+# metrics Install puts in PCP's derived folder). Rates are checked within
 # the 1% that sampling jitter gives (a full run saw 79.9 for 80.0 and 4.18
 # for 4.20). The fixture's CPU load
 # differs from one recorded interval to the next, so the CPU report is
@@ -45,11 +47,13 @@ declare -A last_row=(
     [darwin-top-cpu]=' (17\.9|18\.[01]) +1\.[456] +(79\.[2-9]|80\.[0-8]) +(5\.9|6\.[01]) +(4\.9|5\.[01])$'
     [darwin-top-memory]=' 240 +105 +675 +158 '
     [darwin-power]=' 4\.(1[6-9]|2[0-4]) +1\.(4[89]|5[0-2]) +0\.00 +0\.3[4-6] +72 +-9\.73 +Battery Power '
+    [darwin-clocks]=' 1500 +2750 +40 +50 +1800 +3500 +800 +10 +4\.[12] +1\.[45] +12\.5$'
 )
 reports=$(sed -n 's/^\[\(darwin-[a-z-]*\)\]$/\1/p' "$config/pmrep/darwin.conf")
 check "pmrep config has the ${#last_row[@]} reports this test knows" sh -c "[ $(echo "$reports" | wc -l) -eq ${#last_row[@]} ]"
 for report in $reports; do
-    pmrep $host -c "$config/pmrep/darwin.conf" -t 1 -s 3 ":$report" > "$work/pmrep.$report" 2>&1
+    PCP_DERIVED_CONFIG=$config/derived/darwin.conf \
+        pmrep $host -c "$config/pmrep/darwin.conf" -t 1 -s 3 ":$report" > "$work/pmrep.$report" 2>&1
     check "pmrep :$report prints the fixture's values" sh -c "awk '
         /^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] / { rows++; if (rows > 1 && NF > 1 && !/N\\/A/) good++ }
         END { exit !(rows == 3 && good == 2) }' '$work/pmrep.$report' &&
