@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +20,7 @@ pstate_unit_ns(const char *label)
     } units[] = { { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1.0 } };
     char *end;
     size_t len;
-    double mhz;
+    unsigned long mhz;
 
     while (isspace((unsigned char)*label))
         label++;
@@ -30,24 +29,26 @@ pstate_unit_ns(const char *label)
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
         if (strlen(units[i].label) == len && strncmp(label, units[i].label, len) == 0)
             return units[i].ns;
-    mhz = strtod(label, &end);
+    mhz = strtoul(label, &end, 10);
     return end != label && mhz > 0 && (size_t)(end - label) + 6 == len && strncmp(end, "Mticks", 6) == 0
-               ? 1e3 / mhz
+               ? 1e3 / (double)mhz
                : 0.0;
 }
 
-/* Digits at *s: their value, *s past them; -1 when there are none. */
+/* Digits at *s (at most 6: no index is longer): their value, *s past
+ * them; -1 when there are none or more. */
 static long
 digits(const char **s)
 {
-    char *end;
-    long n;
+    long n = 0;
+    int k = 0;
 
-    if (!isdigit((unsigned char)**s))
-        return -1;
-    n = strtol(*s, &end, 10);
-    *s = end;
-    return n;
+    for (; isdigit((unsigned char)**s); (*s)++)
+        if (++k > 6)
+            return -1;
+        else
+            n = n * 10 + (**s - '0');
+    return k > 0 ? n : -1;
 }
 
 /* "[DIE_n_]<L>CPU...": the letter, die and what follows "CPU"; 0 or -1. */
@@ -140,15 +141,16 @@ add_state(struct pstate_channel *c, const char *state, uint64_t ticks, unsigned 
 int
 pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out)
 {
-    char unit[32];
+    const struct plat_reg_prop *unit;
     unsigned int place = 0;
 
     memset(out, 0, sizeof(*out));
     if (!named(e->name, role, out))
         return -ENOENT;
-    snprintf(out->name, sizeof(out->name), "%s", e->name);
-    reg_text(reg_prop(e, "unit"), unit, sizeof(unit));
-    out->ns_per_unit = pstate_unit_ns(unit);
+    _Static_assert(sizeof(out->name) == sizeof(e->name), "a channel's name fits whole");
+    memcpy(out->name, e->name, sizeof(out->name));
+    unit = reg_prop(e, "unit");
+    out->ns_per_unit = unit != NULL && unit->kind == PLAT_REG_STRING ? pstate_unit_ns(unit->text) : 0.0;
     for (unsigned int k = 0; k < e->nprops; k++) {
         const struct plat_reg_prop *p = &e->prop[k];
         char state[PLAT_REG_NAME_MAX];

@@ -58,7 +58,7 @@ reg_unique_name(const char *names, size_t stride, unsigned int n, const char *na
         if (strncmp(names, name, nlen) == 0 && (names[nlen] == '\0' || strncmp(names + nlen, " #", 2) == 0))
             seen++;
     if (seen == 0)
-        snprintf(out, len, "%s", name);
+        reg_copy_text(out, len, name);
     else
         snprintf(out, len, "%.*s #%u", (int)(len - 12), name, seen + 1);
 }

@@ -84,9 +84,22 @@ reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const cha
     memset(e, 0, sizeof(*e));
     e->id = id;
     e->parent = parent;
-    snprintf(e->name, sizeof(e->name), "%s", name);
-    snprintf(e->class_name, sizeof(e->class_name), "%s", class_name);
+    reg_copy_text(e->name, sizeof(e->name), name);
+    reg_copy_text(e->class_name, sizeof(e->class_name), class_name);
     return 0;
+}
+
+size_t
+reg_copy_text(char *out, size_t len, const char *text)
+{
+    size_t n = 0;
+
+    while (n + 1 < len && text[n] != '\0') {
+        out[n] = text[n];
+        n++;
+    }
+    out[n] = '\0';
+    return n;
 }
 
 /* A new property of the current entry, with its path in the arena. */

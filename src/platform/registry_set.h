@@ -37,6 +37,11 @@ struct reg_builder {
 void reg_builder_reset(struct reg_builder *b);
 void reg_builder_free(struct reg_builder *b);
 
+/* Text copied into out (len bytes, len > 0), cut to fit, always ended:
+ * the length copied. (The names of every entry and channel go through it:
+ * snprintf costs ten times as much.) */
+size_t reg_copy_text(char *out, size_t len, const char *text);
+
 /* Start an entry; the properties added next are its own. -E2BIG past the bounds. */
 int reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name);
 /* Whether an entry with this id was started since the last reset (shared ancestors are recorded once). */

@@ -33,8 +33,9 @@ smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out
         { "si8", 1, 1, 1.0 }, { "si16", 2, 1, 1.0 },
     };
 
-    snprintf(t, sizeof(t), "%s", type);
-    for (tlen = strlen(t); tlen > 0 && t[tlen - 1] == ' ';)
+    for (tlen = 0; tlen < sizeof(t) - 1 && type[tlen] != '\0'; tlen++)
+        t[tlen] = type[tlen];
+    for (t[tlen] = '\0'; tlen > 0 && t[tlen - 1] == ' ';)
         t[--tlen] = '\0';
     if (strcmp(t, "flt") == 0) {
         float f;
