@@ -615,15 +615,11 @@ agrees_with_powermetrics(const char *file, const char *clock_label, const char *
     assert_true(r.clock + 0.5 >= least - 2 && r.clock - 0.5 <= most + 2);
 }
 
-/* A base M5's E cluster and its CPUs, macOS 26.5.1 (Stats issue 3325). */
+/* CPUs first to last of a reading, each by its "CPU N" lines. */
 static void
-base_m5_e_cluster_and_cpus(void **state)
+cpus_agree_with_powermetrics(const char *file, int first, int last)
 {
-    static const char file[] = "powermetrics/m5-macbookpro-macos26.5.1-stats3325-powermetrics-ecluster-partial.txt";
-
-    (void)state;
-    agrees_with_powermetrics(file, "E-Cluster HW active frequency:", "E-Cluster HW active residency:", 0);
-    for (int cpu = 0; cpu <= 4; cpu++) {
+    for (int cpu = first; cpu <= last; cpu++) {
         char clock_label[64], residency_label[64];
 
         snprintf(clock_label, sizeof(clock_label), "CPU %d frequency:", cpu);
@@ -632,25 +628,26 @@ base_m5_e_cluster_and_cpus(void **state)
     }
 }
 
+/* A base M5's E cluster and its CPUs, macOS 26.5.1 (Stats issue 3325). */
+static void
+base_m5_e_cluster_and_cpus(void **state)
+{
+    static const char file[] = "powermetrics/m5-macbookpro-macos26.5.1-stats3325-powermetrics-ecluster-partial.txt";
+
+    (void)state;
+    agrees_with_powermetrics(file, "E-Cluster HW active frequency:", "E-Cluster HW active residency:", 0);
+    cpus_agree_with_powermetrics(file, 0, 4);
+}
+
 /* An M3 Max's P cores (mactop issue 2), an M5 Pro or Max's Performance
  * cores (asitop issue 91), an M1 Pro's GPU (applegpuinfo issue 7). */
 static void
 m3_max_m5_and_m1_pro_gpu(void **state)
 {
-    static const char m3[] = "powermetrics/m3max-macbookpro16-macos-notstated-mactop2-powermetrics-partial.txt";
-    static const char m5[] = "powermetrics/m5pro-or-max-macos26-asitop91-powermetrics-partial.txt";
-
     (void)state;
-    agrees_with_powermetrics(m3, "CPU 7 frequency:", "CPU 7 active residency:", 0);
-    agrees_with_powermetrics(m3, "CPU 8 frequency:", "CPU 8 active residency:", 0);
-    agrees_with_powermetrics(m3, "CPU 9 frequency:", "CPU 9 active residency:", 0);
-    for (int cpu = 9; cpu <= 11; cpu++) {
-        char clock_label[64], residency_label[64];
-
-        snprintf(clock_label, sizeof(clock_label), "CPU %d frequency:", cpu);
-        snprintf(residency_label, sizeof(residency_label), "CPU %d active residency:", cpu);
-        agrees_with_powermetrics(m5, clock_label, residency_label, 0);
-    }
+    cpus_agree_with_powermetrics("powermetrics/m3max-macbookpro16-macos-notstated-mactop2-powermetrics-partial.txt",
+                                 7, 9);
+    cpus_agree_with_powermetrics("powermetrics/m5pro-or-max-macos26-asitop91-powermetrics-partial.txt", 9, 11);
     agrees_with_powermetrics("powermetrics/m1pro-macos-notstated-applegpuinfo7-powermetrics-gpu.txt",
                              "GPU HW active frequency:", "GPU HW active residency:", 1);
 }

@@ -322,19 +322,16 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
 }
 
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(clusters_count_time_cycles_and_clocks, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(clusters_carry_their_level, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(each_family_samples_only_when_asked, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(an_intel_mac_has_none, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(without_tables_the_times_still_count, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(a_state_beyond_the_table_has_no_cycles, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(a_failing_cluster_sample_leaves_energy, setup, harness_teardown),
-        cmocka_unit_test_setup_teardown(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable, setup,
-                                        harness_teardown),
+        T(clusters_count_time_cycles_and_clocks), T(clusters_carry_their_level),
+        T(each_family_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
+        T(a_state_beyond_the_table_has_no_cycles), T(a_failing_cluster_sample_leaves_energy),
+        T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
