@@ -1,6 +1,7 @@
 #include "array_grow.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 int
@@ -11,7 +12,9 @@ array_grow(void **array, unsigned int *cap, unsigned int used, size_t size)
 
     if (used < *cap)
         return 0;
-    want = *cap ? *cap * 2 : 16;
+    for (want = *cap ? *cap : 16; want <= used; want *= 2)
+        if (want > UINT_MAX / 2)
+            return -ENOMEM;
     if ((grown = realloc(*array, (size_t)want * size)) == NULL)
         return -ENOMEM;
     *array = grown;

@@ -17,6 +17,23 @@ be(const unsigned char *b, size_t len)
     return v;
 }
 
+/* A 16-bit fixed-point type "spIF" (signed) or "fpIF" (unsigned): I
+ * integer and F fraction bits, each one hex digit, filling the 16 bits with
+ * the sign (sp78, sp87, sp96, spa5, fp88, fpe2: VirtualSMC's
+ * Docs/SMCKeys.txt): 1 and its fraction bits and signedness, or 0. */
+static int
+fixed_point(const char *t, unsigned int *fraction, int *is_signed)
+{
+    int i, f;
+
+    if ((strncmp(t, "sp", 2) != 0 && strncmp(t, "fp", 2) != 0) || t[4] != '\0' ||
+        (i = reg_hex_digit(t[2])) < 0 || (f = reg_hex_digit(t[3])) < 0)
+        return 0;
+    *is_signed = t[0] == 's';
+    *fraction = (unsigned int)f;
+    return i + f + *is_signed == 16;
+}
+
 int
 smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out)
 {
@@ -26,12 +43,12 @@ smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out
         const char *type;
         size_t len;
         int is_signed;
-        double scale;
-    } fixed[] = {
-        { "fpe2", 2, 0, 4.0 }, { "fp88", 2, 0, 256.0 }, { "sp78", 2, 1, 256.0 }, { "sp96", 2, 1, 64.0 },
-        { "ui8", 1, 0, 1.0 }, { "ui16", 2, 0, 1.0 }, { "ui32", 4, 0, 1.0 },
-        { "si8", 1, 1, 1.0 }, { "si16", 2, 1, 1.0 },
+    } integers[] = {
+        { "ui8", 1, 0 }, { "ui16", 2, 0 }, { "ui32", 4, 0 }, { "si8", 1, 1 }, { "si16", 2, 1 },
     };
+    unsigned int fraction = 0;
+    int is_signed = 0;
+    size_t want = 0;
 
     for (tlen = 0; tlen < sizeof(t) - 1 && type[tlen] != '\0'; tlen++)
         t[tlen] = type[tlen];
@@ -49,20 +66,24 @@ smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out
         *out = f;
         return 0;
     }
-    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-        if (strcmp(t, fixed[i].type) != 0)
-            continue;
-        if (len != fixed[i].len)
-            return -EINVAL;
-        uint32_t raw = be(bytes, len);
-        double v = (double)raw;
+    if (fixed_point(t, &fraction, &is_signed))
+        want = 2;
+    for (size_t i = 0; want == 0 && i < sizeof(integers) / sizeof(integers[0]); i++)
+        if (strcmp(t, integers[i].type) == 0) {
+            want = integers[i].len;
+            is_signed = integers[i].is_signed;
+        }
+    if (want == 0)
+        return -ENOTSUP;
+    if (len != want)
+        return -EINVAL;
+    uint32_t raw = be(bytes, len);
+    double v = (double)raw;
 
-        if (fixed[i].is_signed && (raw >> (8 * len - 1)) & 1u)
-            v -= (double)(1ull << (8 * len));
-        *out = v / fixed[i].scale;
-        return 0;
-    }
-    return -ENOTSUP;
+    if (is_signed && (raw >> (8 * len - 1)) & 1u)
+        v -= (double)(1ull << (8 * len));
+    *out = v / (double)(1u << fraction);
+    return 0;
 }
 
 int

@@ -16,8 +16,9 @@
 
 /*
  * An SMC value of the four-character type (trailing spaces ignored) in its
- * raw bytes: fpe2 (unsigned 14.2 fixed point, big-endian), fp88 (unsigned
- * 8.8), sp78 (signed 7.8), sp96 (signed 9.6: Intel Macs' power keys), flt (IEEE-754 single, little-endian as Apple
+ * raw bytes: 16-bit fixed point, big-endian, spIF signed and fpIF unsigned
+ * with I integer and F fraction bits (sp78 and fpe2 for temperatures and
+ * fans; sp78, sp87, sp96 and spa5 for Intel Macs' power keys), flt (IEEE-754 single, little-endian as Apple
  * Silicon's SMC stores it), ui8/ui16/ui32 (big-endian), si8/si16. Returns
  * 0, -ENOTSUP for another type, -EINVAL when the length does not fit it.
  */

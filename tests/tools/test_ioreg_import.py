@@ -59,6 +59,18 @@ class Values(unittest.TestCase):
         self.assertIn("ioreg[IODeviceTree:/cpus#0x100000118].prop.compatible data "
                       + (b"apple,avalanche\0ARM,v8\0").hex(), recs)
 
+    def test_the_power_manager_is_its_own_entry(self):
+        roots = ioreg_import.load(os.path.join(DUMPS, "m1-pmgr.txt"))
+        match = "IODeviceTree:/arm-io/pmgr"
+        recs = ioreg_import.records(ioreg_import.select(roots, match, 0, itself=True), match)
+        self.assertIn("ioreg[IODeviceTree:/arm-io/pmgr#0x100000120].name pmgr", recs)
+        self.assertIn("ioreg[IODeviceTree:/arm-io/pmgr#0x100000120].parent 0x100000110", recs)
+        self.assertIn("ioreg[IODeviceTree:/arm-io/pmgr#0x100000120].prop.voltage-states1-sram data "
+                      "0046c323200300000087934720030000", recs)
+        self.assertNotIn("AppleT8103PMGR", "\n".join(recs))        # its child is not the query's
+        children = ioreg_import.records(ioreg_import.select(roots, match, 0), match)
+        self.assertIn("ioreg[IODeviceTree:/arm-io/pmgr#0x100000121].name AppleT8103PMGR", children)
+
     def test_nested_dictionaries_quoted_keys_and_links(self):
         recs = imported("IOBlockStorageDriver", "disk-and-battery.txt", 1)
         self.assertIn("ioreg[IOBlockStorageDriver#0x1000004f2].prop.Statistics.Bytes%20(Read) number 451342999552", recs)

@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "agent_harness.h"
 #include "metric_ids.h"
@@ -322,6 +325,44 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
 }
 
+/* Every channel of a real M5 Max's "Energy Model" (macOS 27.0, the 364 of
+ * shared/real-macs/ioreport, all-smi's list) is an instance: none is cut. */
+static void
+every_energy_channel_of_an_m5_max_is_served(void **state_)
+{
+    const char *root = getenv("PMDA_DARWIN_REAL_MACS");
+    char path[4096], line[256];
+    unsigned int n = 0;
+    pmAtomValue v[400];
+    FILE *f;
+
+    (void)state_;
+    snprintf(path, sizeof(path), "%s/ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv",
+             root != NULL && root[0] != '\0' ? root : SOURCE_DIR "/../shared/real-macs");
+    if ((f = fopen(path, "r")) == NULL) {
+        if (getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
+            fail_msg("%s: the corpus of real-Mac data is required and not there", path);
+        print_message("%s: not there: skipped\n", path);
+        skip();
+    }
+    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    while (fgets(line, sizeof(line), f) != NULL) {
+        char *tab = strchr(line, '\t');
+
+        if (line[0] == '#' || tab == NULL)
+            continue;
+        *tab = '\0';
+        tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
+        entry_in(PLAT_REGQ_ENERGY, ++n, line, "IOReportChannel");
+        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", tab + 1), 0);
+        assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", 1000 * n), 0);
+    }
+    fclose(f);
+    answer(PLAT_REGQ_ENERGY);
+    assert_int_equal(n, 364);
+    assert_int_equal(harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 400, NULL), 364);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -332,6 +373,7 @@ main(void)
         T(each_family_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
         T(a_state_beyond_the_table_has_no_cycles), T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
+        T(every_energy_channel_of_an_m5_max_is_served),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
