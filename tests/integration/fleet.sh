@@ -218,6 +218,16 @@ busy='100 * (1 - rate(kernel_perflevel_cpu_idle{perflevel="LEVEL"}[5s]) / 1000 /
 pbusy=${busy//LEVEL/performance} ebusy=${busy//LEVEL/efficiency}
 check "the P/E rules' arithmetic: a level's busy share, and P against E by host, give a value each" sh -c \
     "[ '$(count "$pbusy")' = 1 ] && [ '$(count "$pbusy >= 0 and on (instance, hostname) $ebusy >= 0")' = 1 ]"
+# The throttling rule's busy share and clock in percent of the top, in tenths,
+# on pmproxy's units (ns, cycles, MHz): the fixture's PCPU is 50% busy at 2750
+# of 3500 MHz, its ECPU 40% at 1500 of 1800 (all ratios of one fetch: exact).
+rates='rate(kernel_cpucluster_active[5s]) + rate(kernel_cpucluster_idle[5s]) + rate(kernel_cpucluster_down[5s])'
+got=$(instances "round(1000 * rate(kernel_cpucluster_active[5s]) / ($rates))")
+check "the throttling rule's busy share of each cluster: PCPU 50%, ECPU 40% (got: $got)" [ "$got" = "ECPU=400 PCPU=500" ]
+got=$(instances 'round(10 * 100 * 1000 * rate(kernel_cpucluster_cycles[5s]) / rate(kernel_cpucluster_active[5s])
+                       / kernel_cpucluster_clock_max)')
+check "the throttling rule's clock of each cluster: PCPU 78.6%, ECPU 83.3% of its top (got: $got)" \
+    [ "$got" = "ECPU=833 PCPU=786" ]
 got=$(count 'increase(disk_dev_read_errors[5s]) + increase(disk_dev_write_errors[5s])')
 check "the disk rule's sum of read and write errors has a value for each disk (got $got)" [ "$got" -ge 1 ]
 got=$(count 'rate(network_interface_total_errors[5s]) + rate(network_interface_total_drops[5s])')

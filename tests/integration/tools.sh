@@ -127,6 +127,14 @@ for scenario in calm stressed; do
     done < "$work/pmie.rules"
     check "pmie prints nothing but the rules' messages on the $scenario scenario" sh -c \
         "! grep -v '^macOS ' '$work/pmie.$scenario' | grep -q ."
+    # Under stress the E cluster is hot too, but idle at its lowest clock,
+    # then busy at its top clock: the throttling rule names the P cluster alone.
+    if [ $scenario = stressed ]; then
+        throttled=$(awk -F'\t' '$1 == "darwin.cluster_throttled" { print $2 }' "$work/pmie.rules")
+        check "pmie darwin.cluster_throttled names the P cluster (PCPU), never the E cluster" sh -c \
+            "grep -F '$throttled' '$work/pmie.stressed' | grep -q ' PCPU@' &&
+             ! grep -F '$throttled' '$work/pmie.stressed' | grep -q ECPU"
+    fi
 done
 
 # pmchart: pmlogger records what the views plot (12 s of a fixture at 1 s),

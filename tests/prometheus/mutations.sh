@@ -40,6 +40,17 @@ s/rate(network_interface_total_drops\[5m\]) > 1/rate(network_interface_total_dro
 s/> 90$/> 50/
 s/< 20$/< 100/
 s/thermal_pressure_level > 0/thermal_pressure_level > 1/
+s/>= 80$/>= 30/
+s/>= 80$/>= 96/
+s/ + rate(kernel_cpucluster_idle\[5m\])//
+s/+ rate(kernel_cpucluster_down\[5m\])//
+s/< 70$/< 200/
+s/< 70$/< 50/
+s/100 \* 1000 \* rate/100 * rate/
+s/thermal_pressure_level >= 1/thermal_pressure_level >= 0/
+s/thermal_pressure_level >= 1/thermal_pressure_level >= 2/
+s/thermal_cpu_die >= 95/thermal_cpu_die >= 50/
+s/thermal_cpu_die >= 95/thermal_cpu_die >= 105/
 s/power_battery_health < 80/power_battery_health < 70/
 s/power_battery_cycle_count > 1000/power_battery_cycle_count > 1500/
 s/proc_memory_footprint > 100 \* 1024 \* 1024/proc_memory_footprint > 0/

@@ -25,6 +25,24 @@ BUSY = {
     "stressed": [(0.98, 0.05), (0.98, 0.05), (0.05, 0.98), (0.05, 0.98)],
 }
 
+# IOReport's CPU cluster residencies (24 MHz ticks): the share of each
+# interval a cluster spends in each clock state, the rest IDLE; a cluster
+# not named keeps the fixture's. States from the lowest clock up: ECPU
+# V0P2 600, V1P1 1200, V2P0 1800 MHz; PCPU V0P3 1000, V1P2 2000, V2P1 3000,
+# V3P0 3500 MHz. A cluster is active while any of its cores is, so it can
+# be busier than its cores' mean ticks.
+ECPU, PCPU = "IOReport:cpu-clusters#0x1", "IOReport:cpu-clusters#0x2"
+RESIDENCY_TICKS = 24000000 * 5
+P_SLOW = {"V0P3": 0.475, "V1P2": 0.475}         # 95% busy at 1500 MHz, 43% of its top clock
+CLUSTERS = {
+    # busy and slow but cool (thermal pressure nominal, the die at 56 C), as
+    # Low Power Mode holds it: not throttled by heat
+    "calm": [{PCPU: P_SLOW}] * 4,
+    # throttled P (thermal pressure is moderate); E as BUSY has it, idle at
+    # its lowest clock, then busy at its top clock: hot, but not throttled
+    "stressed": [{PCPU: P_SLOW, ECPU: {"V0P2": 0.05}}] * 2 + [{PCPU: P_SLOW, ECPU: {"V2P0": 0.98}}] * 2,
+}
+
 
 def values(scenario, k):
     """The records a sample k (0..4) of a scenario sets, as {key: value}."""
@@ -56,10 +74,22 @@ def cpu_ticks(scenario, cpu, k, start):
     return user, idle
 
 
+def residency(scenario, channel, state, k):
+    """A cluster's ticks in a state at sample k, or None where the fixture's stay."""
+    if channel not in CLUSTERS[scenario][0]:
+        return None
+    ticks = 0
+    for shares in CLUSTERS[scenario][:k]:
+        active = sum(round(RESIDENCY_TICKS * share) for share in shares[channel].values())
+        ticks += RESIDENCY_TICKS - active if state == "IDLE" else round(RESIDENCY_TICKS * shares[channel].get(state, 0))
+    return ticks
+
+
 def rewrite(lines, scenario):
     out, k, data_mount, first_cpu = [], -1, None, {}
     fixed = {                       # the same in every sample
-        "stressed": {"CycleCount": "number 1100", "thermalpressurelevel#0x1].prop.state": "number 2"},
+        # thermal pressure moderate (1): the lowest level the throttling rule counts as hot
+        "stressed": {"CycleCount": "number 1100", "thermalpressurelevel#0x1].prop.state": "number 1"},
         "calm": {"thermalpressurelevel#0x1].prop.state": "number 0"},
     }[scenario]
     for line in lines:
@@ -92,6 +122,10 @@ def rewrite(lines, scenario):
                 value = str(ticks[field == "idle"])
             elif field in ("sys", "nice"):
                 value = str(first_cpu[(cpu, field)])   # sys and nice stay flat
+        m = re.match(r"ioreg\[(IOReport:cpu-clusters#0x[0-9a-f]+)\]\.prop\.state\.(\w+)$", key)
+        ticks = m and residency(scenario, m.group(1), m.group(2), k)
+        if ticks is not None:
+            value = "number %d" % ticks
         new = values(scenario, k).get(key)
         if new is not None:
             value = str(new)
