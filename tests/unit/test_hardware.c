@@ -656,6 +656,44 @@ the_battery_pack_is_asked_once_where_there_is_none(void **state)
     assert_int_equal(fake.calls.registry[PLAT_REGQ_BATTERY_PACK], 1);
 }
 
+/* An M1's HID sensors name no CPU cluster (PMU tdie, gas gauge, NAND:
+ * shared/real-macs/hid, its iSMC and Stats listings): thermal.cpu.die is
+ * the hotter of the SMC's CPU die aggregates, TCMz and TCMb (synthetic
+ * readings here). Where HID names a CPU sensor, they are not read. */
+static void
+without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs(void **state)
+{
+    static const unsigned char tcmz[] = { 0x00, 0x00, 0x75, 0x42 }, tcmb[] = { 0x00, 0x00, 0x42, 0x42 };  /* 61.25, 48.5 */
+    struct reg_builder smc = { 0 };
+    pmAtomValue v[1];
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "PMU tdie1", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 44.5), 0);
+    entry(2, 0, "gas gauge battery", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 30.0), 0);
+    fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+    assert_int_equal(reg_builder_entry(&smc, 1, 0, "TCMz", "AppleSMC"), 0);
+    assert_int_equal(reg_builder_string(&smc, "type", "flt "), 0);
+    assert_int_equal(reg_builder_data(&smc, "bytes", tcmz, 4), 0);
+    assert_int_equal(reg_builder_entry(&smc, 2, 0, "TCMb", "AppleSMC"), 0);
+    assert_int_equal(reg_builder_string(&smc, "type", "flt "), 0);
+    assert_int_equal(reg_builder_data(&smc, "bytes", tcmb, 4), 0);
+    reg_builder_finish(&smc, &fake.reg[PLAT_REGQ_SMC_CPU_DIE]);
+    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);     /* thermal.cpu.die */
+    assert_true(v[0].f > 61.24 && v[0].f < 61.26);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_CPU_DIE], 1);
+    reg_builder_reset(&b);
+    entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
+    fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);
+    assert_true(v[0].f > 52.49 && v[0].f < 52.51);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_CPU_DIE], 1);          /* not read again */
+    reg_builder_free(&smc);
+}
+
 int
 main(void)
 {
@@ -680,6 +718,7 @@ main(void)
         cmocka_unit_test(energy_of_an_ultra_is_the_sum_of_its_dies),
         HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
         HARNESS_TEST(the_battery_pack_is_asked_once_where_there_is_none),
+        HARNESS_TEST(without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
