@@ -10,9 +10,10 @@
  * On macOS 27 the power manager's CPU and DRAM counters stop moving for
  * every program but powermetrics (exelban/stats issues 3336 and 3608,
  * vladkens/macmon issue 76): a counter that stands still reads as 0 W.
- * So a CPU or DRAM channel that has not moved for FROZEN_SPAN_NS while the
- * CPU clusters were active for FROZEN_ACTIVE_NS (cluster 127) is
- * unavailable, and so is the unit it adds to, until it moves again. Real
+ * So a CPU or DRAM channel that has not moved for FROZEN_SPAN_NS while its
+ * CPU clusters (all of them for the CPU and DRAM totals) were active for
+ * FROZEN_ACTIVE_NS (cluster 127) is unavailable, and so is the unit it adds
+ * to, until it moves again. Real
  * counters publish in steps (about 2 s apart on an M1 Ultra, all-smi pull
  * request 424), hence a span well beyond that.
  */
@@ -61,23 +62,27 @@ static unsigned int frozen_units;       /* bit 1u << unit */
 static int logged;                      /* a frozen channel was logged */
 static int energy_sts;
 
-/* A channel the power manager counts for the CPU or DRAM: every one of
- * those units, the clusters' totals ("ECPU", "PCPU1", "MCPU0", an Ultra's
- * "DIE_1_PCPU") and their per-core accumulators ("EACC_CPU...", "PACC..."). */
+/* Whether a channel is one the power manager counts for the CPU or DRAM,
+ * and so judged, and whose clusters' work it follows: 0 for every
+ * cluster's (the CPU and DRAM units), else the letter of its clusters' own
+ * ("ECPU", "PCPU1", "MCPU0", an Ultra's "DIE_1_PCPU", and their per-core
+ * accumulators "EACC_CPU...", "PACC..."). */
 static int
-judged(const struct energy_channel *c)
+judged(const struct energy_channel *c, char *letter)
 {
     const char *s = c->name;
 
+    *letter = 0;
     if (c->unit == ENERGY_CPU || c->unit == ENERGY_DRAM)
         return 1;
     if (strncmp(s, "DIE_", 4) == 0 && (s = strchr(s + 4, '_')) != NULL)
         s++;
-    if (s == NULL)
+    if (s == NULL || (s[0] != 'E' && s[0] != 'P' && s[0] != 'M'))
         return 0;
-    if (strncmp(s, "EACC", 4) == 0 || strncmp(s, "PACC", 4) == 0)
-        return 1;
-    if ((s[0] != 'E' && s[0] != 'P' && s[0] != 'M') || strncmp(s + 1, "CPU", 3) != 0)
+    *letter = s[0];
+    if (strncmp(s + 1, "ACC", 3) == 0)
+        return s[0] != 'M';             /* EACC, PACC: names the power manager gives */
+    if (strncmp(s + 1, "CPU", 3) != 0)
         return 0;
     for (s += 4; *s >= '0' && *s <= '9'; s++)
         ;
@@ -101,10 +106,14 @@ motion_of(unsigned int i, const struct motion *last, unsigned int nlast)
 static int
 judge(void)
 {
+    static const char letters[] = { 0, 'E', 'P', 'M' };
+    uint64_t active[sizeof(letters)], elapsed[sizeof(letters)];
+    int known[sizeof(letters)];
     struct motion *next, *swap;
-    uint64_t active, elapsed;
     unsigned int swap_cap;
-    int known = pstate_cluster_activity(&active, &elapsed) == 0;
+
+    for (size_t k = 0; k < sizeof(letters); k++)
+        known[k] = pstate_cluster_activity(letters[k], &active[k], &elapsed[k]) == 0;
 
     if (energy.n > 0 && array_grow((void **)&spare, &spare_cap, energy.n - 1, sizeof(*spare)) < 0)
         return -ENOMEM;
@@ -113,17 +122,22 @@ judge(void)
     for (unsigned int i = 0; i < energy.n; i++) {
         const struct motion *was = motion_of(i, motion, nmotion);
         struct motion *m = &next[i];
+        size_t k = 0;
+        char letter;
+        int judge = judged(&channels[i], &letter);
 
+        while (letters[k] != letter)
+            k++;
         memcpy(m->name, channels[i].name, sizeof(m->name));
         m->joules = channels[i].joules;
-        m->active_ns = active;
-        m->elapsed_ns = elapsed;
+        m->active_ns = active[k];
+        m->elapsed_ns = elapsed[k];
         m->frozen = 0;
-        if (was == NULL || !known || !judged(&channels[i]) || was->joules != channels[i].joules)
+        if (was == NULL || !known[k] || !judge || was->joules != channels[i].joules)
             continue;                   /* new, moving, or nothing to judge by */
         m->active_ns = was->active_ns;
         m->elapsed_ns = was->elapsed_ns;
-        m->frozen = elapsed - was->elapsed_ns >= FROZEN_SPAN_NS && active - was->active_ns >= FROZEN_ACTIVE_NS;
+        m->frozen = elapsed[k] - was->elapsed_ns >= FROZEN_SPAN_NS && active[k] - was->active_ns >= FROZEN_ACTIVE_NS;
         if (m->frozen && channels[i].unit != ENERGY_NUNITS)
             frozen_units |= 1u << channels[i].unit;
     }

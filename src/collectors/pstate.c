@@ -260,8 +260,10 @@ family_teardown(struct family *f, pmInDom id)
 }
 
 int
-pstate_cluster_activity(uint64_t *active_ns, uint64_t *elapsed_ns)
+pstate_cluster_activity(char letter, uint64_t *active_ns, uint64_t *elapsed_ns)
 {
+    unsigned int found = 0;
+
     if (clusters.sts < 0)
         return clusters.sts;
     *active_ns = *elapsed_ns = 0;
@@ -269,13 +271,16 @@ pstate_cluster_activity(uint64_t *active_ns, uint64_t *elapsed_ns)
         const struct pstate_value *v = &clusters.value[i];
         uint64_t all = v->time[0] + v->time[1] + v->time[2];
 
+        if (letter != 0 && v->letter != letter)
+            continue;
         if (v->times_sts < 0)
             return v->times_sts;
+        found++;
         *active_ns += v->time[0];
         if (all > *elapsed_ns)
             *elapsed_ns = all;
     }
-    return clusters.n > 0 ? 0 : -ENOENT;
+    return found > 0 ? 0 : -ENOENT;
 }
 
 #define FAMILY_LABELS(var, f)                                                                                 \

@@ -6,12 +6,12 @@
 
 #include <stdint.h>
 
-/* The CPU clusters' time in their clock states, summed over the clusters,
- * and the time their counting covers (the longest of their totals), both
- * since boot in ns, as of the last refresh of cluster 127: 0, or a
- * negative error when it has none (no IOReport "CPU Stats": Intel Macs).
- * Valid after a cluster 127 refresh, which a family that uses it declares
- * as a dependency. */
-int pstate_cluster_activity(uint64_t *active_ns, uint64_t *elapsed_ns);
+/* The time the CPU clusters of this letter ('E', 'P', 'M'; 0: all of
+ * them) spent in their clock states, summed, and the time their counting
+ * covers (the longest of their totals), both since boot in ns, as of the
+ * last refresh of cluster 127: 0, or a negative error when there is no such
+ * cluster (no IOReport "CPU Stats": Intel Macs). Valid after a cluster 127
+ * refresh, which a family that uses it declares as a dependency. */
+int pstate_cluster_activity(char letter, uint64_t *active_ns, uint64_t *elapsed_ns);
 
 #endif

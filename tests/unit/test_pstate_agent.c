@@ -267,20 +267,27 @@ a_failing_cluster_sample_leaves_energy(void **state_)
     assert_true(v[0].d > 4.999 && v[0].d < 5.001);
 }
 
-/* The energy channels at these millijoules: CPU Energy, GPU Energy, ANE. */
+/* The energy channels named so, at these millijoules. */
+static void
+channels_at(const char *const *names, const uint64_t *value, unsigned int n)
+{
+    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    for (unsigned int i = 0; i < n; i++) {
+        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
+        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
+        assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", value[i]), 0);
+    }
+    answer(PLAT_REGQ_ENERGY);
+}
+
+/* CPU Energy, GPU Energy and ANE at these millijoules. */
 static void
 energy(uint64_t cpu, uint64_t gpu, uint64_t ane)
 {
     static const char *const names[] = { "CPU Energy", "GPU Energy", "ANE" };
     const uint64_t value[] = { cpu, gpu, ane };
 
-    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
-    for (unsigned int i = 0; i < 3; i++) {
-        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
-        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
-        assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", value[i]), 0);
-    }
-    answer(PLAT_REGQ_ENERGY);
+    channels_at(names, value, 3);
 }
 
 static int
@@ -323,6 +330,26 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
     energy(1200, 3000, 0);
     assert_int_equal(energy_of(0, v), 1);               /* it moves again */
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
+}
+
+/* A cluster's own accumulator is judged by that cluster's work: the E
+ * cluster's stands still while only the P cluster works (it may be powered
+ * down), the P cluster's does not. */
+static void
+a_cluster_counter_is_judged_by_its_own_cluster(void **state_)
+{
+    static const char *const names[] = { "EACC_CPU0", "PACC0_CPU0" };
+    static const uint64_t still[] = { 500, 700 };
+    int n, inst[2];
+    pmAtomValue v[2];
+
+    (void)state_;
+    channels_at(names, still, 2);
+    assert_int_equal(harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 2, NULL), 2);
+    clusters(2, 22);                                    /* P works 2 s in 22; E does nothing */
+    n = harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 2, inst);
+    assert_int_equal(n, 1);
+    assert_int_equal(inst[0], harness_inst(INDOM_ENERGY_CHANNEL, "EACC_CPU0"));
 }
 
 /* Every channel of a real M5 Max's "Energy Model" (macOS 27.0, the 364 of
@@ -373,7 +400,7 @@ main(void)
         T(each_family_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
         T(a_state_beyond_the_table_has_no_cycles), T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
-        T(every_energy_channel_of_an_m5_max_is_served),
+        T(a_cluster_counter_is_judged_by_its_own_cluster), T(every_energy_channel_of_an_m5_max_is_served),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
