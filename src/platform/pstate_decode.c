@@ -51,9 +51,10 @@ digits(const char **s)
     return k > 0 ? n : -1;
 }
 
-/* "[DIE_n_]<L>CPU...": the letter, die and what follows "CPU"; 0 or -1. */
+/* "[DIE_n_]<L>CPU..." (or, with cpm, "<L>CPM..."): the letter, die and
+ * what follows; 0 or -1. */
 static int
-cpu_prefix(const char *name, struct pstate_channel *out, const char **rest)
+cpu_prefix(const char *name, int cpm, struct pstate_channel *out, const char **rest)
 {
     const char *s = name;
 
@@ -63,9 +64,11 @@ cpu_prefix(const char *name, struct pstate_channel *out, const char **rest)
         if ((out->die = (int)digits(&s)) < 0 || *s++ != '_')
             return -1;
     }
-    if ((s[0] != 'E' && s[0] != 'P' && s[0] != 'M') || strncmp(s + 1, "CPU", 3) != 0)
+    if ((s[0] != 'E' && s[0] != 'P' && s[0] != 'M') ||
+        (strncmp(s + 1, "CPU", 3) != 0 && (!cpm || strncmp(s + 1, "CPM", 3) != 0)))
         return -1;
     out->letter = s[0];
+    out->ran = s[3] == 'M';
     *rest = s + 4;
     return 0;
 }
@@ -80,9 +83,10 @@ named(const char *name, enum pstate_role role, struct pstate_channel *out)
     out->letter = 0;
     out->die = -1;
     out->ordinal = 0;
+    out->ran = 0;
     if (role == PSTATE_GPU)
         return strcmp(name, "GPUPH") == 0;
-    if (cpu_prefix(name, out, &rest) < 0)
+    if (cpu_prefix(name, role == PSTATE_CLUSTER, out, &rest) < 0)
         return 0;
     if (role == PSTATE_CLUSTER) {
         n = digits(&rest);

@@ -29,6 +29,7 @@ struct pstate_channel {
     char letter;                    /* 'E', 'P', 'M' of "ECPU", "PCPU", "MCPU"; 0 for the GPU */
     int die;                        /* n of a "DIE_n_" prefix (Ultra chips), or -1 */
     unsigned int ordinal;           /* the cluster's number after its letter: "PCPU1" 1, "PCPU" 0 */
+    int ran;                        /* a "CPM" cluster channel: the states the cluster ran in */
     double ns_per_unit;             /* of its residencies; 0: a unit that is not time */
     uint64_t down, idle;            /* DOWN or OFF; IDLE */
     unsigned int need;              /* the table length its state names imply; 0 unknown */
@@ -41,10 +42,14 @@ enum pstate_role { PSTATE_NONE, PSTATE_CLUSTER, PSTATE_CORE, PSTATE_GPU };
 
 /*
  * The channel at set->entry[i] as role wants it: 0, or -ENOENT when it is
- * not one of that role's ("PCPM", "PCPM_IDLE" and the like among the
- * clusters) or has a state that cannot be placed. Cluster channels are
- * "[DIE_n_]<L>CPU[k]", core channels "[DIE_n_]<L>CPU<digits>[_CPU<k>]",
- * the GPU's "GPUPH".
+ * not one of that role's ("PCPM_IDLE" and the like among the clusters) or
+ * has a state that cannot be placed. Cluster channels are
+ * "[DIE_n_]<L>CPU[k]" and, from the M3 on, "[DIE_n_]<L>CPM[k]"; core
+ * channels "[DIE_n_]<L>CPU<digits>[_CPU<k>]"; the GPU's "GPUPH". A CPU
+ * channel (a cluster's or a core's) counts the clock state its cores asked
+ * for, a CPM channel the state the cluster ran in: on an M3 Pro with six
+ * busy threads every P core asked for 4.06 GHz while PCPM ran at the 3.58
+ * GHz powermetrics agreed with (oshi/oshi pull request 3675).
  */
 int pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out);
 

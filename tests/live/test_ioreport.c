@@ -442,7 +442,9 @@ test_each_cpu_subgroup_is_its_own_subscription(void **state)
     assert_int_equal(ch.need, 19);
     assert_int_equal(ch.idle, 2331234);
     assert_int_equal(ch.active[5], 267841);
-    assert_int_equal(pstate_channel(&set.entry[1], PSTATE_CLUSTER, &ch), -ENOENT);   /* PCPM */
+    assert_int_equal(pstate_channel(&set.entry[1], PSTATE_CLUSTER, &ch), 0);         /* PCPM: the states run */
+    assert_true(ch.ran);
+    assert_int_equal(pstate_channel(&set.entry[2], PSTATE_CLUSTER, &ch), -ENOENT);   /* PCPM_IDLE */
 }
 
 /* Intel Macs and VMs have no "CPU Stats": absent, not subscribed. */

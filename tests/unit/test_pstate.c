@@ -450,8 +450,9 @@ macmon_channel(uint64_t id, char *line)
 }
 
 /* An M4 Pro on macOS 27 beta (macmon issue 66): the complex channels PCPU
- * (a cluster: DOWN, IDLE, V0P18..V18P0) and PCPM, PCPM_IDLE (no cluster);
- * PCPU1's line is cut off in the paste. */
+ * (the state the P cores asked for: DOWN, IDLE, V0P18..V18P0), PCPM (the
+ * state the cluster ran in), PCPM_IDLE (no cluster: its NON_IDLE is PCPM's
+ * active time); PCPU1's line is cut off in the paste. */
 static void
 m4_pro_clusters_on_macos_27(void **state)
 {
@@ -484,7 +485,12 @@ m4_pro_clusters_on_macos_27(void **state)
     assert_int_equal(ch.down, 0);
     assert_int_equal(pstate_times(&ch, &active, &idle, &down), 0);
     assert_int_equal(active, (7631 + 17880 + 2366 + 88 + 267841) * 1000ull / 24);   /* V0, V1, V2, V3, V5 */
-    assert_int_equal(pstate_channel(&set.entry[1], PSTATE_CLUSTER, &ch), -ENOENT);
+    assert_false(ch.ran);
+    assert_int_equal(pstate_channel(&set.entry[1], PSTATE_CLUSTER, &ch), 0);
+    assert_true(ch.ran);
+    assert_int_equal(ch.need, 19);
+    assert_int_equal(pstate_times(&ch, &active, &idle, &down), 0);
+    assert_int_equal(active, 1411312 * 1000ull / 24);  /* PCPM_IDLE's NON_IDLE, in the same sample */
     assert_int_equal(pstate_channel(&set.entry[2], PSTATE_CLUSTER, &ch), -ENOENT);
 }
 
@@ -663,14 +669,16 @@ time_units_and_channel_names(void **state)
         char letter;
         int die;
         unsigned int ordinal;
+        int ran;
     } named[] = {
-        { "ECPU", PSTATE_CLUSTER, 'E', -1, 0 },        { "PCPU1", PSTATE_CLUSTER, 'P', -1, 1 },
-        { "MCPU0", PSTATE_CLUSTER, 'M', -1, 0 },       { "DIE_1_PCPU1", PSTATE_CLUSTER, 'P', 1, 1 },
-        { "PCPU13", PSTATE_CORE, 'P', -1, 0 },         { "DIE_0_PCPU1_CPU0", PSTATE_CORE, 'P', 0, 1 },
-        { "DIE_1_ECPU_CPU3", PSTATE_CORE, 'E', 1, 0 }, { "GPUPH", PSTATE_GPU, 0, -1, 0 },
+        { "ECPU", PSTATE_CLUSTER, 'E', -1, 0, 0 },        { "PCPU1", PSTATE_CLUSTER, 'P', -1, 1, 0 },
+        { "MCPU0", PSTATE_CLUSTER, 'M', -1, 0, 0 },       { "DIE_1_PCPU1", PSTATE_CLUSTER, 'P', 1, 1, 0 },
+        { "PCPM", PSTATE_CLUSTER, 'P', -1, 0, 1 },        { "DIE_0_ECPM", PSTATE_CLUSTER, 'E', 0, 0, 1 },
+        { "PCPU13", PSTATE_CORE, 'P', -1, 0, 0 },         { "DIE_0_PCPU1_CPU0", PSTATE_CORE, 'P', 0, 1, 0 },
+        { "DIE_1_ECPU_CPU3", PSTATE_CORE, 'E', 1, 0, 0 }, { "GPUPH", PSTATE_GPU, 0, -1, 0, 0 },
     };
     static const char *const not_named[][2] = {
-        { "PCPM", "cluster" }, { "PCPM_IDLE", "cluster" }, { "PCPU", "core" }, { "ECPU_CPU", "core" },
+        { "PCPM_IDLE", "cluster" }, { "PCPM0", "core" }, { "PCPU", "core" }, { "ECPU_CPU", "core" },
         { "DIE_x_PCPU", "cluster" }, { "BSTGPUPH", "gpu" },
     };
     struct pstate_channel ch;
@@ -688,6 +696,7 @@ time_units_and_channel_names(void **state)
         assert_int_equal(ch.letter, named[i].letter);
         assert_int_equal(ch.die, named[i].die);
         assert_int_equal(ch.ordinal, named[i].ordinal);
+        assert_int_equal(ch.ran, named[i].ran);
     }
     for (unsigned int i = 0; i < sizeof(not_named) / sizeof(not_named[0]); i++) {
         enum pstate_role role = not_named[i][1][0] == 'c' && not_named[i][1][1] == 'l' ? PSTATE_CLUSTER

@@ -102,7 +102,7 @@ clusters(uint64_t active_seconds, uint64_t elapsed_seconds)
     state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", 0);
     state(PLAT_REGQ_CPU_CLUSTERS, "V1P1", 0);
     state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", (1 + active_seconds) * SECOND);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 3, "PCPM");             /* the fabric: no cluster */
+    channel(PLAT_REGQ_CPU_CLUSTERS, 3, "PCPM_IDLE");        /* no cluster: idle or not */
     state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", SECOND);
     answer(PLAT_REGQ_CPU_CLUSTERS);
 }
@@ -148,7 +148,7 @@ clusters_count_time_cycles_and_clocks(void **state_)
     assert_int_equal(of_cluster(DOWN, PM_TYPE_U64, "PCPU"), 2000000000);
     assert_int_equal(of_cluster(CLOCK_MAX, PM_TYPE_U32, "ECPU"), 1200);
     assert_int_equal(of_cluster(CLOCK_MIN, PM_TYPE_U32, "PCPU"), 1000);
-    assert_int_equal(harness_inst(INDOM_CPU_CLUSTER, "PCPM"), -1);
+    assert_int_equal(harness_inst(INDOM_CPU_CLUSTER, "PCPM_IDLE"), -1);
     assert_int_equal(harness_inst_value(CPUCORE, CYCLES, PM_TYPE_U64, INDOM_CPU_CORE, "ECPU0"), 600000000);
     assert_int_equal(harness_u64(GPU_PSTATE, ACTIVE), 2000000000);
     assert_int_equal(harness_u64(GPU_PSTATE, DOWN), 5000000000);
