@@ -251,9 +251,11 @@ check "UDP datagram rate stays right across the kernel counter's wrap" values_wi
 pmval -h 127.0.0.1 -t 1 -s 3 -f 0 network.icmp.inmsgs > "$work/pmval.icmp" 2>&1
 check "ICMP messages in: 33/s from the histogram" values_within_int "$work/pmval.icmp" 32 34 2
 pminfo -h 127.0.0.1 -f network.sockstat network.ipv6.inreceives > "$work/proto.values" 2>&1
+# ip6.total starts at 5,000,000 in the fixture and grows for as long as the replay runs (its laps
+# carry on from the last sample), so the value depends on when this line runs: at least the first.
 check "socket counts and IPv6 counters are served" sh -c \
     "grep -A1 '^network.sockstat.tcp.inuse' '$work/proto.values' | grep -q 'value 6[0-9]\$' &&
-     grep -A1 '^network.ipv6.inreceives' '$work/proto.values' | grep -q 'value 50[0-9]*\$'"
+     grep -A1 '^network.ipv6.inreceives' '$work/proto.values' | awk '/value/ { ok = \$2 >= 5000000 } END { exit !ok }'"
 # TCP: statistics withheld by macOS's default report an error and say so; states are counted.
 pminfo -h 127.0.0.1 -f network.tcp.insegs network.tcp.stats_accessible network.tcp.currestab \
     network.tcpconn.listen network.tcpconn.time_wait > "$work/tcp.values" 2>&1
