@@ -10,12 +10,12 @@
  * On macOS 27 the power manager's CPU and DRAM counters stop moving for
  * every program but powermetrics (exelban/stats issues 3336 and 3608,
  * vladkens/macmon issue 76): a counter that stands still reads as 0 W.
- * So a CPU or DRAM channel that has not moved for FROZEN_SPAN_NS while its
- * CPU clusters (all of them for the CPU and DRAM totals) were active for
- * FROZEN_ACTIVE_NS (cluster 127) is unavailable, and so is the unit it adds
- * to, until it moves again. Real
- * counters publish in steps (about 2 s apart on an M1 Ultra, all-smi pull
- * request 424), hence a span well beyond that.
+ * So a CPU or DRAM channel (the units' channels, and each cluster's total:
+ * judged()) that has not moved for FROZEN_SPAN_NS while the clusters it
+ * counts were active for FROZEN_ACTIVE_NS (cluster 127, refreshed for the
+ * same request) is unavailable, and so is the unit it adds to, until it
+ * moves again. Real counters publish in steps (about 2 s apart on an M1
+ * Ultra, all-smi pull request 424), hence a span well beyond that.
  */
 #include "collector.h"
 #include "families.h"
@@ -23,8 +23,10 @@
 #include "energy_decode.h"
 #include "pstate.h"
 #include "array_grow.h"
+#include "registry_set.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +51,8 @@ static const struct indom_def indom = { .serial = INDOM_ENERGY_CHANNEL, .label_n
 struct motion {
     char name[PLAT_REG_NAME_MAX];
     double joules;
-    uint64_t active_ns, elapsed_ns;     /* the clusters' activity when it last moved */
+    int based;                          /* its clusters' activity was known when it last moved */
+    uint64_t active_ns, elapsed_ns;     /* that activity */
     int frozen;
 };
 
@@ -60,33 +63,62 @@ static unsigned int cap, inst_cap, motion_cap, spare_cap, nmotion;
 static struct energy energy;
 static unsigned int frozen_units;       /* bit 1u << unit */
 static int logged;                      /* a frozen channel was logged */
+static unsigned long cluster_refreshes; /* cluster 127's, at the last judgement */
 static int energy_sts;
 
-/* Whether a channel is one the power manager counts for the CPU or DRAM,
- * and so judged, and whose clusters' work it follows: 0 for every
- * cluster's (the CPU and DRAM units), else the letter of its clusters' own
- * ("ECPU", "PCPU1", "MCPU0", an Ultra's "DIE_1_PCPU", and their per-core
- * accumulators "EACC_CPU...", "PACC..."). */
+/* "DIE_n_": n, and *rest past it; -1 (rest the name) without one. */
 static int
-judged(const struct energy_channel *c, char *letter)
+die_of(const char *name, const char **rest)
 {
-    const char *s = c->name;
+    int die = 0;
+    const char *s = name + 4;
 
-    *letter = 0;
+    *rest = name;
+    if (strncmp(name, "DIE_", 4) != 0 || *s < '0' || *s > '9')
+        return -1;
+    while (*s >= '0' && *s <= '9')
+        die = die * 10 + (*s++ - '0');
+    if (*s != '_')
+        return -1;
+    *rest = s + 1;
+    return die;
+}
+
+/*
+ * Whether a channel is judged, and by whose work: the CPU and DRAM units
+ * ("CPU Energy", an Ultra's "DIE_1_CPU Energy", "DRAM0") by every cluster
+ * of their die, or of the chip; a cluster's total by that cluster: "ECPU",
+ * "PCPU1", "DIE_0_MCPU0" as IOReport's "CPU Stats" names it, and the power
+ * manager's "EACC_CPU", "PACC0_CPU", "PACC1_CPU" as the clusters "ECPU",
+ * "PCPU", "PCPU1" (into cluster, NULL for the units). A core's own
+ * accumulator is not judged: its core may be powered down while its
+ * cluster works.
+ */
+static int
+judged(const struct energy_channel *c, int *die, char *cluster, size_t len)
+{
+    const char *s;
+    size_t at;
+    int k = 0, digits = 0;
+
+    *die = die_of(c->name, &s);
+    cluster[0] = '\0';
     if (c->unit == ENERGY_CPU || c->unit == ENERGY_DRAM)
         return 1;
-    if (strncmp(s, "DIE_", 4) == 0 && (s = strchr(s + 4, '_')) != NULL)
-        s++;
-    if (s == NULL || (s[0] != 'E' && s[0] != 'P' && s[0] != 'M'))
+    if ((s[0] != 'E' && s[0] != 'P' && s[0] != 'M') ||
+        (strncmp(s + 1, "CPU", 3) != 0 && strncmp(s + 1, "ACC", 3) != 0))
         return 0;
-    *letter = s[0];
-    if (strncmp(s + 1, "ACC", 3) == 0)
-        return s[0] != 'M';             /* EACC, PACC: names the power manager gives */
-    if (strncmp(s + 1, "CPU", 3) != 0)
+    for (at = 4; s[at] >= '0' && s[at] <= '9' && digits < 3; at++, digits++)
+        k = k * 10 + (s[at] - '0');
+    if (s[1] == 'C' ? s[at] != '\0' : strcmp(s + at, "_CPU") != 0)
         return 0;
-    for (s += 4; *s >= '0' && *s <= '9'; s++)
-        ;
-    return *s == '\0';
+    if (s[1] == 'C')
+        reg_copy_text(cluster, len, c->name);
+    else if (k > 0)
+        snprintf(cluster, len, "%.*s%cCPU%d", (int)(s - c->name), c->name, s[0], k);
+    else
+        snprintf(cluster, len, "%.*s%cCPU", (int)(s - c->name), c->name, s[0]);
+    return 1;
 }
 
 /* The motion record of channel i, found where it was last time, or
@@ -102,43 +134,56 @@ motion_of(unsigned int i, const struct motion *last, unsigned int nlast)
     return NULL;
 }
 
-/* Whether each judged channel stands still while the clusters work. */
+/* The record of channel i this refresh, from last refresh's (was): a
+ * new baseline where it moved, was new, or its clusters' counts went back
+ * (a cluster gone); the old one carried while their work is not known (no
+ * cluster 127 this request); else still or frozen, by the work since. */
+static void
+judge_one(unsigned int i, const struct motion *was, int fresh, struct motion *m)
+{
+    char cluster[PLAT_REG_NAME_MAX];
+    uint64_t active = 0, elapsed = 0;
+    int die, judge = judged(&channels[i], &die, cluster, sizeof(cluster));
+    int known = judge && fresh &&
+                pstate_cluster_activity(die, cluster[0] ? cluster : NULL, &active, &elapsed) == 0;
+
+    if (was != NULL && was->joules == channels[i].joules && judge && !known) {
+        *m = *was;
+        return;
+    }
+    memcpy(m->name, channels[i].name, sizeof(m->name));
+    m->joules = channels[i].joules;
+    m->frozen = 0;
+    if (was == NULL || was->joules != channels[i].joules || !judge || !was->based || active < was->active_ns ||
+        elapsed < was->elapsed_ns) {
+        m->based = known;
+        m->active_ns = active;
+        m->elapsed_ns = elapsed;
+        return;
+    }
+    m->based = 1;
+    m->active_ns = was->active_ns;
+    m->elapsed_ns = was->elapsed_ns;
+    m->frozen = elapsed - was->elapsed_ns >= FROZEN_SPAN_NS && active - was->active_ns >= FROZEN_ACTIVE_NS;
+}
+
+/* Whether each judged channel stands still while its clusters work. */
 static int
 judge(void)
 {
-    static const char letters[] = { 0, 'E', 'P', 'M' };
-    uint64_t active[sizeof(letters)], elapsed[sizeof(letters)];
-    int known[sizeof(letters)];
+    unsigned long refreshes = pstate_cluster_refreshes();
+    int fresh = refreshes != cluster_refreshes;
     struct motion *next, *swap;
     unsigned int swap_cap;
 
-    for (size_t k = 0; k < sizeof(letters); k++)
-        known[k] = pstate_cluster_activity(letters[k], &active[k], &elapsed[k]) == 0;
-
+    cluster_refreshes = refreshes;
     if (energy.n > 0 && array_grow((void **)&spare, &spare_cap, energy.n - 1, sizeof(*spare)) < 0)
         return -ENOMEM;
     next = spare;
     frozen_units = 0;
     for (unsigned int i = 0; i < energy.n; i++) {
-        const struct motion *was = motion_of(i, motion, nmotion);
-        struct motion *m = &next[i];
-        size_t k = 0;
-        char letter;
-        int judge = judged(&channels[i], &letter);
-
-        while (letters[k] != letter)
-            k++;
-        memcpy(m->name, channels[i].name, sizeof(m->name));
-        m->joules = channels[i].joules;
-        m->active_ns = active[k];
-        m->elapsed_ns = elapsed[k];
-        m->frozen = 0;
-        if (was == NULL || !known[k] || !judge || was->joules != channels[i].joules)
-            continue;                   /* new, moving, or nothing to judge by */
-        m->active_ns = was->active_ns;
-        m->elapsed_ns = was->elapsed_ns;
-        m->frozen = elapsed[k] - was->elapsed_ns >= FROZEN_SPAN_NS && active[k] - was->active_ns >= FROZEN_ACTIVE_NS;
-        if (m->frozen && channels[i].unit != ENERGY_NUNITS)
+        judge_one(i, motion_of(i, motion, nmotion), fresh, &next[i]);
+        if (next[i].frozen && channels[i].unit != ENERGY_NUNITS)
             frozen_units |= 1u << channels[i].unit;
     }
     swap = motion;
@@ -244,6 +289,7 @@ energy_teardown(pmInDom id)
     cap = inst_cap = motion_cap = spare_cap = nmotion = 0;
     energy.n = 0;
     frozen_units = logged = 0;
+    cluster_refreshes = 0;
 }
 
 const struct collector energy_collector = {

@@ -60,7 +60,9 @@ static const struct indom_def cluster_indom = { .serial = INDOM_CPU_CLUSTER, .la
 static const struct indom_def core_indom = { .serial = INDOM_CPU_CORE, .label_name = "CPU core" };
 
 struct pstate_value {
+    char name[PLAT_REG_NAME_MAX];
     char letter;
+    int ran;                        /* a CPM channel: the same work as its CPU channel */
     int die;
     int inst;
     int times_sts, cycles_sts;
@@ -74,6 +76,7 @@ struct family {
     enum plat_reg_query_id query;
     enum pstate_role role;
     int sts;
+    unsigned long refreshes;
     struct pstate_value *value;
     unsigned int n, cap;
     char unmatched[PLAT_REG_NAME_MAX];  /* the channel last logged without a table */
@@ -140,7 +143,9 @@ add_value(struct family *f, const struct pstate_channel *ch, pmInDom id)
         return sts;
     v = &f->value[f->n];
     memset(v, 0, sizeof(*v));
+    memcpy(v->name, ch->name, sizeof(v->name));
     v->letter = ch->letter;
+    v->ran = ch->ran;
     v->die = ch->die;
     v->times_sts = pstate_times(ch, &v->time[0], &v->time[1], &v->time[2]);
     v->table = table_of(f, ch);
@@ -162,6 +167,7 @@ family_refresh(struct family *f, const struct platform *p, pmInDom id)
     int sts;
 
     f->n = 0;
+    f->refreshes++;
     if (id != PM_INDOM_NULL)
         names_begin(id);
     load_tables(p);
@@ -255,23 +261,30 @@ family_teardown(struct family *f, pmInDom id)
     f->value = NULL;
     f->n = f->cap = 0;
     f->sts = PM_ERR_AGAIN;
+    f->refreshes = 0;
     f->unmatched[0] = '\0';
     tables.read = 0;
 }
 
+unsigned long
+pstate_cluster_refreshes(void)
+{
+    return clusters.refreshes;
+}
+
 int
-pstate_cluster_activity(char letter, uint64_t *active_ns, uint64_t *elapsed_ns)
+pstate_cluster_activity(int die, const char *name, uint64_t *active_ns, uint64_t *elapsed_ns)
 {
     unsigned int found = 0;
 
+    *active_ns = *elapsed_ns = 0;
     if (clusters.sts < 0)
         return clusters.sts;
-    *active_ns = *elapsed_ns = 0;
     for (unsigned int i = 0; i < clusters.n; i++) {
         const struct pstate_value *v = &clusters.value[i];
         uint64_t all = v->time[0] + v->time[1] + v->time[2];
 
-        if (letter != 0 && v->letter != letter)
+        if (v->ran || (name != NULL ? strcmp(v->name, name) != 0 : die >= 0 && v->die != die))
             continue;
         if (v->times_sts < 0)
             return v->times_sts;

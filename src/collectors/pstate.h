@@ -6,12 +6,19 @@
 
 #include <stdint.h>
 
-/* The time the CPU clusters of this letter ('E', 'P', 'M'; 0: all of
- * them) spent in their clock states, summed, and the time their counting
- * covers (the longest of their totals), both since boot in ns, as of the
- * last refresh of cluster 127: 0, or a negative error when there is no such
- * cluster (no IOReport "CPU Stats": Intel Macs). Valid after a cluster 127
- * refresh, which a family that uses it declares as a dependency. */
-int pstate_cluster_activity(char letter, uint64_t *active_ns, uint64_t *elapsed_ns);
+/* How many times cluster 127 has refreshed: a family that reads the
+ * activity below tells by it whether the clusters were refreshed for the
+ * same request (an instance request refreshes no dependency). */
+unsigned long pstate_cluster_refreshes(void);
+
+/* The time CPU clusters spent in their clock states, summed, and the time
+ * their counting covers (the longest of their totals), both since boot in
+ * ns, as of the last refresh of cluster 127: of the cluster channel called
+ * name ("PCPU1", "DIE_0_ECPU"), or with name NULL of every cluster of die
+ * (-1: every die). The CPM channels count the same work as their CPU ones
+ * and are left out. 0, or a negative error when there is no such cluster
+ * (no IOReport "CPU Stats": Intel Macs); *active_ns and *elapsed_ns are 0
+ * then. */
+int pstate_cluster_activity(int die, const char *name, uint64_t *active_ns, uint64_t *elapsed_ns);
 
 #endif

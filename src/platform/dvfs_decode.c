@@ -91,7 +91,9 @@ dvfs_table(const struct dvfs *d, unsigned int number, int sram)
 }
 
 /* The ordinal-th of the tables acc-clusters lists that can hold need
- * states, those of exactly need entries first, or the last of them. */
+ * states, those of exactly need entries first; NULL when there is no such
+ * table or need is not known (acc-clusters names clusters by a number no
+ * channel name carries: the states' count is what tells the tables apart). */
 static const struct dvfs_table *
 listed_table(const struct dvfs *d, unsigned int ordinal, unsigned int need)
 {
@@ -109,9 +111,7 @@ listed_table(const struct dvfs *d, unsigned int ordinal, unsigned int need)
         if (t != NULL && t->n >= need && (!exact || t->n == need))
             fit[nfit++] = t;
     }
-    if (nfit == 0)
-        return NULL;
-    return fit[ordinal < nfit ? ordinal : nfit - 1];
+    return need > 0 && ordinal < nfit ? fit[ordinal] : NULL;
 }
 
 const struct dvfs_table *

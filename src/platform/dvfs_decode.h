@@ -55,10 +55,10 @@ const struct dvfs_table *dvfs_table(const struct dvfs *d, unsigned int number, i
  * names it with letter ('E', 'P' or 'M' of "ECPU", "PCPU", "MCPU"), the
  * ordinal-th of its letter ("PCPU1": 1), and whose states need a table of
  * need entries (0: not known). Where acc-clusters lists the tables (M5
- * and later), the ordinal-th of those with need entries (every table
- * listed when none has); otherwise the table peers read for the letter:
- * E "voltage-states1-sram", P "voltage-states5-sram". NULL where there is
- * none.
+ * and later), the ordinal-th of those that hold need states, those of
+ * exactly need entries first; otherwise the table peers read for the
+ * letter: E "voltage-states1-sram", P "voltage-states5-sram", if it holds
+ * need states. NULL where there is none.
  */
 const struct dvfs_table *dvfs_cpu_table(const struct dvfs *d, char letter, unsigned int ordinal, unsigned int need);
 

@@ -344,6 +344,8 @@ m5_max_tables_and_their_clusters(void **state)
     assert_ptr_equal(dvfs_cpu_table(&d, 'M', 0, 15), dvfs_table(&d, 22, 1));
     assert_ptr_equal(dvfs_cpu_table(&d, 'M', 1, 15), dvfs_table(&d, 23, 1));
     assert_null(dvfs_cpu_table(&d, 'P', 0, 20));        /* the Super cluster's table 5 is not in the window */
+    assert_null(dvfs_cpu_table(&d, 'M', 2, 15));        /* no third table of 15 */
+    assert_null(dvfs_cpu_table(&d, 'M', 0, 0));         /* states of unknown count: no guess */
     assert_int_equal(dvfs_gpu_table(&d, &(struct dvfs_table){ 0 }), -ENOENT);   /* nor is voltage-states9 */
 }
 

@@ -182,6 +182,38 @@ clusters_carry_their_level(void **state_)
     pmFreeLabelSets(sets, n);
 }
 
+/* An Ultra's clusters, one set per die, carry their die beside their level. */
+static void
+an_ultras_clusters_carry_their_die(void **state_)
+{
+    pmLabelSet *sets = NULL;
+    char buf[256];
+    int n;
+
+    (void)state_;
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "DIE_0_ECPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "DIE_1_PCPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+    assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "DIE_1_PCPU"), 3000000000);
+    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_CLUSTER), PM_LABEL_INSTANCES, &sets,
+                                       harness_ext());
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+
+        buf[0] = '\0';
+        pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
+        if ((int)one->inst == harness_inst(INDOM_CPU_CLUSTER, "DIE_0_ECPU"))
+            assert_string_equal(buf, "{\"die\":0,\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
+        else
+            assert_string_equal(buf, "{\"die\":1,\"perflevel\":\"performance\",\"perflevel_index\":0}");
+    }
+    pmFreeLabelSets(sets, n);
+}
+
 /* One sample of the clusters' subgroup per fetch, the tables once, and
  * nothing of the cores or the GPU unless asked. */
 static void
@@ -332,24 +364,97 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
 }
 
-/* A cluster's own accumulator is judged by that cluster's work: the E
- * cluster's stands still while only the P cluster works (it may be powered
- * down), the P cluster's does not. */
+/* E and P clusters, with this much P work (in half seconds) and time (in
+ * seconds) so far: ECPU rests, PCPU works, PCPU1 stays powered down, PCPM
+ * (the states PCPU ran in) counts PCPU's work again. */
+static void
+three_clusters(uint64_t p_active_halves, uint64_t elapsed_seconds)
+{
+    uint64_t p_active = p_active_halves * SECOND / 2;
+
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", (10 + elapsed_seconds) * SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
+    for (uint64_t id = 2; id <= 3; id++) {
+        channel(PLAT_REGQ_CPU_CLUSTERS, id, id == 2 ? "PCPU" : "PCPM");
+        state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", (10 + elapsed_seconds) * SECOND - p_active);
+        state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", SECOND + p_active);
+    }
+    channel(PLAT_REGQ_CPU_CLUSTERS, 4, "PCPU1");
+    state(PLAT_REGQ_CPU_CLUSTERS, "DOWN", (11 + elapsed_seconds) * SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", 0);
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+}
+
+/* The channels of the energy family that have a value now, by name. */
+static int
+has_value(const char *channel_name)
+{
+    pmAtomValue v[8];
+    int inst[8], n = harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 8, inst);
+
+    for (int i = 0; i < n; i++)
+        if (inst[i] == harness_inst(INDOM_ENERGY_CHANNEL, channel_name))
+            return 1;
+    return 0;
+}
+
+/* A cluster's total is judged by that cluster's own work: PACC0_CPU (the
+ * power manager's name for PCPU's) stands still while PCPU works and is
+ * unavailable; PACC1_CPU (PCPU1, down) and EACC_CPU (ECPU,
+ * resting) stand still with good reason; a core's accumulator is never
+ * judged (its core may be down while its cluster works). PCPM's count of
+ * PCPU's work is not added in again: 0.6 s of work in 12 s is below the
+ * 1 s that judging takes. */
 static void
 a_cluster_counter_is_judged_by_its_own_cluster(void **state_)
 {
-    static const char *const names[] = { "EACC_CPU0", "PACC0_CPU0" };
-    static const uint64_t still[] = { 500, 700 };
-    int n, inst[2];
-    pmAtomValue v[2];
+    static const char *const names[] = { "EACC_CPU", "PACC0_CPU", "PACC1_CPU", "PACC0_CPU3" };
+    static const uint64_t still[] = { 500, 700, 900, 1100 };
 
     (void)state_;
-    channels_at(names, still, 2);
-    assert_int_equal(harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 2, NULL), 2);
-    clusters(2, 22);                                    /* P works 2 s in 22; E does nothing */
-    n = harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 2, inst);
-    assert_int_equal(n, 1);
-    assert_int_equal(inst[0], harness_inst(INDOM_ENERGY_CHANNEL, "EACC_CPU0"));
+    three_clusters(0, 0);
+    channels_at(names, still, 4);
+    assert_true(has_value("PACC0_CPU"));
+    three_clusters(0, 12);
+    assert_true(has_value("PACC0_CPU"));               /* 12 s still, PCPU rests */
+    three_clusters(1, 13);                              /* PCPU and PCPM: 0.5 s each; the sum would be 1 s */
+    assert_true(has_value("PACC0_CPU"));
+    three_clusters(24, 24);
+    assert_false(has_value("PACC0_CPU"));
+    assert_true(has_value("EACC_CPU"));
+    assert_true(has_value("PACC1_CPU"));
+    assert_true(has_value("PACC0_CPU3"));
+}
+
+/* Unknown work judges nothing and keeps the baseline: a failed CPU Stats
+ * sample in between, or an instance request (which refreshes energy
+ * without the clusters), leaves a still counter available when the
+ * clusters rested. */
+static void
+unknown_work_judges_nothing(void **state_)
+{
+    pmInResult *in = NULL;
+    pmAtomValue v[1];
+
+    (void)state_;
+    energy(1000, 2000, 0);
+    assert_int_equal(energy_of(0, v), 1);               /* baseline: clusters(0, 0) */
+    fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = -EIO;
+    assert_int_equal(energy_of(0, v), 1);               /* work unknown: nothing judged */
+    fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = 0;
+    clusters(0, 11);
+    assert_int_equal(energy_of(0, v), 1);               /* 11 s still, the clusters rested */
+    clusters(2, 22);
+    assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, INDOM_ENERGY_CHANNEL), PM_IN_NULL, NULL,
+                                                       &in, harness_ext()), 0);
+    for (int i = 0; i < in->numinst; i++)
+        free(in->namelist[i]);          /* pmdaInstance copies the names; pmcd frees them */
+    free(in->instlist);
+    free(in->namelist);
+    free(in);
+    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);    /* the fetch refreshes the clusters: 2 s of work */
 }
 
 /* Every channel of a real M5 Max's "Energy Model" (macOS 27.0, the 364 of
@@ -396,11 +501,12 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        T(clusters_count_time_cycles_and_clocks), T(clusters_carry_their_level),
+        T(clusters_count_time_cycles_and_clocks), T(clusters_carry_their_level), T(an_ultras_clusters_carry_their_die),
         T(each_family_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
         T(a_state_beyond_the_table_has_no_cycles), T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
-        T(a_cluster_counter_is_judged_by_its_own_cluster), T(every_energy_channel_of_an_m5_max_is_served),
+        T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
+        T(every_energy_channel_of_an_m5_max_is_served),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
