@@ -156,39 +156,44 @@ clusters_count_time_cycles_and_clocks(void **state_)
     assert_int_equal(harness_u32(GPU_PSTATE, CLOCK_MIN), 400);
 }
 
+/* The two clusters' instance labels, as pmcd hands them out: the one named
+ * first's, then the other's, each merged into one JSON object. */
+static void
+labels_of_two(const char *first, char *first_labels, char *other_labels, size_t len)
+{
+    pmLabelSet *sets = NULL;
+    int n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_CLUSTER), PM_LABEL_INSTANCES, &sets,
+                                           harness_ext());
+
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        pmLabelSet *one = &sets[i];
+        char *out = (int)one->inst == harness_inst(INDOM_CPU_CLUSTER, first) ? first_labels : other_labels;
+
+        out[0] = '\0';
+        pmMergeLabelSets(&one, 1, out, (int)len, NULL, NULL);
+    }
+    pmFreeLabelSets(sets, n);
+}
+
 /* Each cluster carries its level's labels, from its CPUs' cluster type. */
 static void
 clusters_carry_their_level(void **state_)
 {
-    pmLabelSet *sets = NULL;
-    char buf[256];
-    int n;
+    char e[256], p[256];
 
     (void)state_;
     assert_true(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU") > 0);
-    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_CLUSTER), PM_LABEL_INSTANCES, &sets,
-                                       harness_ext());
-    assert_int_equal(n, 2);
-    for (int i = 0; i < n; i++) {
-        pmLabelSet *one = &sets[i];
-
-        buf[0] = '\0';
-        pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
-        if ((int)one->inst == harness_inst(INDOM_CPU_CLUSTER, "ECPU"))
-            assert_string_equal(buf, "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
-        else
-            assert_string_equal(buf, "{\"perflevel\":\"performance\",\"perflevel_index\":0}");
-    }
-    pmFreeLabelSets(sets, n);
+    labels_of_two("ECPU", e, p, sizeof(e));
+    assert_string_equal(e, "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
+    assert_string_equal(p, "{\"perflevel\":\"performance\",\"perflevel_index\":0}");
 }
 
 /* An Ultra's clusters, one set per die, carry their die beside their level. */
 static void
 an_ultras_clusters_carry_their_die(void **state_)
 {
-    pmLabelSet *sets = NULL;
-    char buf[256];
-    int n;
+    char e[256], p[256];
 
     (void)state_;
     reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
@@ -198,20 +203,9 @@ an_ultras_clusters_carry_their_die(void **state_)
     state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
     answer(PLAT_REGQ_CPU_CLUSTERS);
     assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "DIE_1_PCPU"), 3000000000);
-    n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_CLUSTER), PM_LABEL_INSTANCES, &sets,
-                                       harness_ext());
-    assert_int_equal(n, 2);
-    for (int i = 0; i < n; i++) {
-        pmLabelSet *one = &sets[i];
-
-        buf[0] = '\0';
-        pmMergeLabelSets(&one, 1, buf, sizeof(buf), NULL, NULL);
-        if ((int)one->inst == harness_inst(INDOM_CPU_CLUSTER, "DIE_0_ECPU"))
-            assert_string_equal(buf, "{\"die\":0,\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
-        else
-            assert_string_equal(buf, "{\"die\":1,\"perflevel\":\"performance\",\"perflevel_index\":0}");
-    }
-    pmFreeLabelSets(sets, n);
+    labels_of_two("DIE_0_ECPU", e, p, sizeof(e));
+    assert_string_equal(e, "{\"die\":0,\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
+    assert_string_equal(p, "{\"die\":1,\"perflevel\":\"performance\",\"perflevel_index\":0}");
 }
 
 /* One sample of the clusters' subgroup per fetch, the tables once, and
