@@ -6,7 +6,8 @@
 # pmcd and /series/* from Redis; a private Prometheus scrapes pmproxy with the
 # alert rules of config/prometheus loaded. Expected values are the fixture's.
 # Every label name the agents serve is checked against Prometheus' rules and
-# parsed in a pmseries query.
+# parsed in a pmseries query. Every target of the Grafana boards in
+# config/grafana is sent as Grafana would send it (dashboards.py).
 #
 # usage: fleet.sh MODULE PMDAPROC SRC_DIR WORK_DIR
 set -u
@@ -90,16 +91,19 @@ while read -r name; do parses "$name" || unparsed="$unparsed $name"; done < "$wo
 check "pmseries parses a query on every label name${unparsed:+ (not:$unparsed)}" [ -z "$unparsed" ]
 
 echo "# pmlogger and pmseries"
-cat > "$work/pmlogger.config" <<'EOF'
-log mandatory on 1 sec {
-    hinv.ncpu
-    mem.physmem
-    network.interface.mtu
-    kernel.percpu.cpu.user
-    hinv.perflevel.logical
-}
-EOF
-pmlogger -h 127.0.0.1 -c "$work/pmlogger.config" -s 3 -l "$work/pmlogger.log" "$work/archive"
+# Also what the pmseries board draws, with the derived metrics Install puts
+# in PCP's derived folder (the clusters' and the GPU's clocks).
+dashboards=$src/tests/integration/dashboards.py
+{
+    echo "log mandatory on 1 sec {"
+    printf '    %s\n' hinv.ncpu mem.physmem network.interface.mtu kernel.percpu.cpu.user hinv.perflevel.logical \
+        $(python3 -B "$dashboards" names "$src")
+    echo "}"
+} > "$work/pmlogger.config"
+logged_from=$(date +%s)
+PCP_DERIVED_CONFIG=$src/config/derived/darwin.conf \
+    pmlogger -h 127.0.0.1 -c "$work/pmlogger.config" -s 4 -l "$work/pmlogger.log" "$work/archive"
+logged_to=$(($(date +%s) + 1))
 check "pmlogger names the archive's host as pmcd does ($host), not its address" \
     sh -c "pmdumplog -l '$work/archive' | grep -q 'from host $host\$'"
 check "pmseries --load loads the archive" pmseries -p "$redis_port" --load "$work/archive"
@@ -236,6 +240,16 @@ check "the interface rule's sum of errors and drops has a value for each interfa
 sed -n "s/^ *- series: '\([a-z_0-9]*\){.*/\1/p" "$src/tests/prometheus/darwin-alerts.test.yml" | sort -u > "$work/rule-series"
 missing=$(while read -r name; do grep -q "^# TYPE $name " "$work/metrics" || echo "$name"; done < "$work/rule-series")
 check "every series the alert rules read is one pmproxy exports${missing:+ (not: $missing)}" [ -z "$missing" ]
+
+echo "# Grafana boards (config/grafana), queried as Grafana would"
+while IFS= read -r line; do
+    case $line in
+        "ok - "*) ok "${line#ok - }" ;;
+        "not ok - "*) not_ok "${line#not ok - }" ;;
+        *) echo "$line" ;;
+    esac
+done < <(python3 -B "$dashboards" check "$src" "$host" "$url" "$api" "$logged_from" "$logged_to" 2>&1 ||
+         echo "not ok - dashboards.py ran to its end")
 
 check "pmcd is still up" pmcd_alive
 finish
