@@ -16,6 +16,7 @@ Prints "ok - ..." and "not ok - ..." lines for fleet.sh's tally; exits
 non-zero only if it could not finish.
 """
 import glob
+import http.client
 import json
 import re
 import statistics
@@ -117,8 +118,15 @@ def metric_names(kind, expr):
 
 
 def get(url, path, params):
-    with urllib.request.urlopen(url + path + "?" + urllib.parse.urlencode(params), timeout=20) as r:
-        return json.load(r)
+    # pmproxy 6.0.3 now and then ends a chunked reply early (IncompleteRead):
+    # such a reply is asked for again, up to three times
+    for attempt in range(3):
+        try:
+            with urllib.request.urlopen(url + path + "?" + urllib.parse.urlencode(params), timeout=20) as r:
+                return json.load(r)
+        except http.client.IncompleteRead:
+            if attempt == 2:
+                raise
 
 
 def pmseries_frames(url, expr, start, finish):
