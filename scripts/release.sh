@@ -99,7 +99,9 @@ pcp_libs="$work/tbd/libpcp_pmda.tbd $work/tbd/libpcp.tbd"
 for target in $targets; do
     t=$work/$target
     arch=${target%%-*}; [ "$arch" = aarch64 ] && arch=arm64
-    ld="$lld -arch $arch -platform_version macos 13.0 13.0"
+    # room for install_name_tool to lengthen a load command: Homebrew
+    # rewrites the dylib's id to its keg path when it installs the formula
+    ld="$lld -arch $arch -platform_version macos 13.0 13.0 -headerpad_max_install_names"
     p=$(o $platform)
     a=$(o $agent "$work/gen/help_source.c")
     $ld -dylib -install_name pmda_darwin.dylib -exported_symbol _darwin_init -o "$t/pmda_darwin.dylib" \

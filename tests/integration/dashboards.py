@@ -218,12 +218,25 @@ def check_pmseries(dash, host, url, start, finish):
     return series
 
 
+def first_scrape(api, cache={}):
+    """When Prometheus scraped pmproxy first (the oldest sample of up)."""
+    if "at" not in cache:
+        now = time.time()
+        got = get(api, "/query_range", {"query": "up", "start": now - 300, "end": now, "step": 1})
+        cache["at"] = min(float(v[0]) for r in got["data"]["result"] for v in r["values"])
+    return cache["at"]
+
+
 def promql(api, target, query):
     """A time series panel's query_range over the last half minute at
-    $__interval steps, as Grafana asks for a graph; else an instant query."""
+    $__interval steps, as Grafana asks for a graph; else an instant query.
+    The range starts no earlier than a whole rate window after the first
+    scrape: a point whose window starts before it has fewer samples, and
+    rate() extrapolates it low by as much as the window is empty."""
     if target.get("range"):
         now = time.time()
-        return get(api, "/query_range", {"query": query, "start": now - 30, "end": now, "step": INTERVAL})
+        start = max(now - 30, first_scrape(api) + RATE_WINDOW + SCRAPE)
+        return get(api, "/query_range", {"query": query, "start": start, "end": now, "step": INTERVAL})
     return get(api, "/query", {"query": query})
 
 

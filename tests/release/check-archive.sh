@@ -23,7 +23,7 @@ llvm() { "$src/scripts/find-llvm.sh" "$1"; }
 lipo=$(llvm llvm-lipo) nm=$(llvm llvm-nm) objdump=$(llvm llvm-objdump) || { not_ok "LLVM tools"; finish; exit 1; }
 
 mkdir -p "$work"
-rm -rf "$work/extract" "$work/cmake-stage"
+rm -rf "$work/extract" "$work/cmake-stage" "$work"/pmda-darwin-*     # an earlier version's archive too
 if ! sh "$src/scripts/release.sh" "$work" > "$work/release.log" 2>&1; then
     cat "$work/release.log"; not_ok "scripts/release.sh builds the archive"; finish; exit 1
 fi
@@ -55,6 +55,21 @@ exports_only_init() {
     done
 }
 check "the module exports _darwin_init alone, in both slices" exports_only_init "$d/pmda_darwin.dylib"
+
+# Room after the load commands for install_name_tool to lengthen one, as
+# Homebrew does when it rewrites the dylib's id to its keg path (ld64's
+# -headerpad_max_install_names leaves room for a full path per library).
+headerpad() {  # FILE: each slice's gap between its load commands and its first section
+    for a in arm64 x86_64; do
+        "$objdump" --macho --private-headers --arch=$a "$1" |
+            awk 'hdr { cmds = $7; hdr = 0 } /magic cputype/ { hdr = 1 }
+                 $1 == "offset" && !first { first = $2 } END { print first - 32 - cmds }'
+    done
+}
+for f in "$d/pmda_darwin.dylib" "$p/pmdaproc" "$top/bin/darwin-snapshot"; do
+    check "$(basename "$f"): at least 1024 bytes after the load commands in both slices" \
+        sh -c "[ \$(echo '$(headerpad "$f")' | sort -n | head -1) -ge 1024 ]"
+done
 
 # The libraries each binary loads: PCP's at the install names of PCP's macOS
 # package, the rest Apple's; no path of this build machine.
