@@ -470,7 +470,6 @@ struct plat_netif_set {
 
 #define PLAT_COMM_MAX 17                /* MAXCOMLEN + 1 */
 #define PLAT_WMESG_MAX 8                /* WMESGLEN + 1 */
-#define PLAT_PATH_MAX 1024              /* MAXPATHLEN */
 #define PLAT_THREAD_NAME_MAX 64         /* MAXTHREADNAMESIZE */
 #define PLAT_NODEV 0xffffffffu          /* e_tdev of a process without a terminal */
 #define PLAT_PID_LIMIT 100000u          /* PID_MAX + 1 (bsd/sys/proc_internal.h): pids are below it */

@@ -213,12 +213,6 @@ percpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
     return 0;
 }
 
-unsigned int
-percpu_count(void)
-{
-    return ncpus;
-}
-
 int
 percpu_at(unsigned int i, struct percpu_view *out)
 {

@@ -9,9 +9,6 @@ struct percpu_view {
     const struct cpu_counters *counters;
 };
 
-/* How many processors the last cluster 8 refresh saw. */
-unsigned int percpu_count(void);
-
 /* The i-th of them: 0, or -1 past the end. Valid until the next refresh. */
 int percpu_at(unsigned int i, struct percpu_view *out);
 

@@ -62,12 +62,6 @@ static struct {
     unsigned int logged;
 } topo = { .status = PM_ERR_AGAIN };
 
-unsigned int
-topology_nlevels(void)
-{
-    return topo.loaded ? topo.t.nlevels : 0;
-}
-
 int
 topology_levels_known(void)
 {

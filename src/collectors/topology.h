@@ -23,9 +23,6 @@ int topology_type_level(char type);
 /* The level whose instance in the performance-level indom is inst, or -1. */
 int topology_level_of_inst(unsigned int inst);
 
-/* The performance levels known (0 until the topology has been read). */
-unsigned int topology_nlevels(void);
-
 /* Whether every CPU's level is known: with one level always; with more,
  * when the CPUs' cluster types tell them (cpu_topology.h). */
 int topology_levels_known(void);

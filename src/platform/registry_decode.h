@@ -17,8 +17,6 @@
 int reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, unsigned int cap,
                      unsigned int *n);
 
-#endif
-
 /* ---- disks (PLAT_REGQ_DISKS) ------------------------------------------- */
 
 /* The IOBlockStorageDriver "Statistics" counters (IOBlockStorageDriver.h:
@@ -89,3 +87,5 @@ struct reg_apfs_volume {
  */
 int reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned int ccap, unsigned int *nc,
              struct reg_apfs_volume *v, unsigned int vcap, unsigned int *nv);
+
+#endif
