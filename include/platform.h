@@ -138,47 +138,58 @@ struct plat_clock {
 };
 
 /*
- * Integer sysctls read by name, in families that one collector reads
+ * Integer sysctls read by name, in groups that one collector reads
  * together. Each value has its own status. plat_sysctl_defs() names them.
  */
-enum plat_sysctl_family {
+enum plat_sysctl_group {
     PLAT_SYSCTL_VFS,
     PLAT_SYSCTL_LIMITS,
     PLAT_SYSCTL_IPC,
     PLAT_SYSCTL_PRESSURE,
     PLAT_SYSCTL_CPU_COUNTS,
     PLAT_SYSCTL_SOCKSTAT,
-    PLAT_SYSCTL_NFAMILIES
+    PLAT_SYSCTL_NGROUPS
 };
-/* Each family's sysctls, in set order: the value's index, and the sysctl
- * (a family may share one with another). */
-#define PLAT_VFS_SYSCTLS(X)                                                                       \
-    X(PLAT_VFS_NUM_FILES, "kern.num_files") X(PLAT_VFS_MAXFILES, "kern.maxfiles")                     \
-    X(PLAT_VFS_NUM_VNODES, "kern.num_vnodes") X(PLAT_VFS_MAXVNODES, "kern.maxvnodes")
+/* Each group's sysctls, in set order: the value's index, the sysctl (a
+ * group may share one with another), and whether it only ever increases
+ * (COUNTER: replay interpolates it as a counter) or not (GAUGE). */
+#define PLAT_VFS_SYSCTLS(X) \
+    X(PLAT_VFS_NUM_FILES, "kern.num_files", GAUGE) \
+    X(PLAT_VFS_MAXFILES, "kern.maxfiles", GAUGE) \
+    X(PLAT_VFS_NUM_VNODES, "kern.num_vnodes", GAUGE) \
+    X(PLAT_VFS_MAXVNODES, "kern.maxvnodes", GAUGE)
 /* kern.num_recycledvnodes is a long in XNU (SYSCTL_LONG): 8 bytes on 64-bit kernels. */
-#define PLAT_LIMITS_SYSCTLS(X)                                                                    \
-    X(PLAT_LIMITS_MAXPROC, "kern.maxproc") X(PLAT_LIMITS_MAXPROCPERUID, "kern.maxprocperuid")         \
-    X(PLAT_LIMITS_MAXFILES, "kern.maxfiles") X(PLAT_LIMITS_MAXFILESPERPROC, "kern.maxfilesperproc")   \
-    X(PLAT_LIMITS_RECYCLED_VNODES, "kern.num_recycledvnodes")                                         \
-    X(PLAT_LIMITS_MAXTHREADS, "kern.num_threads") X(PLAT_LIMITS_MAXTASKTHREADS, "kern.num_taskthreads")
-#define PLAT_IPC_SYSCTLS(X)                                                                       \
-    X(PLAT_IPC_NMBCLUSTERS, "kern.ipc.nmbclusters") X(PLAT_IPC_MAXSOCKBUF, "kern.ipc.maxsockbuf")     \
-    X(PLAT_IPC_SOMAXCONN, "kern.ipc.somaxconn") X(PLAT_IPC_SODEFUNCT_CALLS, "kern.ipc.sodefunct_calls")
+#define PLAT_LIMITS_SYSCTLS(X) \
+    X(PLAT_LIMITS_MAXPROC, "kern.maxproc", GAUGE) \
+    X(PLAT_LIMITS_MAXPROCPERUID, "kern.maxprocperuid", GAUGE) \
+    X(PLAT_LIMITS_MAXFILES, "kern.maxfiles", GAUGE) \
+    X(PLAT_LIMITS_MAXFILESPERPROC, "kern.maxfilesperproc", GAUGE) \
+    X(PLAT_LIMITS_RECYCLED_VNODES, "kern.num_recycledvnodes", COUNTER) \
+    X(PLAT_LIMITS_MAXTHREADS, "kern.num_threads", GAUGE) \
+    X(PLAT_LIMITS_MAXTASKTHREADS, "kern.num_taskthreads", GAUGE)
+#define PLAT_IPC_SYSCTLS(X) \
+    X(PLAT_IPC_NMBCLUSTERS, "kern.ipc.nmbclusters", GAUGE) \
+    X(PLAT_IPC_MAXSOCKBUF, "kern.ipc.maxsockbuf", GAUGE) \
+    X(PLAT_IPC_SOMAXCONN, "kern.ipc.somaxconn", GAUGE) \
+    X(PLAT_IPC_SODEFUNCT_CALLS, "kern.ipc.sodefunct_calls", COUNTER)
 /* Masked from `sysctl -a` but readable by name without privilege on macOS;
  * XNU converts its internal level to the dispatch flags (1 normal, 2
  * warning, 4 critical) in sysctl_memorystatus_vm_pressure_level. */
-#define PLAT_PRESSURE_SYSCTLS(X)                                                                  \
-    X(PLAT_PRESSURE_LEVEL, "kern.memorystatus_vm_pressure_level")                                     \
-    X(PLAT_PRESSURE_AVAILABLE, "kern.memorystatus_level")
+#define PLAT_PRESSURE_SYSCTLS(X) \
+    X(PLAT_PRESSURE_LEVEL, "kern.memorystatus_vm_pressure_level", GAUGE) \
+    X(PLAT_PRESSURE_AVAILABLE, "kern.memorystatus_level", GAUGE)
 /* hw.nperflevels since macOS 12; absent before, which leaves the levels unknown.
  * hw.activecpu: the CPUs available now (HW_AVAILCPU, bsd/kern/kern_mib.c). */
-#define PLAT_CPU_COUNTS_SYSCTLS(X)                                                                \
-    X(PLAT_CPU_PHYSICAL, "hw.physicalcpu") X(PLAT_CPU_LOGICAL, "hw.logicalcpu")                       \
-    X(PLAT_CPU_NPERFLEVELS, "hw.nperflevels") X(PLAT_CPU_ACTIVE, "hw.activecpu")
-#define PLAT_SOCKSTAT_SYSCTLS(X)                                                                  \
-    X(PLAT_SOCKSTAT_TCP, "net.inet.tcp.pcbcount") X(PLAT_SOCKSTAT_UDP, "net.inet.udp.pcbcount")
+#define PLAT_CPU_COUNTS_SYSCTLS(X) \
+    X(PLAT_CPU_PHYSICAL, "hw.physicalcpu", GAUGE) \
+    X(PLAT_CPU_LOGICAL, "hw.logicalcpu", GAUGE) \
+    X(PLAT_CPU_NPERFLEVELS, "hw.nperflevels", GAUGE) \
+    X(PLAT_CPU_ACTIVE, "hw.activecpu", GAUGE)
+#define PLAT_SOCKSTAT_SYSCTLS(X) \
+    X(PLAT_SOCKSTAT_TCP, "net.inet.tcp.pcbcount", GAUGE) \
+    X(PLAT_SOCKSTAT_UDP, "net.inet.udp.pcbcount", GAUGE)
 
-#define PLAT_SYSCTL_INDEX(index, sysctl) index,
+#define PLAT_SYSCTL_INDEX(index, sysctl, growth) index,
 enum { PLAT_VFS_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_VFS_N };
 enum { PLAT_LIMITS_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_LIMITS_N };
 enum { PLAT_IPC_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_IPC_N };
@@ -188,12 +199,15 @@ enum { PLAT_SOCKSTAT_SYSCTLS(PLAT_SYSCTL_INDEX) PLAT_SOCKSTAT_N };
 
 #define PLAT_SYSCTL_SET_MAX 8
 
+enum plat_sysctl_growth { PLAT_SYSCTL_GAUGE, PLAT_SYSCTL_COUNTER };
+
 struct plat_sysctl_def {
-    const char *name;           /* the sysctl, e.g. "kern.num_files" (a family may share one with another) */
+    const char *name;           /* the sysctl, e.g. "kern.num_files" (a group may share one with another) */
+    enum plat_sysctl_growth growth;
 };
 
-/* The definitions of a family; *n receives how many. */
-const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n);
+/* The definitions of a group; *n receives how many. */
+const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_group family, unsigned int *n);
 
 struct plat_sysctl_set {
     unsigned int n;
@@ -619,7 +633,7 @@ struct platform {
     const char *name;           /* what the source is, for the agent's "data_source" label: "live" on a Mac */
     void *ctx;
     PLATFORM_CALLS(PLATFORM_CALL)
-    int (*sysctls)(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out);
+    int (*sysctls)(void *ctx, enum plat_sysctl_group family, struct plat_sysctl_set *out);
     int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
     PLATFORM_PROCESS_CALLS(PLATFORM_PROCESS_CALL)
     PLATFORM_PROCESS_TEXT_CALLS(PLATFORM_PROCESS_TEXT_CALL)

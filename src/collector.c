@@ -7,6 +7,7 @@
 #include "convert.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 void
@@ -83,12 +84,18 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
     const char *at = base;
     uint64_t value;
 
-    if (f->status != FIELD_NO_STATUS) {
+    if (f->status != FIELD_NO_STATUS && f->bit == FIELD_STATUS_INT) {
         int status;
 
         memcpy(&status, at + f->status, sizeof(status));
         if (status < 0)
             return collector_error(status);
+    } else if (f->status != FIELD_NO_STATUS) {
+        unsigned int have;
+
+        memcpy(&have, at + f->status, sizeof(have));
+        if (!((have >> f->bit) & 1u))
+            return PMDA_FETCH_NOVALUES;
     }
     if (f->size == sizeof(uint32_t)) {
         uint32_t narrow;
@@ -102,9 +109,11 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
         value = pages_to_kbytes(value, page_size);
     else if (f->kind == FIELD_BYTES_KB)
         value /= 1024;
-    if (row->type == PM_TYPE_U32)
+    if (row->type == PM_TYPE_U32) {
+        if (value > UINT32_MAX)
+            return PM_ERR_AGAIN;        /* never a cut number */
         atom->ul = (uint32_t)value;
-    else
+    } else
         atom->ull = value;
     return PMDA_FETCH_STATIC;
 }

@@ -28,22 +28,31 @@ enum field_kind {
 };
 
 #define FIELD_NO_STATUS 0xffffu
+#define FIELD_STATUS_INT 0xffu
 
-/* A metric that is one field of a platform struct: where the field is in the
- * collector's struct (base), its width, and the int status beside it that
- * says whether it was read (FIELD_NO_STATUS when it always is). */
+/* A metric that is one field of a struct: where the field is in the
+ * collector's struct (base), its width, and what says whether it was read:
+ * nothing (FIELD_NO_STATUS), the int status at status (a platform call's:
+ * negative when it failed), or a decoder's presence bit `bit` in the
+ * unsigned int at status (absent: no value). */
 struct field {
     unsigned short offset;
     unsigned short status;
     unsigned char size;             /* 4 or 8: unsigned integers only */
     unsigned char kind;             /* enum field_kind */
+    unsigned char bit;              /* FIELD_STATUS_INT, or the presence bit */
 };
 
 #define FIELD_SIZE(type, member) sizeof(((type *)0)->member)
 /* The binding of type's member; its status is type's int member status. */
 #define FIELD_OF(type, member, status, kind) \
-    { offsetof(type, member), offsetof(type, status), FIELD_SIZE(type, member), kind }
-#define FIELD_ALWAYS(type, member, kind) { offsetof(type, member), FIELD_NO_STATUS, FIELD_SIZE(type, member), kind }
+    { offsetof(type, member), offsetof(type, status), FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
+#define FIELD_ALWAYS(type, member, kind) \
+    { offsetof(type, member), FIELD_NO_STATUS, FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
+/* The binding of type's member, present when bit of type's unsigned int
+ * member have is set. */
+#define FIELD_PRESENT(type, member, have, bit, kind) \
+    { offsetof(type, member), offsetof(type, have), FIELD_SIZE(type, member), kind, bit }
 
 /* One metric: everything pmcd, the PMNS and the help file need to agree on. */
 struct metric_row {
@@ -59,7 +68,8 @@ struct metric_row {
 
 /* The value of a bound row (row->field.kind != FIELD_NONE) from the struct
  * at base: its status's error, or PMDA_FETCH_STATIC with the field in atom
- * at the row's type. page_size serves FIELD_PAGES_KB only. */
+ * at the row's type; a value too wide for a U32 row is PM_ERR_AGAIN, never
+ * a cut number. page_size serves FIELD_PAGES_KB only. */
 int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
 
 /* An instance domain a collector owns. A NULL set means its refresh names

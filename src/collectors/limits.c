@@ -6,17 +6,18 @@
 #include "metric_units.h"
 #include "sysctl_values.h"
 
-/* Items follow the PLAT_LIMITS_* order of the sysctl family. */
+#define LIMIT(name, item, index) \
+    { name, CLUSTER_LIMITS, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE, SYSCTL_FIELD(index) }
+
 static const struct metric_row rows[] = {
-    { "kernel.limits.maxproc", CLUSTER_LIMITS, PLAT_LIMITS_MAXPROC, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    { "kernel.limits.maxprocperuid", CLUSTER_LIMITS, PLAT_LIMITS_MAXPROCPERUID, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    { "kernel.limits.maxfiles", CLUSTER_LIMITS, PLAT_LIMITS_MAXFILES, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    { "kernel.limits.maxfilesperproc", CLUSTER_LIMITS, PLAT_LIMITS_MAXFILESPERPROC, PM_TYPE_U32, COLLECTOR_NO_INDOM,
-      PM_SEM_DISCRETE, UNITS_NONE },
-    { "vfs.vnodes.recycled", CLUSTER_LIMITS, PLAT_LIMITS_RECYCLED_VNODES, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE },
-    { "kernel.limits.maxthreads", CLUSTER_LIMITS, PLAT_LIMITS_MAXTHREADS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    { "kernel.limits.maxtaskthreads", CLUSTER_LIMITS, PLAT_LIMITS_MAXTASKTHREADS, PM_TYPE_U32, COLLECTOR_NO_INDOM,
-      PM_SEM_DISCRETE, UNITS_NONE },
+    LIMIT("kernel.limits.maxproc", 0, PLAT_LIMITS_MAXPROC),
+    LIMIT("kernel.limits.maxprocperuid", 1, PLAT_LIMITS_MAXPROCPERUID),
+    LIMIT("kernel.limits.maxfiles", 2, PLAT_LIMITS_MAXFILES),
+    LIMIT("kernel.limits.maxfilesperproc", 3, PLAT_LIMITS_MAXFILESPERPROC),
+    { "vfs.vnodes.recycled", CLUSTER_LIMITS, 4, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE,
+      SYSCTL_FIELD(PLAT_LIMITS_RECYCLED_VNODES) },
+    LIMIT("kernel.limits.maxthreads", 5, PLAT_LIMITS_MAXTHREADS),
+    LIMIT("kernel.limits.maxtaskthreads", 6, PLAT_LIMITS_MAXTASKTHREADS),
 };
 
-SYSCTL_TABLE_COLLECTOR(limits_collector, "limits", PLAT_SYSCTL_LIMITS, rows, 0);
+SYSCTL_TABLE_COLLECTOR(limits_collector, "limits", PLAT_SYSCTL_LIMITS, rows);

@@ -39,28 +39,34 @@ enum {
 #define MILLIAMP UNITS_NONE
 #define MILLIAMP_HOUR UNITS_NONE
 #endif
-#define B(name, item, type, sem, units) { "power.battery." name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, units }
-#define DETAIL(name, item, type, sem, units) { name, CLUSTER_BATTERY, item, type, COLLECTOR_NO_INDOM, sem, units }
+/* A row with a binding serves the decoded field as it is, while a battery
+ * is installed; the others are computed below. */
+#define B(name, item, type, sem, units, ...) \
+    { "power.battery." name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
+#define DETAIL(name, item, type, sem, units, ...) { name, CLUSTER_BATTERY, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
+#define BATTERY_FIELD(f) FIELD_PRESENT(struct battery, value[f], have, f, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
     B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
+    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, BATTERY_FIELD(BATT_CHARGING)),
     B("charge", ITEM_CHARGE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
     B("time_remaining", ITEM_TIME_REMAINING, PM_TYPE_32, PM_SEM_INSTANT, UNITS_MINUTES),
     B("health", ITEM_HEALTH, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT),
+    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT, BATTERY_FIELD(BATT_CYCLE_COUNT)),
     B("temperature", ITEM_TEMPERATURE, PM_TYPE_FLOAT, PM_SEM_INSTANT, CELSIUS),
-    B("voltage", ITEM_VOLTAGE, PM_TYPE_U32, PM_SEM_INSTANT, MILLIVOLT),
+    B("voltage", ITEM_VOLTAGE, PM_TYPE_U32, PM_SEM_INSTANT, MILLIVOLT, BATTERY_FIELD(BATT_VOLTAGE)),
     B("amperage", ITEM_AMPERAGE, PM_TYPE_32, PM_SEM_INSTANT, MILLIAMP),
-    B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR),
+    B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR, BATTERY_FIELD(BATT_DESIGN)),
     B("capacity.max", ITEM_CAPACITY_MAX, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR),
     { "power.ac.connected", CLUSTER_POWER, ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     { "power.source", CLUSTER_POWER, ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
     DETAIL("power.battery.state", ITEM_STATE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
     DETAIL("power.battery.condition", ITEM_CONDITION, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
     DETAIL("power.battery.capacity.current", ITEM_CAPACITY_CURRENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    DETAIL("power.battery.capacity.nominal", ITEM_CAPACITY_NOMINAL, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    DETAIL("power.battery.design_cycle_count", ITEM_DESIGN_CYCLES, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_COUNT),
+    DETAIL("power.battery.capacity.nominal", ITEM_CAPACITY_NOMINAL, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+           BATTERY_FIELD(BATT_NOMINAL)),
+    DETAIL("power.battery.design_cycle_count", ITEM_DESIGN_CYCLES, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_COUNT,
+           BATTERY_FIELD(BATT_DESIGN_CYCLES)),
     DETAIL("power.battery.watts", ITEM_WATTS, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE),
     DETAIL("power.adapter.watts", ITEM_ADAPTER_WATTS, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
     DETAIL("power.adapter.name", ITEM_ADAPTER_NAME, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
@@ -119,8 +125,6 @@ detail_fetch(const struct metric_row *row, pmAtomValue *atom)
     case ITEM_STATE: atom->cp = (char *)battery_state(&battery); return PMDA_FETCH_STATIC;
     case ITEM_CONDITION: atom->cp = (char *)battery_condition(&battery); return PMDA_FETCH_STATIC;
     case ITEM_CAPACITY_CURRENT: return derived(battery_remaining_mah(&battery, &atom->ul));
-    case ITEM_CAPACITY_NOMINAL: return raw(BATT_NOMINAL, atom);
-    case ITEM_DESIGN_CYCLES: return raw(BATT_DESIGN_CYCLES, atom);
     case ITEM_WATTS: return battery_watts(&battery, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
     case ITEM_ADAPTER_WATTS: return external ? raw(BATT_ADAPTER_WATTS, atom) : PMDA_FETCH_NOVALUES;
     case ITEM_ADAPTER_NAME:
@@ -132,40 +136,45 @@ detail_fetch(const struct metric_row *row, pmAtomValue *atom)
     return PM_ERR_PMID;
 }
 
+/* A cluster 22 value of the installed battery. */
+static int
+battery_fetch(const struct metric_row *row, pmAtomValue *atom)
+{
+    switch (row->item) {
+    case ITEM_CHARGE: return derived(battery_charge_percent(&battery, &atom->ul));
+    case ITEM_TIME_REMAINING: return derived(battery_time_remaining(&battery, &atom->l));
+    case ITEM_HEALTH: return derived(battery_health_percent(&battery, &atom->ul));
+    case ITEM_TEMPERATURE: return derived(battery_temperature(&battery, &atom->f));
+    case ITEM_AMPERAGE: return derived(battery_amperage(&battery, &atom->l));
+    case ITEM_CAPACITY_MAX: return derived(battery_full_charge_mah(&battery, &atom->ul));
+    }
+    return PM_ERR_PMID;
+}
+
 static int
 power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
-    if (row->cluster == CLUSTER_BATTERY)
-        /* no battery: Apple Silicon desktops have the entry, with none installed */
-        return have_battery && battery_installed(&battery) ? detail_fetch(row, atom) : PMDA_FETCH_NOVALUES;
-    switch (row->item) {
-    case ITEM_PRESENT:
-        atom->ul = have_battery && battery_installed(&battery);
-        return PMDA_FETCH_STATIC;
-    case ITEM_AC_CONNECTED:
-        atom->ul = !have_battery || strcmp(battery_power_source(&battery), "AC Power") == 0;
-        return PMDA_FETCH_STATIC;
-    case ITEM_SOURCE:
-        /* a Mac without a battery runs on external power */
-        atom->cp = (char *)(have_battery ? battery_power_source(&battery) : "AC Power");
-        return PMDA_FETCH_STATIC;
+    if (row->cluster == CLUSTER_POWER) {
+        switch (row->item) {
+        case ITEM_PRESENT:
+            atom->ul = have_battery && battery_installed(&battery);
+            return PMDA_FETCH_STATIC;
+        case ITEM_AC_CONNECTED:
+            atom->ul = !have_battery || strcmp(battery_power_source(&battery), "AC Power") == 0;
+            return PMDA_FETCH_STATIC;
+        case ITEM_SOURCE:
+            /* a Mac without a battery runs on external power */
+            atom->cp = (char *)(have_battery ? battery_power_source(&battery) : "AC Power");
+            return PMDA_FETCH_STATIC;
+        }
     }
+    /* no battery: Apple Silicon desktops have the entry, with none installed */
     if (!have_battery || !battery_installed(&battery))
         return PMDA_FETCH_NOVALUES;
-    switch (row->item) {
-    case ITEM_CHARGING: return raw(BATT_CHARGING, atom);
-    case ITEM_CHARGE: return derived(battery_charge_percent(&battery, &atom->ul));
-    case ITEM_TIME_REMAINING: return derived(battery_time_remaining(&battery, &atom->l));
-    case ITEM_HEALTH: return derived(battery_health_percent(&battery, &atom->ul));
-    case ITEM_CYCLE_COUNT: return raw(BATT_CYCLE_COUNT, atom);
-    case ITEM_TEMPERATURE: return derived(battery_temperature(&battery, &atom->f));
-    case ITEM_VOLTAGE: return raw(BATT_VOLTAGE, atom);
-    case ITEM_AMPERAGE: return derived(battery_amperage(&battery, &atom->l));
-    case ITEM_CAPACITY_DESIGN: return raw(BATT_DESIGN, atom);
-    case ITEM_CAPACITY_MAX: return derived(battery_full_charge_mah(&battery, &atom->ul));
-    }
-    return PM_ERR_PMID;
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, &battery, 0, atom);
+    return row->cluster == CLUSTER_BATTERY ? detail_fetch(row, atom) : battery_fetch(row, atom);
 }
 
 static void

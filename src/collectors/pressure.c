@@ -10,9 +10,11 @@
 enum { ITEM_LEVEL = 0, ITEM_STATE = 1, ITEM_AVAILABLE = 2 };
 
 static const struct metric_row rows[] = {
-    { "mem.pressure.level", CLUSTER_PRESSURE, ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.level", CLUSTER_PRESSURE, ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      SYSCTL_FIELD(PLAT_PRESSURE_LEVEL) },
     { "mem.pressure.state", CLUSTER_PRESSURE, ITEM_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "mem.pressure.available", CLUSTER_PRESSURE, ITEM_AVAILABLE, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "mem.pressure.available", CLUSTER_PRESSURE, ITEM_AVAILABLE, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      SYSCTL_FIELD(PLAT_PRESSURE_AVAILABLE) },
 };
 
 static struct plat_sysctl_set values;
@@ -45,17 +47,12 @@ pressure_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *ato
     int sts;
 
     (void)inst;
-    switch (row->item) {
-    case ITEM_LEVEL:
-        return sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, atom);
-    case ITEM_STATE:
-        if ((sts = sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) != PMDA_FETCH_STATIC)
-            return sts;
-        atom->cp = (char *)state_name(level.ul);
-        return PMDA_FETCH_STATIC;
-    default:
-        return sysctl_values_fetch(&values, PLAT_PRESSURE_AVAILABLE, PM_TYPE_U32, atom);
-    }
+    if (row->item != ITEM_STATE)
+        return collector_field(row, &values, 0, atom);
+    if ((sts = sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) != PMDA_FETCH_STATIC)
+        return sts;
+    atom->cp = (char *)state_name(level.ul);
+    return PMDA_FETCH_STATIC;
 }
 
 static void

@@ -5,18 +5,18 @@
 #include <stdio.h>
 
 int
-sysctl_values_refresh(const struct platform *p, enum plat_sysctl_family family, struct plat_sysctl_set *set,
+sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct plat_sysctl_set *set,
                       const char *collector, unsigned int *logged)
 {
     unsigned int failed = 0, given, n;
     char missing[64];
     int sts;
 
-    plat_sysctl_defs(family, &n);
+    plat_sysctl_defs(group, &n);
     set->n = 0;
-    if ((sts = p->sysctls(p->ctx, family, set)) < 0)
+    if ((sts = p->sysctls(p->ctx, group, set)) < 0)
         return collector_error(sts);
-    /* A source that gives fewer values than the family names leaves the
+    /* A source that gives fewer values than the group names leaves the
      * rest failed, as parts; more are not looked at. */
     given = set->n < n ? set->n : n;
     for (unsigned int i = given; i < n; i++)
@@ -34,7 +34,7 @@ int
 sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom)
 {
     if (index >= set->n)
-        return PM_ERR_PMID;     /* a row beyond its family: a table bug */
+        return PM_ERR_PMID;     /* a row beyond its group: a table bug */
     if (set->status[index] < 0)
         return collector_error(set->status[index]);
     if (type == PM_TYPE_U64) {

@@ -1,5 +1,5 @@
 /*
- * Collectors that serve integer sysctls read as a family
+ * Collectors that serve integer sysctls read as a group
  * (plat_sysctl_defs): refresh with per-value failures logged once, and
  * fetch one value at the width its metric declares.
  */
@@ -8,10 +8,10 @@
 
 #include "collector.h"
 
-/* Read the family into set. Returns 0 (values fail alone), or the
+/* Read the group into set. Returns 0 (values fail alone), or the
  * collector error when the whole call failed. Logs a change of the set of
  * failed values once, as collector_note_parts does. */
-int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_family family, struct plat_sysctl_set *set,
+int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct plat_sysctl_set *set,
                           const char *collector, unsigned int *logged);
 
 /* Value index of set as a metric of the given type (PM_TYPE_U32 or
@@ -19,22 +19,26 @@ int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_family fami
  * whose value does not fit is PM_ERR_AGAIN, never a truncated number. */
 int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom);
 
+/* The binding of a row to the index-th value of a sysctl group's set. */
+#define SYSCTL_FIELD(index) \
+    FIELD_OF(struct plat_sysctl_set, value[index], status[index], FIELD_PLAIN)
+
 /*
- * Define `const struct collector ident` for a family whose every row serves
- * value (row->item - first) of one sysctl family at the row's type.
+ * Define `const struct collector ident` for a group whose every row is
+ * bound to one of its values (SYSCTL_FIELD): the row's item is its own.
  */
-#define SYSCTL_TABLE_COLLECTOR(ident, cname, family, table, first)                            \
+#define SYSCTL_TABLE_COLLECTOR(ident, cname, group, table)                                     \
     static struct plat_sysctl_set ident##_values;                                             \
     static unsigned int ident##_logged;                                                       \
     static int ident##_refresh(const struct platform *p, pmInDom indom)                        \
     {                                                                                         \
         (void)indom;                                                                          \
-        return sysctl_values_refresh(p, family, &ident##_values, cname, &ident##_logged);     \
+        return sysctl_values_refresh(p, group, &ident##_values, cname, &ident##_logged);      \
     }                                                                                         \
     static int ident##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom) \
     {                                                                                         \
         (void)inst;                                                                           \
-        return sysctl_values_fetch(&ident##_values, row->item - (first), row->type, atom);    \
+        return collector_field(row, &ident##_values, 0, atom);                                \
     }                                                                                         \
     static void ident##_teardown(pmInDom indom)                                               \
     {                                                                                         \

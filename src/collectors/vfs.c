@@ -9,14 +9,15 @@
 
 enum { ITEM_FILES = 135, ITEM_FILES_MAX, ITEM_FILES_FREE, ITEM_VNODES, ITEM_VNODES_MAX, ITEM_NPROCS, ITEM_NTHREADS };
 
-#define ROW(name, item, sem) { name, CLUSTER_VFS, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE }
+/* Rows with a binding serve a sysctl of the group as it is. */
+#define ROW(name, item, sem, ...) { name, CLUSTER_VFS, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE, __VA_ARGS__ }
 
 static const struct metric_row rows[] = {
-    ROW("vfs.files.count", ITEM_FILES, PM_SEM_INSTANT),
-    ROW("vfs.files.max", ITEM_FILES_MAX, PM_SEM_DISCRETE),
+    ROW("vfs.files.count", ITEM_FILES, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_FILES)),
+    ROW("vfs.files.max", ITEM_FILES_MAX, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXFILES)),
     ROW("vfs.files.free", ITEM_FILES_FREE, PM_SEM_INSTANT),
-    ROW("vfs.vnodes.count", ITEM_VNODES, PM_SEM_INSTANT),
-    ROW("vfs.vnodes.max", ITEM_VNODES_MAX, PM_SEM_DISCRETE),
+    ROW("vfs.vnodes.count", ITEM_VNODES, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_VNODES)),
+    ROW("vfs.vnodes.max", ITEM_VNODES_MAX, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXVNODES)),
     ROW("kernel.all.nprocs", ITEM_NPROCS, PM_SEM_INSTANT),
     ROW("kernel.all.nthreads", ITEM_NTHREADS, PM_SEM_INSTANT),
 };
@@ -58,15 +59,10 @@ static int
 vfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
-    switch (row->item) {
-    case ITEM_FILES: return sysctl_values_fetch(&values, PLAT_VFS_NUM_FILES, PM_TYPE_U32, atom);
-    case ITEM_FILES_MAX: return sysctl_values_fetch(&values, PLAT_VFS_MAXFILES, PM_TYPE_U32, atom);
-    case ITEM_FILES_FREE: return fetch_files_free(atom);
-    case ITEM_VNODES: return sysctl_values_fetch(&values, PLAT_VFS_NUM_VNODES, PM_TYPE_U32, atom);
-    case ITEM_VNODES_MAX: return sysctl_values_fetch(&values, PLAT_VFS_MAXVNODES, PM_TYPE_U32, atom);
-    default:
-        break;
-    }
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, &values, 0, atom);
+    if (row->item == ITEM_FILES_FREE)
+        return fetch_files_free(atom);
     if (tasks_status < 0)
         return collector_error(tasks_status);
     atom->ul = row->item == ITEM_NPROCS ? tasks.tasks : tasks.threads;

@@ -6,47 +6,16 @@
 #include <math.h>
 #include <string.h>
 
-/*
- * Where each field is, in the order tried. Up to macOS 26 the
- * AppleSmartBattery entry has all of them at its top level. macOS 27 keeps
- * there what powerd shows (the percents, times, flags, voltage, amperage,
- * cycles) and moves the gauge's capacities into its "BatteryData"
- * dictionary, under new names for two of them (FullChargeCapacity,
- * RemainingCapacity), and the temperature into the AppleSmartBatteryPack
- * entry's "BatteryData" (shared/real-macs/battery: Kyome22/SystemInfoKit's
- * macOS 27 dumps; docs/registry-keys.md). Key names: xnu
- * iokit/IOKit/pwr_mgt/IOPM.h (kIOPMPS*) and PowerManagement's
- * AppleSmartBatteryKeys.h.
- */
+/* Where each field is read (battery_decode.h), in the order tried. */
 struct place {
-    const char *dict, *key;         /* dict NULL: a property of the entry itself */
+    enum battery_field field;
+    const char *path;
 };
 
-#define PLACES 2
-static const struct place battery_places[BATT_NFIELDS][PLACES] = {
-    [BATT_INSTALLED] = { { NULL, "BatteryInstalled" } }, [BATT_EXTERNAL] = { { NULL, "ExternalConnected" } },
-    [BATT_CHARGING] = { { NULL, "IsCharging" } }, [BATT_FULLY_CHARGED] = { { NULL, "FullyCharged" } },
-    [BATT_CURRENT_CAPACITY] = { { NULL, "CurrentCapacity" } }, [BATT_MAX_CAPACITY] = { { NULL, "MaxCapacity" } },
-    [BATT_RAW_CURRENT] = { { NULL, "AppleRawCurrentCapacity" }, { "BatteryData", "RemainingCapacity" } },
-    [BATT_RAW_MAX] = { { NULL, "AppleRawMaxCapacity" }, { "BatteryData", "FullChargeCapacity" } },
-    [BATT_DESIGN] = { { NULL, "DesignCapacity" }, { "BatteryData", "DesignCapacity" } },
-    [BATT_NOMINAL] = { { NULL, "NominalChargeCapacity" }, { "BatteryData", "NominalChargeCapacity" } },
-    [BATT_TIME_REMAINING] = { { NULL, "TimeRemaining" } }, [BATT_TIME_TO_EMPTY] = { { NULL, "AvgTimeToEmpty" } },
-    [BATT_TIME_TO_FULL] = { { NULL, "AvgTimeToFull" } }, [BATT_TEMPERATURE] = { { NULL, "Temperature" } },
-    [BATT_VOLTAGE] = { { NULL, "Voltage" } }, [BATT_AMPERAGE] = { { NULL, "Amperage" } },
-    [BATT_CYCLE_COUNT] = { { NULL, "CycleCount" } }, [BATT_DESIGN_CYCLES] = { { NULL, "DesignCycleCount9C" } },
-    [BATT_PERMANENT_FAILURE] = { { NULL, "PermanentFailureStatus" } },
-    [BATT_ADAPTER_WATTS] = { { "AdapterDetails", "Watts" } },
-};
-
-/* What the pack entry (macOS 27) adds where the battery entry has none. */
-static const struct place pack_places[BATT_NFIELDS] = {
-    [BATT_RAW_CURRENT] = { "BatteryData", "AppleRawCurrentCapacity" },
-    [BATT_RAW_MAX] = { "BatteryData", "AppleRawMaxCapacity" },
-    [BATT_DESIGN] = { "BatteryData", "DesignCapacity" },
-    [BATT_NOMINAL] = { "BatteryData", "NominalChargeCapacity" },
-    [BATT_TEMPERATURE] = { "BatteryData", "Temperature" },
-};
+#define PLACE(field, path) { field, path },
+static const struct place battery_places[] = { BATTERY_KEYS(PLACE, PLACE, BATTERY_KEY_NONE) };
+static const struct place pack_places[] = { BATTERY_KEYS(BATTERY_KEY_NONE, BATTERY_KEY_NONE, PLACE) };
+#undef PLACE
 
 /* A Smart Battery time register reads 65535 while the gauge has no
  * estimate (not discharging, or still averaging); powerd reports -1,
@@ -76,14 +45,15 @@ first_of_class(const struct plat_reg_set *set, const char *class_name)
 
 /* Field f from the property at place, if it has a value. */
 static void
-take(struct battery *out, enum battery_field f, const struct plat_reg_entry *e, const struct place *at)
+take(struct battery *out, const struct plat_reg_entry *e, const struct place *at)
 {
+    enum battery_field f = at->field;
     const struct plat_reg_prop *p;
     uint64_t v;
 
-    if (at->key == NULL || battery_has(out, f))
+    if (battery_has(out, f))
         return;
-    p = at->dict ? reg_prop_in(e, at->dict, at->key) : reg_prop(e, at->key);
+    p = reg_prop(e, at->path);
     if (p != NULL && p->kind == PLAT_REG_BOOL)
         v = p->number;
     else if (!reg_number(p, &v))
@@ -100,9 +70,8 @@ battery_decode(const struct plat_reg_set *set, struct battery *out)
     memset(out, 0, sizeof(*out));
     if (e == NULL)
         return -ENOENT;
-    for (int f = 0; f < BATT_NFIELDS; f++)
-        for (int i = 0; i < PLACES; i++)
-            take(out, (enum battery_field)f, e, &battery_places[f][i]);
+    for (size_t i = 0; i < sizeof(battery_places) / sizeof(battery_places[0]); i++)
+        take(out, e, &battery_places[i]);
     reg_text(reg_prop(e, "ErrorCondition"), out->error_condition, sizeof(out->error_condition));
     reg_text(reg_prop_in(e, "AdapterDetails", "Name"), out->adapter_name, sizeof(out->adapter_name));
     return 0;
@@ -111,8 +80,8 @@ battery_decode(const struct plat_reg_set *set, struct battery *out)
 int
 battery_wants_pack(const struct battery *b)
 {
-    for (int f = 0; f < BATT_NFIELDS; f++)
-        if (pack_places[f].key != NULL && !battery_has(b, (enum battery_field)f))
+    for (size_t i = 0; i < sizeof(pack_places) / sizeof(pack_places[0]); i++)
+        if (!battery_has(b, pack_places[i].field))
             return 1;
     return 0;
 }
@@ -122,8 +91,8 @@ battery_add_pack(const struct plat_reg_set *set, struct battery *b)
 {
     const struct plat_reg_entry *e = first_of_class(set, "AppleSmartBatteryPack");
 
-    for (int f = 0; e != NULL && f < BATT_NFIELDS; f++)
-        take(b, (enum battery_field)f, e, &pack_places[f]);
+    for (size_t i = 0; e != NULL && i < sizeof(pack_places) / sizeof(pack_places[0]); i++)
+        take(b, e, &pack_places[i]);
 }
 
 /* powerd (kernelPowerSourcesDidChange): lround(current * 100 / max),

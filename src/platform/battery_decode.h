@@ -12,13 +12,61 @@
 
 #include "platform.h"
 
-/* The properties, each present or not (bit 1u << field in have). */
-enum battery_field {
-    BATT_INSTALLED, BATT_EXTERNAL, BATT_CHARGING, BATT_FULLY_CHARGED, BATT_CURRENT_CAPACITY, BATT_MAX_CAPACITY,
-    BATT_RAW_CURRENT, BATT_RAW_MAX, BATT_DESIGN, BATT_NOMINAL, BATT_TIME_REMAINING, BATT_TIME_TO_EMPTY,
-    BATT_TIME_TO_FULL, BATT_TEMPERATURE, BATT_VOLTAGE, BATT_AMPERAGE, BATT_CYCLE_COUNT, BATT_DESIGN_CYCLES,
-    BATT_PERMANENT_FAILURE, BATT_ADAPTER_WATTS, BATT_NFIELDS
-};
+/*
+ * The properties, each present or not (bit 1u << field in have), and where
+ * each is read, in the order tried. FIELD names a field and its first key
+ * path in the AppleSmartBattery entry ("Dict.Key": a key inside a
+ * dictionary property), ALSO another path there, PACK a path in the
+ * AppleSmartBatteryPack entry for what the battery entry lacks. These
+ * paths are the queries' keys (registry_queries.c).
+ *
+ * Up to macOS 26 the AppleSmartBattery entry has all of them at its top
+ * level. macOS 27 keeps there what powerd shows (the percents, times,
+ * flags, voltage, amperage, cycles) and moves the gauge's capacities into
+ * its "BatteryData" dictionary, under new names for two of them
+ * (FullChargeCapacity, RemainingCapacity), and the temperature into the
+ * pack entry's "BatteryData" (shared/real-macs/battery: Kyome22/
+ * SystemInfoKit's macOS 27 dumps; docs/registry-keys.md). Key names: xnu
+ * iokit/IOKit/pwr_mgt/IOPM.h (kIOPMPS*) and PowerManagement's
+ * AppleSmartBatteryKeys.h.
+ */
+#define BATTERY_KEYS(FIELD, ALSO, PACK) \
+    FIELD(BATT_INSTALLED, "BatteryInstalled") \
+    FIELD(BATT_EXTERNAL, "ExternalConnected") \
+    FIELD(BATT_CHARGING, "IsCharging") \
+    FIELD(BATT_FULLY_CHARGED, "FullyCharged") \
+    FIELD(BATT_CURRENT_CAPACITY, "CurrentCapacity") \
+    FIELD(BATT_MAX_CAPACITY, "MaxCapacity") \
+    FIELD(BATT_RAW_CURRENT, "AppleRawCurrentCapacity") \
+    ALSO(BATT_RAW_CURRENT, "BatteryData.RemainingCapacity") \
+    PACK(BATT_RAW_CURRENT, "BatteryData.AppleRawCurrentCapacity") \
+    FIELD(BATT_RAW_MAX, "AppleRawMaxCapacity") \
+    ALSO(BATT_RAW_MAX, "BatteryData.FullChargeCapacity") \
+    PACK(BATT_RAW_MAX, "BatteryData.AppleRawMaxCapacity") \
+    FIELD(BATT_DESIGN, "DesignCapacity") \
+    ALSO(BATT_DESIGN, "BatteryData.DesignCapacity") \
+    PACK(BATT_DESIGN, "BatteryData.DesignCapacity") \
+    FIELD(BATT_NOMINAL, "NominalChargeCapacity") \
+    ALSO(BATT_NOMINAL, "BatteryData.NominalChargeCapacity") \
+    PACK(BATT_NOMINAL, "BatteryData.NominalChargeCapacity") \
+    FIELD(BATT_TIME_REMAINING, "TimeRemaining") \
+    FIELD(BATT_TIME_TO_EMPTY, "AvgTimeToEmpty") \
+    FIELD(BATT_TIME_TO_FULL, "AvgTimeToFull") \
+    FIELD(BATT_TEMPERATURE, "Temperature") \
+    PACK(BATT_TEMPERATURE, "BatteryData.Temperature") \
+    FIELD(BATT_VOLTAGE, "Voltage") \
+    FIELD(BATT_AMPERAGE, "Amperage") \
+    FIELD(BATT_CYCLE_COUNT, "CycleCount") \
+    FIELD(BATT_DESIGN_CYCLES, "DesignCycleCount9C") \
+    FIELD(BATT_PERMANENT_FAILURE, "PermanentFailureStatus") \
+    FIELD(BATT_ADAPTER_WATTS, "AdapterDetails.Watts")
+
+#define BATTERY_FIELD_ENUM(field, path) field,
+#define BATTERY_KEY_NONE(field, path)
+enum battery_field { BATTERY_KEYS(BATTERY_FIELD_ENUM, BATTERY_KEY_NONE, BATTERY_KEY_NONE) BATT_NFIELDS };
+
+/* The text properties the decoder reads beside the fields. */
+#define BATTERY_TEXT_KEYS "ErrorCondition", "AdapterDetails.Name"
 
 /* Numbers as the driver publishes them: booleans 0/1, capacities in mAh
  * except current/max_capacity (percent on Apple Silicon, mAh on Intel),

@@ -7,6 +7,7 @@
  * and recorded (the rest of that dictionary holds serial numbers).
  */
 #include "platform.h"
+#include "battery_decode.h"
 #include "thermal_decode.h"
 
 #include <stddef.h>
@@ -55,19 +56,12 @@ static const char *const gpu_keys[] = {
  * 26, inside BatteryData from macOS 27, where the AppleSmartBatteryPack
  * entry has the temperature (battery_decode.c). Its serial numbers are not
  * read. */
+#define KEY(field, path) path,
 static const char *const battery_keys[] = {
-    "BatteryInstalled", "ExternalConnected", "IsCharging", "FullyCharged", "CurrentCapacity", "MaxCapacity",
-    "AppleRawCurrentCapacity", "AppleRawMaxCapacity", "DesignCapacity", "NominalChargeCapacity",
-    "BatteryData.RemainingCapacity", "BatteryData.FullChargeCapacity", "BatteryData.DesignCapacity",
-    "BatteryData.NominalChargeCapacity",
-    "TimeRemaining", "AvgTimeToEmpty", "AvgTimeToFull", "Temperature", "Voltage", "Amperage", "CycleCount",
-    "DesignCycleCount9C", "PermanentFailureStatus", "ErrorCondition", "AdapterDetails.Watts",
-    "AdapterDetails.Name", NULL,
+    BATTERY_KEYS(KEY, KEY, BATTERY_KEY_NONE) BATTERY_TEXT_KEYS, NULL,
 };
-static const char *const battery_pack_keys[] = {
-    "BatteryData.AppleRawCurrentCapacity", "BatteryData.AppleRawMaxCapacity", "BatteryData.DesignCapacity",
-    "BatteryData.NominalChargeCapacity", "BatteryData.Temperature", NULL,
-};
+static const char *const battery_pack_keys[] = { BATTERY_KEYS(BATTERY_KEY_NONE, BATTERY_KEY_NONE, KEY) NULL };
+#undef KEY
 
 /* The SMC keys of Intel Macs' temperature sensors (their list and meaning:
  * thermal_decode.h), and of the fans on every Mac that has them: FNum

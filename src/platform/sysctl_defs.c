@@ -1,5 +1,5 @@
 /*
- * The tables of the sysctls behind each plat_sysctl_family (listed in
+ * The tables of the sysctls behind each plat_sysctl_group (listed in
  * platform.h) and the hw.perflevelN fields: what the live source reads
  * (and a recorder records).
  */
@@ -11,9 +11,9 @@
 _Static_assert(PLAT_VFS_N <= PLAT_SYSCTL_SET_MAX && PLAT_LIMITS_N <= PLAT_SYSCTL_SET_MAX &&
                PLAT_IPC_N <= PLAT_SYSCTL_SET_MAX && PLAT_PRESSURE_N <= PLAT_SYSCTL_SET_MAX &&
                PLAT_CPU_COUNTS_N <= PLAT_SYSCTL_SET_MAX && PLAT_SOCKSTAT_N <= PLAT_SYSCTL_SET_MAX,
-               "every sysctl family fits a plat_sysctl_set");
+               "every sysctl group fits a plat_sysctl_set");
 
-#define DEF(index, sysctl) [index] = { sysctl },
+#define DEF(index, sysctl, growth) [index] = { sysctl, PLAT_SYSCTL_##growth },
 static const struct plat_sysctl_def vfs[PLAT_VFS_N] = { PLAT_VFS_SYSCTLS(DEF) };
 static const struct plat_sysctl_def limits[PLAT_LIMITS_N] = { PLAT_LIMITS_SYSCTLS(DEF) };
 static const struct plat_sysctl_def ipc[PLAT_IPC_N] = { PLAT_IPC_SYSCTLS(DEF) };
@@ -34,12 +34,12 @@ const char *const plat_perflevel_fields[PLAT_PL_N] = {
 };
 
 const struct plat_sysctl_def *
-plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n)
+plat_sysctl_defs(enum plat_sysctl_group group, unsigned int *n)
 {
     static const struct {
         const struct plat_sysctl_def *defs;
         unsigned int n;
-    } families[PLAT_SYSCTL_NFAMILIES] = {
+    } groups[PLAT_SYSCTL_NGROUPS] = {
         [PLAT_SYSCTL_VFS] = { vfs, PLAT_VFS_N },
         [PLAT_SYSCTL_LIMITS] = { limits, PLAT_LIMITS_N },
         [PLAT_SYSCTL_IPC] = { ipc, PLAT_IPC_N },
@@ -48,10 +48,10 @@ plat_sysctl_defs(enum plat_sysctl_family family, unsigned int *n)
         [PLAT_SYSCTL_SOCKSTAT] = { sockstat, PLAT_SOCKSTAT_N },
     };
 
-    if ((unsigned int)family >= PLAT_SYSCTL_NFAMILIES) {
+    if ((unsigned int)group >= PLAT_SYSCTL_NGROUPS) {
         *n = 0;
         return NULL;
     }
-    *n = families[family].n;
-    return families[family].defs;
+    *n = groups[group].n;
+    return groups[group].defs;
 }

@@ -408,26 +408,21 @@ per_process(const struct rec_desc *d)
     return 0;
 }
 
-/* The sysctls that only ever increase: replay interpolates them as 64-bit
- * counters. Every other one is a 64-bit gauge. */
-static const unsigned char sysctl_counter[PLAT_SYSCTL_NFAMILIES][PLAT_SYSCTL_SET_MAX] = {
-    [PLAT_SYSCTL_LIMITS][PLAT_LIMITS_RECYCLED_VNODES] = 1,
-    [PLAT_SYSCTL_IPC][PLAT_IPC_SODEFUNCT_CALLS] = 1,
-};
-
 int
-rec_sysctl_is_counter(enum plat_sysctl_family family, unsigned int index)
+rec_sysctl_is_counter(enum plat_sysctl_group group, unsigned int index)
 {
-    return (unsigned int)family < PLAT_SYSCTL_NFAMILIES && index < PLAT_SYSCTL_SET_MAX &&
-           sysctl_counter[family][index];
+    unsigned int n;
+    const struct plat_sysctl_def *defs = plat_sysctl_defs(group, &n);
+
+    return defs != NULL && index < n && defs[index].growth == PLAT_SYSCTL_COUNTER;
 }
 
 int
-rec_sysctl_listed_before(enum plat_sysctl_family family, const char *name)
+rec_sysctl_listed_before(enum plat_sysctl_group group, const char *name)
 {
-    for (int f = 0; f < (int)family; f++) {
+    for (int f = 0; f < (int)group; f++) {
         unsigned int n;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)f, &n);
 
         for (unsigned int i = 0; i < n; i++)
             if (strcmp(defs[i].name, name) == 0)
@@ -825,10 +820,10 @@ rec_schema(const struct snap_field *extra, size_t nextra, int processes)
     for (unsigned int r = 0; r < rec_nall; r++)
         for (unsigned int j = 0; j < rec_all[r]->nfields; j++)
             n += (rec_all[r]->instancing == REC_BOTH ? 2 : 1) * rec_elements(&rec_all[r]->fields[j]);
-    for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
+    for (int group = 0; group < PLAT_SYSCTL_NGROUPS; group++) {
         unsigned int count;
 
-        plat_sysctl_defs((enum plat_sysctl_family)family, &count);
+        plat_sysctl_defs((enum plat_sysctl_group)group, &count);
         n += count;
     }
     if ((schema = calloc(n + 1, sizeof(*schema))) == NULL)
@@ -852,14 +847,14 @@ rec_schema(const struct snap_field *extra, size_t nextra, int processes)
                 }
         }
     }
-    for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
+    for (int group = 0; group < PLAT_SYSCTL_NGROUPS; group++) {
         unsigned int count;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)family, &count);
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)group, &count);
 
         for (unsigned int i = 0; i < count; i++)
-            if (!rec_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name) &&
+            if (!rec_sysctl_listed_before((enum plat_sysctl_group)group, defs[i].name) &&
                 schema_entry(&schema[k++], "sysctl", 6, defs[i].name, 0,
-                             rec_sysctl_is_counter((enum plat_sysctl_family)family, i) ? SNAP_COUNTER64
+                             rec_sysctl_is_counter((enum plat_sysctl_group)group, i) ? SNAP_COUNTER64
                                                                                         : SNAP_GAUGE64, 0, 0) < 0)
                 goto fail;
     }
@@ -959,16 +954,16 @@ rec_doc_table(FILE *fp)
                     row_source(d, inst, start, d->nfields - 1, source, sizeof(source)));
         }
     }
-    for (int family = 0; family < PLAT_SYSCTL_NFAMILIES; family++) {
+    for (int group = 0; group < PLAT_SYSCTL_NGROUPS; group++) {
         unsigned int n;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)family, &n);
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)group, &n);
 
         for (int counter = 0; counter < 2; counter++) {
             const char *sep = "| ";
 
             for (unsigned int i = 0; i < n; i++)
-                if (rec_sysctl_is_counter((enum plat_sysctl_family)family, i) == counter &&
-                    !rec_sysctl_listed_before((enum plat_sysctl_family)family, defs[i].name)) {
+                if (rec_sysctl_is_counter((enum plat_sysctl_group)group, i) == counter &&
+                    !rec_sysctl_listed_before((enum plat_sysctl_group)group, defs[i].name)) {
                     fprintf(fp, "%s`sysctl.%s`", sep, defs[i].name);
                     sep = ", ";
                 }

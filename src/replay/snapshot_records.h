@@ -75,12 +75,12 @@ struct snap_name {
     char name[PLAT_NAME_MAX];
 };
 
-/* Whether the index-th sysctl of family only ever increases (replayed as a counter). */
-int rec_sysctl_is_counter(enum plat_sysctl_family family, unsigned int index);
+/* Whether the index-th sysctl of group only ever increases (replayed as a counter). */
+int rec_sysctl_is_counter(enum plat_sysctl_group group, unsigned int index);
 
-/* Whether a family before this one lists the sysctl too (some do:
+/* Whether a group before this one lists the sysctl too (some do:
  * kern.maxfiles): its key is recorded once. */
-int rec_sysctl_listed_before(enum plat_sysctl_family family, const char *name);
+int rec_sysctl_listed_before(enum plat_sysctl_group group, const char *name);
 
 /* Whether a property at path of an answer to q only grows (replayed as a counter). */
 int rec_registry_is_counter(const struct plat_reg_query *q, const char *path);
@@ -120,7 +120,7 @@ void rec_cache_free(struct rec_cache *c);
 void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in);
 
 /* The parser's schema: an entry for every key of every description and of
- * every sysctl family (sysctl_defs.c), then the extra entries, then a
+ * every sysctl group (sysctl_defs.c), then the extra entries, then a
  * NULL-family terminator; without processes, the keys that only the
  * per-process calls read are marked unread. Free with rec_schema_free. */
 struct snap_field *rec_schema(const struct snap_field *extra, size_t nextra, int processes);

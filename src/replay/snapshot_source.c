@@ -35,8 +35,8 @@ struct snapshot_source {
     unsigned int mounts_cap;
     struct snap_proc_state procs;
     struct rec_cache found;             /* the records read at every refresh */
-    const struct snap_entry *sysctl[PLAT_SYSCTL_NFAMILIES][PLAT_SYSCTL_SET_MAX];
-    unsigned char sysctl_found[PLAT_SYSCTL_NFAMILIES];
+    const struct snap_entry *sysctl[PLAT_SYSCTL_NGROUPS][PLAT_SYSCTL_SET_MAX];
+    unsigned char sysctl_found[PLAT_SYSCTL_NGROUPS];
     struct reg_plan *plans;             /* one per registry query asked */
 };
 
@@ -139,24 +139,24 @@ snapshot_clock(void *ctx, struct plat_clock *out)
     return 0;
 }
 
-/* A family's sysctls, their keys found at the first read. */
+/* A group's sysctls, their keys found at the first read. */
 static void
-read_sysctls(struct snapshot_source *src, struct snap *s, enum plat_sysctl_family family,
+read_sysctls(struct snapshot_source *src, struct snap *s, enum plat_sysctl_group group,
              struct plat_sysctl_set *out)
 {
     unsigned int n;
-    const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
+    const struct plat_sysctl_def *defs = plat_sysctl_defs(group, &n);
     char key[128];
 
-    for (unsigned int i = 0; !src->sysctl_found[family] && i < n; i++) {
+    for (unsigned int i = 0; !src->sysctl_found[group] && i < n; i++) {
         snprintf(key, sizeof(key), "sysctl.%s", defs[i].name);
-        src->sysctl[family][i] = snap_find(s, key);
+        src->sysctl[group][i] = snap_find(s, key);
     }
-    src->sysctl_found[family] = 1;
+    src->sysctl_found[group] = 1;
     out->n = n;
     for (unsigned int i = 0; i < n; i++) {
-        if (src->sysctl[family][i] != NULL) {
-            out->status[i] = snap_u64_of(s, src->sysctl[family][i], &out->value[i]);
+        if (src->sysctl[group][i] != NULL) {
+            out->status[i] = snap_u64_of(s, src->sysctl[group][i], &out->value[i]);
             continue;
         }
         snprintf(key, sizeof(key), "sysctl.%s", defs[i].name);
@@ -165,13 +165,13 @@ read_sysctls(struct snapshot_source *src, struct snap *s, enum plat_sysctl_famil
 }
 
 static int
-snapshot_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+snapshot_sysctls(void *ctx, enum plat_sysctl_group group, struct plat_sysctl_set *out)
 {
     unsigned int n;
 
-    if (plat_sysctl_defs(family, &n) == NULL)
+    if (plat_sysctl_defs(group, &n) == NULL)
         return -EINVAL;
-    read_sysctls(ctx, at_now(ctx), family, out);
+    read_sysctls(ctx, at_now(ctx), group, out);
     return 0;
 }
 

@@ -27,13 +27,13 @@ failed(FILE *fp, const struct platform *p, const char *what, int sts)
     } while (0)
 
 static void
-write_sysctl_set(FILE *fp, enum plat_sysctl_family family, const struct plat_sysctl_set *set)
+write_sysctl_set(FILE *fp, enum plat_sysctl_group group, const struct plat_sysctl_set *set)
 {
     unsigned int n;
-    const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
+    const struct plat_sysctl_def *defs = plat_sysctl_defs(group, &n);
 
     for (unsigned int i = 0; i < n && i < set->n; i++) {
-        if (rec_sysctl_listed_before(family, defs[i].name))         /* a key is written once a sample */
+        if (rec_sysctl_listed_before(group, defs[i].name))         /* a key is written once a sample */
             continue;
         if (set->status[i] < 0)
             fprintf(fp, "# sysctl.%s failed (%s)\n", defs[i].name, strerror(-set->status[i]));
@@ -134,22 +134,22 @@ write_cpus(FILE *fp, const struct platform *p)
         rec_write(fp, &rec_ticks, set.cpu[i].name, &set.cpu[i].ticks);
 }
 
-/* The sysctl families that change, task totals and login records. */
+/* The sysctl groups that change, task totals and login records. */
 static void
 write_kernel(FILE *fp, const struct platform *p)
 {
-    static const enum plat_sysctl_family families[] = {
+    static const enum plat_sysctl_group groups[] = {
         PLAT_SYSCTL_VFS, PLAT_SYSCTL_LIMITS, PLAT_SYSCTL_IPC, PLAT_SYSCTL_PRESSURE, PLAT_SYSCTL_SOCKSTAT,
     };
     struct plat_sysctl_set set;
     struct plat_login_set logins;
     int sts;
 
-    for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
-        if ((sts = p->sysctls(p->ctx, families[f], &set)) < 0)
+    for (size_t f = 0; f < sizeof(groups) / sizeof(groups[0]); f++) {
+        if ((sts = p->sysctls(p->ctx, groups[f], &set)) < 0)
             failed(fp, p, "sysctls", sts);
         else
-            write_sysctl_set(fp, families[f], &set);
+            write_sysctl_set(fp, groups[f], &set);
     }
     WRITE_RECORD(fp, p, tasks, rec_tasks, struct plat_tasks, "task counts");
     if ((sts = p->logins(p->ctx, &logins)) < 0) {

@@ -161,8 +161,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.cpu_total(p.ctx, &t);
         p.cpus(p.ctx, &c);
         p.clock(p.ctx, &k);
-        for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++)
-            p.sysctls(p.ctx, (enum plat_sysctl_family)f, &sy);
+        for (int f = 0; f < PLAT_SYSCTL_NGROUPS; f++)
+            p.sysctls(p.ctx, (enum plat_sysctl_group)f, &sy);
         p.tasks(p.ctx, &ts);
         p.logins(p.ctx, &lg);
         p.topology(p.ctx, &tp);

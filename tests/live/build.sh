@@ -26,6 +26,7 @@ shift 2
 warnings="$*"
 [ -n "$warnings" ] || { echo "FAIL: no warning flags given: CMake passes PMDA_DARWIN_WARNINGS"; exit 1; }
 here=$src/tests/live
+rm -rf "$out/live" "$out/mac" "$out/linux"     # no object of a file since removed
 mkdir -p "$out/live" "$out/mac" "$out/linux"
 
 zig=$("$src/tests/cross/find-zig.sh")
@@ -43,6 +44,7 @@ linux_flags="-D_GNU_SOURCE -I$src/tests/unit -I$src/include -I$src/src/platform 
 
 portable=$(grep -v '^#' "$src/src/platform/portable-sources.txt")
 replay=$(grep -v '^#' "$src/src/replay/sources.txt")
+live=$(grep -v '^#' "$src/src/platform/darwin/sources.txt")
 
 compile() {         # compile SET FILE EXTRA_FLAGS...
     set_=$1 file=$2
@@ -51,8 +53,8 @@ compile() {         # compile SET FILE EXTRA_FLAGS...
         { echo "FAIL: $file does not compile for the harness ($set_)"; exit 1; }
 }
 
-for f in "$src"/src/platform/darwin/*.c; do
-    compile live "$f" $mac_flags -fprofile-instr-generate -fcoverage-mapping
+for f in $live; do
+    compile live "$src/$f" $mac_flags -fprofile-instr-generate -fcoverage-mapping
 done
 for f in $portable; do
     compile mac "$src/$f" $mac_flags

@@ -492,9 +492,9 @@ print_queries(void)
 static void
 print_sysctls(void)
 {
-    for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
+    for (int f = 0; f < PLAT_SYSCTL_NGROUPS; f++) {
         unsigned int n;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_family)f, &n);
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)f, &n);
 
         for (unsigned int i = 0; i < n; i++)
             printf("%s\n", defs[i].name);

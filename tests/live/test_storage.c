@@ -1,5 +1,5 @@
 /*
- * mounts.c, logins.c and the integer sysctl families (sysctl_family.c,
+ * mounts.c, logins.c and the integer sysctl groups (sysctl_group.c,
  * sysctl_read.c) on the double.
  */
 #include "harness.h"
@@ -96,7 +96,7 @@ test_logins_unreadable(void **state)
 }
 
 static void
-test_sysctl_families(void **state)
+test_sysctl_groups(void **state)
 {
     struct platform *p = *state;
     struct plat_sysctl_set set;
@@ -114,8 +114,8 @@ test_sysctl_families(void **state)
     for (unsigned int i = 2; i < n; i++)
         assert_int_equal(set.status[i], -2);        /* each value fails alone */
     assert_error_has(p, defs[2].name);
-    assert_int_equal(p->sysctls(p->ctx, PLAT_SYSCTL_NFAMILIES, &set), -22);
-    assert_error_has(p, "unknown sysctl family");
+    assert_int_equal(p->sysctls(p->ctx, PLAT_SYSCTL_NGROUPS, &set), -22);
+    assert_error_has(p, "unknown sysctl group");
 }
 
 /* A value neither 4 nor 8 bytes wide is refused, not half-copied. */
@@ -141,7 +141,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_mounts), T(test_mounts_refused), T(test_mounts_hold_nothing), T(test_logins),
-        T(test_logins_unreadable), T(test_sysctl_families), T(test_sysctl_of_another_width),
+        T(test_logins_unreadable), T(test_sysctl_groups), T(test_sysctl_of_another_width),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,11 +23,11 @@ fake_cpus(void *c, struct plat_cpu_set *o)
 }
 
 static int
-fake_sysctls(void *c, enum plat_sysctl_family family, struct plat_sysctl_set *o)
+fake_sysctls(void *c, enum plat_sysctl_group group, struct plat_sysctl_set *o)
 {
-    FAKE(c)->calls.sysctls[family]++;
-    *o = FAKE(c)->sysctl[family];
-    return FAKE(c)->sysctl_sts[family];
+    FAKE(c)->calls.sysctls[group]++;
+    *o = FAKE(c)->sysctl[group];
+    return FAKE(c)->sysctl_sts[group];
 }
 
 static int fake_tasks(void *c, struct plat_tasks *o) { FAKE(c)->calls.tasks++; *o = FAKE(c)->tasks; return FAKE(c)->tasks_sts; }
@@ -154,19 +154,19 @@ fake_platform_login(struct fake_platform *f, int type, const char *user)
     snprintf(l->user, sizeof(l->user), "%s", user);
 }
 
-/* A family's values in its order; a value the fake does not give (one
- * added to the family since) is absent, as on a release without it. */
+/* A group's values in its order; a value the fake does not give (one
+ * added to the group since) is absent, as on a release without it. */
 static void
-set_sysctls(struct fake_platform *f, enum plat_sysctl_family family, const uint64_t *values, unsigned int given)
+set_sysctls(struct fake_platform *f, enum plat_sysctl_group group, const uint64_t *values, unsigned int given)
 {
-    plat_sysctl_defs(family, &f->sysctl[family].n);
-    for (unsigned int i = 0; i < f->sysctl[family].n; i++) {
-        f->sysctl[family].value[i] = i < given ? values[i] : 0;
-        f->sysctl[family].status[i] = i < given ? 0 : -ENOENT;
+    plat_sysctl_defs(group, &f->sysctl[group].n);
+    for (unsigned int i = 0; i < f->sysctl[group].n; i++) {
+        f->sysctl[group].value[i] = i < given ? values[i] : 0;
+        f->sysctl[group].status[i] = i < given ? 0 : -ENOENT;
     }
 }
-#define SET_SYSCTLS(f, family, ...) \
-    set_sysctls(f, family, (const uint64_t[]){ __VA_ARGS__ }, sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
+#define SET_SYSCTLS(f, group, ...) \
+    set_sysctls(f, group, (const uint64_t[]){ __VA_ARGS__ }, sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
 
 void
 fake_platform_init(struct fake_platform *f)

@@ -12,7 +12,7 @@
 struct fake_calls {
     unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology, interfaces, tcp,
         tcpconn, mounts, nfs;
-    unsigned int sysctls[PLAT_SYSCTL_NFAMILIES];
+    unsigned int sysctls[PLAT_SYSCTL_NGROUPS];
     unsigned int registry[PLAT_REGQ_N];
 };
 
@@ -30,7 +30,7 @@ struct fake_platform {
     struct plat_cpu cpu[FAKE_MAX_CPUS];
     unsigned int ncpu;
     struct plat_clock clock;
-    struct plat_sysctl_set sysctl[PLAT_SYSCTL_NFAMILIES];
+    struct plat_sysctl_set sysctl[PLAT_SYSCTL_NGROUPS];
     struct plat_tasks tasks;
     struct plat_login login[FAKE_MAX_LOGINS];
     unsigned int nlogin;
@@ -53,7 +53,7 @@ struct fake_platform {
     /* a negative errno makes that call fail */
     int host_sts, memory_sts, uname_sts, load_sts, total_sts, cpus_sts, clock_sts, tasks_sts, logins_sts,
         topology_sts, interfaces_sts, udp_sts, icmp_sts, ip6_sts, tcp_sts, tcpconn_sts;
-    int sysctl_sts[PLAT_SYSCTL_NFAMILIES];
+    int sysctl_sts[PLAT_SYSCTL_NGROUPS];
     struct fake_calls calls;
 };
 

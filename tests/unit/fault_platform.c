@@ -186,11 +186,11 @@ PLATFORM_PROCESS_TEXT_CALLS(WRAP_PROCESS_TEXT)
 PLATFORM_NAME_CALLS(WRAP_NAME)
 
 static int
-w_sysctls(void *x, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+w_sysctls(void *x, enum plat_sysctl_group group, struct plat_sysctl_set *out)
 {
-    int sts = fault(F(x), FAULT_SYSCTLS + family);
+    int sts = fault(F(x), FAULT_SYSCTLS + group);
 
-    if (sts < 0 || ASK(x, sysctls, (IN(x)->ctx, family, out)) < 0)
+    if (sts < 0 || ASK(x, sysctls, (IN(x)->ctx, group, out)) < 0)
         return sts;
     if (F(x)->injected && F(x)->sts == FAULT_LARGEST)
         memset(out->value, 0xff, sizeof(out->value));

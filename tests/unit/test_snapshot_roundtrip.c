@@ -78,11 +78,11 @@ same_kernel(struct platform *a, struct platform *b)
     struct plat_tasks ka, kb;
     struct plat_login_set la, lb;
 
-    for (int f = 0; f < PLAT_SYSCTL_NFAMILIES; f++) {
+    for (int f = 0; f < PLAT_SYSCTL_NGROUPS; f++) {
         memset(&sa, 0, sizeof(sa));
         memset(&sb, 0, sizeof(sb));
-        assert_int_equal(a->sysctls(a->ctx, (enum plat_sysctl_family)f, &sa), 0);
-        assert_int_equal(b->sysctls(b->ctx, (enum plat_sysctl_family)f, &sb), 0);
+        assert_int_equal(a->sysctls(a->ctx, (enum plat_sysctl_group)f, &sa), 0);
+        assert_int_equal(b->sysctls(b->ctx, (enum plat_sysctl_group)f, &sb), 0);
         assert_true(sa.n > 0);
         for (unsigned int i = 0; i < sa.n; i++)
             assert_int_equal(sa.status[i], 0);      /* the fixtures have every value */

@@ -77,8 +77,8 @@ int live_sysctl_growing(struct live_source *src, const char *what, int *mib, uns
 /* sysctlbyname of a string into out (always NUL-terminated). */
 int live_sysctl_text(struct live_source *src, const char *name, char *out, size_t outlen);
 
-/* Read an integer sysctl family into out (each value with its own status). */
-int live_read_sysctls(struct live_source *src, enum plat_sysctl_family family, struct plat_sysctl_set *out);
+/* Read an integer sysctl group into out (each value with its own status). */
+int live_read_sysctls(struct live_source *src, enum plat_sysctl_group group, struct plat_sysctl_set *out);
 
 
 int live_host(void *ctx, struct plat_host *out);
@@ -88,7 +88,7 @@ int live_loadavg(void *ctx, struct plat_loadavg *out);
 int live_clock(void *ctx, struct plat_clock *out);
 int live_cpu_total(void *ctx, struct plat_cpu_ticks *out);
 int live_cpus(void *ctx, struct plat_cpu_set *out);
-int live_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out);
+int live_sysctls(void *ctx, enum plat_sysctl_group group, struct plat_sysctl_set *out);
 int live_tasks(void *ctx, struct plat_tasks *out);
 int live_logins(void *ctx, struct plat_login_set *out);
 int live_topology(void *ctx, struct plat_topology *out);

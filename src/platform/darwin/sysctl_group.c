@@ -1,5 +1,5 @@
 /*
- * Integer sysctl families (plat_sysctl_defs) and the live task and thread
+ * Integer sysctl groups (plat_sysctl_defs) and the live task and thread
  * totals.
  */
 #include "live_source.h"
@@ -7,13 +7,13 @@
 #include <errno.h>
 
 int
-live_read_sysctls(struct live_source *src, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+live_read_sysctls(struct live_source *src, enum plat_sysctl_group group, struct plat_sysctl_set *out)
 {
     unsigned int n;
-    const struct plat_sysctl_def *defs = plat_sysctl_defs(family, &n);
+    const struct plat_sysctl_def *defs = plat_sysctl_defs(group, &n);
 
     if (defs == NULL)
-        return live_fail(src, -EINVAL, "unknown sysctl family %d", (int)family);
+        return live_fail(src, -EINVAL, "unknown sysctl group %d", (int)group);
     out->n = n;
     for (unsigned int i = 0; i < n; i++)
         out->status[i] = live_sysctl_uint(src, defs[i].name, &out->value[i]);
@@ -21,9 +21,9 @@ live_read_sysctls(struct live_source *src, enum plat_sysctl_family family, struc
 }
 
 int
-live_sysctls(void *ctx, enum plat_sysctl_family family, struct plat_sysctl_set *out)
+live_sysctls(void *ctx, enum plat_sysctl_group group, struct plat_sysctl_set *out)
 {
-    return live_read_sysctls(live_begin(ctx), family, out);
+    return live_read_sysctls(live_begin(ctx), group, out);
 }
 
 /* kern.num_tasks and kern.num_threads are the kernel's limits (task_max,
