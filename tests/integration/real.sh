@@ -28,7 +28,7 @@ for expect in "$src"/tests/real-macs/*/*.expect; do
             "not ok - "*) not_ok "${line#not ok - }" ;;
             *) echo "$line" ;;
         esac
-    done < <(python3 "$src/tests/integration/real_dumps.py" check "$expect")
+    done < <(python3 "$src/tests/integration/real_dumps.py" check "$expect" "$snap")
     check "$name: pmcd is still up" sh -c "kill -0 $pmcd_pid && pminfo -h 127.0.0.1 -d power.source >/dev/null"
     stop_pmcd
 done

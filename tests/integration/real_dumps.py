@@ -21,8 +21,17 @@ says how):
   METRIC[INSTANCE] VALUE NOTE            VALUE: a number, "text", or - (no value)
   METRIC[INSTANCE] @LABEL VALUE NOTE     a label of the instance (a JSON value)
 
+A folder's pass-through file names the metrics that serve one key of an
+imported entry as it is, for every .expect of the folder, so a key costs
+one line there rather than one in each .expect:
+
+  when METRIC VALUE                      the rules below hold where the .expect lists METRIC as VALUE;
+                                         elsewhere those metrics have no value
+  METRIC MATCH KEY                       the value is KEY's number in the first entry the query MATCH
+                                         imported from the dump, or none where the dump lacks the key
+
   real_dumps.py snapshot EXPECT DARWIN_SNAPSHOT OUT   writes the snapshot the imports make
-  real_dumps.py check EXPECT                          asks pmcd (PMCD_PORT on 127.0.0.1); prints ok/not ok lines
+  real_dumps.py check EXPECT SNAPSHOT                 asks pmcd (PMCD_PORT on 127.0.0.1); prints ok/not ok lines
   real_dumps.py corpus TEST                           prints the corpus's folder; without it, says what TEST
                                                       skips and exits SKIPPED (77, ctest's skip), or 1 where
                                                       PMDA_DARWIN_SHARED_REQUIRED is set (CI)
@@ -198,6 +207,43 @@ def snapshot(expect_path, darwin_snapshot, out):
     return status
 
 
+def imported_values(snapshot_path):
+    """Each query's first imported entry's numbers and flags: {match: {key: text}}."""
+    first, values = {}, {}
+    entry = re.compile(r"^ioreg\[(?P<match>[^#\]]+)#(?P<id>[^\]]+)\]\.prop\.(?P<key>\S+) (?P<kind>\S+) (?P<value>.*)$")
+    with open(snapshot_path) as f:
+        for line in f:
+            m = entry.match(line.rstrip("\n"))
+            if not m or first.setdefault(m.group("match"), m.group("id")) != m.group("id"):
+                continue
+            if m.group("kind") == "number":
+                values.setdefault(m.group("match"), {})[m.group("key")] = m.group("value")
+            elif m.group("kind") == "bool":
+                values.setdefault(m.group("match"), {})[m.group("key")] = m.group("value")
+    return values
+
+
+def pass_through(e, snapshot_path):
+    """The folder's pass-through rules as (metric, None, value, note) for this .expect."""
+    rules = os.path.join(os.path.dirname(os.path.abspath(e.path)), "pass-through")
+    if not os.path.exists(rules):
+        return []
+    imported, out, when = imported_values(snapshot_path), [], True
+    listed = {(metric, inst or ""): value for metric, inst, value, _ in e.values}
+    with open(rules) as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if words[0] == "when":
+                when = listed.get((words[1], "")) == words[2]
+                continue
+            metric, match, key = words
+            value = imported.get(match, {}).get(key, "-") if when else "-"
+            out.append((metric, None, value, f"{match} {key}" + ("" if when else f" (pass-through: not where {rules})")))
+    return out
+
+
 def pminfo(names):
     """Each metric's values by instance name ("" without instances), or an error text."""
     out = subprocess.run(["pminfo", "-h", "127.0.0.1", "-f"] + names, capture_output=True, text=True).stdout
@@ -242,8 +288,14 @@ def agrees(expected, got):
     return abs(value - float(expected)) <= max(0.5 * 10 ** -digits, 1e-6 * abs(float(expected))) * (1 + 1e-9)
 
 
-def check(expect_path):
+def check(expect_path, snapshot_path):
     e = Expect(expect_path)
+    ruled = pass_through(e, snapshot_path)
+    for metric, _, _, _ in ruled:
+        if any(m == metric for m, *_ in e.values):
+            print(f"not ok - {os.path.basename(expect_path)}: {metric} is listed and also a pass-through rule")
+            return 1
+    e.values += ruled
     name = os.path.basename(expect_path)
     served = pminfo(e.covers) if e.covers else {}
     failed = 0
@@ -280,8 +332,8 @@ def check(expect_path):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "snapshot":
         sys.exit(snapshot(*sys.argv[2:]))
-    if len(sys.argv) == 3 and sys.argv[1] == "check":
-        sys.exit(check(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2], sys.argv[3]))
     if len(sys.argv) == 3 and sys.argv[1] == "corpus":
         print(corpus_or_skip(sys.argv[2]))
         sys.exit(0)
