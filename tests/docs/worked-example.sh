@@ -1,7 +1,10 @@
 #!/bin/bash
-# The worked example of docs/adding-a-metric-family.md, followed as written:
-# apply its patch to a copy of the tree, run its commands, and fetch the new
-# metric from the replayed fixture with the value the patch gives it.
+# The worked examples of docs/adding-a-metric-family.md, followed as
+# written: apply its two patches to a copy of the tree, count the files each
+# edits by hand, run its commands, fetch the new metrics from the replayed
+# fixture with the values the doc gives, and replay a real battery dump
+# through pmcd with the new pass-through rule (the corpus beside the
+# project: skipped visibly without it, a failure where CI requires it).
 #
 # usage: worked-example.sh SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -17,28 +20,51 @@ block() {
         inside { print }' "$doc"
 }
 
+# The files a patch edits, less the one that opens a cluster.
+edited() {
+    grep '^+++ ' "$1" | grep -vc 'metric_ids\.h$' || true
+}
+
 rm -rf "$work"
 mkdir -p "$work/tree"
 tar -C "$src" --exclude=./.git --exclude='./build*' --exclude=./Testing -cf - . | tar -C "$work/tree" -xf -
-block patch > "$work/example.diff"
+block patch > "$work/sysctl.diff"
+block registry-patch > "$work/registry.diff"
 block commands > "$work/commands.sh"
-[ -s "$work/example.diff" ] && [ -s "$work/commands.sh" ] || { echo "the doc has no worked example" >&2; exit 1; }
+for f in sysctl.diff registry.diff commands.sh; do
+    [ -s "$work/$f" ] || { echo "the doc has no worked example's $f" >&2; exit 1; }
+done
 
-files=$(grep -c '^+++ ' "$work/example.diff")
-echo "the example edits $files files by hand"
-[ "$files" -le 5 ] || { echo "adding a sysctl metric takes $files places, more than the doc promises" >&2; exit 1; }
+sysctl_files=$(edited "$work/sysctl.diff")
+registry_files=$(edited "$work/registry.diff")
+echo "a sysctl metric edits $sysctl_files files by hand (after its cluster's first), an IORegistry one $registry_files"
+[ "$sysctl_files" -le 3 ] || { echo "adding a sysctl metric takes $sysctl_files places, more than 3" >&2; exit 1; }
+[ "$registry_files" -le 4 ] || { echo "adding an IORegistry metric takes $registry_files places, more than 4" >&2; exit 1; }
 
+# The copy is not beside the corpus: the doc's commands and the replay read it where the tree is.
+export PMDA_DARWIN_REAL_MACS=${PMDA_DARWIN_REAL_MACS:-$(realpath -m "$src/../shared/real-macs")}
+python3 "$src/tests/integration/real_dumps.py" corpus docs.worked_example >/dev/null || exit
 cd "$work/tree"
-patch -p1 --quiet < "$work/example.diff"
+patch -p1 --quiet < "$work/sysctl.diff"
+patch -p1 --quiet < "$work/registry.diff"
 export PCP_DERIVED_CONFIG= PMDA_DARWIN_SNAPSHOT=
 bash -euo pipefail "$work/commands.sh"
 
 module=build/pmda_darwin.so
 [ -e "$module" ] || module=build/pmda_darwin.dylib
-value=$(PMDA_DARWIN_SNAPSHOT=tests/fixtures/apple-silicon.snapshot \
-    pminfo -L -K clear -K "add,78,$module,darwin_init" -n pmns/root -f ipc.socket.buffer_bytes 2>/dev/null |
-    awk '$1 == "value" {print $2}')
-echo "ipc.socket.buffer_bytes from the fixture: ${value:-none}"
-[ "$value" = 5000 ]
-# The docs' key table gained the new key.
+fetched=$(PMDA_DARWIN_SNAPSHOT=tests/fixtures/apple-silicon.snapshot \
+    pminfo -L -K clear -K "add,78,$module,darwin_init" -n pmns/root -f ipc.socket.buffer_bytes power.battery.critical \
+    2>/dev/null | awk '/^[a-z]/ {m = $1} $1 == "value" {print m, $2}')
+echo "from the fixture: ${fetched:-nothing}"
+[ "$fetched" = "ipc.socket.buffer_bytes 5000
+power.battery.critical 0" ]
+# The generated files gained the new names and keys.
 grep -q 'sysctl.kern.ipc.sbmb_cnt' docs/snapshot-format.md || { echo "docs/snapshot-format.md lacks the new key" >&2; exit 1; }
+grep -q 'AtCriticalLevel' docs/registry-keys.md || { echo "docs/registry-keys.md lacks the new key" >&2; exit 1; }
+grep -q 'critical *DARWIN:122:8' pmns/pmns || { echo "pmns/pmns lacks power.battery.critical" >&2; exit 1; }
+
+# A real dump through pmcd: the rule gives the dump's own value, and the
+# check fails for a served value no line or rule covers.
+tests/integration/real.sh "$module" build/darwin-snapshot . "$work/real" battery/sik-macbookair-m2-macos27-charging |
+    tee "$work/real.log" | grep -E 'critical|passed'
+grep -q '^ok - .*power.battery.critical is 0 (AppleSmartBattery AtCriticalLevel)' "$work/real.log"

@@ -5,15 +5,16 @@
 # private pmcd, and what PCP's clients see checked against the values its
 # .expect derives from the dump's own numbers. Without the corpus: skipped (77).
 #
-# usage: real.sh MODULE DARWIN_SNAPSHOT SOURCE_DIR WORK_DIR
+# usage: real.sh MODULE DARWIN_SNAPSHOT SOURCE_DIR WORK_DIR [FAMILY/NAME]
+# (with FAMILY/NAME, that .expect alone: a glob such as battery/sik-*)
 set -u
-module=$(realpath "$1") darwin_snapshot=$(realpath "$2") src=$(realpath "$3") work=$4
+module=$(realpath "$1") darwin_snapshot=$(realpath "$2") src=$(realpath "$3") work=$4 only=${5:-*/*}
 . "$src/tests/integration/lib.sh"
 python3 "$src/tests/integration/real_dumps.py" corpus integration.real_dumps >/dev/null || exit
 rm -rf "$work"; mkdir -p "$work"
 trap stop_pmcd EXIT
 
-for expect in "$src"/tests/real-macs/*/*.expect; do
+for expect in "$src"/tests/real-macs/$only.expect; do
     name=$(basename "$(dirname "$expect")")/$(basename "$expect" .expect)
     snap=$work/${name//\//-}.snapshot
     check "$name: its dumps import as the .expect says" \
