@@ -4,7 +4,7 @@ virtual Mac must answer.
 
 usage: check-sources.py SNAPSHOT
 
-darwin-snapshot (src/replay/snapshot_write.c) writes, in place of a source's
+darwin-snapshot (tools/writer/snapshot_write.c) writes, in place of a source's
 keys, one of three comment lines:
 
   # WHAT failed (STRERROR): MESSAGE   a whole source failed; WHAT is the name

@@ -80,18 +80,8 @@ int reg_query_is_registry(const struct plat_reg_query *q);
  * live reader records nothing else. */
 int reg_path_wanted(const char *const *keys, const char *path);
 
-/* A property value in a snapshot: "number 42", "float 41.5", "bool 1",
- * "string Apple SSD", "data 45000000" (hex). Parse one into the builder as the entry's property
- * at path: 0, or -EINVAL for text that is none of these. */
-int reg_builder_parse(struct reg_builder *b, const char *path, const char *text);
-/* The same value decoded into out: a string points into text, data is
- * allocated (the caller frees out->data). 0, -EINVAL or -ENOMEM. */
-int reg_value_decode(const char *text, struct plat_reg_prop *out);
-/* Add a decoded value as the entry's property at path. */
+/* Add a decoded value (registry_codec.h) as the entry's property at path. */
 int reg_builder_prop(struct reg_builder *b, const char *path, const struct plat_reg_prop *p);
-void reg_write_value(FILE *fp, const struct plat_reg_prop *p);
-/* 0 when text is a value reg_builder_parse takes, else -EINVAL. */
-int reg_value_check(const char *text);
 
 /* The property at path, or NULL. */
 const struct plat_reg_prop *reg_prop(const struct plat_reg_entry *e, const char *path);

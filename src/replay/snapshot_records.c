@@ -457,10 +457,9 @@ rec_registry_is_counter(const struct plat_reg_query *q, const char *path)
     return 0;                           /* a query the agent does not make has none */
 }
 
-/* A record's keys start with "family.", "family[instance]." or nothing
- * (each field's key has its family): written once per record. */
-static size_t
-key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instance)
+/* Each field's key has its family: the prefix is written once per record. */
+size_t
+rec_key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instance)
 {
     int n = 0;
 
@@ -475,8 +474,8 @@ key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instanc
 /* The key of element i of field f after the prefix already in buf
  * ("vm.free_count", "netif[en0].index", "icmp.inhist_3"): plain copies,
  * as replay builds hundreds of keys a round. */
-static const char *
-field_key(char *buf, size_t size, size_t prefix, const struct rec_field *f, unsigned int i)
+const char *
+rec_field_key(char *buf, size_t size, size_t prefix, const struct rec_field *f, unsigned int i)
 {
     size_t len = strlen(f->key), at = prefix;
     char digits[12];
@@ -600,7 +599,7 @@ read_record(struct snap *s, const struct rec_desc *d, const char *instance, cons
 {
     unsigned char *base = out;
     char key[PLAT_NAME_MAX + 96];
-    size_t prefix = entry ? 0 : key_prefix(key, sizeof(key), d, instance);    /* entries need no keys */
+    size_t prefix = entry ? 0 : rec_key_prefix(key, sizeof(key), d, instance);    /* entries need no keys */
     unsigned int j = 0;
     int record = 0;
 
@@ -617,11 +616,11 @@ read_record(struct snap *s, const struct rec_desc *d, const char *instance, cons
 
             if (*group < 0)
                 continue;           /* the first failure explains the group */
-            e = entry ? entry[j] : snap_find(s, field_key(key, sizeof(key), prefix, f, i));
+            e = entry ? entry[j] : snap_find(s, rec_field_key(key, sizeof(key), prefix, f, i));
             sts = read_one(s, f, e, base + f->offset + i * rec_element_size(f));
             if (sts == -ENOENT && e == NULL) {          /* name the key the file lacks */
-                prefix = key_prefix(key, sizeof(key), d, instance);
-                sts = snap_missing(s, field_key(key, sizeof(key), prefix, f, i));
+                prefix = rec_key_prefix(key, sizeof(key), d, instance);
+                sts = snap_missing(s, rec_field_key(key, sizeof(key), prefix, f, i));
             }
             if (sts < 0)
                 *group = sts;
@@ -689,10 +688,10 @@ found(struct rec_cache *c, struct snap *s, const struct rec_desc *d, const char 
         memset(r, 0, sizeof(*r));
         return NULL;
     }
-    prefix = key_prefix(text, sizeof(text), d, instance);
+    prefix = rec_key_prefix(text, sizeof(text), d, instance);
     for (unsigned int k = 0; k < d->nfields; k++)
         for (unsigned int e = 0; e < rec_elements(&d->fields[k]); e++)
-            r->entry[j++] = snap_find(s, field_key(text, sizeof(text), prefix, &d->fields[k], e));
+            r->entry[j++] = snap_find(s, rec_field_key(text, sizeof(text), prefix, &d->fields[k], e));
     r->desc = d;
     c->table.n++;
     return r;
@@ -732,66 +731,6 @@ rec_cache_free(struct rec_cache *c)
     }
     free(slot);
     rec_cache_init(c);
-}
-
-static void
-write_one(FILE *fp, const struct rec_field *f, const char *key, const unsigned char *at)
-{
-    uint32_t v32;
-    uint64_t v64;
-    int32_t iv;
-    int64_t sec;
-
-    switch (f->kind) {
-    case SNAP_COUNTER32:
-    case SNAP_GAUGE32:
-        memcpy(&v32, at, sizeof(v32));
-        fprintf(fp, "%s %" PRIu32 "\n", key, v32);
-        break;
-    case SNAP_COUNTER64:
-    case SNAP_GAUGE64:
-        memcpy(&v64, at, sizeof(v64));
-        fprintf(fp, "%s %" PRIu64 "\n", key, v64);
-        break;
-    case SNAP_INT:
-        memcpy(&iv, at, sizeof(iv));
-        fprintf(fp, "%s %" PRId32 "\n", key, iv);
-        break;
-    case SNAP_TEXT:
-        if (!((f->flags & REC_ABSENT_IS_EMPTY) && at[0] == '\0'))
-            fprintf(fp, "%s %s\n", key, (const char *)at);
-        break;
-    case SNAP_TIME:
-        memcpy(&sec, at, sizeof(sec));
-        memcpy(&iv, at + 8, sizeof(iv));
-        fprintf(fp, "%s %" PRId64 ".%06" PRId32 "\n", key, sec, iv);
-        break;
-    case SNAP_REGISTRY:
-        break;                          /* registry entries are not described records */
-    }
-}
-
-void
-rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in)
-{
-    const unsigned char *base = in;
-    char key[PLAT_NAME_MAX + 96];
-    size_t prefix = key_prefix(key, sizeof(key), d, instance);
-
-    for (unsigned int k = 0; k < d->nfields; k++) {
-        const struct rec_field *f = &d->fields[k];
-        int status = 0;
-
-        if (f->status != NONE)
-            memcpy(&status, base + f->status, sizeof(status));
-        for (unsigned int i = 0; i < rec_elements(f); i++) {
-            field_key(key, sizeof(key), prefix, f, i);
-            if (status < 0)
-                fprintf(fp, "# %s failed (%s)\n", key, strerror(-status));
-            else
-                write_one(fp, f, key, base + f->offset + i * rec_element_size(f));
-        }
-    }
 }
 
 /* A schema entry whose family and field share one allocation, "family\0field". */
@@ -837,7 +776,7 @@ rec_schema(const struct snap_field *extra, size_t nextra, int processes)
             for (unsigned int j = 0; j < d->nfields; j++)
                 for (unsigned int i = 0; i < rec_elements(&d->fields[j]); i++) {
                     char key[128];
-                    const char *dot = strchr(field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, NULL),
+                    const char *dot = strchr(rec_field_key(key, sizeof(key), rec_key_prefix(key, sizeof(key), d, NULL),
                                                        &d->fields[j], i), '.');
 
                     if (schema_entry(&schema[k++], key, (size_t)(dot - key), dot + 1, inst, d->fields[j].kind,
@@ -876,99 +815,4 @@ rec_schema_free(struct snap_field *schema)
     for (struct snap_field *f = schema; f->family != NULL; f++)
         free((char *)f->family);        /* and the field with it */
     free(schema);
-}
-
-static const char *
-doc_kind(enum snap_kind kind)
-{
-    switch (kind) {
-    case SNAP_COUNTER32: return "32-bit counter";
-    case SNAP_COUNTER64: return "64-bit counter";
-    case SNAP_GAUGE32: return "32-bit";
-    case SNAP_GAUGE64: return "64-bit";
-    case SNAP_INT: return "signed";
-    case SNAP_TEXT: return "text";
-    case SNAP_TIME: return "time";
-    case SNAP_REGISTRY: return "registry value";
-    }
-    return "?";
-}
-
-static const char *
-source_of(const struct rec_desc *d, unsigned int j)
-{
-    while (j > 0 && d->fields[j].source == NULL)
-        j--;
-    return d->fields[j].source != NULL ? d->fields[j].source : "";
-}
-
-#define DIVISOR_NOTE(f) (((f)->flags & REC_DIVISOR) ? ", not 0" : "")
-
-/* The row's source, and on a family's first instanced row how many
- * instances a file may have. */
-static const char *
-row_source(const struct rec_desc *d, int inst, unsigned int start, unsigned int j, char *buf, size_t len)
-{
-    if (inst && start == 0 && d->most != 0)
-        snprintf(buf, len, "%s; at most %u instances in a file", source_of(d, j), d->most);
-    else
-        snprintf(buf, len, "%s", source_of(d, j));
-    return buf;
-}
-
-/* One row per run of fields with the same kind, flags and source: the first key
- * in full, the others from their last dot. A record read both host-wide
- * and per instance gets rows for each. */
-void
-rec_doc_table(FILE *fp)
-{
-    for (unsigned int r = 0; r < rec_nall; r++) {
-        const struct rec_desc *d = rec_all[r];
-
-        for (int inst = 0; inst < 2; inst++) {
-            if ((inst == 0 && d->instancing == REC_INSTANCED) || (inst == 1 && d->instancing == REC_PLAIN))
-                continue;
-            unsigned int start = 0;
-            char source[512];
-
-            for (unsigned int j = 0; j < d->nfields; j++) {
-                const struct rec_field *f = &d->fields[j];
-                char key[128];
-
-                field_key(key, sizeof(key), key_prefix(key, sizeof(key), d, inst ? d->instance_doc : NULL), f, 0);
-                if (f->count > 1)
-                    key[strlen(key) - 1] = 'N';
-                if (j == 0 || f->source != NULL || f->kind != d->fields[j - 1].kind ||
-                    f->flags != d->fields[j - 1].flags) {
-                    if (j > 0)
-                        fprintf(fp, " | %s%s | %s |\n", doc_kind(d->fields[j - 1].kind),
-                                DIVISOR_NOTE(&d->fields[j - 1]), row_source(d, inst, start, j - 1, source, sizeof(source)));
-                    fprintf(fp, "| `%s`", key);
-                    start = j;
-                } else {
-                    fprintf(fp, ", `%s`", strrchr(key, '.'));
-                }
-            }
-            fprintf(fp, " | %s%s | %s |\n", doc_kind(d->fields[d->nfields - 1].kind),
-                    DIVISOR_NOTE(&d->fields[d->nfields - 1]),
-                    row_source(d, inst, start, d->nfields - 1, source, sizeof(source)));
-        }
-    }
-    for (int group = 0; group < PLAT_SYSCTL_NGROUPS; group++) {
-        unsigned int n;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)group, &n);
-
-        for (int counter = 0; counter < 2; counter++) {
-            const char *sep = "| ";
-
-            for (unsigned int i = 0; i < n; i++)
-                if (rec_sysctl_is_counter((enum plat_sysctl_group)group, i) == counter &&
-                    !rec_sysctl_listed_before((enum plat_sysctl_group)group, defs[i].name)) {
-                    fprintf(fp, "%s`sysctl.%s`", sep, defs[i].name);
-                    sep = ", ";
-                }
-            if (sep[0] == ',')
-                fprintf(fp, " | %s | those sysctls |\n", counter ? "64-bit counter" : "64-bit");
-        }
-    }
 }

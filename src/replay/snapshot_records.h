@@ -115,9 +115,11 @@ int rec_present(struct rec_cache *c, struct snap *s, const struct rec_desc *d, c
 void rec_cache_init(struct rec_cache *c);
 void rec_cache_free(struct rec_cache *c);
 
-/* Write a record's fields; a field whose group status is a failure is
- * written as a comment saying so, so that replay fails the same metrics. */
-void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in);
+/* The prefix of a record's keys ("family.", "family[instance]." or
+ * nothing) written into buf: its length. Then the key of element i of
+ * field f after that prefix, in buf. */
+size_t rec_key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instance);
+const char *rec_field_key(char *buf, size_t size, size_t prefix, const struct rec_field *f, unsigned int i);
 
 /* The parser's schema: an entry for every key of every description and of
  * every sysctl group (sysctl_defs.c), then the extra entries, then a
@@ -125,8 +127,5 @@ void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const v
  * per-process calls read are marked unread. Free with rec_schema_free. */
 struct snap_field *rec_schema(const struct snap_field *extra, size_t nextra, int processes);
 void rec_schema_free(struct snap_field *schema);
-
-/* The docs' key table (markdown rows), generated from the descriptions. */
-void rec_doc_table(FILE *fp);
 
 #endif

@@ -6,6 +6,7 @@
 #include "error_text.h"
 #include "hash_slots.h"
 #include "registry_set.h"
+#include "registry_codec.h"
 
 #include <ctype.h>
 #include <errno.h>

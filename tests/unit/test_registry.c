@@ -19,6 +19,8 @@
 #include "replay.h"
 #include "registry_decode.h"
 #include "registry_set.h"
+#include "registry_codec.h"
+#include "writer.h"
 
 static void
 paths_escape_what_would_split_them(void **state)

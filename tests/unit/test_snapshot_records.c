@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "snapshot_records.h"
+#include "writer.h"
 
 #define STRUCT_MAX 65536                /* larger than any platform struct */
 

@@ -1,6 +1,6 @@
 #include "snapshot_write.h"
 #include "registry_set.h"
-#include "snapshot_records.h"
+#include "writer.h"
 #include "snapshot_store.h"
 
 #include <errno.h>
