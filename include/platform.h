@@ -2,7 +2,7 @@
  * The platform interface: what the agent needs from the operating system,
  * as plain C structs. No PCP type appears here.
  *
- * The live macOS source (src/platform/darwin/) implements it; anything
+ * The live macOS source (src/macos/) implements it; anything
  * that answers the same calls can stand in for it. Each call fills one
  * struct from one OS request and returns 0, or a negative errno when the
  * source failed. Fields mirror the width of the

@@ -56,12 +56,13 @@ static int container_inst[APFS_MAX], volume_inst[APFS_MAX];
 static unsigned int ncontainers, nvolumes;
 
 static int
-apfs_refresh(const struct platform *p, pmInDom container_id)
+apfs_refresh(const struct platform *p, pmInDom container_id, const char **reason)
 {
     pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
     struct plat_reg_set set;
     int sts;
 
+    (void)reason;
     ncontainers = nvolumes = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_APFS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);

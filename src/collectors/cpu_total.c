@@ -26,11 +26,12 @@ static const struct metric_row rows[] = {
 static struct cpu_counters total;
 
 static int
-cpu_total_refresh(const struct platform *p, pmInDom indom)
+cpu_total_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_cpu_ticks ticks;
     int sts;
 
+    (void)reason;
     (void)indom;
     if ((sts = p->cpu_total(p->ctx, &ticks)) < 0)
         return collector_error(sts);

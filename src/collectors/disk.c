@@ -181,12 +181,13 @@ sum_all(void)
 }
 
 static int
-disk_refresh(const struct platform *p, pmInDom id)
+disk_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     struct plat_reg_set set;
     unsigned int n = 0, kept = 0;
     int sts;
 
+    (void)reason;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_DISKS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)

@@ -22,6 +22,7 @@
 #include "instance_names.h"
 #include "energy_decode.h"
 #include "pstate.h"
+#include "pstate_decode.h"
 #include "array_grow.h"
 #include "registry_set.h"
 
@@ -66,24 +67,6 @@ static int logged;                      /* a frozen channel was logged */
 static unsigned long cluster_refreshes; /* cluster 127's, at the last judgement */
 static int energy_sts;
 
-/* "DIE_n_": n, and *rest past it; -1 (rest the name) without one. */
-static int
-die_of(const char *name, const char **rest)
-{
-    int die = 0;
-    const char *s = name + 4;
-
-    *rest = name;
-    if (strncmp(name, "DIE_", 4) != 0 || *s < '0' || *s > '9')
-        return -1;
-    while (*s >= '0' && *s <= '9')
-        die = die * 10 + (*s++ - '0');
-    if (*s != '_')
-        return -1;
-    *rest = s + 1;
-    return die;
-}
-
 /*
  * Whether a channel is judged, and by whose work: the CPU and DRAM units
  * ("CPU Energy", an Ultra's "DIE_1_CPU Energy", "DRAM0") by every cluster
@@ -101,7 +84,7 @@ judged(const struct energy_channel *c, int *die, char *cluster, size_t len)
     size_t at;
     int k = 0, digits = 0;
 
-    *die = die_of(c->name, &s);
+    *die = pstate_die(c->name, &s);
     cluster[0] = '\0';
     if (c->unit == ENERGY_CPU || c->unit == ENERGY_DRAM)
         return 1;
@@ -226,11 +209,12 @@ grow(unsigned int n)
 }
 
 static int
-energy_refresh(const struct platform *p, pmInDom id)
+energy_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     struct plat_reg_set set;
     int sts;
 
+    (void)reason;
     energy.n = 0;
     energy.have = 0;
     names_begin(id);

@@ -84,12 +84,13 @@ mounted_twice(const char *on)
 }
 
 static int
-filesys_refresh(const struct platform *p, pmInDom id)
+filesys_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     struct plat_mount_set set;
     unsigned int clashed = 0;
     int sts;
 
+    (void)reason;
     if ((sts = p->mounts(p->ctx, &set)) < 0)
         return collector_error(sts);
     names_begin(id);

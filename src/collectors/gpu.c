@@ -43,11 +43,12 @@ static int gpu_inst[GPU_MAX];
 static unsigned int ngpus;
 
 static int
-gpu_refresh(const struct platform *p, pmInDom id)
+gpu_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     struct plat_reg_set set;
     int sts;
 
+    (void)reason;
     ngpus = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_GPUS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);

@@ -55,11 +55,12 @@ hinv_memsize(uint64_t *out)
 }
 
 static int
-hinv_refresh(const struct platform *p, pmInDom indom)
+hinv_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_host fresh;
     int sts;
 
+    (void)reason;
     (void)indom;
     if (have_host)
         return 0;

@@ -45,11 +45,12 @@ sum(const struct wrap32 *hist)
 }
 
 static int
-icmp_refresh(const struct platform *p, pmInDom indom)
+icmp_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_icmp c;
     int sts;
 
+    (void)reason;
     (void)indom;
     if ((sts = p->icmp(p->ctx, &c)) < 0)
         return collector_error(sts);

@@ -2,43 +2,48 @@
  * Cluster 23: IPv6 statistics (net.inet6.ip6.stats, 64-bit counters).
  */
 #include "collector.h"
+#include "metric_units.h"
 
-enum { ITEM_INRECEIVES = 187, ITEM_OUTFORWARDED, ITEM_INDISCARDS, ITEM_OUTDISCARDS, ITEM_FRAGCREATES, ITEM_REASMOKS };
+static int indiscards(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
-#define ROW(name, item) { name, CLUSTER_IPV6, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
-                          PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) }
+#define COUNTER(name, item, ...) { name, CLUSTER_IPV6, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+                                   UNITS_COUNT, __VA_ARGS__ }
+#define FIELD(member) FIELD_ALWAYS(struct plat_ip6, member, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
-    ROW("network.ipv6.inreceives", ITEM_INRECEIVES),
-    ROW("network.ipv6.outforwarded", ITEM_OUTFORWARDED),
-    ROW("network.ipv6.indiscards", ITEM_INDISCARDS),
-    ROW("network.ipv6.outdiscards", ITEM_OUTDISCARDS),
-    ROW("network.ipv6.fragcreates", ITEM_FRAGCREATES),
-    ROW("network.ipv6.reasmoks", ITEM_REASMOKS),
+    COUNTER("network.ipv6.inreceives", 187, FIELD(total)),
+    COUNTER("network.ipv6.outforwarded", 188, FIELD(forward)),
+    COUNTER("network.ipv6.indiscards", 189, .derive = indiscards),
+    COUNTER("network.ipv6.outdiscards", 190, FIELD(odropped)),
+    COUNTER("network.ipv6.fragcreates", 191, FIELD(ofragments)),
+    COUNTER("network.ipv6.reasmoks", 192, FIELD(reassembled)),
 };
 
 static struct plat_ip6 ip6;
 
 static int
-ipv6_refresh(const struct platform *p, pmInDom indom)
+ipv6_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
+    (void)reason;
     (void)indom;
     return collector_error(p->ip6(p->ctx, &ip6));
+}
+
+/* Datagrams dropped on input for being too short or too small. */
+static int
+indiscards(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    atom->ull = ip6.toosmall + ip6.tooshort;
+    return PMDA_FETCH_STATIC;
 }
 
 static int
 ipv6_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
-    switch (row->item) {
-    case ITEM_INRECEIVES: atom->ull = ip6.total; break;
-    case ITEM_OUTFORWARDED: atom->ull = ip6.forward; break;
-    case ITEM_INDISCARDS: atom->ull = ip6.toosmall + ip6.tooshort; break;
-    case ITEM_OUTDISCARDS: atom->ull = ip6.odropped; break;
-    case ITEM_FRAGCREATES: atom->ull = ip6.ofragments; break;
-    default: atom->ull = ip6.reassembled; break;
-    }
-    return PMDA_FETCH_STATIC;
+    return collector_field(row, &ip6, 0, atom);
 }
 
 const struct collector ipv6_collector = {

@@ -25,7 +25,7 @@ static const struct indom_def indom = {
 static struct plat_loadavg load;
 
 static int
-loadavg_refresh(const struct platform *p, pmInDom id)
+loadavg_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     int sts;
 
@@ -34,7 +34,10 @@ loadavg_refresh(const struct platform *p, pmInDom id)
     if ((sts = p->loadavg(p->ctx, &load)) < 0)
         return collector_error(sts);
     /* The averages are fixed point over fscale: 0 would make them infinite. */
-    return load.fscale == 0 ? collector_refuse("the source gave 0 for the fixed-point scale") : 0;
+    if (load.fscale != 0)
+        return 0;
+    *reason = "the source gave 0 for the fixed-point scale";
+    return PM_ERR_AGAIN;
 }
 
 static int

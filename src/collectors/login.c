@@ -22,11 +22,12 @@ static const struct metric_row rows[] = {
 static uint32_t nusers, nroots, nsessions;
 
 static int
-login_refresh(const struct platform *p, pmInDom indom)
+login_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_login_set set;
     int sts;
 
+    (void)reason;
     (void)indom;
     if ((sts = p->logins(p->ctx, &set)) < 0)
         return collector_error(sts);

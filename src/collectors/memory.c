@@ -2,7 +2,7 @@
  * The memory family, from host_statistics64(HOST_VM_INFO64), vm.swapusage
  * and the compressor sysctls: physical memory, paging, swap and the
  * compressor (cluster 1); the rest of what vm_stat prints, derived figures
- * with stated definitions (src/vm_derived.h), and the file cache and swap
+ * with stated definitions (src/collectors/common/vm_derived.h), and the file cache and swap
  * under the Linux names that pcp-htop, pmstat and pcp free read (cluster 101).
  */
 #include "collector.h"
@@ -145,11 +145,12 @@ static struct plat_memory mem;
 static unsigned int logged_failures;
 
 static int
-memory_refresh(const struct platform *p, pmInDom indom)
+memory_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     unsigned int failures = 0;
     int sts;
 
+    (void)reason;
     (void)indom;
     memset(&mem, 0, sizeof(mem));
     if ((sts = p->memory(p->ctx, &mem)) < 0)

@@ -167,12 +167,13 @@ drop_absent(void)
 }
 
 static int
-netif_refresh(const struct platform *p, pmInDom id)
+netif_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     struct plat_netif_set set;
     unsigned int mib_failed = 0;
     int sts;
 
+    (void)reason;
     if ((sts = p->interfaces(p->ctx, &set)) < 0)
         return collector_error(sts);
     names_begin(id);

@@ -45,11 +45,12 @@ static uint64_t sums[NSUMS];
 static struct delta_sum packets, bytes;     /* bytes apart: an interface may lack them alone */
 
 static int
-network_all_refresh(const struct platform *p, pmInDom indom)
+network_all_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct netif_view v;
 
     (void)p;
+    (void)reason;
     (void)indom;
     delta_sum_begin(&packets);
     delta_sum_begin(&bytes);

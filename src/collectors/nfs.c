@@ -102,10 +102,11 @@ server_ran(const struct plat_nfs *n)
 }
 
 static int
-nfs_refresh(const struct platform *p, pmInDom id)
+nfs_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     int sts;
 
+    (void)reason;
     (void)id;
     if ((sts = p->nfs(p->ctx, &nfs)) < 0)
         return collector_error(sts);

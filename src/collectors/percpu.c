@@ -105,11 +105,12 @@ drop_absent(void)
 }
 
 static int
-percpu_refresh(const struct platform *p, pmInDom id)
+percpu_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     struct plat_cpu_set set;
     int sts;
 
+    (void)reason;
     if ((sts = p->cpus(p->ctx, &set)) < 0)
         return collector_error(sts);
     active_sts = -EAGAIN;

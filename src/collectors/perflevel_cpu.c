@@ -34,11 +34,12 @@ static uint64_t level_ticks[PLAT_MAX_PERFLEVELS][CPU_NSTATES];
 static struct delta_sum seen;
 
 static int
-perflevel_cpu_refresh(const struct platform *p, pmInDom indom)
+perflevel_cpu_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct percpu_view cpu;
 
     (void)p;
+    (void)reason;
     (void)indom;
     if (!topology_levels_known())
         return 0;       /* no sum starts before it can: the first adds the since-boot totals */

@@ -77,11 +77,12 @@ static int have_battery;
 static int pack_absent;             /* no AppleSmartBatteryPack (before macOS 27): not asked again */
 
 static int
-power_refresh(const struct platform *p, pmInDom indom)
+power_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_reg_set set;
     int sts;
 
+    (void)reason;
     (void)indom;
     have_battery = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY], &set)) < 0 && sts != -ENOENT)

@@ -21,8 +21,9 @@ static struct plat_sysctl_set values;
 static unsigned int logged;
 
 static int
-pressure_refresh(const struct platform *p, pmInDom indom)
+pressure_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
+    (void)reason;
     (void)indom;
     return sysctl_values_refresh(p, PLAT_SYSCTL_PRESSURE, &values, "pressure", &logged);
 }

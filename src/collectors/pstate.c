@@ -303,7 +303,11 @@ pstate_cluster_activity(int die, const char *name, uint64_t *active_ns, uint64_t
         return family_labels(&f, inst, json, len);                                                            \
     }
 #define FAMILY_COLLECTOR(var, f, rows_, indom_, labels, ...)                                                  \
-    static int var##_refresh(const struct platform *p, pmInDom id) { return family_refresh(&f, p, id); }      \
+    static int var##_refresh(const struct platform *p, pmInDom id, const char **reason)                      \
+    {                                                                                                         \
+        (void)reason;                                                                                         \
+        return family_refresh(&f, p, id);                                                                     \
+    }                                                                                                         \
     static int var##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)                \
     {                                                                                                         \
         return family_fetch(&f, row, inst, atom);                                                             \

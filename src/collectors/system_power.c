@@ -22,11 +22,12 @@ static double watts;
 static int watts_sts;
 
 static int
-system_power_refresh(const struct platform *p, pmInDom indom)
+system_power_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_reg_set set;
     const struct plat_reg_entry *e;
 
+    (void)reason;
     (void)indom;
     if ((watts_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set)) < 0)
         return 0;                       /* the fetch says why */

@@ -21,41 +21,49 @@
 
 #include <string.h>
 
-enum {
-    ITEM_ACTIVEOPENS = 168, ITEM_PASSIVEOPENS, ITEM_ATTEMPTFAILS, ITEM_ESTABRESETS, ITEM_CURRESTAB, ITEM_INSEGS,
-    ITEM_OUTSEGS, ITEM_RETRANSSEGS, ITEM_INERRS, ITEM_OUTRSTS, ITEM_INCSUMERRORS, ITEM_RTOALGORITHM, ITEM_RTOMIN,
-    ITEM_RTOMAX, ITEM_MAXCONN, ITEM_BADSUM, ITEM_BADOFF, ITEM_SHORT, ITEM_MEMDROP
-};
-enum { F_CONNATTEMPT, F_ACCEPTS, F_CONNDROPS, F_DROPS, F_RCVTOTAL, F_SNDTOTAL, F_SNDREXMITPACK, F_SNDCTRL,
-       F_RCVBADSUM, F_RCVBADOFF, F_RCVSHORT, F_RCVMEMDROP, NFIELDS };
+/* The rows the input error total adds up. */
+enum { ROW_BADSUM = 15, ROW_BADOFF, ROW_SHORT, ROW_MEMDROP };
 
-#define ROW(name, item) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
+static int currestab(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int inerrs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int no_source(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int stats_accessible(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+
+#define COUNTER(name, item, member) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+                                      UNITS_COUNT, FIELD_ALWAYS(struct plat_tcp, member, FIELD_WRAP32) }
+/* What macOS has no source for. */
+#define NONE(name, item, type, units) { name, CLUSTER_TCP, item, type, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, units, \
+                                        .derive = no_source }
 
 static const struct metric_row rows[] = {
-    ROW("network.tcp.activeopens", ITEM_ACTIVEOPENS),
-    ROW("network.tcp.passiveopens", ITEM_PASSIVEOPENS),
-    ROW("network.tcp.attemptfails", ITEM_ATTEMPTFAILS),
-    ROW("network.tcp.estabresets", ITEM_ESTABRESETS),
-    { "network.tcp.currestab", CLUSTER_TCP, ITEM_CURRESTAB, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    ROW("network.tcp.insegs", ITEM_INSEGS),
-    ROW("network.tcp.outsegs", ITEM_OUTSEGS),
-    ROW("network.tcp.retranssegs", ITEM_RETRANSSEGS),
-    ROW("network.tcp.inerrs.total", ITEM_INERRS),
-    ROW("network.tcp.outrsts", ITEM_OUTRSTS),
-    ROW("network.tcp.incsumerrors", ITEM_INCSUMERRORS),
-    { "network.tcp.rtoalgorithm", CLUSTER_TCP, ITEM_RTOALGORITHM, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "network.tcp.rtomin", CLUSTER_TCP, ITEM_RTOMIN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
-    { "network.tcp.rtomax", CLUSTER_TCP, ITEM_RTOMAX, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_MSEC },
-    { "network.tcp.maxconn", CLUSTER_TCP, ITEM_MAXCONN, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    ROW("network.tcp.inerrs.badsum", ITEM_BADSUM),
-    ROW("network.tcp.inerrs.badoff", ITEM_BADOFF),
-    ROW("network.tcp.inerrs.short", ITEM_SHORT),
-    ROW("network.tcp.inerrs.memdrop", ITEM_MEMDROP),
+    COUNTER("network.tcp.activeopens", 168, connattempt),
+    COUNTER("network.tcp.passiveopens", 169, accepts),
+    COUNTER("network.tcp.attemptfails", 170, conndrops),
+    COUNTER("network.tcp.estabresets", 171, drops),
+    { "network.tcp.currestab", CLUSTER_TCP, 172, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      .derive = currestab },
+    COUNTER("network.tcp.insegs", 173, rcvtotal),
+    COUNTER("network.tcp.outsegs", 174, sndtotal),
+    COUNTER("network.tcp.retranssegs", 175, sndrexmitpack),
+    { "network.tcp.inerrs.total", CLUSTER_TCP, 176, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT,
+      .derive = inerrs },
+    COUNTER("network.tcp.outrsts", 177, sndctrl),
+    COUNTER("network.tcp.incsumerrors", 178, rcvbadsum),
+    NONE("network.tcp.rtoalgorithm", 179, PM_TYPE_U32, UNITS_NONE),
+    NONE("network.tcp.rtomin", 180, PM_TYPE_U32, UNITS_MSEC),
+    NONE("network.tcp.rtomax", 181, PM_TYPE_U32, UNITS_MSEC),
+    NONE("network.tcp.maxconn", 182, PM_TYPE_32, UNITS_NONE),
+    [ROW_BADSUM] = COUNTER("network.tcp.inerrs.badsum", 183, rcvbadsum),
+    [ROW_BADOFF] = COUNTER("network.tcp.inerrs.badoff", 184, rcvbadoff),
+    [ROW_SHORT] = COUNTER("network.tcp.inerrs.short", 185, rcvshort),
+    [ROW_MEMDROP] = COUNTER("network.tcp.inerrs.memdrop", 186, rcvmemdrop),
     { "network.tcp.stats_accessible", CLUSTER_TCP_ACCESS, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
-      UNITS_NONE },
+      UNITS_NONE, .derive = stats_accessible },
 };
 
-static struct wrap32 field[NFIELDS];
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static struct wrap32 wraps[NROWS];
 /* 1 when the statistics could be read, 0 when macOS withholds them
  * (disable_access_to_stats), a negative error when that cannot be told. */
 static int accessible = PM_ERR_AGAIN;
@@ -72,11 +80,12 @@ withheld(const struct plat_tcp *t)
 }
 
 static int
-tcp_refresh(const struct platform *p, pmInDom indom)
+tcp_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_tcp t;
     int sts;
 
+    (void)reason;
     (void)indom;
     memset(&t, 0, sizeof(t));
     if ((sts = p->tcp(p->ctx, &t)) < 0) {
@@ -93,63 +102,72 @@ tcp_refresh(const struct platform *p, pmInDom indom)
     }
     if (!accessible)
         return 0;
-    wrap32_extend(&field[F_CONNATTEMPT], t.connattempt);
-    wrap32_extend(&field[F_ACCEPTS], t.accepts);
-    wrap32_extend(&field[F_CONNDROPS], t.conndrops);
-    wrap32_extend(&field[F_DROPS], t.drops);
-    wrap32_extend(&field[F_RCVTOTAL], t.rcvtotal);
-    wrap32_extend(&field[F_SNDTOTAL], t.sndtotal);
-    wrap32_extend(&field[F_SNDREXMITPACK], t.sndrexmitpack);
-    wrap32_extend(&field[F_SNDCTRL], t.sndctrl);
-    wrap32_extend(&field[F_RCVBADSUM], t.rcvbadsum);
-    wrap32_extend(&field[F_RCVBADOFF], t.rcvbadoff);
-    wrap32_extend(&field[F_RCVSHORT], t.rcvshort);
-    wrap32_extend(&field[F_RCVMEMDROP], t.rcvmemdrop);
+    collector_extend(rows, NROWS, &t, wraps);
     return 0;
+}
+
+/* The counters' error while macOS withholds them or they cannot be read, else 0. */
+static int
+counters_unreadable(void)
+{
+    return accessible == 1 ? 0 : accessible < 0 ? accessible : PM_ERR_PERMISSION;
 }
 
 static int
 tcp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    static const int of_item[] = {
-        [ITEM_ACTIVEOPENS - ITEM_ACTIVEOPENS] = F_CONNATTEMPT, [ITEM_PASSIVEOPENS - ITEM_ACTIVEOPENS] = F_ACCEPTS,
-        [ITEM_ATTEMPTFAILS - ITEM_ACTIVEOPENS] = F_CONNDROPS, [ITEM_ESTABRESETS - ITEM_ACTIVEOPENS] = F_DROPS,
-        [ITEM_INSEGS - ITEM_ACTIVEOPENS] = F_RCVTOTAL, [ITEM_OUTSEGS - ITEM_ACTIVEOPENS] = F_SNDTOTAL,
-        [ITEM_RETRANSSEGS - ITEM_ACTIVEOPENS] = F_SNDREXMITPACK, [ITEM_OUTRSTS - ITEM_ACTIVEOPENS] = F_SNDCTRL,
-        [ITEM_INCSUMERRORS - ITEM_ACTIVEOPENS] = F_RCVBADSUM, [ITEM_BADSUM - ITEM_ACTIVEOPENS] = F_RCVBADSUM,
-        [ITEM_BADOFF - ITEM_ACTIVEOPENS] = F_RCVBADOFF, [ITEM_SHORT - ITEM_ACTIVEOPENS] = F_RCVSHORT,
-        [ITEM_MEMDROP - ITEM_ACTIVEOPENS] = F_RCVMEMDROP,
-    };
-    const struct plat_tcpconn *conns;
+    int sts;
 
     (void)inst;
-    if (row->cluster == CLUSTER_TCP_ACCESS) {
-        if (accessible < 0)
-            return accessible;
-        atom->ul = (uint32_t)accessible;
-        return PMDA_FETCH_STATIC;
-    }
-    switch (row->item) {
-    case ITEM_CURRESTAB:
-        if ((conns = tcpconn_counts()) == NULL)
-            return PM_ERR_AGAIN;                /* cluster 16, a dependency, failed */
-        atom->ul = conns->state[TCPS_ESTABLISHED];
-        return PMDA_FETCH_STATIC;
-    case ITEM_RTOALGORITHM:
-    case ITEM_RTOMIN:
-    case ITEM_RTOMAX:
-    case ITEM_MAXCONN:
-        return PM_ERR_APPVERSION;               /* macOS has no such value */
-    default:
-        break;
-    }
-    if (accessible != 1)
-        return accessible < 0 ? accessible : PM_ERR_PERMISSION;
-    if (row->item == ITEM_INERRS)
-        atom->ull = field[F_RCVBADSUM].total + field[F_RCVBADOFF].total + field[F_RCVSHORT].total +
-                    field[F_RCVMEMDROP].total;
-    else
-        atom->ull = field[of_item[row->item - ITEM_ACTIVEOPENS]].total;
+    if ((sts = counters_unreadable()) < 0)
+        return sts;
+    atom->ull = wraps[row - rows].total;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+inerrs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    int sts;
+
+    (void)row;
+    (void)inst;
+    if ((sts = counters_unreadable()) < 0)
+        return sts;
+    atom->ull = wraps[ROW_BADSUM].total + wraps[ROW_BADOFF].total + wraps[ROW_SHORT].total + wraps[ROW_MEMDROP].total;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+currestab(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_tcpconn *conns = tcpconn_counts();
+
+    (void)row;
+    (void)inst;
+    if (conns == NULL)
+        return PM_ERR_AGAIN;                    /* cluster 16, a dependency, failed */
+    atom->ul = conns->state[TCPS_ESTABLISHED];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+no_source(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    (void)atom;
+    return PM_ERR_APPVERSION;
+}
+
+static int
+stats_accessible(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    if (accessible < 0)
+        return accessible;
+    atom->ul = (uint32_t)accessible;
     return PMDA_FETCH_STATIC;
 }
 
@@ -157,7 +175,7 @@ static void
 tcp_teardown(pmInDom indom)
 {
     (void)indom;
-    memset(field, 0, sizeof(field));
+    memset(wraps, 0, sizeof(wraps));
     accessible = PM_ERR_AGAIN;
     logged_blocked = 0;
 }
@@ -167,7 +185,7 @@ const struct collector tcp_collector = {
     .ndepends = 1,
     .depends = { &tcpconn_collector },
     .rows = rows,
-    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .nrows = NROWS,
     .refresh = tcp_refresh,
     .fetch = tcp_fetch,
     .teardown = tcp_teardown,

@@ -40,10 +40,11 @@ tcpconn_counts(void)
 }
 
 static int
-tcpconn_refresh(const struct platform *p, pmInDom indom)
+tcpconn_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     int sts;
 
+    (void)reason;
     (void)indom;
     have_counts = 0;
     if ((sts = p->tcpconn(p->ctx, &counts)) < 0)

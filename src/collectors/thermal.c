@@ -136,12 +136,13 @@ read_fans(const struct platform *p, pmInDom id)
 }
 
 static int
-thermal_refresh(const struct platform *p, pmInDom id)
+thermal_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     unsigned int parts = wanted ? wanted : PART_ALL;
     struct plat_reg_set set;
     int sts;
 
+    (void)reason;
     wanted = 0;
     if ((parts & PART_TEMPERATURES) && (sts = read_temperatures(p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
         return sts;

@@ -180,11 +180,12 @@ name_levels(pmInDom id)
 }
 
 static int
-topology_refresh(const struct platform *p, pmInDom id)
+topology_refresh(const struct platform *p, pmInDom id, const char **reason)
 {
     unsigned int failed = 0;
     int sts;
 
+    (void)reason;
     if (topo.loaded)
         return 0;
     memset(&topo.t, 0, sizeof(topo.t));

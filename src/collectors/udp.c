@@ -5,63 +5,62 @@
  */
 #include "collector.h"
 #include "convert.h"
+#include "metric_units.h"
 
 #include <string.h>
 
-enum {
-    ITEM_IN = 142, ITEM_OUT, ITEM_NOPORTS, ITEM_INERRORS, ITEM_RCVBUFERRORS, ITEM_HDROPS, ITEM_BADSUM, ITEM_BADLEN
-};
-enum { F_IN, F_OUT, F_NOPORT, F_FULLSOCK, F_HDROPS, F_BADSUM, F_BADLEN, NFIELDS };
+/* The rows the input error total adds up. */
+enum { ROW_HDROPS = 5, ROW_BADSUM, ROW_BADLEN };
 
-#define ROW(name, item) { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
-                          PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) }
+static int inerrors(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+
+#define COUNTER(name, item, member) { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+                                      UNITS_COUNT, FIELD_ALWAYS(struct plat_udp, member, FIELD_WRAP32) }
 
 static const struct metric_row rows[] = {
-    ROW("network.udp.indatagrams", ITEM_IN),
-    ROW("network.udp.outdatagrams", ITEM_OUT),
-    ROW("network.udp.noports", ITEM_NOPORTS),
-    ROW("network.udp.inerrors.total", ITEM_INERRORS),
-    ROW("network.udp.rcvbuferrors", ITEM_RCVBUFERRORS),
-    ROW("network.udp.inerrors.hdrops", ITEM_HDROPS),
-    ROW("network.udp.inerrors.badsum", ITEM_BADSUM),
-    ROW("network.udp.inerrors.badlen", ITEM_BADLEN),
+    COUNTER("network.udp.indatagrams", 142, ipackets),
+    COUNTER("network.udp.outdatagrams", 143, opackets),
+    COUNTER("network.udp.noports", 144, noport),
+    { "network.udp.inerrors.total", CLUSTER_UDP, 145, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT,
+      .derive = inerrors },
+    COUNTER("network.udp.rcvbuferrors", 146, fullsock),
+    [ROW_HDROPS] = COUNTER("network.udp.inerrors.hdrops", 147, hdrops),
+    [ROW_BADSUM] = COUNTER("network.udp.inerrors.badsum", 148, badsum),
+    [ROW_BADLEN] = COUNTER("network.udp.inerrors.badlen", 149, badlen),
 };
 
-static struct wrap32 field[NFIELDS];
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+static struct wrap32 wraps[NROWS];
 
 static int
-udp_refresh(const struct platform *p, pmInDom indom)
+udp_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_udp u;
     int sts;
 
+    (void)reason;
     (void)indom;
     if ((sts = p->udp(p->ctx, &u)) < 0)
         return collector_error(sts);
-    wrap32_extend(&field[F_IN], u.ipackets);
-    wrap32_extend(&field[F_OUT], u.opackets);
-    wrap32_extend(&field[F_NOPORT], u.noport);
-    wrap32_extend(&field[F_FULLSOCK], u.fullsock);
-    wrap32_extend(&field[F_HDROPS], u.hdrops);
-    wrap32_extend(&field[F_BADSUM], u.badsum);
-    wrap32_extend(&field[F_BADLEN], u.badlen);
+    collector_extend(rows, NROWS, &u, wraps);
     return 0;
+}
+
+static int
+inerrors(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    atom->ull = wraps[ROW_HDROPS].total + wraps[ROW_BADSUM].total + wraps[ROW_BADLEN].total;
+    return PMDA_FETCH_STATIC;
 }
 
 static int
 udp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    static const int of_item[] = {
-        [ITEM_IN - ITEM_IN] = F_IN, [ITEM_OUT - ITEM_IN] = F_OUT, [ITEM_NOPORTS - ITEM_IN] = F_NOPORT,
-        [ITEM_RCVBUFERRORS - ITEM_IN] = F_FULLSOCK, [ITEM_HDROPS - ITEM_IN] = F_HDROPS,
-        [ITEM_BADSUM - ITEM_IN] = F_BADSUM, [ITEM_BADLEN - ITEM_IN] = F_BADLEN,
-    };
-
     (void)inst;
-    if (row->item == ITEM_INERRORS)
-        atom->ull = field[F_HDROPS].total + field[F_BADSUM].total + field[F_BADLEN].total;
-    else
-        atom->ull = field[of_item[row->item - ITEM_IN]].total;
+    atom->ull = wraps[row - rows].total;
     return PMDA_FETCH_STATIC;
 }
 
@@ -69,13 +68,13 @@ static void
 udp_teardown(pmInDom indom)
 {
     (void)indom;
-    memset(field, 0, sizeof(field));
+    memset(wraps, 0, sizeof(wraps));
 }
 
 const struct collector udp_collector = {
     .name = "udp",
     .rows = rows,
-    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .nrows = NROWS,
     .refresh = udp_refresh,
     .fetch = udp_fetch,
     .teardown = udp_teardown,

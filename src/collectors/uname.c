@@ -34,10 +34,11 @@ static char agent_version[] = PMDA_DARWIN_VERSION;
 static unsigned int logged_failures;
 
 static int
-uname_refresh(const struct platform *p, pmInDom indom)
+uname_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     int sts;
 
+    (void)reason;
     (void)indom;
     memset(&names, 0, sizeof(names));
     if ((sts = p->uname(p->ctx, &names)) < 0)

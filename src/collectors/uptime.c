@@ -17,10 +17,11 @@ static int uptime_status;
 static uint32_t uptime;
 
 static int
-uptime_refresh(const struct platform *p, pmInDom indom)
+uptime_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     int sts;
 
+    (void)reason;
     (void)indom;
     if ((sts = p->clock(p->ctx, &now)) < 0)
         return collector_error(sts);

@@ -28,10 +28,11 @@ static struct plat_tasks tasks;
 static unsigned int logged_values, logged_tasks;
 
 static int
-vfs_refresh(const struct platform *p, pmInDom indom)
+vfs_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     int sts;
 
+    (void)reason;
     (void)indom;
     if ((sts = sysctl_values_refresh(p, PLAT_SYSCTL_VFS, &values, "vfs", &logged_values)) < 0)
         return sts;

@@ -51,19 +51,27 @@ digits(const char **s)
     return k > 0 ? n : -1;
 }
 
+int
+pstate_die(const char *name, const char **rest)
+{
+    const char *s = name + 4;
+    long die;
+
+    *rest = name;
+    if (strncmp(name, "DIE_", 4) != 0 || (die = digits(&s)) < 0 || *s != '_')
+        return -1;
+    *rest = s + 1;
+    return (int)die;
+}
+
 /* "[DIE_n_]<L>CPU..." (or, with cpm, "<L>CPM..."): the letter, die and
- * what follows; 0 or -1. */
+ * what follows; 0 or -1. A malformed die prefix is no letter. */
 static int
 cpu_prefix(const char *name, int cpm, struct pstate_channel *out, const char **rest)
 {
-    const char *s = name;
+    const char *s;
 
-    out->die = -1;
-    if (strncmp(s, "DIE_", 4) == 0) {
-        s += 4;
-        if ((out->die = (int)digits(&s)) < 0 || *s++ != '_')
-            return -1;
-    }
+    out->die = pstate_die(name, &s);
     if ((s[0] != 'E' && s[0] != 'P' && s[0] != 'M') ||
         (strncmp(s + 1, "CPU", 3) != 0 && (!cpm || strncmp(s + 1, "CPM", 3) != 0)))
         return -1;

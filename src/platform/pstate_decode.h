@@ -40,6 +40,10 @@ struct pstate_channel {
 /* What a channel is, by its name. */
 enum pstate_role { PSTATE_NONE, PSTATE_CLUSTER, PSTATE_CORE, PSTATE_GPU };
 
+/* The die of a channel named "DIE_<n>_..." (an Ultra's): n, and *rest past
+ * the prefix; -1, with *rest the name, without one. */
+int pstate_die(const char *name, const char **rest);
+
 /*
  * The channel at set->entry[i] as role wants it: 0, or -ENOENT when it is
  * not one of that role's ("PCPM_IDLE" and the like among the clusters) or

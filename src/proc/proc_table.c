@@ -387,12 +387,13 @@ read_threads(const struct platform *p)
 }
 
 int
-proc_table_refresh(const struct platform *p, pmInDom indom)
+proc_table_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     struct plat_proc_set list;
     unsigned int needs = table.needs;
     int sts;
 
+    (void)reason;
     (void)indom;
     table.needs = 0;
     table.p = p;

@@ -38,7 +38,7 @@ struct proc_entry {
 void proc_table_need(unsigned int needs);
 
 /* Refresh; 0 or a negative error (the list failed). */
-int proc_table_refresh(const struct platform *p, pmInDom indom);
+int proc_table_refresh(const struct platform *p, pmInDom indom, const char **reason);
 
 /* The entry for an instance of the last refresh, or NULL. */
 const struct proc_entry *proc_table_entry(unsigned int inst);

@@ -34,9 +34,10 @@ proc_fetch_string(pmAtomValue *atom, const char *s)
 }
 
 int
-proc_no_refresh(const struct platform *p, pmInDom indom)
+proc_no_refresh(const struct platform *p, pmInDom indom, const char **reason)
 {
     (void)p;
+    (void)reason;
     (void)indom;
     return 0;                       /* cluster 1, a dependency, refreshed the table */
 }

@@ -26,7 +26,7 @@ int proc_fetch_error(int sts);
 int proc_fetch_string(pmAtomValue *atom, const char *s);
 
 /* The refresh of a family that only reads the process table. */
-int proc_no_refresh(const struct platform *p, pmInDom indom);
+int proc_no_refresh(const struct platform *p, pmInDom indom, const char **reason);
 
 /* The processes family (proc_processes.c): its instance domain and labels,
  * and each cluster's values and what they need read (want). */

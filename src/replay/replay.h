@@ -2,7 +2,7 @@
  * The replay: a platform source that answers every call from a snapshot
  * file (docs/snapshot-format.md) at the position the elapsed time selects.
  * The platform interface knows nothing of it; the agent chooses it when
- * PMDA_DARWIN_SNAPSHOT names a file (src/source_open.c), tests and tools
+ * PMDA_DARWIN_SNAPSHOT names a file (src/core/source_open.c), tests and tools
  * open it directly.
  */
 #ifndef PMDA_DARWIN_REPLAY_H

@@ -20,10 +20,10 @@ export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache" ZIG_LOCAL_CACHE_DIR="$work/zig-cac
 zig=$("$(dirname "$0")/find-zig.sh")
 echo "Using $zig ($("$zig" version))"
 
-live_sources=$(grep -v '^#' "$src/src/platform/darwin/sources.txt" | sed "s|^|$src/|")
+live_sources=$(grep -v '^#' "$src/src/macos/sources.txt" | sed "s|^|$src/|")
 portable_sources=$(cat "$src/src/platform/portable-sources.txt" "$src/src/replay/sources.txt" "$src/tools/writer/sources.txt" |
                    grep -v '^#' | sed "s|^|$src/|")
-flags="-std=c11 -D_DARWIN_C_SOURCE $warnings -Werror -I$src/include -I$src/src/platform -I$src/src/replay -I$src/tools/writer -I$src/src/platform/darwin -I$src/tests/cross/sdk"
+flags="-std=c11 -D_DARWIN_C_SOURCE $warnings -Werror -I$src/include -I$src/src/platform -I$src/src/replay -I$src/tools/writer -I$src/src/macos -I$src/tests/cross/sdk"
 
 passed=0
 failed=0

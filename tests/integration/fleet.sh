@@ -61,7 +61,7 @@ check "the agents serve instance labels (perflevel, interface_type, pid among th
 # The fixture does not exercise every label (threads' tid, Intel sensors'
 # description): the label sets the sources write are read too, and must
 # hold every label the agents served (pmcd's own context labels aside).
-grep -rhoE '\\"[^"\\ ]+\\":' "$src/src/pmda.c" "$src/src/collectors" "$src/src/proc" |
+grep -rhoE '\\"[^"\\ ]+\\":' "$src/src/core/pmda.c" "$src/src/collectors" "$src/src/proc" |
     sed 's/^\\"//; s/\\":$//' | sort -u > "$work/label-names.src"
 served_only=$(comm -23 "$work/label-names" "$work/label-names.src" | grep -v -x -E 'hostname|domainname|machineid')
 check "every label served is one the sources write${served_only:+ (not: $served_only)}" [ -z "$served_only" ]

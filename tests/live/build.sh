@@ -1,12 +1,12 @@
 #!/bin/sh
-# Build the live-layer harness: src/platform/darwin/ as it is, compiled
+# Build the live-layer harness: src/macos/ as it is, compiled
 # with Apple's declarations (Zig's macOS headers, the ones the cross check
 # uses, and tests/cross/sdk for the frameworks) for an x86_64 ELF target,
 # linked on Linux with the test-only double of every macOS call it makes
 # (tests/live/double), under AddressSanitizer and UBSan, with line coverage.
 #
 # Three sets of objects:
-#   live     src/platform/darwin/*.c, with coverage
+#   live     src/macos/*.c, with coverage
 #   mac      what the live files call outside themselves, compiled with
 #            Apple's declarations as on a Mac: the project's portable
 #            sources and the double
@@ -38,13 +38,13 @@ common="-g -O0 -std=c11 $warnings -Werror $sanitize -ffunction-sections -fdata-s
 # Apple's headers for x86_64 macOS 13, on an ELF target that Linux runs.
 mac_flags="-target x86_64-linux-gnu -nostdinc -isystem $resource/include -isystem $apple/x86_64-macos.13-none
            -isystem $apple/any-macos.13-any -isystem $apple/any-macos-any -D__APPLE__ -D__MACH__
-           -D_DARWIN_C_SOURCE -I$src/include -I$src/src/platform -I$src/src/platform/darwin
+           -D_DARWIN_C_SOURCE -I$src/include -I$src/src/platform -I$src/src/macos
            -I$src/tests/cross/sdk -I$here/double"
 linux_flags="-D_GNU_SOURCE -I$src/tests/unit -I$src/include -I$src/src/platform -I$src/src/replay -I$here/harness -I$here/double"
 
 portable=$(grep -v '^#' "$src/src/platform/portable-sources.txt")
 replay=$(grep -v '^#' "$src/src/replay/sources.txt")
-live=$(grep -v '^#' "$src/src/platform/darwin/sources.txt")
+live=$(grep -v '^#' "$src/src/macos/sources.txt")
 
 compile() {         # compile SET FILE EXTRA_FLAGS...
     set_=$1 file=$2

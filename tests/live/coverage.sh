@@ -1,6 +1,6 @@
 #!/bin/sh
 # Run every harness program build.sh made in BUILD_DIR, then print the line
-# coverage of src/platform/darwin/ that they reached together. Fails when a
+# coverage of src/macos/ that they reached together. Fails when a
 # program fails or the total is below FLOOR percent (default 90).
 #
 # usage: coverage.sh SOURCE_DIR BUILD_DIR [FLOOR]
@@ -28,10 +28,10 @@ done
 [ -n "$objects" ] || { echo "FAIL: no harness programs in $out"; exit 1; }
 "$profdata" merge -o "$out/live.profdata" "$out"/profiles/*.profraw
 # The first -object is the binary llvm-cov reads first; any one will do.
-"$cov" report ${objects# -object} -instr-profile "$out/live.profdata" "$src"/src/platform/darwin/*.c |
+"$cov" report ${objects# -object} -instr-profile "$out/live.profdata" "$src"/src/macos/*.c |
     sed "s|$src/||" | tee "$out/coverage.txt"
 total=$(awk '$1 == "TOTAL" { sub("%", "", $10); print $10 }' "$out/coverage.txt")
-echo "line coverage of src/platform/darwin/: $total% (floor $floor%)"
+echo "line coverage of src/macos/: $total% (floor $floor%)"
 [ "$failed" -eq 0 ] || exit 1
 awk -v t="$total" -v f="$floor" 'BEGIN { exit !(t + 0 >= f + 0) }' ||
     { echo "FAIL: line coverage $total% is below $floor%"; exit 1; }

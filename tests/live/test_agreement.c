@@ -2,7 +2,7 @@
  * The live layer and the replay, on the same dumps recorded on real Macs.
  * For every dump that tests/real-macs/FAMILY/NAME.expect imports (prepared by
  * tests/live/agreement.py, whose help says the files):
- *  - a registry dump: what src/platform/darwin/registry.c reads of it in
+ *  - a registry dump: what src/macos/registry.c reads of it in
  *    the IOKit double, and what the replay reads of the snapshot that
  *    tools/ioreg-import made of it, for the agent's query of that MATCH,
  *    must be the same entries (id, parent, name, class) with the same

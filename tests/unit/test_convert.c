@@ -1,6 +1,6 @@
 /*
  * Conversions and derivations at their edges: units, counters, the memory
- * figures of src/vm_derived.c, the CPU level rules of src/cpu_topology.c,
+ * figures of src/collectors/common/vm_derived.c, the CPU level rules of src/collectors/common/cpu_topology.c,
  * and a row bound to a struct field (collector_field).
  */
 #include <errno.h>

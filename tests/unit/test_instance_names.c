@@ -1,5 +1,5 @@
 /*
- * Instance ids by name (src/instance_names.c): kept while a name is seen and
+ * Instance ids by name (src/core/instance_names.c): kept while a name is seen and
  * after, never given to another name, one instance for a name given twice,
  * and a bounded memory of names no longer seen.
  */

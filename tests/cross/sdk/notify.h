@@ -1,5 +1,5 @@
 /*
- * For the cross-check only: the notify(3) calls src/platform/darwin/
+ * For the cross-check only: the notify(3) calls src/macos/
  * uses, declared as Apple's <notify.h> (libnotify, part of libSystem) and
  * its man page declare them; Zig's macOS headers do not carry this one.
  */

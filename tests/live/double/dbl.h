@@ -1,5 +1,5 @@
 /*
- * The test double of the macOS calls src/platform/darwin/ makes: how a test
+ * The test double of the macOS calls src/macos/ makes: how a test
  * sets it up and reads what it saw. The double itself is compiled with
  * Apple's declarations (tests/live/build.sh); this header uses only stdint
  * types so that the test programs, compiled with glibc's, include it too.

@@ -1,6 +1,6 @@
 /*
  * Processes, threads, their owners' names and their sockets, as the proc
- * agent's reader (src/platform/darwin/procs.c) finds them on a Mac:
+ * agent's reader (src/macos/procs.c) finds them on a Mac:
  *  - proc_pidinfo answers the bytes the kernel wrote, or 0 with errno set
  *    when __proc_info failed: a list with no entries is 0 bytes with errno
  *    untouched (xnu-11417.101.15 libsyscall/wrappers/libproc/libproc.c

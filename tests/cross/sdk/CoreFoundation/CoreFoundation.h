@@ -1,6 +1,6 @@
 /*
  * For the cross-check only: the part of CoreFoundation that
- * src/platform/darwin/ uses, declared as Apple documents it (CFBase.h,
+ * src/macos/ uses, declared as Apple documents it (CFBase.h,
  * CFNumber.h, CFString.h, CFData.h, CFDictionary.h, CFArray.h), because the
  * Zig toolchain carries no framework headers. Written here, not copied; on a
  * Mac the real SDK is used instead. CoreFoundation.tbd beside it lets the

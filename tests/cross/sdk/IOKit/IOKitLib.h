@@ -1,6 +1,6 @@
 /*
  * For the cross-check only: the part of IOKitLib.h (IOKitUser's
- * IOKitLib.h, IOTypes.h, IOKitKeys.h) that src/platform/darwin/registry.c
+ * IOKitLib.h, IOTypes.h, IOKitKeys.h) that src/macos/registry.c
  * uses, declared as Apple documents it, because the Zig toolchain carries
  * no framework headers. Written here, not copied; on a Mac the real SDK is
  * used instead. IOKit.tbd beside it lets the linker resolve the symbols

@@ -127,11 +127,8 @@ refresh(const unsigned char *wanted, int with_depends)
         for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
             if ((sts = agent.families[agent.nodes[i].dep_index[d]].status) < 0)
                 failed_dependency = agent.desc->collectors[agent.nodes[i].dep_index[d]];
-        if (sts == 0) {
-            (void)collector_refusal();
-            sts = c->refresh(&agent.platform, owned_indom(c));
-            refusal = collector_refusal();
-        }
+        if (sts == 0)
+            sts = c->refresh(&agent.platform, owned_indom(c), &refusal);
         adopt_instances(i, sts);
         agent.families[i].status = sts;
         /* Only a fetch logs: an instance request refreshes without the
@@ -195,7 +192,8 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
         return PM_ERR_PMID;
     if (agent.families[b->collector].status < 0)
         return collector_error(agent.families[b->collector].status);
-    sts = agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
+    sts = b->row->derive != NULL ? b->row->derive(b->row, inst, atom)
+                                 : agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
     /* A row its collector does not serve is a bug, for pmdaFetch to log;
      * any other failure was logged once, by the family, and stays quiet. */
     return sts == PM_ERR_PMID ? sts : collector_error(sts);

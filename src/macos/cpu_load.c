@@ -67,7 +67,7 @@ live_cpus(void *ctx, struct plat_cpu_set *out)
             struct plat_cpu *cpu = &src->cpus[i];
 
             /* The array is indexed by logical CPU number, the number that
-             * the IORegistry's logical-cpu-id gives (cpu_clusters.c). */
+             * the IORegistry's logical-cpu-id gives (registry_decode.c). */
             snprintf(cpu->name, sizeof(cpu->name), "cpu%u", (unsigned int)i);
             copy_ticks(load[i].cpu_ticks, &cpu->ticks);
         }

@@ -1,6 +1,6 @@
 /*
  * Internal to the live macOS source: its state and the per-family readers.
- * Only files under src/platform/darwin/ include this.
+ * Only files under src/macos/ include this.
  */
 #ifndef PMDA_DARWIN_LIVE_SOURCE_H
 #define PMDA_DARWIN_LIVE_SOURCE_H

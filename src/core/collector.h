@@ -1,5 +1,5 @@
 /*
- * The contract between the agent core (src/pmda.c) and a collector: one
+ * The contract between the agent core (src/core/pmda.c) and a collector: one
  * metric family, its rows, its refresh, its values, its instance domain.
  * The core knows no metric; a collector knows no other collector except
  * through a function the other one exports.
@@ -19,12 +19,16 @@
 
 #define COLLECTOR_NO_INDOM 0xffffffffu
 
+struct wrap32;
+
 /* How a bound row's value follows from its field. */
 enum field_kind {
     FIELD_NONE,                     /* not bound: the collector's fetch computes the value */
     FIELD_PLAIN,                    /* the integer as the platform gives it */
     FIELD_PAGES_KB,                 /* a page count, served in KiB at the host's page size */
     FIELD_BYTES_KB,                 /* bytes, served in KiB */
+    FIELD_WRAP32,                   /* a 32-bit counter the kernel lets wrap, served as a 64-bit
+                                     * count (collector_extend keeps it; U64 rows only) */
 };
 
 #define FIELD_NO_STATUS 0xffffu
@@ -64,6 +68,9 @@ struct metric_row {
     int sem;
     pmUnits units;
     struct field field;             /* zero (FIELD_NONE) unless the row is a plain field */
+    /* Optional: the row's value computed from others (a sum, a ratio): the
+     * core asks it instead of the collector's fetch. */
+    int (*derive)(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 };
 
 /* The value of a bound row (row->field.kind != FIELD_NONE) from the struct
@@ -71,6 +78,12 @@ struct metric_row {
  * at the row's type; a value too wide for a U32 row is PM_ERR_AGAIN, never
  * a cut number. page_size serves FIELD_PAGES_KB only. */
 int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
+
+/* Advance the count of each FIELD_WRAP32 row of rows[0..nrows) from the
+ * struct at base: wraps[i] is rows[i]'s, kept by the collector across
+ * refreshes (zero it to start again). A row's value is then
+ * wraps[row - rows].total. */
+void collector_extend(const struct metric_row *rows, unsigned int nrows, const void *base, struct wrap32 *wraps);
 
 /* An instance domain a collector owns. A NULL set means its refresh names
  * its instances (instance_names.h), unless instances is given: then the
@@ -96,8 +109,12 @@ struct collector {
     unsigned int nindoms;                           /* 0 with indom set: one */
     /* Read the platform once; 0 or a negative error (PCP or errno). indom is
      * the full id of the first owned indom (PM_INDOM_NULL if none); the
-     * others share its domain. */
-    int (*refresh)(const struct platform *p, pmInDom indom);
+     * others share its domain. A refresh that refuses what the source gave
+     * (a 0 it would divide by) sets *reason and returns PM_ERR_AGAIN: the
+     * family fails as a source error fails it, and the agent's one line
+     * about the failure gives that reason instead of the source's last
+     * error. */
+    int (*refresh)(const struct platform *p, pmInDom indom, const char **reason);
     /* Value of one row for one instance after a successful refresh:
      * PMDA_FETCH_STATIC, or a negative error for this value alone. */
     int (*fetch)(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
@@ -143,14 +160,5 @@ void collector_instance_name(const char *s, char *out, size_t len);
  * agent, instead. */
 int collector_error(int platform_status);
 
-/* A refresh that refuses what the source gave (a 0 it would divide by)
- * returns collector_refuse(reason): the family fails as a source error
- * fails it (PM_ERR_AGAIN), and the agent's one line about the failure
- * gives this reason instead of the source's last error. */
-int collector_refuse(const char *reason);
-
-/* The reason of the last collector_refuse, or NULL; clears it. The core
- * asks before and after each refresh. */
-const char *collector_refusal(void);
 
 #endif

@@ -38,24 +38,6 @@ collector_error(int platform_status)
     return PM_ERR_AGAIN;
 }
 
-static const char *refusal;
-
-int
-collector_refuse(const char *reason)
-{
-    refusal = reason;
-    return PM_ERR_AGAIN;
-}
-
-const char *
-collector_refusal(void)
-{
-    const char *reason = refusal;
-
-    refusal = NULL;
-    return reason;
-}
-
 void
 collector_label_text(const char *s, char *out, size_t len)
 {
@@ -84,6 +66,8 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
     const char *at = base;
     uint64_t value;
 
+    if (f->kind == FIELD_WRAP32)
+        return PM_ERR_PMID;             /* a count its collector keeps (collector_extend) */
     if (f->status != FIELD_NO_STATUS && f->bit == FIELD_STATUS_INT) {
         int status;
 
@@ -116,4 +100,19 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
     } else
         atom->ull = value;
     return PMDA_FETCH_STATIC;
+}
+
+void
+collector_extend(const struct metric_row *rows, unsigned int nrows, const void *base, struct wrap32 *wraps)
+{
+    const char *at = base;
+
+    for (unsigned int i = 0; i < nrows; i++) {
+        uint32_t raw;
+
+        if (rows[i].field.kind != FIELD_WRAP32)
+            continue;
+        memcpy(&raw, at + rows[i].field.offset, sizeof(raw));
+        wrap32_extend(&wraps[i], raw);
+    }
 }

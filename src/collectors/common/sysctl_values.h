@@ -30,9 +30,10 @@ int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, i
 #define SYSCTL_TABLE_COLLECTOR(ident, cname, group, table)                                     \
     static struct plat_sysctl_set ident##_values;                                             \
     static unsigned int ident##_logged;                                                       \
-    static int ident##_refresh(const struct platform *p, pmInDom indom)                        \
+    static int ident##_refresh(const struct platform *p, pmInDom indom, const char **reason)   \
     {                                                                                         \
         (void)indom;                                                                          \
+        (void)reason;                                                                         \
         return sysctl_values_refresh(p, group, &ident##_values, cname, &ident##_logged);      \
     }                                                                                         \
     static int ident##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom) \
