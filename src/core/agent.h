@@ -45,7 +45,7 @@ extern const struct agent_desc proc_agent;
 int agent_setup(pmdaInterface *dp, const struct agent_desc *desc, const struct platform *platform);
 
 /* A daemon answers pmcd's first exchange at once, before reading a source
- * (a replayed capture of 10,000 processes takes seconds to load, and pmcd
+ * (a replayed snapshot of 10,000 processes takes seconds to load, and pmcd
  * gives an agent 3): agent_setup_unopened() sets up as agent_setup() with
  * no source yet, and agent_open_source() opens the one source_open() says,
  * after pmdaConnect. */

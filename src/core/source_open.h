@@ -10,7 +10,7 @@
 /* Returns 0 and fills *out, with *notes the source's problems that failed
  * nothing ("" if none), or a negative errno; msg says which source was
  * opened or why none could be (always NUL-terminated). A replay keeps the
- * capture's processes only for a reader that asks for them (processes). */
+ * snapshot's processes only for a reader that asks for them (processes). */
 int source_open(struct platform *out, char *msg, unsigned int msglen, const char **notes, int processes);
 
 #endif

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+_Static_assert(BATT_NFIELDS <= 32, "every battery field has a bit of have");
+
 /* Where each field is read (battery_decode.h), in the order tried. */
 struct place {
     enum battery_field field;

@@ -16,9 +16,9 @@
 int platform_snapshot_open(struct platform *out, const char *path, char *msg, unsigned int msglen);
 
 /* The same for a reader that makes no per-process call (the system agent):
- * the capture's processes, threads, sockets by process and user, group and
+ * the snapshot's processes, threads, sockets by process and user, group and
  * tty names are skipped as the file is read, not kept; those calls answer
- * as if the capture had none. */
+ * as if the snapshot had none. */
 int platform_snapshot_open_without_processes(struct platform *out, const char *path, char *msg,
                                              unsigned int msglen);
 

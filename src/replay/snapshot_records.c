@@ -191,7 +191,7 @@ static const struct rec_field icmp_fields[] = {
     ICMP(error, "`net.inet.icmp.stats` (struct icmpstat, 368 bytes)"),
     ICMP(badcode, NULL), ICMP(tooshort, NULL), ICMP(checksum, NULL), ICMP(badlen, NULL),
     ARRAY(plat_icmp, "icmp.inhist", SNAP_COUNTER32, inhist, PLAT_ICMP_NTYPES,
-          "messages by ICMP type N, 0-40 (XNU's `ICMP_MAXTYPE`), received and sent; captures made before "
+          "messages by ICMP type N, 0-40 (XNU's `ICMP_MAXTYPE`), received and sent; snapshots made before "
           "the layout was fixed have types 0-18 only, read from the wrong offsets, and their ICMP metrics "
           "report a missing key"),
     ARRAY(plat_icmp, "icmp.outhist", SNAP_COUNTER32, outhist, PLAT_ICMP_NTYPES, NULL),
@@ -392,7 +392,7 @@ const struct rec_desc *const rec_all[] = {
 const unsigned int rec_nall = sizeof(rec_all) / sizeof(rec_all[0]);
 
 /* What only the per-process calls read (procs, proc_*, sock_owners and the
- * user, group and tty names): a capture's bulk, which the system agent
+ * user, group and tty names): a snapshot's bulk, which the system agent
  * never asks for. */
 static int
 per_process(const struct rec_desc *d)

@@ -27,7 +27,7 @@
  * first sample line (a default for every sample); slot i+1 holds sample i. */
 /* A key's values, one slot per sample (and one for the lines before the
  * first): num, text, reg, line and key share one allocation, at num. A
- * capture has a million keys or more, so nothing here is per key that need
+ * snapshot has a million keys or more, so nothing here is per key that need
  * not be. */
 struct snap_entry {
     char *key;

@@ -426,7 +426,7 @@ check "the failure is logged once, not per fetch" sh -c "[ \$(grep -c 'memory: s
 check "pmcd is still healthy" pmcd_alive
 stop_pmcd
 
-echo "# A capture whose clock rate is 0 cannot take pmcd down (the agent divides by it)"
+echo "# A snapshot whose clock rate is 0 cannot take pmcd down (the agent divides by it)"
 zero=$work/zero-hz.snapshot
 sed 's/^host.clock_hz .*/host.clock_hz 0/' "$fixtures/apple-silicon.snapshot" > "$zero"
 line=$(grep -n '^host.clock_hz 0' "$zero" | cut -d: -f1)
