@@ -31,42 +31,50 @@ enum {
     ITEM_SRV_VOPWRITES = 126, ITEM_PAGEINS, ITEM_PAGEOUTS,
 };
 
-#define ROW(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT }
-#define PROC(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, INDOM_NFS3, PM_SEM_COUNTER, UNITS_COUNT }
+static int calls(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int reqs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int cache_hits(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+
+#define COUNTER(name, item, ...) { name, CLUSTER_NFS, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+                                   UNITS_COUNT, __VA_ARGS__ }
+#define CLIENT(member) FIELD_OF(struct plat_nfs, client.member, client_status, FIELD_PLAIN)
+#define SERVER(member) FIELD_OF(struct plat_nfs, server.member, server_status, FIELD_PLAIN)
+#define PROC(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, INDOM_NFS3, PM_SEM_COUNTER, UNITS_COUNT, \
+                           .derive = reqs }
 
 static const struct metric_row rows[] = {
-    ROW("nfs3.client.calls", ITEM_CLIENT_CALLS),
+    COUNTER("nfs3.client.calls", ITEM_CLIENT_CALLS, .derive = calls),
     PROC("nfs3.client.reqs", ITEM_CLIENT_REQS),
-    ROW("nfs3.server.calls", ITEM_SERVER_CALLS),
+    COUNTER("nfs3.server.calls", ITEM_SERVER_CALLS, .derive = calls),
     PROC("nfs3.server.reqs", ITEM_SERVER_REQS),
-    ROW("rpc.client.rpccnt", ITEM_RPCCNT),
-    ROW("rpc.client.rpcretrans", ITEM_RPCRETRANS),
-    ROW("rpc.client.rpctimeouts", ITEM_RPCTIMEOUTS),
-    ROW("rpc.client.rpcinvalid", ITEM_RPCINVALID),
-    ROW("rpc.client.rpcunexpected", ITEM_RPCUNEXPECTED),
-    ROW("rpc.client.attrcache.hits", ITEM_ATTRCACHE_HITS),
-    ROW("rpc.client.attrcache.misses", ITEM_ATTRCACHE_MISSES),
-    ROW("rpc.client.lookupcache.hits", ITEM_LOOKUPCACHE_HITS),
-    ROW("rpc.client.lookupcache.misses", ITEM_LOOKUPCACHE_MISSES),
-    ROW("rpc.client.biocache.read.hits", ITEM_BIO_READ_HITS),
-    ROW("rpc.client.biocache.read.misses", ITEM_BIO_READ_MISSES),
-    ROW("rpc.client.biocache.write.hits", ITEM_BIO_WRITE_HITS),
-    ROW("rpc.client.biocache.write.misses", ITEM_BIO_WRITE_MISSES),
-    ROW("rpc.client.biocache.readlink.hits", ITEM_BIO_READLINK_HITS),
-    ROW("rpc.client.biocache.readlink.misses", ITEM_BIO_READLINK_MISSES),
-    ROW("rpc.client.biocache.readdir.hits", ITEM_BIO_READDIR_HITS),
-    ROW("rpc.client.biocache.readdir.misses", ITEM_BIO_READDIR_MISSES),
-    ROW("rpc.client.direofcache.hits", ITEM_DIREOFCACHE_HITS),
-    ROW("rpc.client.direofcache.misses", ITEM_DIREOFCACHE_MISSES),
-    ROW("rpc.client.pageins", ITEM_PAGEINS),
-    ROW("rpc.client.pageouts", ITEM_PAGEOUTS),
-    ROW("rpc.server.retfailed", ITEM_SRV_RETFAILED),
-    ROW("rpc.server.faults", ITEM_SRV_FAULTS),
-    ROW("rpc.server.cache.inprog", ITEM_SRV_CACHE_INPROG),
-    ROW("rpc.server.cache.nonidem", ITEM_SRV_CACHE_NONIDEM),
-    ROW("rpc.server.cache.idem", ITEM_SRV_CACHE_IDEM),
-    ROW("rpc.server.cache.misses", ITEM_SRV_CACHE_MISSES),
-    ROW("rpc.server.vopwrites", ITEM_SRV_VOPWRITES),
+    COUNTER("rpc.client.rpccnt", ITEM_RPCCNT, CLIENT(rpcrequests)),
+    COUNTER("rpc.client.rpcretrans", ITEM_RPCRETRANS, CLIENT(rpcretries)),
+    COUNTER("rpc.client.rpctimeouts", ITEM_RPCTIMEOUTS, CLIENT(rpctimeouts)),
+    COUNTER("rpc.client.rpcinvalid", ITEM_RPCINVALID, CLIENT(rpcinvalid)),
+    COUNTER("rpc.client.rpcunexpected", ITEM_RPCUNEXPECTED, CLIENT(rpcunexpected)),
+    COUNTER("rpc.client.attrcache.hits", ITEM_ATTRCACHE_HITS, CLIENT(attrcache_hits)),
+    COUNTER("rpc.client.attrcache.misses", ITEM_ATTRCACHE_MISSES, CLIENT(attrcache_misses)),
+    COUNTER("rpc.client.lookupcache.hits", ITEM_LOOKUPCACHE_HITS, CLIENT(lookupcache_hits)),
+    COUNTER("rpc.client.lookupcache.misses", ITEM_LOOKUPCACHE_MISSES, CLIENT(lookupcache_misses)),
+    COUNTER("rpc.client.biocache.read.hits", ITEM_BIO_READ_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.read.misses", ITEM_BIO_READ_MISSES, CLIENT(read_bios)),
+    COUNTER("rpc.client.biocache.write.hits", ITEM_BIO_WRITE_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.write.misses", ITEM_BIO_WRITE_MISSES, CLIENT(write_bios)),
+    COUNTER("rpc.client.biocache.readlink.hits", ITEM_BIO_READLINK_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.readlink.misses", ITEM_BIO_READLINK_MISSES, CLIENT(readlink_bios)),
+    COUNTER("rpc.client.biocache.readdir.hits", ITEM_BIO_READDIR_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.readdir.misses", ITEM_BIO_READDIR_MISSES, CLIENT(readdir_bios)),
+    COUNTER("rpc.client.direofcache.hits", ITEM_DIREOFCACHE_HITS, CLIENT(direofcache_hits)),
+    COUNTER("rpc.client.direofcache.misses", ITEM_DIREOFCACHE_MISSES, CLIENT(direofcache_misses)),
+    COUNTER("rpc.client.pageins", ITEM_PAGEINS, CLIENT(pageins)),
+    COUNTER("rpc.client.pageouts", ITEM_PAGEOUTS, CLIENT(pageouts)),
+    COUNTER("rpc.server.retfailed", ITEM_SRV_RETFAILED, SERVER(rpc_errs)),
+    COUNTER("rpc.server.faults", ITEM_SRV_FAULTS, SERVER(errs)),
+    COUNTER("rpc.server.cache.inprog", ITEM_SRV_CACHE_INPROG, SERVER(cache_inproghits)),
+    COUNTER("rpc.server.cache.nonidem", ITEM_SRV_CACHE_NONIDEM, SERVER(cache_nonidemdonehits)),
+    COUNTER("rpc.server.cache.idem", ITEM_SRV_CACHE_IDEM, SERVER(cache_idemdonehits)),
+    COUNTER("rpc.server.cache.misses", ITEM_SRV_CACHE_MISSES, SERVER(cache_misses)),
+    COUNTER("rpc.server.vopwrites", ITEM_SRV_VOPWRITES, SERVER(vop_writes)),
 };
 
 /* NFSv3 procedures by number (bsd/nfs/nfsproto.h NFSPROC_*), named as
@@ -84,8 +92,9 @@ static const struct indom_def indom = {
     .serial = INDOM_NFS3, .label_name = "NFSv3 procedure", .set = procs, .nset = PLAT_NFS_NPROCS,
 };
 
+/* As the source gave it, but with server_status -ENOENT while the server
+ * has not run since boot. */
 static struct plat_nfs nfs;
-static int client_sts, server_sts;
 static unsigned int logged;
 
 /* The server has run since boot: a thread now, or any count. */
@@ -110,11 +119,11 @@ nfs_refresh(const struct platform *p, pmInDom id, const char **reason)
     (void)id;
     if ((sts = p->nfs(p->ctx, &nfs)) < 0)
         return collector_error(sts);
-    client_sts = nfs.client_status;
-    server_sts = nfs.server_status < 0 ? nfs.server_status : server_ran(&nfs) ? 0 : -ENOENT;
+    if (nfs.server_status == 0 && !server_ran(&nfs))
+        nfs.server_status = -ENOENT;
     /* an absent NFS is normal: only failures that are not absence are logged */
-    collector_note_parts("NFS", (client_sts < 0 && client_sts != -ENOENT) |
-                         (server_sts < 0 && server_sts != -ENOENT) << 1, &logged, p->error(p->ctx));
+    collector_note_parts("NFS", (nfs.client_status < 0 && nfs.client_status != -ENOENT) |
+                         (nfs.server_status < 0 && nfs.server_status != -ENOENT) << 1, &logged, p->error(p->ctx));
     return 0;
 }
 
@@ -135,81 +144,63 @@ hits(uint64_t cache_reads, uint64_t bios)
     return cache_reads > bios ? cache_reads - bios : 0;
 }
 
+/* The status of the side (client or server) a row's item belongs to. */
 static int
-client_value(unsigned int item, unsigned int inst, uint64_t *out)
+side_status(unsigned int item)
+{
+    return item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS ? nfs.server_status : nfs.client_status;
+}
+
+static const uint64_t *
+side_counts(unsigned int item)
+{
+    return item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS ? nfs.server.rpccnt : nfs.client.rpccnt;
+}
+
+/* All NFSv3 calls of a side: the sum of its procedures'. */
+static int
+calls(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)inst;
+    if (side_status(row->item) < 0)
+        return collector_error(side_status(row->item));
+    atom->ull = sum(side_counts(row->item));
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+reqs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    if (side_status(row->item) < 0)
+        return collector_error(side_status(row->item));
+    if (inst >= PLAT_NFS_NPROCS)
+        return PM_ERR_INST;
+    atom->ull = side_counts(row->item)[inst];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+cache_hits(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct plat_nfs_client *c = &nfs.client;
 
-    switch (item) {
-    case ITEM_CLIENT_CALLS: *out = sum(c->rpccnt); break;
-    case ITEM_CLIENT_REQS:
-        if (inst >= PLAT_NFS_NPROCS)
-            return PM_ERR_INST;
-        *out = c->rpccnt[inst];
-        break;
-    case ITEM_RPCCNT: *out = c->rpcrequests; break;
-    case ITEM_RPCRETRANS: *out = c->rpcretries; break;
-    case ITEM_RPCTIMEOUTS: *out = c->rpctimeouts; break;
-    case ITEM_RPCINVALID: *out = c->rpcinvalid; break;
-    case ITEM_RPCUNEXPECTED: *out = c->rpcunexpected; break;
-    case ITEM_ATTRCACHE_HITS: *out = c->attrcache_hits; break;
-    case ITEM_ATTRCACHE_MISSES: *out = c->attrcache_misses; break;
-    case ITEM_LOOKUPCACHE_HITS: *out = c->lookupcache_hits; break;
-    case ITEM_LOOKUPCACHE_MISSES: *out = c->lookupcache_misses; break;
-    case ITEM_BIO_READ_HITS: *out = hits(c->biocache_reads, c->read_bios); break;
-    case ITEM_BIO_READ_MISSES: *out = c->read_bios; break;
-    case ITEM_BIO_WRITE_HITS: *out = hits(c->biocache_writes, c->write_bios); break;
-    case ITEM_BIO_WRITE_MISSES: *out = c->write_bios; break;
-    case ITEM_BIO_READLINK_HITS: *out = hits(c->biocache_readlinks, c->readlink_bios); break;
-    case ITEM_BIO_READLINK_MISSES: *out = c->readlink_bios; break;
-    case ITEM_BIO_READDIR_HITS: *out = hits(c->biocache_readdirs, c->readdir_bios); break;
-    case ITEM_BIO_READDIR_MISSES: *out = c->readdir_bios; break;
-    case ITEM_DIREOFCACHE_HITS: *out = c->direofcache_hits; break;
-    case ITEM_DIREOFCACHE_MISSES: *out = c->direofcache_misses; break;
-    case ITEM_PAGEINS: *out = c->pageins; break;
-    case ITEM_PAGEOUTS: *out = c->pageouts; break;
-    default: return PM_ERR_PMID;
+    (void)inst;
+    if (nfs.client_status < 0)
+        return collector_error(nfs.client_status);
+    switch (row->item) {
+    case ITEM_BIO_READ_HITS: atom->ull = hits(c->biocache_reads, c->read_bios); break;
+    case ITEM_BIO_WRITE_HITS: atom->ull = hits(c->biocache_writes, c->write_bios); break;
+    case ITEM_BIO_READLINK_HITS: atom->ull = hits(c->biocache_readlinks, c->readlink_bios); break;
+    default: atom->ull = hits(c->biocache_readdirs, c->readdir_bios); break;
     }
     return PMDA_FETCH_STATIC;
-}
-
-static int
-server_value(unsigned int item, unsigned int inst, uint64_t *out)
-{
-    const struct plat_nfs_server *s = &nfs.server;
-
-    switch (item) {
-    case ITEM_SERVER_CALLS: *out = sum(s->rpccnt); break;
-    case ITEM_SERVER_REQS:
-        if (inst >= PLAT_NFS_NPROCS)
-            return PM_ERR_INST;
-        *out = s->rpccnt[inst];
-        break;
-    case ITEM_SRV_RETFAILED: *out = s->rpc_errs; break;
-    case ITEM_SRV_FAULTS: *out = s->errs; break;
-    case ITEM_SRV_CACHE_INPROG: *out = s->cache_inproghits; break;
-    case ITEM_SRV_CACHE_NONIDEM: *out = s->cache_nonidemdonehits; break;
-    case ITEM_SRV_CACHE_IDEM: *out = s->cache_idemdonehits; break;
-    case ITEM_SRV_CACHE_MISSES: *out = s->cache_misses; break;
-    case ITEM_SRV_VOPWRITES: *out = s->vop_writes; break;
-    default: return PM_ERR_PMID;
-    }
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-is_server(unsigned int item)
-{
-    return item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS ||
-           (item >= ITEM_SRV_RETFAILED && item <= ITEM_SRV_CACHE_MISSES) || item == ITEM_SRV_VOPWRITES;
 }
 
 static int
 nfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    if (is_server(row->item))
-        return server_sts < 0 ? collector_error(server_sts) : server_value(row->item, inst, &atom->ull);
-    return client_sts < 0 ? collector_error(client_sts) : client_value(row->item, inst, &atom->ull);
+    (void)inst;
+    return collector_field(row, &nfs, 0, atom);
 }
 
 static void
