@@ -7,26 +7,18 @@
 #include "metric_units.h"
 #include "sysctl_values.h"
 
-enum { ITEM_LEVEL = 0, ITEM_STATE = 1, ITEM_AVAILABLE = 2 };
+static int state(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 static const struct metric_row rows[] = {
-    { "mem.pressure.level", CLUSTER_PRESSURE, ITEM_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+    { "mem.pressure.level", CLUSTER_PRESSURE, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       SYSCTL_FIELD(PLAT_PRESSURE_LEVEL) },
-    { "mem.pressure.state", CLUSTER_PRESSURE, ITEM_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "mem.pressure.available", CLUSTER_PRESSURE, ITEM_AVAILABLE, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+    { "mem.pressure.state", CLUSTER_PRESSURE, 1, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      .derive = state },
+    { "mem.pressure.available", CLUSTER_PRESSURE, 2, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       SYSCTL_FIELD(PLAT_PRESSURE_AVAILABLE) },
 };
 
-static struct plat_sysctl_set values;
-static unsigned int logged;
-
-static int
-pressure_refresh(const struct platform *p, pmInDom indom, const char **reason)
-{
-    (void)reason;
-    (void)indom;
-    return sysctl_values_refresh(p, PLAT_SYSCTL_PRESSURE, &values, "pressure", &logged);
-}
+SYSCTL_TABLE_COLLECTOR(pressure_collector, "pressure", PLAT_SYSCTL_PRESSURE, rows);
 
 /* The dispatch flags the sysctl reports (DISPATCH_MEMORYPRESSURE_*), named
  * as upstream's agent names them. */
@@ -42,32 +34,16 @@ state_name(uint32_t level)
 }
 
 static int
-pressure_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+state(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     pmAtomValue level;
     int sts;
 
+    (void)row;
     (void)inst;
-    if (row->item != ITEM_STATE)
-        return collector_field(row, &values, 0, atom);
-    if ((sts = sysctl_values_fetch(&values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) != PMDA_FETCH_STATIC)
+    if ((sts = sysctl_values_fetch(&pressure_collector_values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) !=
+        PMDA_FETCH_STATIC)
         return sts;
     atom->cp = (char *)state_name(level.ul);
     return PMDA_FETCH_STATIC;
 }
-
-static void
-pressure_teardown(pmInDom indom)
-{
-    (void)indom;
-    logged = 0;
-}
-
-const struct collector pressure_collector = {
-    .name = "pressure",
-    .rows = rows,
-    .nrows = sizeof(rows) / sizeof(rows[0]),
-    .refresh = pressure_refresh,
-    .fetch = pressure_fetch,
-    .teardown = pressure_teardown,
-};

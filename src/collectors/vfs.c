@@ -7,19 +7,21 @@
 #include "metric_units.h"
 #include "sysctl_values.h"
 
-enum { ITEM_FILES = 135, ITEM_FILES_MAX, ITEM_FILES_FREE, ITEM_VNODES, ITEM_VNODES_MAX, ITEM_NPROCS, ITEM_NTHREADS };
+static int files_free(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int nprocs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int nthreads(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 /* Rows with a binding serve a sysctl of the group as it is. */
 #define ROW(name, item, sem, ...) { name, CLUSTER_VFS, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE, __VA_ARGS__ }
 
 static const struct metric_row rows[] = {
-    ROW("vfs.files.count", ITEM_FILES, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_FILES)),
-    ROW("vfs.files.max", ITEM_FILES_MAX, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXFILES)),
-    ROW("vfs.files.free", ITEM_FILES_FREE, PM_SEM_INSTANT),
-    ROW("vfs.vnodes.count", ITEM_VNODES, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_VNODES)),
-    ROW("vfs.vnodes.max", ITEM_VNODES_MAX, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXVNODES)),
-    ROW("kernel.all.nprocs", ITEM_NPROCS, PM_SEM_INSTANT),
-    ROW("kernel.all.nthreads", ITEM_NTHREADS, PM_SEM_INSTANT),
+    ROW("vfs.files.count", 135, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_FILES)),
+    ROW("vfs.files.max", 136, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXFILES)),
+    ROW("vfs.files.free", 137, PM_SEM_INSTANT, .derive = files_free),
+    ROW("vfs.vnodes.count", 138, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_VNODES)),
+    ROW("vfs.vnodes.max", 139, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXVNODES)),
+    ROW("kernel.all.nprocs", 140, PM_SEM_INSTANT, .derive = nprocs),
+    ROW("kernel.all.nthreads", 141, PM_SEM_INSTANT, .derive = nthreads),
 };
 
 static struct plat_sysctl_set values;
@@ -44,11 +46,13 @@ vfs_refresh(const struct platform *p, pmInDom indom, const char **reason)
 /* Files that can still be opened; 0 when kern.maxfiles was lowered below
  * the number open (the kernel allows that and refuses new opens). */
 static int
-fetch_files_free(pmAtomValue *atom)
+files_free(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     pmAtomValue count, max;
     int sts;
 
+    (void)row;
+    (void)inst;
     if ((sts = sysctl_values_fetch(&values, PLAT_VFS_NUM_FILES, PM_TYPE_U32, &count)) != PMDA_FETCH_STATIC ||
         (sts = sysctl_values_fetch(&values, PLAT_VFS_MAXFILES, PM_TYPE_U32, &max)) != PMDA_FETCH_STATIC)
         return sts;
@@ -56,18 +60,37 @@ fetch_files_free(pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
+/* A task total, or its read's error. */
+static int
+task_total(uint32_t total, pmAtomValue *atom)
+{
+    if (tasks_status < 0)
+        return collector_error(tasks_status);
+    atom->ul = total;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+nprocs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    return task_total(tasks.tasks, atom);
+}
+
+static int
+nthreads(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    return task_total(tasks.threads, atom);
+}
+
 static int
 vfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, &values, 0, atom);
-    if (row->item == ITEM_FILES_FREE)
-        return fetch_files_free(atom);
-    if (tasks_status < 0)
-        return collector_error(tasks_status);
-    atom->ul = row->item == ITEM_NPROCS ? tasks.tasks : tasks.threads;
-    return PMDA_FETCH_STATIC;
+    return collector_field(row, &values, 0, atom);
 }
 
 static void
