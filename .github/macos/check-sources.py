@@ -49,7 +49,7 @@ REQUIRED = {
     "load average": ("load average (vm.loadavg)", ["load.avg1", "load.fscale"], []),
     "cpu totals": ("CPU ticks, host totals", ["cpu.user", "cpu.sys", "cpu.idle"], []),
     "per-cpu ticks": ("per-CPU ticks", ["cpu[*].user"], []),
-    "sysctls": ("kernel sysctl families", [], []),
+    "sysctls": ("kernel sysctl groups", [], []),
     "task counts": ("task and thread totals", ["tasks.count"], []),
     "login records": ("utmpx login records", [], []),
     "interfaces": ("network interfaces (NET_RT_IFLIST2)", ["netif[lo0].ipackets"], []),
