@@ -29,6 +29,7 @@ enum field_kind {
     FIELD_BYTES_KB,                 /* bytes, served in KiB */
     FIELD_WRAP32,                   /* a 32-bit counter the kernel lets wrap, served as a 64-bit
                                      * count (collector_extend keeps it; U64 rows only) */
+    FIELD_TEXT,                     /* a NUL-terminated char array (STRING rows only) */
 };
 
 #define FIELD_NO_STATUS 0xffffu
@@ -42,7 +43,7 @@ enum field_kind {
 struct field {
     unsigned short offset;
     unsigned short status;
-    unsigned char size;             /* 4 or 8: unsigned integers only */
+    unsigned char size;             /* 4 or 8 for an integer; 0 for text */
     unsigned char kind;             /* enum field_kind */
     unsigned char bit;              /* FIELD_STATUS_INT, or the presence bit */
 };
@@ -53,6 +54,8 @@ struct field {
     { offsetof(type, member), offsetof(type, status), FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
 #define FIELD_ALWAYS(type, member, kind) \
     { offsetof(type, member), FIELD_NO_STATUS, FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
+/* The binding of type's char array member, always read. */
+#define FIELD_TEXT_OF(type, member) { offsetof(type, member), FIELD_NO_STATUS, 0, FIELD_TEXT, FIELD_STATUS_INT }
 /* The binding of type's member, present when bit of type's unsigned int
  * member have is set. */
 #define FIELD_PRESENT(type, member, have, bit, kind) \
@@ -76,7 +79,8 @@ struct metric_row {
 /* The value of a bound row (row->field.kind != FIELD_NONE) from the struct
  * at base: its status's error, or PMDA_FETCH_STATIC with the field in atom
  * at the row's type; a value too wide for a U32 row is PM_ERR_AGAIN, never
- * a cut number. page_size serves FIELD_PAGES_KB only. */
+ * a cut number. Text points into base, which must outlive the fetch.
+ * page_size serves FIELD_PAGES_KB only. */
 int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
 
 /* Advance the count of each FIELD_WRAP32 row of rows[0..nrows) from the

@@ -379,7 +379,7 @@ at_least_the_upstream_metrics_are_served(void **state)
 /* A row bound to a field serves an unsigned integer at its type: a U32
  * row takes a field as it is (collector_field refuses a value that does
  * not fit), never a conversion that could overflow it; a wrapping 32-bit
- * counter is served as a U64 count. */
+ * counter is served as a U64 count, and text as a string. */
 static int
 check_binding(const struct collector *c, const struct metric_row *row, void *arg)
 {
@@ -388,7 +388,8 @@ check_binding(const struct collector *c, const struct metric_row *row, void *arg
     (void)arg;
     if (f->kind == FIELD_NONE)
         return 0;
-    if (f->kind == FIELD_WRAP32 ? row->type == PM_TYPE_U64 && f->size == 4 :
+    if (f->kind == FIELD_TEXT ? row->type == PM_TYPE_STRING :
+        f->kind == FIELD_WRAP32 ? row->type == PM_TYPE_U64 && f->size == 4 :
         (row->type == PM_TYPE_U64 && (f->size == 4 || f->size == 8)) ||
         (row->type == PM_TYPE_U32 && f->kind == FIELD_PLAIN))
         return 0;
