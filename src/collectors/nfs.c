@@ -144,38 +144,42 @@ hits(uint64_t cache_reads, uint64_t bios)
     return cache_reads > bios ? cache_reads - bios : 0;
 }
 
-/* The status of the side (client or server) a row's item belongs to. */
+/* The status of the side (client or server) a call row belongs to, and
+ * that side's counts by procedure. */
 static int
-side_status(unsigned int item)
+side(unsigned int item, const uint64_t **counts)
 {
-    return item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS ? nfs.server_status : nfs.client_status;
-}
+    int server = item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS;
 
-static const uint64_t *
-side_counts(unsigned int item)
-{
-    return item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS ? nfs.server.rpccnt : nfs.client.rpccnt;
+    *counts = server ? nfs.server.rpccnt : nfs.client.rpccnt;
+    return server ? nfs.server_status : nfs.client_status;
 }
 
 /* All NFSv3 calls of a side: the sum of its procedures'. */
 static int
 calls(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const uint64_t *counts;
+    int sts = side(row->item, &counts);
+
     (void)inst;
-    if (side_status(row->item) < 0)
-        return collector_error(side_status(row->item));
-    atom->ull = sum(side_counts(row->item));
+    if (sts < 0)
+        return collector_error(sts);
+    atom->ull = sum(counts);
     return PMDA_FETCH_STATIC;
 }
 
 static int
 reqs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    if (side_status(row->item) < 0)
-        return collector_error(side_status(row->item));
+    const uint64_t *counts;
+    int sts = side(row->item, &counts);
+
+    if (sts < 0)
+        return collector_error(sts);
     if (inst >= PLAT_NFS_NPROCS)
         return PM_ERR_INST;
-    atom->ull = side_counts(row->item)[inst];
+    atom->ull = counts[inst];
     return PMDA_FETCH_STATIC;
 }
 

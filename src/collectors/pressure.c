@@ -9,8 +9,10 @@
 
 static int state(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
+enum { ROW_LEVEL };     /* the row the state is named from */
+
 static const struct metric_row rows[] = {
-    { "mem.pressure.level", CLUSTER_PRESSURE, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+    [ROW_LEVEL] = { "mem.pressure.level", CLUSTER_PRESSURE, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       SYSCTL_FIELD(PLAT_PRESSURE_LEVEL) },
     { "mem.pressure.state", CLUSTER_PRESSURE, 1, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       .derive = state },
@@ -41,8 +43,7 @@ state(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
     (void)row;
     (void)inst;
-    if ((sts = sysctl_values_fetch(&pressure_collector_values, PLAT_PRESSURE_LEVEL, PM_TYPE_U32, &level)) !=
-        PMDA_FETCH_STATIC)
+    if ((sts = collector_field(&rows[ROW_LEVEL], &pressure_collector_values, 0, &level)) != PMDA_FETCH_STATIC)
         return sts;
     atom->cp = (char *)state_name(level.ul);
     return PMDA_FETCH_STATIC;

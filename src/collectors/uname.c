@@ -9,29 +9,31 @@
 #include <stdio.h>
 #include <string.h>
 
-static int pmda_uname(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int pmda_version(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int distro(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-
-#define ROW(name, item, ...) { name, CLUSTER_UNAME, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, \
-                               UNITS_NONE, __VA_ARGS__ }
-#define TEXT(member) FIELD_TEXT_OF(struct plat_uname, member)
-
-static const struct metric_row rows[] = {
-    ROW("kernel.uname.release", 23, TEXT(release)),
-    ROW("kernel.uname.version", 24, TEXT(version)),
-    ROW("kernel.uname.sysname", 25, TEXT(sysname)),
-    ROW("kernel.uname.machine", 26, TEXT(machine)),
-    ROW("kernel.uname.nodename", 27, TEXT(nodename)),
-    ROW("pmda.uname", 28, .derive = pmda_uname),
-    ROW("pmda.version", 29, .derive = pmda_version),
-    ROW("kernel.uname.distro", 30, .derive = distro),
+/* What the family serves: uname(3)'s fields as they are, and the lines
+ * made of them. */
+struct uname_state {
+    struct plat_uname names;
+    char summary[5 * PLAT_TEXT_MAX + 8];    /* the fields in one line, as upstream's pmda.uname */
+    char distro[PLAT_NAME_MAX + 16];        /* "macOS 14.5" */
+    char version[sizeof(PMDA_DARWIN_VERSION)];
 };
 
-static struct plat_uname names;
-static char summary[5 * PLAT_TEXT_MAX + 8];
-static char distro_name[PLAT_NAME_MAX + 16];
-static char agent_version[] = PMDA_DARWIN_VERSION;
+#define ROW(name, item, field) { name, CLUSTER_UNAME, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, \
+                                 UNITS_NONE, field }
+#define TEXT(member) FIELD_TEXT_ALWAYS(struct uname_state, member)
+
+static const struct metric_row rows[] = {
+    ROW("kernel.uname.release", 23, TEXT(names.release)),
+    ROW("kernel.uname.version", 24, TEXT(names.version)),
+    ROW("kernel.uname.sysname", 25, TEXT(names.sysname)),
+    ROW("kernel.uname.machine", 26, TEXT(names.machine)),
+    ROW("kernel.uname.nodename", 27, TEXT(names.nodename)),
+    ROW("pmda.uname", 28, TEXT(summary)),
+    ROW("pmda.version", 29, TEXT(version)),
+    ROW("kernel.uname.distro", 30, FIELD_TEXT_OF(struct uname_state, distro, names.product_status)),
+};
+
+static struct uname_state u = { .version = PMDA_DARWIN_VERSION };
 static unsigned int logged_failures;
 
 static int
@@ -41,51 +43,21 @@ uname_refresh(const struct platform *p, pmInDom indom, const char **reason)
 
     (void)reason;
     (void)indom;
-    memset(&names, 0, sizeof(names));
-    if ((sts = p->uname(p->ctx, &names)) < 0)
+    memset(&u.names, 0, sizeof(u.names));
+    if ((sts = p->uname(p->ctx, &u.names)) < 0)
         return collector_error(sts);
-    snprintf(summary, sizeof(summary), "%s %s %s %s %s",
-             names.sysname, names.nodename, names.release, names.version, names.machine);
-    snprintf(distro_name, sizeof(distro_name), "macOS %s", names.product_version);
-    collector_note_parts("uname", names.product_status < 0, &logged_failures, p->error(p->ctx));
+    snprintf(u.summary, sizeof(u.summary), "%s %s %s %s %s",
+             u.names.sysname, u.names.nodename, u.names.release, u.names.version, u.names.machine);
+    snprintf(u.distro, sizeof(u.distro), "macOS %s", u.names.product_version);
+    collector_note_parts("uname", u.names.product_status < 0, &logged_failures, p->error(p->ctx));
     return 0;
-}
-
-/* The uname(2) fields in one line, as upstream's pmda.uname gives them. */
-static int
-pmda_uname(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)row;
-    (void)inst;
-    atom->cp = summary;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-pmda_version(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)row;
-    (void)inst;
-    atom->cp = agent_version;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-distro(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)row;
-    (void)inst;
-    if (names.product_status < 0)
-        return collector_error(names.product_status);
-    atom->cp = distro_name;
-    return PMDA_FETCH_STATIC;
 }
 
 static int
 uname_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
-    return collector_field(row, &names, 0, atom);
+    return collector_field(row, &u, 0, atom);
 }
 
 const struct collector uname_collector = {

@@ -11,12 +11,15 @@ static int files_free(const struct metric_row *row, unsigned int inst, pmAtomVal
 static int nprocs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 static int nthreads(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
+/* The rows files free is computed from. */
+enum { ROW_FILES, ROW_FILES_MAX };
+
 /* Rows with a binding serve a sysctl of the group as it is. */
 #define ROW(name, item, sem, ...) { name, CLUSTER_VFS, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, sem, UNITS_NONE, __VA_ARGS__ }
 
 static const struct metric_row rows[] = {
-    ROW("vfs.files.count", 135, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_FILES)),
-    ROW("vfs.files.max", 136, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXFILES)),
+    [ROW_FILES] = ROW("vfs.files.count", 135, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_FILES)),
+    [ROW_FILES_MAX] = ROW("vfs.files.max", 136, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXFILES)),
     ROW("vfs.files.free", 137, PM_SEM_INSTANT, .derive = files_free),
     ROW("vfs.vnodes.count", 138, PM_SEM_INSTANT, SYSCTL_FIELD(PLAT_VFS_NUM_VNODES)),
     ROW("vfs.vnodes.max", 139, PM_SEM_DISCRETE, SYSCTL_FIELD(PLAT_VFS_MAXVNODES)),
@@ -53,8 +56,8 @@ files_free(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 
     (void)row;
     (void)inst;
-    if ((sts = sysctl_values_fetch(&values, PLAT_VFS_NUM_FILES, PM_TYPE_U32, &count)) != PMDA_FETCH_STATIC ||
-        (sts = sysctl_values_fetch(&values, PLAT_VFS_MAXFILES, PM_TYPE_U32, &max)) != PMDA_FETCH_STATIC)
+    if ((sts = collector_field(&rows[ROW_FILES], &values, 0, &count)) != PMDA_FETCH_STATIC ||
+        (sts = collector_field(&rows[ROW_FILES_MAX], &values, 0, &max)) != PMDA_FETCH_STATIC)
         return sts;
     atom->ul = max.ul > count.ul ? max.ul - count.ul : 0;
     return PMDA_FETCH_STATIC;

@@ -68,10 +68,6 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
 
     if (f->kind == FIELD_WRAP32)
         return PM_ERR_PMID;             /* a count its collector keeps (collector_extend) */
-    if (f->kind == FIELD_TEXT) {
-        atom->cp = (char *)(uintptr_t)(at + f->offset);
-        return PMDA_FETCH_STATIC;
-    }
     if (f->status != FIELD_NO_STATUS && f->bit == FIELD_STATUS_INT) {
         int status;
 
@@ -84,6 +80,10 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
         memcpy(&have, at + f->status, sizeof(have));
         if (!((have >> f->bit) & 1u))
             return PMDA_FETCH_NOVALUES;
+    }
+    if (f->kind == FIELD_TEXT) {
+        atom->cp = (char *)(uintptr_t)(at + f->offset);
+        return PMDA_FETCH_STATIC;
     }
     if (f->size == sizeof(uint32_t)) {
         uint32_t narrow;

@@ -54,8 +54,11 @@ struct field {
     { offsetof(type, member), offsetof(type, status), FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
 #define FIELD_ALWAYS(type, member, kind) \
     { offsetof(type, member), FIELD_NO_STATUS, FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
-/* The binding of type's char array member, always read. */
-#define FIELD_TEXT_OF(type, member) { offsetof(type, member), FIELD_NO_STATUS, 0, FIELD_TEXT, FIELD_STATUS_INT }
+/* The binding of type's char array member, always read, or read when
+ * type's int member status is not negative. */
+#define FIELD_TEXT_ALWAYS(type, member) { offsetof(type, member), FIELD_NO_STATUS, 0, FIELD_TEXT, FIELD_STATUS_INT }
+#define FIELD_TEXT_OF(type, member, status) \
+    { offsetof(type, member), offsetof(type, status), 0, FIELD_TEXT, FIELD_STATUS_INT }
 /* The binding of type's member, present when bit of type's unsigned int
  * member have is set. */
 #define FIELD_PRESENT(type, member, have, bit, kind) \

@@ -1,7 +1,6 @@
 #include "sysctl_values.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 
 int
@@ -28,21 +27,4 @@ sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, st
         snprintf(missing, sizeof(missing), "the source gave %u of its %u values", given, n);
     collector_note_parts(collector, failed, logged, given < n ? missing : p->error(p->ctx));
     return 0;
-}
-
-int
-sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom)
-{
-    if (index >= set->n)
-        return PM_ERR_PMID;     /* a row beyond its group: a table bug */
-    if (set->status[index] < 0)
-        return collector_error(set->status[index]);
-    if (type == PM_TYPE_U64) {
-        atom->ull = set->value[index];
-    } else {
-        if (set->value[index] > UINT32_MAX)
-            return PM_ERR_AGAIN;
-        atom->ul = (uint32_t)set->value[index];
-    }
-    return PMDA_FETCH_STATIC;
 }

@@ -1,7 +1,7 @@
 /*
  * Collectors that serve integer sysctls read as a group
  * (plat_sysctl_defs): refresh with per-value failures logged once, and
- * fetch one value at the width its metric declares.
+ * rows bound to the values (SYSCTL_FIELD), served by collector_field.
  */
 #ifndef PMDA_DARWIN_SYSCTL_VALUES_H
 #define PMDA_DARWIN_SYSCTL_VALUES_H
@@ -13,11 +13,6 @@
  * failed values once, as collector_note_parts does. */
 int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct plat_sysctl_set *set,
                           const char *collector, unsigned int *logged);
-
-/* Value index of set as a metric of the given type (PM_TYPE_U32 or
- * PM_TYPE_U64): PMDA_FETCH_STATIC, or that value's error. A 32-bit metric
- * whose value does not fit is PM_ERR_AGAIN, never a truncated number. */
-int sysctl_values_fetch(const struct plat_sysctl_set *set, unsigned int index, int type, pmAtomValue *atom);
 
 /* The binding of a row to the index-th value of a sysctl group's set. */
 #define SYSCTL_FIELD(index) \
