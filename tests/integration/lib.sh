@@ -8,7 +8,7 @@ skipped=0
 
 ok() { passed=$((passed + 1)); echo "ok - $*"; }
 not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; return 1; fi; }
 # A check that could not run for want of what lives beside the project
 # (../shared); a failure where PMDA_DARWIN_SHARED_REQUIRED is set, as in CI.
 skip() {
