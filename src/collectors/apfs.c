@@ -50,32 +50,36 @@ static const struct indom_def indoms[] = {
 
 #define APFS_MAX 256
 
-static struct reg_apfs_container containers[APFS_MAX];
-static struct reg_apfs_volume volumes[APFS_MAX];
-static int container_inst[APFS_MAX], volume_inst[APFS_MAX];
-static unsigned int ncontainers, nvolumes;
+struct apfs_state {
+    struct reg_apfs_container containers[APFS_MAX];
+    struct reg_apfs_volume volumes[APFS_MAX];
+    int container_inst[APFS_MAX], volume_inst[APFS_MAX];
+    unsigned int ncontainers, nvolumes;
+};
 
 static int
-apfs_refresh(const struct platform *p, pmInDom container_id, const char **reason)
+apfs_refresh(void *state, struct refresh_call *call)
 {
+    struct apfs_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom container_id = call->indom;
     pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
     struct plat_reg_set set;
     int sts;
 
-    (void)reason;
-    ncontainers = nvolumes = 0;
+    s->ncontainers = s->nvolumes = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_APFS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
-    if (sts == 0)
-        reg_apfs(&set, containers, APFS_MAX, &ncontainers, volumes, APFS_MAX, &nvolumes);   /* none: no APFS */
+    if (sts == 0)       /* none: no APFS */
+        reg_apfs(&set, s->containers, APFS_MAX, &s->ncontainers, s->volumes, APFS_MAX, &s->nvolumes);
     names_begin(container_id);
     names_begin(volume_id);
-    for (unsigned int i = 0; i < ncontainers; i++)
-        if ((container_inst[i] = names_add(container_id, containers[i].name)) < 0)
-            return container_inst[i];
-    for (unsigned int i = 0; i < nvolumes; i++)
-        if ((volume_inst[i] = names_add(volume_id, volumes[i].name)) < 0)
-            return volume_inst[i];
+    for (unsigned int i = 0; i < s->ncontainers; i++)
+        if ((s->container_inst[i] = names_add(container_id, s->containers[i].name)) < 0)
+            return s->container_inst[i];
+    for (unsigned int i = 0; i < s->nvolumes; i++)
+        if ((s->volume_inst[i] = names_add(volume_id, s->volumes[i].name)) < 0)
+            return s->volume_inst[i];
     return 0;
 }
 
@@ -98,23 +102,24 @@ flag(int v, pmAtomValue *atom)
 }
 
 static int
-apfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+apfs_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct apfs_state *s = state;
     const struct reg_apfs_container *c;
     int i;
 
     switch (row->item) {
-    case ITEM_NCONTAINER: atom->ul = ncontainers; return PMDA_FETCH_STATIC;
-    case ITEM_NVOLUME: atom->ul = nvolumes; return PMDA_FETCH_STATIC;
+    case ITEM_NCONTAINER: atom->ul = s->ncontainers; return PMDA_FETCH_STATIC;
+    case ITEM_NVOLUME: atom->ul = s->nvolumes; return PMDA_FETCH_STATIC;
     case ITEM_ENCRYPTED:
     case ITEM_LOCKED:
-        if ((i = index_of(volume_inst, nvolumes, inst)) < 0)
+        if ((i = index_of(s->volume_inst, s->nvolumes, inst)) < 0)
             return PM_ERR_INST;
-        return flag(row->item == ITEM_ENCRYPTED ? volumes[i].encrypted : volumes[i].locked, atom);
+        return flag(row->item == ITEM_ENCRYPTED ? s->volumes[i].encrypted : s->volumes[i].locked, atom);
     }
-    if ((i = index_of(container_inst, ncontainers, inst)) < 0)
+    if ((i = index_of(s->container_inst, s->ncontainers, inst)) < 0)
         return PM_ERR_INST;
-    c = &containers[i];
+    c = &s->containers[i];
     if (row->item == ITEM_BLOCK_SIZE) {
         if (!c->block_size_ok)
             return PMDA_FETCH_NOVALUES;
@@ -134,38 +139,29 @@ apfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-apfs_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+apfs_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
+    const struct apfs_state *s = state;
     int i;
 
     if (pmInDom_serial(id) == INDOM_APFS_CONTAINER) {
-        if ((i = index_of(container_inst, ncontainers, inst)) < 0)
+        if ((i = index_of(s->container_inst, s->ncontainers, inst)) < 0)
             return -1;
-        snprintf(json, len, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", containers[i].store,
-                 containers[i].store_disk);
+        snprintf(json, len, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", s->containers[i].store,
+                 s->containers[i].store_disk);
         return 0;
     }
-    if ((i = index_of(volume_inst, nvolumes, inst)) < 0)
+    if ((i = index_of(s->volume_inst, s->nvolumes, inst)) < 0)
         return -1;
     {
         char name[PLAT_REG_NAME_MAX], role[32];
 
-        collector_label_text(volumes[i].volume_name, name, sizeof(name));
-        collector_label_text(volumes[i].role, role, sizeof(role));
+        collector_label_text(s->volumes[i].volume_name, name, sizeof(name));
+        collector_label_text(s->volumes[i].role, role, sizeof(role));
         snprintf(json, len, "{\"container\":\"%s\",\"volume_name\":\"%s\",\"role\":\"%s\"}",
-                 volumes[i].container, name, role[0] ? role : "none");
+                 s->volumes[i].container, name, role[0] ? role : "none");
         return 0;
     }
-}
-
-static void
-apfs_teardown(pmInDom container_id)
-{
-    pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
-
-    names_forget(container_id);
-    names_forget(volume_id);
-    ncontainers = nvolumes = 0;
 }
 
 const struct collector apfs_collector = {
@@ -173,9 +169,9 @@ const struct collector apfs_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = indoms,
-    .nindoms = 2,
+    .nindoms = sizeof(indoms) / sizeof(indoms[0]),
+    .state_size = sizeof(struct apfs_state),
     .refresh = apfs_refresh,
     .fetch = apfs_fetch,
     .instance_labels = apfs_labels,
-    .teardown = apfs_teardown,
 };

@@ -23,42 +23,36 @@ static const struct metric_row rows[] = {
       UNITS_COUNT },
 };
 
-static struct cpu_counters total;
+struct cpu_total_state {
+    struct cpu_counters total;
+    struct tick_rate rate;          /* hinv's, at the last refresh */
+};
 
 static int
-cpu_total_refresh(const struct platform *p, pmInDom indom, const char **reason)
+cpu_total_refresh(void *state, struct refresh_call *call)
 {
+    struct cpu_total_state *s = state;
     struct plat_cpu_ticks ticks;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    if ((sts = p->cpu_total(p->ctx, &ticks)) < 0)
+    if ((sts = call->p->cpu_total(call->p->ctx, &ticks)) < 0)
         return collector_error(sts);
-    cpu_counters_update(&total, &ticks);
+    cpu_counters_update(&s->total, &ticks);
+    s->rate.status = hinv_clock_hz(call->depends[0], &s->rate.hz);
     return 0;
 }
 
 static int
-cpu_total_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+cpu_total_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    uint32_t hz;
+    const struct cpu_total_state *s = state;
     int sts;
 
     (void)inst;
     if (row->cluster == CLUSTER_CPU_LINUX)
-        return cpu_linux_fetch(&total, (enum cpu_linux_state)row->item, atom);
-    if ((sts = hinv_clock_hz(&hz)) < 0)
-        return sts;
-    atom->ull = cpu_counters_msec(&total, (enum cpu_state_index)(row->item - ITEM_FIRST), hz);
-    return PMDA_FETCH_STATIC;
-}
-
-static void
-cpu_total_teardown(pmInDom indom)
-{
-    (void)indom;
-    total = (struct cpu_counters){ 0 };
+        return cpu_linux_fetch(&s->total, &s->rate, (enum cpu_linux_state)row->item, atom);
+    sts = cpu_counters_msec(&s->total, (enum cpu_state_index)(row->item - ITEM_FIRST), &s->rate, &atom->ull);
+    return sts < 0 ? sts : PMDA_FETCH_STATIC;
 }
 
 const struct collector cpu_total_collector = {
@@ -67,7 +61,7 @@ const struct collector cpu_total_collector = {
     .depends = { &hinv_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct cpu_total_state),
     .refresh = cpu_total_refresh,
     .fetch = cpu_total_fetch,
-    .teardown = cpu_total_teardown,
 };

@@ -36,6 +36,7 @@ static const struct collector *const darwin_collectors[] = {
     &gpu_collector,
     &power_collector,
     &thermal_collector,
+    &dvfs_collector,
     &cpucluster_collector,
     &cpucore_collector,
     &gpu_pstate_collector,

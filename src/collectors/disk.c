@@ -105,11 +105,13 @@ struct disk_entry {
 
 #define DISK_MAX 256
 
-static struct disk_entry *disks;
-static unsigned int ndisks, disks_cap;
-static struct reg_disk decoded[DISK_MAX];
-static struct delta_sum all_sum;
-static struct io_counts all;
+struct disk_state {
+    struct disk_entry *disks;
+    unsigned int ndisks, disks_cap;
+    struct reg_disk decoded[DISK_MAX];      /* what a refresh decodes, before it is kept */
+    struct delta_sum all_sum;
+    struct io_counts all;
+};
 
 static void
 counts_set(struct io_counts *c, unsigned int have, const uint64_t *v)
@@ -141,88 +143,90 @@ disk_counts(const struct reg_disk *d, uint64_t *v)
 }
 
 static struct disk_entry *
-entry_for(const char *name)
+entry_for(struct disk_state *s, const char *name)
 {
     struct disk_entry *e;
 
-    for (unsigned int i = 0; i < ndisks; i++)
-        if (strcmp(disks[i].d.name, name) == 0)
-            return &disks[i];
-    if (array_grow((void **)&disks, &disks_cap, ndisks, sizeof(*disks)) < 0)
+    for (unsigned int i = 0; i < s->ndisks; i++)
+        if (strcmp(s->disks[i].d.name, name) == 0)
+            return &s->disks[i];
+    if (array_grow((void **)&s->disks, &s->disks_cap, s->ndisks, sizeof(*s->disks)) < 0)
         return NULL;
-    e = &disks[ndisks++];
+    e = &s->disks[s->ndisks++];
     memset(e, 0, sizeof(*e));
     return e;
 }
 
 /* disk.all: what the disks present in both rounds accrued, added on. */
 static int
-sum_all(void)
+sum_all(struct disk_state *s)
 {
     uint64_t total[SUM_N];
     unsigned int have = 0;
 
-    memcpy(total, all.v, sizeof(total));
-    delta_sum_begin(&all_sum);
-    for (unsigned int i = 0; i < ndisks; i++) {
+    memcpy(total, s->all.v, sizeof(total));
+    delta_sum_begin(&s->all_sum);
+    for (unsigned int i = 0; i < s->ndisks; i++) {
         uint64_t add[SUM_N];
         int sts;
 
-        if ((sts = delta_sum_step(&all_sum, disks[i].d.name, disks[i].io.v, SUM_N, add)) < 0)
+        if ((sts = delta_sum_step(&s->all_sum, s->disks[i].d.name, s->disks[i].io.v, SUM_N, add)) < 0)
             return sts;
         for (unsigned int k = 0; k < SUM_N; k++)
-            if (disks[i].io.have & (1u << k))
+            if (s->disks[i].io.have & (1u << k))
                 total[k] += add[k];
-        have |= disks[i].io.have;
+        have |= s->disks[i].io.have;
     }
-    delta_sum_end(&all_sum);
-    counts_set(&all, have | all.have, total);
+    delta_sum_end(&s->all_sum);
+    counts_set(&s->all, have | s->all.have, total);
     return 0;
 }
 
 static int
-disk_refresh(const struct platform *p, pmInDom id, const char **reason)
+disk_refresh(void *state, struct refresh_call *call)
 {
+    struct disk_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_reg_set set;
     unsigned int n = 0, kept = 0;
     int sts;
 
-    (void)reason;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_DISKS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)
-        reg_disks(&set, decoded, DISK_MAX, &n);     /* none: a machine with no disk present */
+        reg_disks(&set, s->decoded, DISK_MAX, &n);  /* none: a machine with no disk present */
     names_begin(id);
-    for (unsigned int i = 0; i < ndisks; i++)
-        disks[i].present = 0;
+    for (unsigned int i = 0; i < s->ndisks; i++)
+        s->disks[i].present = 0;
     for (unsigned int i = 0; i < n; i++) {
-        struct disk_entry *e = entry_for(decoded[i].name);
+        struct disk_entry *e = entry_for(s, s->decoded[i].name);
         uint64_t v[SUM_N];
         unsigned int have;
 
         if (e == NULL)
             return -ENOMEM;
-        if ((sts = names_add(id, decoded[i].name)) < 0)
+        if ((sts = names_add(id, s->decoded[i].name)) < 0)
             return sts;
         e->inst = sts;
-        e->d = decoded[i];
+        e->d = s->decoded[i];
         e->present = 1;
         have = disk_counts(&e->d, v);
         counts_set(&e->io, have, v);
     }
-    for (unsigned int i = 0; i < ndisks; i++)       /* a disk that left starts afresh if it returns */
-        if (disks[i].present)
-            disks[kept++] = disks[i];
-    ndisks = kept;
-    return sum_all();
+    for (unsigned int i = 0; i < s->ndisks; i++)    /* a disk that left starts afresh if it returns */
+        if (s->disks[i].present)
+            s->disks[kept++] = s->disks[i];
+    s->ndisks = kept;
+    return sum_all(s);
 }
 
-static struct disk_entry *
-disk_of_inst(unsigned int inst)
+static const struct disk_entry *
+disk_of_inst(const struct disk_state *s, unsigned int inst)
 {
-    for (unsigned int i = 0; i < ndisks; i++)
-        if ((unsigned int)disks[i].inst == inst)
-            return &disks[i];
+    for (unsigned int i = 0; i < s->ndisks; i++)
+        if ((unsigned int)s->disks[i].inst == inst)
+            return &s->disks[i];
     return NULL;
 }
 
@@ -324,17 +328,18 @@ dev_item_of(unsigned int item)
 }
 
 static int
-disk_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+disk_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct disk_state *s = state;
     const struct disk_entry *e;
 
     if (row->item == ITEM_NDISK) {
-        atom->ul = ndisks;
+        atom->ul = s->ndisks;
         return PMDA_FETCH_STATIC;
     }
     if (row->indom == COLLECTOR_NO_INDOM)
-        return io_value(&all, dev_item_of(row->item), &atom->ull);
-    if ((e = disk_of_inst(inst)) == NULL)
+        return io_value(&s->all, dev_item_of(row->item), &atom->ull);
+    if ((e = disk_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
     if (row->cluster == CLUSTER_DISK_LINUX)
         return linux_value(&e->io, row->item, &atom->ull);
@@ -372,9 +377,9 @@ label_text(const char *s, int lower, char *out, size_t len)
 }
 
 static int
-disk_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+disk_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct disk_entry *e = disk_of_inst(inst);
+    const struct disk_entry *e = disk_of_inst(state, inst);
     char medium[32], location[32], protocol[64];
 
     (void)id;
@@ -389,14 +394,12 @@ disk_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 }
 
 static void
-disk_teardown(pmInDom id)
+disk_teardown(void *state)
 {
-    names_forget(id);
-    free(disks);
-    disks = NULL;
-    ndisks = disks_cap = 0;
-    delta_sum_free(&all_sum);
-    memset(&all, 0, sizeof(all));
+    struct disk_state *s = state;
+
+    free(s->disks);
+    delta_sum_free(&s->all_sum);
 }
 
 const struct collector disk_collector = {
@@ -404,6 +407,7 @@ const struct collector disk_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct disk_state),
     .refresh = disk_refresh,
     .fetch = disk_fetch,
     .instance_labels = disk_labels,

@@ -57,15 +57,17 @@ struct motion {
     int frozen;
 };
 
-static struct energy_channel *channels;
-static int *channel_inst;
-static struct motion *motion, *spare;   /* by channel, as channels[]; spare: the next refresh's */
-static unsigned int cap, inst_cap, motion_cap, spare_cap, nmotion;
-static struct energy energy;
-static unsigned int frozen_units;       /* bit 1u << unit */
-static int logged;                      /* a frozen channel was logged */
-static unsigned long cluster_refreshes; /* cluster 127's, at the last judgement */
-static int energy_sts;
+struct energy_state {
+    struct energy_channel *channels;
+    int *channel_inst;
+    struct motion *motion, *spare;      /* by channel, as channels[]; spare: the next refresh's */
+    unsigned int cap, inst_cap, motion_cap, spare_cap, nmotion;
+    struct energy energy;
+    unsigned int frozen_units;          /* bit 1u << unit */
+    int logged;                         /* a frozen channel was logged */
+    unsigned long cluster_refreshes;    /* cluster 127's, at the last judgement */
+    int energy_sts;
+};
 
 /*
  * Whether a channel is judged, and by whose work: the CPU and DRAM units
@@ -107,12 +109,12 @@ judged(const struct energy_channel *c, int *die, char *cluster, size_t len)
 /* The motion record of channel i, found where it was last time, or
  * searched for (a channel that comes or goes shifts the others). */
 static struct motion *
-motion_of(unsigned int i, const struct motion *last, unsigned int nlast)
+motion_of(const struct energy_state *s, unsigned int i, const struct motion *last, unsigned int nlast)
 {
-    if (i < nlast && strcmp(last[i].name, channels[i].name) == 0)
+    if (i < nlast && strcmp(last[i].name, s->channels[i].name) == 0)
         return (struct motion *)&last[i];
     for (unsigned int k = 0; k < nlast; k++)
-        if (strcmp(last[k].name, channels[i].name) == 0)
+        if (strcmp(last[k].name, s->channels[i].name) == 0)
             return (struct motion *)&last[k];
     return NULL;
 }
@@ -122,22 +124,23 @@ motion_of(unsigned int i, const struct motion *last, unsigned int nlast)
  * (a cluster gone); the old one carried while their work is not known (no
  * cluster 127 this request); else still or frozen, by the work since. */
 static void
-judge_one(unsigned int i, const struct motion *was, int fresh, struct motion *m)
+judge_one(const struct energy_state *s, const struct pstate_family *clusters, unsigned int i,
+          const struct motion *was, int fresh, struct motion *m)
 {
     char cluster[PLAT_REG_NAME_MAX];
     uint64_t active = 0, elapsed = 0;
-    int die, judge = judged(&channels[i], &die, cluster, sizeof(cluster));
+    int die, judge = judged(&s->channels[i], &die, cluster, sizeof(cluster));
     int known = judge && fresh &&
-                pstate_cluster_activity(die, cluster[0] ? cluster : NULL, &active, &elapsed) == 0;
+                pstate_cluster_activity(clusters, die, cluster[0] ? cluster : NULL, &active, &elapsed) == 0;
 
-    if (was != NULL && was->joules == channels[i].joules && judge && !known) {
+    if (was != NULL && was->joules == s->channels[i].joules && judge && !known) {
         *m = *was;
         return;
     }
-    memcpy(m->name, channels[i].name, sizeof(m->name));
-    m->joules = channels[i].joules;
+    memcpy(m->name, s->channels[i].name, sizeof(m->name));
+    m->joules = s->channels[i].joules;
     m->frozen = 0;
-    if (was == NULL || was->joules != channels[i].joules || !judge || !was->based || active < was->active_ns ||
+    if (was == NULL || was->joules != s->channels[i].joules || !judge || !was->based || active < was->active_ns ||
         elapsed < was->elapsed_ns) {
         m->based = known;
         m->active_ns = active;
@@ -152,128 +155,126 @@ judge_one(unsigned int i, const struct motion *was, int fresh, struct motion *m)
 
 /* Whether each judged channel stands still while its clusters work. */
 static int
-judge(void)
+judge(struct energy_state *s, const struct pstate_family *clusters)
 {
-    unsigned long refreshes = pstate_cluster_refreshes();
-    int fresh = refreshes != cluster_refreshes;
+    unsigned long refreshes = pstate_cluster_refreshes(clusters);
+    int fresh = refreshes != s->cluster_refreshes;
     struct motion *next, *swap;
     unsigned int swap_cap;
 
-    cluster_refreshes = refreshes;
-    if (energy.n > 0 && array_grow((void **)&spare, &spare_cap, energy.n - 1, sizeof(*spare)) < 0)
+    s->cluster_refreshes = refreshes;
+    if (s->energy.n > 0 && array_grow((void **)&s->spare, &s->spare_cap, s->energy.n - 1, sizeof(*s->spare)) < 0)
         return -ENOMEM;
-    next = spare;
-    frozen_units = 0;
-    for (unsigned int i = 0; i < energy.n; i++) {
-        judge_one(i, motion_of(i, motion, nmotion), fresh, &next[i]);
-        if (next[i].frozen && channels[i].unit != ENERGY_NUNITS)
-            frozen_units |= 1u << channels[i].unit;
+    next = s->spare;
+    s->frozen_units = 0;
+    for (unsigned int i = 0; i < s->energy.n; i++) {
+        judge_one(s, clusters, i, motion_of(s, i, s->motion, s->nmotion), fresh, &next[i]);
+        if (next[i].frozen && s->channels[i].unit != ENERGY_NUNITS)
+            s->frozen_units |= 1u << s->channels[i].unit;
     }
-    swap = motion;
-    swap_cap = motion_cap;
-    motion = next;
-    motion_cap = spare_cap;
-    spare = swap;
-    spare_cap = swap_cap;
-    nmotion = energy.n;
+    swap = s->motion;
+    swap_cap = s->motion_cap;
+    s->motion = next;
+    s->motion_cap = s->spare_cap;
+    s->spare = swap;
+    s->spare_cap = swap_cap;
+    s->nmotion = s->energy.n;
     return 0;
 }
 
 /* Said once when a channel first stands still, once when all move again. */
 static void
-note_frozen(void)
+note_frozen(struct energy_state *s)
 {
     unsigned int i = 0;
 
-    while (i < nmotion && !motion[i].frozen)
+    while (i < s->nmotion && !s->motion[i].frozen)
         i++;
-    if ((i < nmotion) == logged)
+    if ((i < s->nmotion) == s->logged)
         return;
-    logged = i < nmotion;
-    if (logged)
+    s->logged = i < s->nmotion;
+    if (s->logged)
         pmNotifyErr(LOG_WARNING, "darwin: energy: \"%s\" stands still while the CPU clusters are active: "
                     "unavailable, not 0 W, with any other channel that does (macOS 27 stops these counters "
-                    "for programs other than powermetrics)", motion[i].name);
+                    "for programs other than powermetrics)", s->motion[i].name);
     else
         pmNotifyErr(LOG_INFO, "darwin: energy: every channel moves again");
 }
 
 static int
-grow(unsigned int n)
+grow(struct energy_state *s, unsigned int n)
 {
     int sts = 0;
 
-    if (n > 0 && (sts = array_grow((void **)&channels, &cap, n - 1, sizeof(*channels))) == 0)
-        sts = array_grow((void **)&channel_inst, &inst_cap, n - 1, sizeof(*channel_inst));
+    if (n > 0 && (sts = array_grow((void **)&s->channels, &s->cap, n - 1, sizeof(*s->channels))) == 0)
+        sts = array_grow((void **)&s->channel_inst, &s->inst_cap, n - 1, sizeof(*s->channel_inst));
     return sts;
 }
 
 static int
-energy_refresh(const struct platform *p, pmInDom id, const char **reason)
+energy_refresh(void *state, struct refresh_call *call)
 {
+    struct energy_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_reg_set set;
     int sts;
 
-    (void)reason;
-    energy.n = 0;
-    energy.have = 0;
+    s->energy.n = 0;
+    s->energy.have = 0;
     names_begin(id);
-    if ((energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0)
-        return energy_sts == -ENOENT ? 0 : collector_error(energy_sts);
-    if ((sts = grow(set.n)) < 0)
+    if ((s->energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0)
+        return s->energy_sts == -ENOENT ? 0 : collector_error(s->energy_sts);
+    if ((sts = grow(s, set.n)) < 0)
         return sts;
-    energy_decode(&set, &energy, channels, set.n);
-    if ((sts = judge()) < 0)
+    energy_decode(&set, &s->energy, s->channels, set.n);
+    if ((sts = judge(s, call->depends[0])) < 0)
         return sts;
-    note_frozen();
-    for (unsigned int i = 0; i < energy.n; i++) {
+    note_frozen(s);
+    for (unsigned int i = 0; i < s->energy.n; i++) {
         char name[PLAT_REG_NAME_MAX];
 
-        collector_instance_name(channels[i].name, name, sizeof(name));
-        if ((channel_inst[i] = names_add(id, name)) < 0)
-            return channel_inst[i];
+        collector_instance_name(s->channels[i].name, name, sizeof(name));
+        if ((s->channel_inst[i] = names_add(id, name)) < 0)
+            return s->channel_inst[i];
     }
     return 0;
 }
 
 static int
-energy_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+energy_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    if (energy_sts < 0)
-        return collector_error(energy_sts);     /* no IOReport: not supported */
+    const struct energy_state *s = state;
+
+    if (s->energy_sts < 0)
+        return collector_error(s->energy_sts); /* no IOReport: not supported */
     if (row->item == ITEM_CHANNEL) {
-        for (unsigned int i = 0; i < energy.n; i++)
-            if ((unsigned int)channel_inst[i] == inst) {
-                if (motion[i].frozen)
+        for (unsigned int i = 0; i < s->energy.n; i++)
+            if ((unsigned int)s->channel_inst[i] == inst) {
+                if (s->motion[i].frozen)
                     return PM_ERR_AGAIN;        /* standing still while the CPU works */
-                atom->d = channels[i].joules;
+                atom->d = s->channels[i].joules;
                 return PMDA_FETCH_STATIC;
             }
         return PM_ERR_INST;
     }
-    if (!(energy.have & (1u << row->item)))       /* items follow energy_unit's order */
+    if (!(s->energy.have & (1u << row->item)))    /* items follow energy_unit's order */
         return PM_ERR_APPVERSION;                   /* this machine reports no such channel */
-    if (frozen_units & (1u << row->item))
+    if (s->frozen_units & (1u << row->item))
         return PM_ERR_AGAIN;
-    atom->d = energy.unit[row->item];
+    atom->d = s->energy.unit[row->item];
     return PMDA_FETCH_STATIC;
 }
 
 static void
-energy_teardown(pmInDom id)
+energy_teardown(void *state)
 {
-    names_forget(id);
-    free(channels);
-    free(channel_inst);
-    free(motion);
-    free(spare);
-    channels = NULL;
-    channel_inst = NULL;
-    motion = spare = NULL;
-    cap = inst_cap = motion_cap = spare_cap = nmotion = 0;
-    energy.n = 0;
-    frozen_units = logged = 0;
-    cluster_refreshes = 0;
+    struct energy_state *s = state;
+
+    free(s->channels);
+    free(s->channel_inst);
+    free(s->motion);
+    free(s->spare);
 }
 
 const struct collector energy_collector = {
@@ -283,6 +284,7 @@ const struct collector energy_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct energy_state),
     .refresh = energy_refresh,
     .fetch = energy_fetch,
     .teardown = energy_teardown,

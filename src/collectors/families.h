@@ -37,6 +37,7 @@ extern const struct collector apfs_collector;
 extern const struct collector gpu_collector;
 extern const struct collector power_collector;
 extern const struct collector thermal_collector;
+extern const struct collector dvfs_collector;
 extern const struct collector cpucluster_collector;
 extern const struct collector cpucore_collector;
 extern const struct collector gpu_pstate_collector;

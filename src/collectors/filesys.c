@@ -59,8 +59,10 @@ struct fs_entry {
     struct plat_mount m;
 };
 
-static struct fs_entry *mounts;
-static unsigned int nmounts, mounts_cap, logged_clash;
+struct filesys_state {
+    struct fs_entry *mounts;
+    unsigned int nmounts, mounts_cap, logged_clash;
+};
 
 /* Filesystems that hold no storage of their own. */
 static int
@@ -75,32 +77,34 @@ holds_storage(const struct plat_mount *m)
 }
 
 static int
-mounted_twice(const char *on)
+mounted_twice(const struct filesys_state *s, const char *on)
 {
-    for (unsigned int i = 0; i < nmounts; i++)
-        if (strcmp(mounts[i].m.on, on) == 0)
+    for (unsigned int i = 0; i < s->nmounts; i++)
+        if (strcmp(s->mounts[i].m.on, on) == 0)
             return 1;
     return 0;
 }
 
 static int
-filesys_refresh(const struct platform *p, pmInDom id, const char **reason)
+filesys_refresh(void *state, struct refresh_call *call)
 {
+    struct filesys_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_mount_set set;
     unsigned int clashed = 0;
     int sts;
 
-    (void)reason;
     if ((sts = p->mounts(p->ctx, &set)) < 0)
         return collector_error(sts);
     names_begin(id);
-    nmounts = 0;
+    s->nmounts = 0;
     for (unsigned int i = 0; i < set.n; i++) {
         const struct plat_mount *m = &set.mount[i];
 
-        if (!holds_storage(m) || mounted_twice(m->on))
+        if (!holds_storage(m) || mounted_twice(s, m->on))
             continue;               /* one over another at the same point: the first listed stands */
-        if (array_grow((void **)&mounts, &mounts_cap, nmounts, sizeof(*mounts)) < 0)
+        if (array_grow((void **)&s->mounts, &s->mounts_cap, s->nmounts, sizeof(*s->mounts)) < 0)
             return -ENOMEM;
         /* macOS mounts a second volume called Untitled at "/Volumes/Untitled 1",
          * which PCP cannot tell from "/Volumes/Untitled": it is left out. */
@@ -110,11 +114,11 @@ filesys_refresh(const struct platform *p, pmInDom id, const char **reason)
         }
         if (sts < 0)
             return sts;
-        mounts[nmounts].inst = sts;
-        mounts[nmounts].m = *m;
-        nmounts++;
+        s->mounts[s->nmounts].inst = sts;
+        s->mounts[s->nmounts].m = *m;
+        s->nmounts++;
     }
-    collector_note_parts("filesys", clashed, &logged_clash,
+    collector_note_parts("filesys", clashed, &s->logged_clash,
                          "a mount point is the same as another up to a space, and PCP tells instances apart by "
                          "that part: it has no instance");
     return 0;
@@ -122,25 +126,26 @@ filesys_refresh(const struct platform *p, pmInDom id, const char **reason)
 
 /* The mount whose instance is inst at the last refresh, or NULL. */
 static const struct plat_mount *
-filesys_of_inst(unsigned int inst)
+filesys_of_inst(const struct filesys_state *s, unsigned int inst)
 {
-    for (unsigned int i = 0; i < nmounts; i++)
-        if ((unsigned int)mounts[i].inst == inst)
-            return &mounts[i].m;
+    for (unsigned int i = 0; i < s->nmounts; i++)
+        if ((unsigned int)s->mounts[i].inst == inst)
+            return &s->mounts[i].m;
     return NULL;
 }
 
 static int
-filesys_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+filesys_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct filesys_state *s = state;
     const struct plat_mount *m;
     uint64_t used_blocks, used, avail;
 
     if (row->item == ITEM_NFILESYS) {
-        atom->ul = nmounts;
+        atom->ul = s->nmounts;
         return PMDA_FETCH_STATIC;
     }
-    if ((m = filesys_of_inst(inst)) == NULL)
+    if ((m = filesys_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
     if (row->cluster == CLUSTER_FILESYS_STATE) {
         atom->ul = (m->flags & (row->item == ITEM_READONLY ? PLAT_MNT_RDONLY : PLAT_MNT_LOCAL)) != 0;
@@ -190,9 +195,9 @@ apfs_container(const struct plat_mount *m, char *out, size_t len)
 }
 
 static int
-filesys_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+filesys_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct plat_mount *m = filesys_of_inst(inst);
+    const struct plat_mount *m = filesys_of_inst(state, inst);
     char device[PLAT_PATH_MAX], fstype[PLAT_FSTYPE_MAX], container[PLAT_NAME_MAX];
     int n;
 
@@ -211,12 +216,9 @@ filesys_labels(pmInDom id, unsigned int inst, char *json, size_t len)
 }
 
 static void
-filesys_teardown(pmInDom id)
+filesys_teardown(void *state)
 {
-    names_forget(id);
-    free(mounts);
-    mounts = NULL;
-    nmounts = mounts_cap = logged_clash = 0;
+    free(((struct filesys_state *)state)->mounts);
 }
 
 const struct collector filesys_collector = {
@@ -224,6 +226,7 @@ const struct collector filesys_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct filesys_state),
     .refresh = filesys_refresh,
     .fetch = filesys_fetch,
     .instance_labels = filesys_labels,

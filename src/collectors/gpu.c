@@ -38,40 +38,44 @@ static const struct indom_def indom = { .serial = INDOM_GPU, .label_name = "GPU"
 
 #define GPU_MAX 16
 
-static struct gpu gpus[GPU_MAX];
-static int gpu_inst[GPU_MAX];
-static unsigned int ngpus;
+struct gpu_state {
+    struct gpu gpus[GPU_MAX];
+    int gpu_inst[GPU_MAX];
+    unsigned int ngpus;
+};
 
 static int
-gpu_refresh(const struct platform *p, pmInDom id, const char **reason)
+gpu_refresh(void *state, struct refresh_call *call)
 {
+    struct gpu_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_reg_set set;
     int sts;
 
-    (void)reason;
-    ngpus = 0;
+    s->ngpus = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_GPUS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)
-        gpu_decode(&set, gpus, GPU_MAX, &ngpus);    /* none: a Mac (or VM) without a GPU */
+        gpu_decode(&set, s->gpus, GPU_MAX, &s->ngpus);    /* none: a Mac (or VM) without a GPU */
     names_begin(id);
-    for (unsigned int i = 0; i < ngpus; i++) {
+    for (unsigned int i = 0; i < s->ngpus; i++) {
         char name[16];
 
         snprintf(name, sizeof(name), "gpu%u", i);
-        if ((gpu_inst[i] = names_add(id, name)) < 0)
-            return gpu_inst[i];
+        if ((s->gpu_inst[i] = names_add(id, name)) < 0)
+            return s->gpu_inst[i];
     }
     return 0;
 }
 
 /* The GPU whose instance is inst at the last refresh, or NULL. */
 static const struct gpu *
-gpu_of_inst(unsigned int inst)
+gpu_of_inst(const struct gpu_state *s, unsigned int inst)
 {
-    for (unsigned int i = 0; i < ngpus; i++)
-        if ((unsigned int)gpu_inst[i] == inst)
-            return &gpus[i];
+    for (unsigned int i = 0; i < s->ngpus; i++)
+        if ((unsigned int)s->gpu_inst[i] == inst)
+            return &s->gpus[i];
     return NULL;
 }
 
@@ -89,7 +93,7 @@ field_value(const struct gpu *g, enum gpu_field f, int type, pmAtomValue *atom)
 }
 
 static int
-gpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+gpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     static const enum gpu_field upstream_field[] = {
         [ITEM_UTIL] = GPU_UTIL, [ITEM_MEMORY_USED] = GPU_MEMORY_USED, [ITEM_MEMORY_FREE] = GPU_MEMORY_FREE,
@@ -98,13 +102,14 @@ gpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
         [ITEM_CORES] = GPU_CORES, [ITEM_RENDERER_UTIL] = GPU_RENDERER_UTIL, [ITEM_TILER_UTIL] = GPU_TILER_UTIL,
         [ITEM_MEMORY_TOTAL] = GPU_MEMORY_TOTAL, [ITEM_MEMORY_ALLOCATED] = GPU_MEMORY_ALLOCATED,
     };
+    const struct gpu_state *s = state;
     const struct gpu *g;
 
     if (row->cluster == CLUSTER_GPU && row->item == ITEM_NGPU) {
-        atom->ul = ngpus;
+        atom->ul = s->ngpus;
         return PMDA_FETCH_STATIC;
     }
-    if ((g = gpu_of_inst(inst)) == NULL)
+    if ((g = gpu_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
     if (row->cluster == CLUSTER_GPU)
         return field_value(g, upstream_field[row->item], row->type, atom);
@@ -122,9 +127,9 @@ gpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-gpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+gpu_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct gpu *g = gpu_of_inst(inst);
+    const struct gpu *g = gpu_of_inst(state, inst);
     char model[PLAT_NAME_MAX];
 
     (void)id;
@@ -135,20 +140,13 @@ gpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
     return 0;
 }
 
-static void
-gpu_teardown(pmInDom id)
-{
-    names_forget(id);
-    ngpus = 0;
-}
-
 const struct collector gpu_collector = {
     .name = "GPU",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct gpu_state),
     .refresh = gpu_refresh,
     .fetch = gpu_fetch,
     .instance_labels = gpu_labels,
-    .teardown = gpu_teardown,
 };

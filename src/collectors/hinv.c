@@ -20,53 +20,56 @@ static const struct metric_row rows[] = {
 };
 
 /* Before the first refresh, every fact is yet to be read. */
-#define UNREAD { .page_status = -EAGAIN, .clock_status = -EAGAIN, .memsize_status = -EAGAIN, .model_status = -EAGAIN }
-static const struct plat_host unread = UNREAD;
-static struct plat_host host = UNREAD;
-static int have_host;               /* every fact read: the source is not asked again */
-static unsigned int logged_failures;
+struct hinv_state {
+    struct plat_host host;
+    int read;                       /* refreshed once, successfully or not */
+    int complete;                   /* every fact read: the source is not asked again */
+    unsigned int logged_failures;
+};
 
-/* A fact's value, or why it is missing. */
 static int
-fact(int status)
+fact(const struct hinv_state *h, int status)
 {
+    if (!h->read)
+        return PM_ERR_AGAIN;
     return status == 0 ? 0 : collector_error(status);
 }
 
 int
-hinv_page_size(uint64_t *out)
+hinv_page_size(const struct hinv_state *h, uint64_t *out)
 {
-    *out = host.page_size;
-    return fact(host.page_status);
+    *out = h->host.page_size;
+    return fact(h, h->host.page_status);
 }
 
 int
-hinv_clock_hz(uint32_t *out)
+hinv_clock_hz(const struct hinv_state *h, uint32_t *out)
 {
-    *out = host.clock_hz;
-    return fact(host.clock_status);
+    *out = h->host.clock_hz;
+    return fact(h, h->host.clock_status);
 }
 
 int
-hinv_memsize(uint64_t *out)
+hinv_memsize(const struct hinv_state *h, uint64_t *out)
 {
-    *out = host.memsize;
-    return fact(host.memsize_status);
+    *out = h->host.memsize;
+    return fact(h, h->host.memsize_status);
 }
 
 static int
-hinv_refresh(const struct platform *p, pmInDom indom, const char **reason)
+hinv_refresh(void *state, struct refresh_call *call)
 {
+    struct hinv_state *h = state;
+    const struct platform *p = call->p;
     struct plat_host fresh;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    if (have_host)
+    if (h->complete)
         return 0;
+    h->read = 1;
     memset(&fresh, 0, sizeof(fresh));
     if ((sts = p->host(p->ctx, &fresh)) < 0) {
-        host.page_status = host.clock_status = host.memsize_status = host.model_status = sts;
+        h->host.page_status = h->host.clock_status = h->host.memsize_status = h->host.model_status = sts;
         return collector_error(sts);
     }
     /* CPU times are ticks / hz and memory is counted in pages: a source that
@@ -75,32 +78,33 @@ hinv_refresh(const struct platform *p, pmInDom indom, const char **reason)
         fresh.page_status = -ERANGE;
     if (fresh.clock_status == 0 && fresh.clock_hz == 0)
         fresh.clock_status = -ERANGE;
-    host = fresh;
+    h->host = fresh;
     collector_note_parts("hinv",
-                         (host.page_status < 0) << 0 | (host.clock_status < 0) << 1 |
-                             (host.memsize_status < 0) << 2 | (host.model_status < 0) << 3,
-                         &logged_failures, p->error(p->ctx));
-    have_host = host.page_status == 0 && host.clock_status == 0 && host.memsize_status == 0 &&
-                host.model_status == 0;
+                         (fresh.page_status < 0) << 0 | (fresh.clock_status < 0) << 1 |
+                             (fresh.memsize_status < 0) << 2 | (fresh.model_status < 0) << 3,
+                         &h->logged_failures, p->error(p->ctx));
+    h->complete = fresh.page_status == 0 && fresh.clock_status == 0 && fresh.memsize_status == 0 &&
+                  fresh.model_status == 0;
     return 0;
 }
 
 static int
-hinv_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+hinv_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct hinv_state *h = state;
     int sts;
 
     (void)inst;
     switch (row->item) {
     case ITEM_PAGESIZE:
-        sts = hinv_page_size(&atom->ull);
+        sts = hinv_page_size(h, &atom->ull);
         break;
     case ITEM_HZ:
-        sts = hinv_clock_hz(&atom->ul);
+        sts = hinv_clock_hz(h, &atom->ul);
         break;
     case ITEM_MACHINE:
-        sts = fact(host.model_status);
-        atom->cp = host.model;
+        sts = fact(h, h->host.model_status);
+        atom->cp = (char *)h->host.model;
         break;
     default:
         return PM_ERR_PMID;
@@ -108,20 +112,11 @@ hinv_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return sts < 0 ? sts : PMDA_FETCH_STATIC;
 }
 
-static void
-hinv_teardown(pmInDom indom)
-{
-    (void)indom;
-    host = unread;
-    have_host = 0;
-    logged_failures = 0;
-}
-
 const struct collector hinv_collector = {
     .name = "hinv",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct hinv_state),
     .refresh = hinv_refresh,
     .fetch = hinv_fetch,
-    .teardown = hinv_teardown,
 };

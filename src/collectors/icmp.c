@@ -6,33 +6,34 @@
 #include "collector.h"
 #include "convert.h"
 
-#include <string.h>
-
-enum {
-    ITEM_INMSGS = 147, ITEM_OUTMSGS, ITEM_INERRORS, ITEM_INDESTUNREACHS, ITEM_INECHOS, ITEM_INECHOREPS,
-    ITEM_OUTECHOS, ITEM_OUTECHOREPS
-};
 /* ICMP types (netinet/ip_icmp.h) */
 enum { ICMP_ECHOREPLY = 0, ICMP_UNREACH = 3, ICMP_ECHO = 8 };
 
-#define ROW(name, item) { name, CLUSTER_ICMP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
-                          PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE) }
-
-static const struct metric_row rows[] = {
-    ROW("network.icmp.inmsgs", ITEM_INMSGS),
-    ROW("network.icmp.outmsgs", ITEM_OUTMSGS),
-    ROW("network.icmp.inerrors", ITEM_INERRORS),
-    ROW("network.icmp.indestunreachs", ITEM_INDESTUNREACHS),
-    ROW("network.icmp.inechos", ITEM_INECHOS),
-    ROW("network.icmp.inechoreps", ITEM_INECHOREPS),
-    ROW("network.icmp.outechos", ITEM_OUTECHOS),
-    ROW("network.icmp.outechoreps", ITEM_OUTECHOREPS),
-};
-
-static struct {
+/* Every counter the family reads, extended past the kernel's wrap. */
+struct icmp_state {
     struct wrap32 in[PLAT_ICMP_NTYPES], out[PLAT_ICMP_NTYPES];
     struct wrap32 badcode, tooshort, checksum, badlen;
-} ext;
+};
+
+static int messages(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+
+#define ROW(name, item, ...) { name, CLUSTER_ICMP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
+                               PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE), __VA_ARGS__ }
+#define COUNT(member) FIELD_ALWAYS(struct icmp_state, member.total, FIELD_PLAIN)
+
+enum { ROW_INMSGS };     /* the row messages() sums the input histogram for */
+
+static const struct metric_row rows[] = {
+    [ROW_INMSGS] = ROW("network.icmp.inmsgs", 147, .derive = messages),
+    ROW("network.icmp.outmsgs", 148, .derive = messages),
+    ROW("network.icmp.inerrors", 149, .derive = inerrors),
+    ROW("network.icmp.indestunreachs", 150, COUNT(in[ICMP_UNREACH])),
+    ROW("network.icmp.inechos", 151, COUNT(in[ICMP_ECHO])),
+    ROW("network.icmp.inechoreps", 152, COUNT(in[ICMP_ECHOREPLY])),
+    ROW("network.icmp.outechos", 153, COUNT(out[ICMP_ECHO])),
+    ROW("network.icmp.outechoreps", 154, COUNT(out[ICMP_ECHOREPLY])),
+};
 
 static uint64_t
 sum(const struct wrap32 *hist)
@@ -45,59 +46,54 @@ sum(const struct wrap32 *hist)
 }
 
 static int
-icmp_refresh(const struct platform *p, pmInDom indom, const char **reason)
+icmp_refresh(void *state, struct refresh_call *call)
 {
+    struct icmp_state *s = state;
     struct plat_icmp c;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    if ((sts = p->icmp(p->ctx, &c)) < 0)
+    if ((sts = call->p->icmp(call->p->ctx, &c)) < 0)
         return collector_error(sts);
     for (unsigned int t = 0; t < PLAT_ICMP_NTYPES; t++) {
-        wrap32_extend(&ext.in[t], c.inhist[t]);
-        wrap32_extend(&ext.out[t], c.outhist[t]);
+        wrap32_extend(&s->in[t], c.inhist[t]);
+        wrap32_extend(&s->out[t], c.outhist[t]);
     }
-    wrap32_extend(&ext.badcode, c.badcode);
-    wrap32_extend(&ext.tooshort, c.tooshort);
-    wrap32_extend(&ext.checksum, c.checksum);
-    wrap32_extend(&ext.badlen, c.badlen);
+    wrap32_extend(&s->badcode, c.badcode);
+    wrap32_extend(&s->tooshort, c.tooshort);
+    wrap32_extend(&s->checksum, c.checksum);
+    wrap32_extend(&s->badlen, c.badlen);
     return 0;
 }
 
+/* All messages received or sent: the sum of a histogram. */
 static int
-icmp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+messages(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct icmp_state *s = state;
+
     (void)inst;
-    switch (row->item) {
-    case ITEM_INMSGS: atom->ull = sum(ext.in); break;
-    case ITEM_OUTMSGS: atom->ull = sum(ext.out); break;
-    /* Input errors only: icps_error counts the ICMP errors this host
-     * generated, which is output. */
-    case ITEM_INERRORS:
-        atom->ull = ext.badcode.total + ext.tooshort.total + ext.checksum.total + ext.badlen.total;
-        break;
-    case ITEM_INDESTUNREACHS: atom->ull = ext.in[ICMP_UNREACH].total; break;
-    case ITEM_INECHOS: atom->ull = ext.in[ICMP_ECHO].total; break;
-    case ITEM_INECHOREPS: atom->ull = ext.in[ICMP_ECHOREPLY].total; break;
-    case ITEM_OUTECHOS: atom->ull = ext.out[ICMP_ECHO].total; break;
-    default: atom->ull = ext.out[ICMP_ECHOREPLY].total; break;
-    }
+    atom->ull = sum(row == &rows[ROW_INMSGS] ? s->in : s->out);
     return PMDA_FETCH_STATIC;
 }
 
-static void
-icmp_teardown(pmInDom indom)
+/* Input errors only: icps_error counts the ICMP errors this host
+ * generated, which is output. */
+static int
+inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    (void)indom;
-    memset(&ext, 0, sizeof(ext));
+    const struct icmp_state *s = state;
+
+    (void)row;
+    (void)inst;
+    atom->ull = s->badcode.total + s->tooshort.total + s->checksum.total + s->badlen.total;
+    return PMDA_FETCH_STATIC;
 }
 
 const struct collector icmp_collector = {
     .name = "icmp",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct icmp_state),
     .refresh = icmp_refresh,
-    .fetch = icmp_fetch,
-    .teardown = icmp_teardown,
+    .fetch = collector_fetch_state,
 };

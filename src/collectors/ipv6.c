@@ -4,7 +4,7 @@
 #include "collector.h"
 #include "metric_units.h"
 
-static int indiscards(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int indiscards(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 #define COUNTER(name, item, ...) { name, CLUSTER_IPV6, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                    UNITS_COUNT, __VA_ARGS__ }
@@ -19,37 +19,29 @@ static const struct metric_row rows[] = {
     COUNTER("network.ipv6.reasmoks", 192, FIELD(reassembled)),
 };
 
-static struct plat_ip6 ip6;
-
 static int
-ipv6_refresh(const struct platform *p, pmInDom indom, const char **reason)
+ipv6_refresh(void *state, struct refresh_call *call)
 {
-    (void)reason;
-    (void)indom;
-    return collector_error(p->ip6(p->ctx, &ip6));
+    return collector_error(call->p->ip6(call->p->ctx, state));
 }
 
 /* Datagrams dropped on input for being too short or too small. */
 static int
-indiscards(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+indiscards(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct plat_ip6 *ip6 = state;
+
     (void)row;
     (void)inst;
-    atom->ull = ip6.toosmall + ip6.tooshort;
+    atom->ull = ip6->toosmall + ip6->tooshort;
     return PMDA_FETCH_STATIC;
-}
-
-static int
-ipv6_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)inst;
-    return collector_field(row, &ip6, 0, atom);
 }
 
 const struct collector ipv6_collector = {
     .name = "ipv6",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct plat_ip6),
     .refresh = ipv6_refresh,
-    .fetch = ipv6_fetch,
+    .fetch = collector_fetch_state,
 };

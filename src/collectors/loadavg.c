@@ -22,32 +22,32 @@ static const struct indom_def indom = {
     .nset = sizeof(periods) / sizeof(periods[0]),
 };
 
-static struct plat_loadavg load;
-
 static int
-loadavg_refresh(const struct platform *p, pmInDom id, const char **reason)
+loadavg_refresh(void *state, struct refresh_call *call)
 {
+    struct plat_loadavg *load = state;
     int sts;
 
-    (void)id;
-    memset(&load, 0, sizeof(load));
-    if ((sts = p->loadavg(p->ctx, &load)) < 0)
+    memset(load, 0, sizeof(*load));
+    if ((sts = call->p->loadavg(call->p->ctx, load)) < 0)
         return collector_error(sts);
     /* The averages are fixed point over fscale: 0 would make them infinite. */
-    if (load.fscale != 0)
+    if (load->fscale != 0)
         return 0;
-    *reason = "the source gave 0 for the fixed-point scale";
+    call->reason = "the source gave 0 for the fixed-point scale";
     return PM_ERR_AGAIN;
 }
 
 static int
-loadavg_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+loadavg_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct plat_loadavg *load = state;
+
     (void)row;
     switch (inst) {
-    case 1: atom->f = loadavg_value(load.ldavg[0], load.fscale); break;
-    case 5: atom->f = loadavg_value(load.ldavg[1], load.fscale); break;
-    case 15: atom->f = loadavg_value(load.ldavg[2], load.fscale); break;
+    case 1: atom->f = loadavg_value(load->ldavg[0], load->fscale); break;
+    case 5: atom->f = loadavg_value(load->ldavg[1], load->fscale); break;
+    case 15: atom->f = loadavg_value(load->ldavg[2], load->fscale); break;
     default: return PM_ERR_INST;
     }
     return PMDA_FETCH_STATIC;
@@ -58,6 +58,7 @@ const struct collector loadavg_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct plat_loadavg),
     .refresh = loadavg_refresh,
     .fetch = loadavg_fetch,
 };

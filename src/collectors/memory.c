@@ -37,17 +37,28 @@ enum {
     ITEM_UTIL_SLAB_RECLAIMABLE, ITEM_UTIL_HIGH_TOTAL, ITEM_UTIL_HIGH_FREE, ITEM_UTIL_LOW_TOTAL, ITEM_UTIL_LOW_FREE
 };
 
+/* What the family serves: the platform's figures and the host facts
+ * (hinv's) they are converted with, as of the last refresh. */
+struct memory_state {
+    struct plat_memory mem;
+    uint64_t page_size, memsize;
+    int page_status, memsize_status;
+    unsigned int logged_failures;
+};
+
 /* A row, and after its units the field it serves unless its fetch computes it. */
 #define MEMORY(name, item, type, sem, ...) { name, CLUSTER_MEMORY, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define VMSTAT(name, item, type, sem, ...) { name, CLUSTER_VMSTAT, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
-#define VM(member, kind) FIELD_OF(struct plat_memory, vm.member, vm_status, kind)
-#define SWAP(member) FIELD_OF(struct plat_memory, swap.member, swap_status, FIELD_BYTES_KB)
-#define COMPRESSOR(which) FIELD_OF(struct plat_memory, compressor[which], compressor_status[which], FIELD_PLAIN)
+#define VM(member, kind) FIELD_OF(struct memory_state, mem.vm.member, mem.vm_status, kind)
+#define SWAP(member) FIELD_OF(struct memory_state, mem.swap.member, mem.swap_status, FIELD_BYTES_KB)
+#define COMPRESSOR(which) \
+    FIELD_OF(struct memory_state, mem.compressor[which], mem.compressor_status[which], FIELD_PLAIN)
+#define MEMSIZE FIELD_OF(struct memory_state, memsize, memsize_status, FIELD_BYTES_KB)
 
 static const struct metric_row rows[] = {
     MEMORY("hinv.physmem", ITEM_HINV_PHYSMEM,
            PM_TYPE_U32, PM_SEM_DISCRETE, PMDA_PMUNITS(1, 0, 0, PM_SPACE_MBYTE, 0, 0)),
-    MEMORY("mem.physmem", ITEM_PHYSMEM, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE),
+    MEMORY("mem.physmem", ITEM_PHYSMEM, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE, MEMSIZE),
     MEMORY("mem.freemem", ITEM_FREEMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(free_count, FIELD_PAGES_KB)),
     MEMORY("mem.active", ITEM_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(active_count, FIELD_PAGES_KB)),
     MEMORY("mem.inactive", ITEM_INACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
@@ -136,53 +147,47 @@ static const struct metric_row rows[] = {
     VMSTAT("mem.util.slabReclaimable", ITEM_UTIL_SLAB_RECLAIMABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     VMSTAT("mem.util.highTotal", ITEM_UTIL_HIGH_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
     VMSTAT("mem.util.highFree", ITEM_UTIL_HIGH_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.lowTotal", ITEM_UTIL_LOW_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    VMSTAT("mem.util.lowTotal", ITEM_UTIL_LOW_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, MEMSIZE),
     VMSTAT("mem.util.lowFree", ITEM_UTIL_LOW_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
            VM(free_count, FIELD_PAGES_KB)),
 };
 
-static struct plat_memory mem;
-static unsigned int logged_failures;
-
 static int
-memory_refresh(const struct platform *p, pmInDom indom, const char **reason)
+memory_refresh(void *state, struct refresh_call *call)
 {
+    struct memory_state *s = state;
+    const struct plat_memory *mem = &s->mem;
+    const struct platform *p = call->p;
     unsigned int failures = 0;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    memset(&mem, 0, sizeof(mem));
-    if ((sts = p->memory(p->ctx, &mem)) < 0)
+    s->page_status = hinv_page_size(call->depends[0], &s->page_size);
+    s->memsize_status = hinv_memsize(call->depends[0], &s->memsize);
+    memset(&s->mem, 0, sizeof(s->mem));
+    if ((sts = p->memory(p->ctx, &s->mem)) < 0)
         return collector_error(sts);
-    failures |= (mem.vm_status < 0) << 0;
-    failures |= (mem.swap_status < 0) << 1;
+    failures |= (mem->vm_status < 0) << 0;
+    failures |= (mem->swap_status < 0) << 1;
     for (int i = 0; i < PLAT_COMP_NSTATS; i++)
-        failures |= (unsigned int)(mem.compressor_status[i] < 0) << (2 + i);
-    collector_note_parts("memory", failures, &logged_failures, p->error(p->ctx));
+        failures |= (unsigned int)(mem->compressor_status[i] < 0) << (2 + i);
+    collector_note_parts("memory", failures, &s->logged_failures, p->error(p->ctx));
     return 0;
 }
 
 /* A value the platform does not give as a field, by cluster and item. */
 #define KEY(cluster, item) ((cluster) << 16 | (item))
 static int
-derived_fetch(const struct metric_row *row, pmAtomValue *atom)
+derived_fetch(const struct memory_state *s, const struct metric_row *row, pmAtomValue *atom)
 {
     unsigned int key = KEY(row->cluster, row->item);
-    const struct plat_vm *vm = &mem.vm;
-    uint64_t pages, page_size, memsize;
-    int sts;
+    const struct plat_vm *vm = &s->mem.vm;
+    uint64_t pages;
 
     switch (key) {
     case KEY(CLUSTER_MEMORY, ITEM_HINV_PHYSMEM):
-        if ((sts = hinv_memsize(&memsize)) < 0)
-            return sts;
-        atom->ul = (uint32_t)(memsize >> 20);
-        return PMDA_FETCH_STATIC;
-    case KEY(CLUSTER_MEMORY, ITEM_PHYSMEM): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_LOW_TOTAL):
-        if ((sts = hinv_memsize(&memsize)) < 0)
-            return sts;
-        atom->ull = memsize / 1024;
+        if (s->memsize_status < 0)
+            return s->memsize_status;
+        atom->ul = (uint32_t)(s->memsize >> 20);
         return PMDA_FETCH_STATIC;
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_HIGH_TOTAL): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_HIGH_FREE):
         atom->ull = 0;                  /* a 64-bit kernel maps all memory: none is high */
@@ -195,10 +200,10 @@ derived_fetch(const struct metric_row *row, pmAtomValue *atom)
     case KEY(CLUSTER_MEMORY, ITEM_MAJOR_COMPACTIONS):
         return PM_ERR_APPVERSION;       /* no XNU release declares a sysctl that counts them */
     }
-    if (mem.vm_status < 0)
-        return collector_error(mem.vm_status);
-    if ((sts = hinv_page_size(&page_size)) < 0)
-        return sts;
+    if (s->mem.vm_status < 0)
+        return collector_error(s->mem.vm_status);
+    if (s->page_status < 0)
+        return s->page_status;
     switch (key) {
     case KEY(CLUSTER_MEMORY, ITEM_UTIL_USED):
         pages = (uint64_t)vm->wire_count + vm->active_count + vm->inactive_count + vm->compressor_page_count;
@@ -206,9 +211,9 @@ derived_fetch(const struct metric_row *row, pmAtomValue *atom)
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_APP): pages = vm_app_pages(vm); break;
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_MEMORY_USED): pages = vm_used_pages(vm); break;
     case KEY(CLUSTER_VMSTAT, ITEM_UTIL_AVAILABLE):
-        if ((sts = hinv_memsize(&memsize)) < 0)
-            return sts;
-        atom->ull = vm_available_bytes(vm, memsize, page_size) / 1024;
+        if (s->memsize_status < 0)
+            return s->memsize_status;
+        atom->ull = vm_available_bytes(vm, s->memsize, s->page_size) / 1024;
         return PMDA_FETCH_STATIC;
     case KEY(CLUSTER_VMSTAT, ITEM_COMPRESSION_RATIO):
         /* An empty compressor has no ratio: no value, rather than 0 or 1. */
@@ -216,29 +221,21 @@ derived_fetch(const struct metric_row *row, pmAtomValue *atom)
     default:
         return PM_ERR_PMID;
     }
-    atom->ull = pages_to_kbytes(pages, page_size);
+    atom->ull = pages_to_kbytes(pages, s->page_size);
     return PMDA_FETCH_STATIC;
 }
 
 static int
-memory_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+memory_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    uint64_t page_size;
-    int sts = hinv_page_size(&page_size);
+    const struct memory_state *s = state;
 
     (void)inst;
     if (row->field.kind == FIELD_NONE)
-        return derived_fetch(row, atom);
-    if (row->field.kind == FIELD_PAGES_KB && sts < 0)
-        return sts;             /* a page count needs the page size; nothing else here does */
-    return collector_field(row, &mem, page_size, atom);
-}
-
-static void
-memory_teardown(pmInDom indom)
-{
-    (void)indom;
-    logged_failures = 0;
+        return derived_fetch(s, row, atom);
+    if (row->field.kind == FIELD_PAGES_KB && s->page_status < 0)
+        return s->page_status;  /* a page count needs the page size; nothing else here does */
+    return collector_field(row, s, s->page_size, atom);
 }
 
 const struct collector memory_collector = {
@@ -247,7 +244,7 @@ const struct collector memory_collector = {
     .depends = { &hinv_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct memory_state),
     .refresh = memory_refresh,
     .fetch = memory_fetch,
-    .teardown = memory_teardown,
 };

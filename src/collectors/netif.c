@@ -92,22 +92,24 @@ struct netif_entry {
     int truncated;
 };
 
-static struct netif_entry *ifs;
-static unsigned int nifs, ifs_cap;
-static unsigned int logged_mib;
-static int logged_truncation;
+struct netif_state {
+    struct netif_entry *ifs;
+    unsigned int nifs, ifs_cap;
+    unsigned int logged_mib;
+    int logged_truncation;
+};
 
 static struct netif_entry *
-entry_for(const char *name)
+entry_for(struct netif_state *s, const char *name)
 {
     struct netif_entry *e;
 
-    for (unsigned int i = 0; i < nifs; i++)
-        if (strcmp(ifs[i].now.name, name) == 0)
-            return &ifs[i];
-    if (array_grow((void **)&ifs, &ifs_cap, nifs, sizeof(*ifs)) < 0)
+    for (unsigned int i = 0; i < s->nifs; i++)
+        if (strcmp(s->ifs[i].now.name, name) == 0)
+            return &s->ifs[i];
+    if (array_grow((void **)&s->ifs, &s->ifs_cap, s->nifs, sizeof(*s->ifs)) < 0)
         return NULL;
-    e = &ifs[nifs++];
+    e = &s->ifs[s->nifs++];
     memset(e, 0, sizeof(*e));
     return e;
 }
@@ -127,16 +129,16 @@ list_truncated(const struct netif_entry *e, const struct plat_netif *f)
 }
 
 static void
-update(struct netif_entry *e, const struct plat_netif *f)
+update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
 {
     if (!e->truncated && list_truncated(e, f)) {
         e->truncated = 1;
         /* Once for the agent: the kernel truncates every interface's, and
          * interfaces come and go; network.interface.bytes_truncated says which. */
-        if (!logged_truncation)
+        if (!s->logged_truncation)
             pmNotifyErr(LOG_WARNING, "darwin: NET_RT_IFLIST2 byte counters are truncated to 32 bits (first seen on "
                         "%s): bytes come from IFMIB_IFDATA, or have no value where that fails", f->name);
-        logged_truncation = 1;
+        s->logged_truncation = 1;
     }
     if (f->mib_status == 0) {
         e->ibytes = f->mib_ibytes;
@@ -154,48 +156,50 @@ update(struct netif_entry *e, const struct plat_netif *f)
 
 /* Keep only the interfaces seen in this refresh; their order is kept. */
 static void
-drop_absent(void)
+drop_absent(struct netif_state *s)
 {
     unsigned int kept = 0;
 
-    for (unsigned int i = 0; i < nifs; i++)
-        if (ifs[i].present) {
-            ifs[i].seen = 1;
-            ifs[kept++] = ifs[i];
+    for (unsigned int i = 0; i < s->nifs; i++)
+        if (s->ifs[i].present) {
+            s->ifs[i].seen = 1;
+            s->ifs[kept++] = s->ifs[i];
         }
-    nifs = kept;
+    s->nifs = kept;
 }
 
 static int
-netif_refresh(const struct platform *p, pmInDom id, const char **reason)
+netif_refresh(void *state, struct refresh_call *call)
 {
+    struct netif_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_netif_set set;
     unsigned int mib_failed = 0;
     int sts;
 
-    (void)reason;
     if ((sts = p->interfaces(p->ctx, &set)) < 0)
         return collector_error(sts);
     names_begin(id);
-    for (unsigned int i = 0; i < nifs; i++)
-        ifs[i].present = 0;
+    for (unsigned int i = 0; i < s->nifs; i++)
+        s->ifs[i].present = 0;
     for (unsigned int i = 0; i < set.n; i++) {
         const struct plat_netif *f = &set.netif[i];
         struct netif_entry *e;
 
-        if ((e = entry_for(f->name)) == NULL)
+        if ((e = entry_for(s, f->name)) == NULL)
             return -ENOMEM;
         if (e->present)
             continue;               /* a name twice in one list: the first one stands */
         if ((sts = names_add(id, f->name)) < 0)
             return sts;
         e->inst = sts;
-        update(e, f);
+        update(s, e, f);
         e->present = 1;
         mib_failed |= f->mib_status < 0;
     }
-    drop_absent();
-    collector_note_parts("interfaces (IFMIB_IFDATA)", mib_failed, &logged_mib, p->error(p->ctx));
+    drop_absent(s);
+    collector_note_parts("interfaces (IFMIB_IFDATA)", mib_failed, &s->logged_mib, p->error(p->ctx));
     return 0;
 }
 
@@ -210,20 +214,21 @@ view_of(const struct netif_entry *e, struct netif_view *out)
 }
 
 int
-netif_at(unsigned int i, struct netif_view *out)
+netif_at(const struct netif_state *s, unsigned int i, struct netif_view *out)
 {
-    if (i >= nifs)
+    if (i >= s->nifs)
         return -1;
-    view_of(&ifs[i], out);
+    view_of(&s->ifs[i], out);
     return 0;
 }
 
-int
-netif_of_inst(unsigned int inst, struct netif_view *out)
+/* The interface whose instance is inst: 0, or -1. */
+static int
+netif_of_inst(const struct netif_state *s, unsigned int inst, struct netif_view *out)
 {
-    for (unsigned int i = 0; i < nifs; i++)
-        if ((unsigned int)ifs[i].inst == inst) {
-            view_of(&ifs[i], out);
+    for (unsigned int i = 0; i < s->nifs; i++)
+        if ((unsigned int)s->ifs[i].inst == inst) {
+            view_of(&s->ifs[i], out);
             return 0;
         }
     return -1;
@@ -244,12 +249,12 @@ state_fetch(const struct metric_row *row, const struct netif_view *v, pmAtomValu
 }
 
 static int
-netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+netif_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     struct netif_view v;
     const struct plat_netif *f;
 
-    if (netif_of_inst(inst, &v) < 0)
+    if (netif_of_inst(state, inst, &v) < 0)
         return PM_ERR_INST;
     if (row->cluster == CLUSTER_NETIF_STATE)
         return state_fetch(row, &v, atom);
@@ -276,26 +281,21 @@ netif_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-netif_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+netif_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
     struct netif_view v;
 
     (void)id;
-    if (netif_of_inst(inst, &v) < 0)
+    if (netif_of_inst(state, inst, &v) < 0)
         return -1;
     snprintf(json, len, "{\"interface_type\":\"%s\"}", v.kind);
     return 0;
 }
 
 static void
-netif_teardown(pmInDom id)
+netif_teardown(void *state)
 {
-    names_forget(id);
-    free(ifs);
-    ifs = NULL;
-    nifs = ifs_cap = 0;
-    logged_mib = 0;
-    logged_truncation = 0;
+    free(((struct netif_state *)state)->ifs);
 }
 
 const struct collector netif_collector = {
@@ -303,6 +303,7 @@ const struct collector netif_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct netif_state),
     .refresh = netif_refresh,
     .fetch = netif_fetch,
     .instance_labels = netif_labels,

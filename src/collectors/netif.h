@@ -18,10 +18,12 @@ struct netif_view {
     int truncated;                      /* NET_RT_IFLIST2 bytes were seen truncated to 32 bits */
 };
 
-/* The i-th interface: 0, or -1 past the end. Valid until the next refresh. */
-int netif_at(unsigned int i, struct netif_view *out);
+/* The interface family's state, which a family that declares
+ * netif_collector as a dependency finds in its refresh's call->depends. */
+struct netif_state;
 
-/* The interface whose instance is inst: 0, or -1. */
-int netif_of_inst(unsigned int inst, struct netif_view *out);
+/* The i-th interface of s: 0, or -1 past the end. Valid until the next
+ * refresh. */
+int netif_at(const struct netif_state *s, unsigned int i, struct netif_view *out);
 
 #endif

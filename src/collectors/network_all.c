@@ -24,37 +24,41 @@ enum {
 /* What is summed, in this order. */
 enum { SUM_IBYTES, SUM_OBYTES, SUM_IPACKETS, SUM_IERRORS, SUM_IDROPS, SUM_OPACKETS, SUM_OERRORS, SUM_ODROPS, NSUMS };
 
-#define ROW(name, item, units) { name, CLUSTER_NETWORK_ALL, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, units }
+struct network_all_state {
+    uint64_t sums[NSUMS];
+    struct delta_sum packets, bytes;    /* bytes apart: an interface may lack them alone */
+};
+
+/* A row, and after its units the sum it serves unless the fetch adds two. */
+#define ROW(name, item, units, ...) { name, CLUSTER_NETWORK_ALL, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, \
+                                      PM_SEM_COUNTER, units, __VA_ARGS__ }
+#define SUM(which) FIELD_ALWAYS(struct network_all_state, sums[which], FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
-    ROW("network.all.in.bytes", ITEM_IN_BYTES, UNITS_BYTE),
-    ROW("network.all.in.packets", ITEM_IN_PACKETS, UNITS_COUNT),
-    ROW("network.all.in.errors", ITEM_IN_ERRORS, UNITS_COUNT),
-    ROW("network.all.in.drops", ITEM_IN_DROPS, UNITS_COUNT),
-    ROW("network.all.out.bytes", ITEM_OUT_BYTES, UNITS_BYTE),
-    ROW("network.all.out.packets", ITEM_OUT_PACKETS, UNITS_COUNT),
-    ROW("network.all.out.errors", ITEM_OUT_ERRORS, UNITS_COUNT),
-    ROW("network.all.out.drops", ITEM_OUT_DROPS, UNITS_COUNT),
+    ROW("network.all.in.bytes", ITEM_IN_BYTES, UNITS_BYTE, SUM(SUM_IBYTES)),
+    ROW("network.all.in.packets", ITEM_IN_PACKETS, UNITS_COUNT, SUM(SUM_IPACKETS)),
+    ROW("network.all.in.errors", ITEM_IN_ERRORS, UNITS_COUNT, SUM(SUM_IERRORS)),
+    ROW("network.all.in.drops", ITEM_IN_DROPS, UNITS_COUNT, SUM(SUM_IDROPS)),
+    ROW("network.all.out.bytes", ITEM_OUT_BYTES, UNITS_BYTE, SUM(SUM_OBYTES)),
+    ROW("network.all.out.packets", ITEM_OUT_PACKETS, UNITS_COUNT, SUM(SUM_OPACKETS)),
+    ROW("network.all.out.errors", ITEM_OUT_ERRORS, UNITS_COUNT, SUM(SUM_OERRORS)),
+    ROW("network.all.out.drops", ITEM_OUT_DROPS, UNITS_COUNT, SUM(SUM_ODROPS)),
     ROW("network.all.total.bytes", ITEM_TOTAL_BYTES, UNITS_BYTE),
     ROW("network.all.total.packets", ITEM_TOTAL_PACKETS, UNITS_COUNT),
     ROW("network.all.total.errors", ITEM_TOTAL_ERRORS, UNITS_COUNT),
     ROW("network.all.total.drops", ITEM_TOTAL_DROPS, UNITS_COUNT),
 };
 
-static uint64_t sums[NSUMS];
-static struct delta_sum packets, bytes;     /* bytes apart: an interface may lack them alone */
-
 static int
-network_all_refresh(const struct platform *p, pmInDom indom, const char **reason)
+network_all_refresh(void *state, struct refresh_call *call)
 {
+    struct network_all_state *s = state;
+    uint64_t *sums = s->sums;
     struct netif_view v;
 
-    (void)p;
-    (void)reason;
-    (void)indom;
-    delta_sum_begin(&packets);
-    delta_sum_begin(&bytes);
-    for (unsigned int i = 0; netif_at(i, &v) == 0; i++) {
+    delta_sum_begin(&s->packets);
+    delta_sum_begin(&s->bytes);
+    for (unsigned int i = 0; netif_at(call->depends[0], i, &v) == 0; i++) {
         uint64_t now[NSUMS], add[NSUMS];
 
         if (strcmp(v.kind, "loopback") == 0)
@@ -65,51 +69,49 @@ network_all_refresh(const struct platform *p, pmInDom indom, const char **reason
         now[SUM_OPACKETS] = v.raw->opackets;
         now[SUM_OERRORS] = v.raw->oerrors;
         now[SUM_ODROPS] = v.out_drops;
-        if (delta_sum_step(&packets, v.name, now + SUM_IPACKETS, NSUMS - SUM_IPACKETS, add + SUM_IPACKETS) < 0)
+        if (delta_sum_step(&s->packets, v.name, now + SUM_IPACKETS, NSUMS - SUM_IPACKETS, add + SUM_IPACKETS) < 0)
             return -ENOMEM;
-        for (int s = SUM_IPACKETS; s < NSUMS; s++)
-            sums[s] += add[s];
+        for (int k = SUM_IPACKETS; k < NSUMS; k++)
+            sums[k] += add[k];
         if (!v.bytes_ok)
             continue;
         now[SUM_IBYTES] = v.ibytes;
         now[SUM_OBYTES] = v.obytes;
-        if (delta_sum_step(&bytes, v.name, now, 2, add) < 0)
+        if (delta_sum_step(&s->bytes, v.name, now, 2, add) < 0)
             return -ENOMEM;
         sums[SUM_IBYTES] += add[SUM_IBYTES];
         sums[SUM_OBYTES] += add[SUM_OBYTES];
     }
-    delta_sum_end(&packets);
-    delta_sum_end(&bytes);
+    delta_sum_end(&s->packets);
+    delta_sum_end(&s->bytes);
     return 0;
 }
 
 static int
-network_all_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+network_all_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    static const int single[] = {
-        [ITEM_IN_BYTES] = SUM_IBYTES, [ITEM_IN_PACKETS] = SUM_IPACKETS, [ITEM_IN_ERRORS] = SUM_IERRORS,
-        [ITEM_IN_DROPS] = SUM_IDROPS, [ITEM_OUT_BYTES] = SUM_OBYTES, [ITEM_OUT_PACKETS] = SUM_OPACKETS,
-        [ITEM_OUT_ERRORS] = SUM_OERRORS, [ITEM_OUT_DROPS] = SUM_ODROPS,
-    };
+    const uint64_t *sums = ((const struct network_all_state *)state)->sums;
 
     (void)inst;
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, state, 0, atom);
     switch (row->item) {
     case ITEM_TOTAL_BYTES: atom->ull = sums[SUM_IBYTES] + sums[SUM_OBYTES]; break;
     case ITEM_TOTAL_PACKETS: atom->ull = sums[SUM_IPACKETS] + sums[SUM_OPACKETS]; break;
     case ITEM_TOTAL_ERRORS: atom->ull = sums[SUM_IERRORS] + sums[SUM_OERRORS]; break;
     case ITEM_TOTAL_DROPS: atom->ull = sums[SUM_IDROPS] + sums[SUM_ODROPS]; break;
-    default: atom->ull = sums[single[row->item]]; break;
+    default: return PM_ERR_PMID;
     }
     return PMDA_FETCH_STATIC;
 }
 
 static void
-network_all_teardown(pmInDom indom)
+network_all_teardown(void *state)
 {
-    (void)indom;
-    delta_sum_free(&packets);
-    delta_sum_free(&bytes);
-    memset(sums, 0, sizeof(sums));
+    struct network_all_state *s = state;
+
+    delta_sum_free(&s->packets);
+    delta_sum_free(&s->bytes);
 }
 
 const struct collector network_all_collector = {
@@ -118,6 +120,7 @@ const struct collector network_all_collector = {
     .depends = { &netif_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct network_all_state),
     .refresh = network_all_refresh,
     .fetch = network_all_fetch,
     .teardown = network_all_teardown,

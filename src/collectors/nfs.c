@@ -31,14 +31,21 @@ enum {
     ITEM_SRV_VOPWRITES = 126, ITEM_PAGEINS, ITEM_PAGEOUTS,
 };
 
-static int calls(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int reqs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int cache_hits(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+struct nfs_state {
+    /* As the source gave it, but with server_status -ENOENT while the
+     * server has not run since boot. */
+    struct plat_nfs nfs;
+    unsigned int logged;
+};
+
+static int calls(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int reqs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int cache_hits(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 #define COUNTER(name, item, ...) { name, CLUSTER_NFS, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                    UNITS_COUNT, __VA_ARGS__ }
-#define CLIENT(member) FIELD_OF(struct plat_nfs, client.member, client_status, FIELD_PLAIN)
-#define SERVER(member) FIELD_OF(struct plat_nfs, server.member, server_status, FIELD_PLAIN)
+#define CLIENT(member) FIELD_OF(struct nfs_state, nfs.client.member, nfs.client_status, FIELD_PLAIN)
+#define SERVER(member) FIELD_OF(struct nfs_state, nfs.server.member, nfs.server_status, FIELD_PLAIN)
 #define PROC(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, INDOM_NFS3, PM_SEM_COUNTER, UNITS_COUNT, \
                            .derive = reqs }
 
@@ -92,10 +99,6 @@ static const struct indom_def indom = {
     .serial = INDOM_NFS3, .label_name = "NFSv3 procedure", .set = procs, .nset = PLAT_NFS_NPROCS,
 };
 
-/* As the source gave it, but with server_status -ENOENT while the server
- * has not run since boot. */
-static struct plat_nfs nfs;
-static unsigned int logged;
 
 /* The server has run since boot: a thread now, or any count. */
 static int
@@ -111,19 +114,21 @@ server_ran(const struct plat_nfs *n)
 }
 
 static int
-nfs_refresh(const struct platform *p, pmInDom id, const char **reason)
+nfs_refresh(void *state, struct refresh_call *call)
 {
+    struct nfs_state *s = state;
+    struct plat_nfs *nfs = &s->nfs;
+    const struct platform *p = call->p;
     int sts;
 
-    (void)reason;
-    (void)id;
-    if ((sts = p->nfs(p->ctx, &nfs)) < 0)
+    if ((sts = p->nfs(p->ctx, nfs)) < 0)
         return collector_error(sts);
-    if (nfs.server_status == 0 && !server_ran(&nfs))
-        nfs.server_status = -ENOENT;
+    if (nfs->server_status == 0 && !server_ran(nfs))
+        nfs->server_status = -ENOENT;
     /* an absent NFS is normal: only failures that are not absence are logged */
-    collector_note_parts("NFS", (nfs.client_status < 0 && nfs.client_status != -ENOENT) |
-                         (nfs.server_status < 0 && nfs.server_status != -ENOENT) << 1, &logged, p->error(p->ctx));
+    collector_note_parts("NFS", (nfs->client_status < 0 && nfs->client_status != -ENOENT) |
+                         (nfs->server_status < 0 && nfs->server_status != -ENOENT) << 1, &s->logged,
+                         p->error(p->ctx));
     return 0;
 }
 
@@ -147,20 +152,21 @@ hits(uint64_t cache_reads, uint64_t bios)
 /* The status of the side (client or server) a call row belongs to, and
  * that side's counts by procedure. */
 static int
-side(unsigned int item, const uint64_t **counts)
+side(const struct plat_nfs *nfs, unsigned int item, const uint64_t **counts)
 {
     int server = item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS;
 
-    *counts = server ? nfs.server.rpccnt : nfs.client.rpccnt;
-    return server ? nfs.server_status : nfs.client_status;
+    *counts = server ? nfs->server.rpccnt : nfs->client.rpccnt;
+    return server ? nfs->server_status : nfs->client_status;
 }
 
 /* All NFSv3 calls of a side: the sum of its procedures'. */
 static int
-calls(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+calls(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct nfs_state *s = state;
     const uint64_t *counts;
-    int sts = side(row->item, &counts);
+    int sts = side(&s->nfs, row->item, &counts);
 
     (void)inst;
     if (sts < 0)
@@ -170,10 +176,11 @@ calls(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-reqs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+reqs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct nfs_state *s = state;
     const uint64_t *counts;
-    int sts = side(row->item, &counts);
+    int sts = side(&s->nfs, row->item, &counts);
 
     if (sts < 0)
         return collector_error(sts);
@@ -184,13 +191,14 @@ reqs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-cache_hits(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+cache_hits(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_nfs_client *c = &nfs.client;
+    const struct nfs_state *s = state;
+    const struct plat_nfs_client *c = &s->nfs.client;
 
     (void)inst;
-    if (nfs.client_status < 0)
-        return collector_error(nfs.client_status);
+    if (s->nfs.client_status < 0)
+        return collector_error(s->nfs.client_status);
     switch (row->item) {
     case ITEM_BIO_READ_HITS: atom->ull = hits(c->biocache_reads, c->read_bios); break;
     case ITEM_BIO_WRITE_HITS: atom->ull = hits(c->biocache_writes, c->write_bios); break;
@@ -200,26 +208,12 @@ cache_hits(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-static int
-nfs_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)inst;
-    return collector_field(row, &nfs, 0, atom);
-}
-
-static void
-nfs_teardown(pmInDom id)
-{
-    (void)id;
-    logged = 0;
-}
-
 const struct collector nfs_collector = {
     .name = "NFS",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct nfs_state),
     .refresh = nfs_refresh,
-    .fetch = nfs_fetch,
-    .teardown = nfs_teardown,
+    .fetch = collector_fetch_state,
 };

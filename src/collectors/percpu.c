@@ -52,41 +52,44 @@ struct cpu_entry {
     struct cpu_counters counters;
 };
 
-static struct cpu_entry *cpus;
-static unsigned int ncpus;
-static unsigned int cpus_cap;
-/* hw.activecpu, read only for a request of hinv.cpu.online: its status
- * (-EAGAIN when it was not read) and value */
-static int want_online;
-static int active_sts = -EAGAIN;
-static uint64_t active;
+struct percpu_state {
+    struct cpu_entry *cpus;
+    unsigned int ncpus, cpus_cap;
+    /* hw.activecpu, read only for a request of hinv.cpu.online: its status
+     * (-EAGAIN when it was not read) and value */
+    int want_online;
+    int active_sts;
+    uint64_t active;
+    struct tick_rate rate;                      /* hinv's, at the last refresh */
+    const struct topology_state *topology;      /* for the CPUs' labels */
+};
 
 static struct cpu_entry *
-entry_by_name(const char *name)
+entry_by_name(const struct percpu_state *s, const char *name)
 {
-    for (unsigned int i = 0; i < ncpus; i++)
-        if (strcmp(cpus[i].name, name) == 0)
-            return &cpus[i];
+    for (unsigned int i = 0; i < s->ncpus; i++)
+        if (strcmp(s->cpus[i].name, name) == 0)
+            return &s->cpus[i];
+    return NULL;
+}
+
+static const struct cpu_entry *
+entry_by_inst(const struct percpu_state *s, unsigned int inst)
+{
+    for (unsigned int i = 0; i < s->ncpus; i++)
+        if ((unsigned int)s->cpus[i].inst == inst)
+            return &s->cpus[i];
     return NULL;
 }
 
 static struct cpu_entry *
-entry_by_inst(unsigned int inst)
-{
-    for (unsigned int i = 0; i < ncpus; i++)
-        if ((unsigned int)cpus[i].inst == inst)
-            return &cpus[i];
-    return NULL;
-}
-
-static struct cpu_entry *
-entry_add(const char *name)
+entry_add(struct percpu_state *s, const char *name)
 {
     struct cpu_entry *e;
 
-    if (array_grow((void **)&cpus, &cpus_cap, ncpus, sizeof(*cpus)) < 0)
+    if (array_grow((void **)&s->cpus, &s->cpus_cap, s->ncpus, sizeof(*s->cpus)) < 0)
         return NULL;
-    e = &cpus[ncpus++];
+    e = &s->cpus[s->ncpus++];
     memset(e, 0, sizeof(*e));
     snprintf(e->name, sizeof(e->name), "%s", name);
     return e;
@@ -94,43 +97,47 @@ entry_add(const char *name)
 
 /* Keep only the processors seen in this refresh; their order is kept. */
 static void
-drop_absent(void)
+drop_absent(struct percpu_state *s)
 {
     unsigned int kept = 0;
 
-    for (unsigned int i = 0; i < ncpus; i++)
-        if (cpus[i].present)
-            cpus[kept++] = cpus[i];
-    ncpus = kept;
+    for (unsigned int i = 0; i < s->ncpus; i++)
+        if (s->cpus[i].present)
+            s->cpus[kept++] = s->cpus[i];
+    s->ncpus = kept;
 }
 
 static int
-percpu_refresh(const struct platform *p, pmInDom id, const char **reason)
+percpu_refresh(void *state, struct refresh_call *call)
 {
+    struct percpu_state *s = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_cpu_set set;
     int sts;
 
-    (void)reason;
+    s->rate.status = hinv_clock_hz(call->depends[0], &s->rate.hz);
+    s->topology = call->depends[1];
     if ((sts = p->cpus(p->ctx, &set)) < 0)
         return collector_error(sts);
-    active_sts = -EAGAIN;
-    if (want_online) {
+    s->active_sts = -EAGAIN;
+    if (s->want_online) {
         struct plat_sysctl_set counts;
 
-        if ((active_sts = p->sysctls(p->ctx, PLAT_SYSCTL_CPU_COUNTS, &counts)) == 0) {
-            active_sts = counts.status[PLAT_CPU_ACTIVE];
-            active = counts.value[PLAT_CPU_ACTIVE];
+        if ((s->active_sts = p->sysctls(p->ctx, PLAT_SYSCTL_CPU_COUNTS, &counts)) == 0) {
+            s->active_sts = counts.status[PLAT_CPU_ACTIVE];
+            s->active = counts.value[PLAT_CPU_ACTIVE];
         }
-        want_online = 0;
+        s->want_online = 0;
     }
     names_begin(id);
-    for (unsigned int i = 0; i < ncpus; i++)
-        cpus[i].present = 0;
+    for (unsigned int i = 0; i < s->ncpus; i++)
+        s->cpus[i].present = 0;
     for (unsigned int i = 0; i < set.ncpu; i++) {
         const struct plat_cpu *cpu = &set.cpu[i];
-        struct cpu_entry *e = entry_by_name(cpu->name);
+        struct cpu_entry *e = entry_by_name(s, cpu->name);
 
-        if (e == NULL && (e = entry_add(cpu->name)) == NULL)
+        if (e == NULL && (e = entry_add(s, cpu->name)) == NULL)
             return -ENOMEM;
         if ((sts = names_add(id, cpu->name)) < 0)
             return sts;
@@ -138,24 +145,26 @@ percpu_refresh(const struct platform *p, pmInDom id, const char **reason)
         e->present = 1;
         cpu_counters_update(&e->counters, &cpu->ticks);
     }
-    drop_absent();
+    drop_absent(s);
     return 0;
 }
 
 static void
-percpu_want(const struct metric_row *row)
+percpu_want(void *state, const struct metric_row *row)
 {
-    want_online |= row->cluster == CLUSTER_PERCPU_LINUX && row->item == ITEM_ONLINE;
+    struct percpu_state *s = state;
+
+    s->want_online |= row->cluster == CLUSTER_PERCPU_LINUX && row->item == ITEM_ONLINE;
 }
 
 /* Every CPU is online when as many are available as are listed; when fewer
  * are, macOS does not say which: no value. */
 static int
-online(pmAtomValue *atom)
+online(const struct percpu_state *s, pmAtomValue *atom)
 {
-    if (active_sts < 0)
-        return collector_error(active_sts);
-    if (active != ncpus)
+    if (s->active_sts < 0)
+        return collector_error(s->active_sts);
+    if (s->active != s->ncpus)
         return PMDA_FETCH_NOVALUES;
     atom->ul = 1;
     return PMDA_FETCH_STATIC;
@@ -163,7 +172,7 @@ online(pmAtomValue *atom)
 
 /* A cluster 107 value of one CPU. */
 static int
-linux_fetch(const struct metric_row *row, const struct cpu_entry *e, pmAtomValue *atom)
+linux_fetch(const struct percpu_state *s, const struct metric_row *row, const struct cpu_entry *e, pmAtomValue *atom)
 {
     unsigned int number;
 
@@ -174,63 +183,59 @@ linux_fetch(const struct metric_row *row, const struct cpu_entry *e, pmAtomValue
         atom->ul = number;              /* the processor's number as macOS lists them, cpuN */
         return PMDA_FETCH_STATIC;
     case ITEM_ONLINE:
-        return online(atom);
+        return online(s, atom);
     default:
-        return cpu_linux_fetch(&e->counters, (enum cpu_linux_state)row->item, atom);
+        return cpu_linux_fetch(&e->counters, &s->rate, (enum cpu_linux_state)row->item, atom);
     }
 }
 
 static int
-percpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+percpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct percpu_state *s = state;
     const struct cpu_entry *e;
-    uint32_t hz;
     int sts;
 
     if (row->item == ITEM_NCPU && row->cluster == CLUSTER_PERCPU) {
-        atom->ul = ncpus;
+        atom->ul = s->ncpus;
         return PMDA_FETCH_STATIC;
     }
-    if ((e = entry_by_inst(inst)) == NULL)
+    if ((e = entry_by_inst(s, inst)) == NULL)
         return PM_ERR_INST;
     if (row->cluster == CLUSTER_PERCPU_LINUX)
-        return linux_fetch(row, e, atom);
-    if ((sts = hinv_clock_hz(&hz)) < 0)
-        return sts;
-    atom->ull = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), hz);
-    return PMDA_FETCH_STATIC;
+        return linux_fetch(s, row, e, atom);
+    sts = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), &s->rate, &atom->ull);
+    return sts < 0 ? sts : PMDA_FETCH_STATIC;
 }
 
 static int
-percpu_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+percpu_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct cpu_entry *e = entry_by_inst(inst);
+    const struct percpu_state *s = state;
+    const struct cpu_entry *e = entry_by_inst(s, inst);
     int level;
 
     (void)id;
-    if (e == NULL || topology_cpu_level(e->name, &level) < 0)
+    if (e == NULL || s->topology == NULL || topology_cpu_level(s->topology, e->name, &level) < 0)
         return -1;           /* level unknown: no label, nothing invented */
-    topology_level_labels(level, json, len);
+    topology_level_labels(s->topology, level, json, len);
     return 0;
 }
 
 int
-percpu_at(unsigned int i, struct percpu_view *out)
+percpu_at(const struct percpu_state *s, unsigned int i, struct percpu_view *out)
 {
-    if (i >= ncpus)
+    if (i >= s->ncpus)
         return -1;
-    out->name = cpus[i].name;
-    out->counters = &cpus[i].counters;
+    out->name = s->cpus[i].name;
+    out->counters = &s->cpus[i].counters;
     return 0;
 }
 
 static void
-percpu_teardown(pmInDom id)
+percpu_teardown(void *state)
 {
-    names_forget(id);
-    free(cpus);
-    cpus = NULL;
-    ncpus = cpus_cap = 0;
+    free(((struct percpu_state *)state)->cpus);
 }
 
 const struct collector percpu_collector = {
@@ -240,6 +245,7 @@ const struct collector percpu_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct percpu_state),
     .refresh = percpu_refresh,
     .fetch = percpu_fetch,
     .want = percpu_want,

@@ -9,7 +9,12 @@ struct percpu_view {
     const struct cpu_counters *counters;
 };
 
-/* The i-th of them: 0, or -1 past the end. Valid until the next refresh. */
-int percpu_at(unsigned int i, struct percpu_view *out);
+/* The per-CPU family's state, which a family that declares percpu_collector
+ * as a dependency finds in its refresh's call->depends. */
+struct percpu_state;
+
+/* The i-th processor of s: 0, or -1 past the end. Valid until the next
+ * refresh. */
+int percpu_at(const struct percpu_state *s, unsigned int i, struct percpu_view *out);
 
 #endif

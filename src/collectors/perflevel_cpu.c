@@ -18,7 +18,6 @@
 #include "topology.h"
 
 #include <errno.h>
-#include <string.h>
 
 #define ROW(name, state) { name, CLUSTER_PERFLEVEL_CPU, state, PM_TYPE_U64, INDOM_PERFLEVEL, PM_SEM_COUNTER, UNITS_MSEC }
 
@@ -30,60 +29,62 @@ static const struct metric_row rows[] = {
     ROW("kernel.perflevel.cpu.idle", CPU_IDLE),
 };
 
-static uint64_t level_ticks[PLAT_MAX_PERFLEVELS][CPU_NSTATES];
-static struct delta_sum seen;
+struct perflevel_cpu_state {
+    uint64_t level_ticks[PLAT_MAX_PERFLEVELS][CPU_NSTATES];
+    struct delta_sum seen;
+    struct tick_rate rate;                      /* hinv's, at the last refresh */
+    const struct topology_state *topology;      /* which CPU is in which level */
+};
 
 static int
-perflevel_cpu_refresh(const struct platform *p, pmInDom indom, const char **reason)
+perflevel_cpu_refresh(void *state, struct refresh_call *call)
 {
+    struct perflevel_cpu_state *s = state;
+    const struct percpu_state *percpu = call->depends[1];
     struct percpu_view cpu;
 
-    (void)p;
-    (void)reason;
-    (void)indom;
-    if (!topology_levels_known())
+    s->rate.status = hinv_clock_hz(call->depends[0], &s->rate.hz);
+    s->topology = call->depends[2];
+    if (!topology_levels_known(s->topology))
         return 0;       /* no sum starts before it can: the first adds the since-boot totals */
-    delta_sum_begin(&seen);
-    for (unsigned int i = 0; percpu_at(i, &cpu) == 0; i++) {
+    delta_sum_begin(&s->seen);
+    for (unsigned int i = 0; percpu_at(percpu, i, &cpu) == 0; i++) {
         uint64_t now[CPU_NSTATES], add[CPU_NSTATES];
         int level;
 
-        for (int state = 0; state < CPU_NSTATES; state++)
-            now[state] = cpu.counters->state[state].total;
-        if (delta_sum_step(&seen, cpu.name, now, CPU_NSTATES, add) < 0)
+        for (int k = 0; k < CPU_NSTATES; k++)
+            now[k] = cpu.counters->state[k].total;
+        if (delta_sum_step(&s->seen, cpu.name, now, CPU_NSTATES, add) < 0)
             return -ENOMEM;
-        if (topology_cpu_level(cpu.name, &level) < 0)
+        if (topology_cpu_level(s->topology, cpu.name, &level) < 0)
             continue;
-        for (int state = 0; state < CPU_NSTATES; state++)
-            level_ticks[level][state] += add[state];
+        for (int k = 0; k < CPU_NSTATES; k++)
+            s->level_ticks[level][k] += add[k];
     }
-    delta_sum_end(&seen);
+    delta_sum_end(&s->seen);
     return 0;
 }
 
 static int
-perflevel_cpu_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+perflevel_cpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    int level = topology_level_of_inst(inst);
-    uint32_t hz;
-    int sts;
+    const struct perflevel_cpu_state *s = state;
+    int level = topology_level_of_inst(s->topology, inst);
 
-    if ((sts = hinv_clock_hz(&hz)) < 0)
-        return sts;
+    if (s->rate.status < 0)
+        return s->rate.status;
     if (level < 0)
         return PM_ERR_INST;
-    if (!topology_levels_known())
+    if (!topology_levels_known(s->topology))
         return PMDA_FETCH_NOVALUES;     /* which CPU is in which level is not known: no sum is right */
-    atom->ull = ticks_to_msec(level_ticks[level][row->item], hz);
+    atom->ull = ticks_to_msec(s->level_ticks[level][row->item], s->rate.hz);
     return PMDA_FETCH_STATIC;
 }
 
 static void
-perflevel_cpu_teardown(pmInDom indom)
+perflevel_cpu_teardown(void *state)
 {
-    (void)indom;
-    delta_sum_free(&seen);
-    memset(level_ticks, 0, sizeof(level_ticks));
+    delta_sum_free(&((struct perflevel_cpu_state *)state)->seen);
 }
 
 const struct collector perflevel_cpu_collector = {
@@ -92,6 +93,7 @@ const struct collector perflevel_cpu_collector = {
     .depends = { &hinv_collector, &percpu_collector, &topology_collector },
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct perflevel_cpu_state),
     .refresh = perflevel_cpu_refresh,
     .fetch = perflevel_cpu_fetch,
     .teardown = perflevel_cpu_teardown,

@@ -72,29 +72,32 @@ static const struct metric_row rows[] = {
     DETAIL("power.adapter.name", ITEM_ADAPTER_NAME, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
 };
 
-static struct battery battery;
-static int have_battery;
-static int pack_absent;             /* no AppleSmartBatteryPack (before macOS 27): not asked again */
+struct power_state {
+    struct battery battery;
+    int have_battery;
+    int pack_absent;                /* no AppleSmartBatteryPack (before macOS 27): not asked again */
+};
 
 static int
-power_refresh(const struct platform *p, pmInDom indom, const char **reason)
+power_refresh(void *state, struct refresh_call *call)
 {
+    struct power_state *s = state;
+    struct battery *battery = &s->battery;
+    const struct platform *p = call->p;
     struct plat_reg_set set;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    have_battery = 0;
+    s->have_battery = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
-    have_battery = sts == 0 && battery_decode(&set, &battery) == 0;     /* none: a desktop Mac */
+    s->have_battery = sts == 0 && battery_decode(&set, battery) == 0;       /* none: a desktop Mac */
     /* macOS 27 keeps the temperature in the pack's entry: asked only then */
-    if (have_battery && battery_installed(&battery) && battery_wants_pack(&battery) && !pack_absent) {
+    if (s->have_battery && battery_installed(battery) && battery_wants_pack(battery) && !s->pack_absent) {
         sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY_PACK], &set);
         if (sts == -ENOENT || (sts == 0 && set.n == 0))
-            pack_absent = 1;
+            s->pack_absent = 1;
         else if (sts == 0)
-            battery_add_pack(&set, &battery);
+            battery_add_pack(&set, battery);
     }
     return 0;
 }
@@ -108,30 +111,30 @@ derived(int sts)
 }
 
 static int
-raw(enum battery_field f, pmAtomValue *atom)
+raw(const struct battery *battery, enum battery_field f, pmAtomValue *atom)
 {
-    if (!battery_has(&battery, f) || battery.value[f] < 0 || battery.value[f] > UINT32_MAX)
+    if (!battery_has(battery, f) || battery->value[f] < 0 || battery->value[f] > UINT32_MAX)
         return PMDA_FETCH_NOVALUES;
-    atom->ul = (uint32_t)battery.value[f];
+    atom->ul = (uint32_t)battery->value[f];
     return PMDA_FETCH_STATIC;
 }
 
 /* A cluster 122 value of the installed battery. */
 static int
-detail_fetch(const struct metric_row *row, pmAtomValue *atom)
+detail_fetch(const struct battery *battery, const struct metric_row *row, pmAtomValue *atom)
 {
-    int external = battery_has(&battery, BATT_EXTERNAL) && battery.value[BATT_EXTERNAL];
+    int external = battery_has(battery, BATT_EXTERNAL) && battery->value[BATT_EXTERNAL];
 
     switch (row->item) {
-    case ITEM_STATE: atom->cp = (char *)battery_state(&battery); return PMDA_FETCH_STATIC;
-    case ITEM_CONDITION: atom->cp = (char *)battery_condition(&battery); return PMDA_FETCH_STATIC;
-    case ITEM_CAPACITY_CURRENT: return derived(battery_remaining_mah(&battery, &atom->ul));
-    case ITEM_WATTS: return battery_watts(&battery, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
-    case ITEM_ADAPTER_WATTS: return external ? raw(BATT_ADAPTER_WATTS, atom) : PMDA_FETCH_NOVALUES;
+    case ITEM_STATE: atom->cp = (char *)battery_state(battery); return PMDA_FETCH_STATIC;
+    case ITEM_CONDITION: atom->cp = (char *)battery_condition(battery); return PMDA_FETCH_STATIC;
+    case ITEM_CAPACITY_CURRENT: return derived(battery_remaining_mah(battery, &atom->ul));
+    case ITEM_WATTS: return battery_watts(battery, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+    case ITEM_ADAPTER_WATTS: return external ? raw(battery, BATT_ADAPTER_WATTS, atom) : PMDA_FETCH_NOVALUES;
     case ITEM_ADAPTER_NAME:
-        if (!external || battery.adapter_name[0] == '\0')
+        if (!external || battery->adapter_name[0] == '\0')
             return PMDA_FETCH_NOVALUES;
-        atom->cp = (char *)battery.adapter_name;
+        atom->cp = (char *)battery->adapter_name;
         return PMDA_FETCH_STATIC;
     }
     return PM_ERR_PMID;
@@ -139,57 +142,53 @@ detail_fetch(const struct metric_row *row, pmAtomValue *atom)
 
 /* A cluster 22 value of the installed battery. */
 static int
-battery_fetch(const struct metric_row *row, pmAtomValue *atom)
+battery_fetch(const struct battery *battery, const struct metric_row *row, pmAtomValue *atom)
 {
     switch (row->item) {
-    case ITEM_CHARGE: return derived(battery_charge_percent(&battery, &atom->ul));
-    case ITEM_TIME_REMAINING: return derived(battery_time_remaining(&battery, &atom->l));
-    case ITEM_HEALTH: return derived(battery_health_percent(&battery, &atom->ul));
-    case ITEM_TEMPERATURE: return derived(battery_temperature(&battery, &atom->f));
-    case ITEM_AMPERAGE: return derived(battery_amperage(&battery, &atom->l));
-    case ITEM_CAPACITY_MAX: return derived(battery_full_charge_mah(&battery, &atom->ul));
+    case ITEM_CHARGE: return derived(battery_charge_percent(battery, &atom->ul));
+    case ITEM_TIME_REMAINING: return derived(battery_time_remaining(battery, &atom->l));
+    case ITEM_HEALTH: return derived(battery_health_percent(battery, &atom->ul));
+    case ITEM_TEMPERATURE: return derived(battery_temperature(battery, &atom->f));
+    case ITEM_AMPERAGE: return derived(battery_amperage(battery, &atom->l));
+    case ITEM_CAPACITY_MAX: return derived(battery_full_charge_mah(battery, &atom->ul));
     }
     return PM_ERR_PMID;
 }
 
 static int
-power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+power_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct power_state *s = state;
+    const struct battery *battery = &s->battery;
+
     (void)inst;
     if (row->cluster == CLUSTER_POWER) {
         switch (row->item) {
         case ITEM_PRESENT:
-            atom->ul = have_battery && battery_installed(&battery);
+            atom->ul = s->have_battery && battery_installed(battery);
             return PMDA_FETCH_STATIC;
         case ITEM_AC_CONNECTED:
-            atom->ul = !have_battery || strcmp(battery_power_source(&battery), "AC Power") == 0;
+            atom->ul = !s->have_battery || strcmp(battery_power_source(battery), "AC Power") == 0;
             return PMDA_FETCH_STATIC;
         case ITEM_SOURCE:
             /* a Mac without a battery runs on external power */
-            atom->cp = (char *)(have_battery ? battery_power_source(&battery) : "AC Power");
+            atom->cp = (char *)(s->have_battery ? battery_power_source(battery) : "AC Power");
             return PMDA_FETCH_STATIC;
         }
     }
     /* no battery: Apple Silicon desktops have the entry, with none installed */
-    if (!have_battery || !battery_installed(&battery))
+    if (!s->have_battery || !battery_installed(battery))
         return PMDA_FETCH_NOVALUES;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, &battery, 0, atom);
-    return row->cluster == CLUSTER_BATTERY ? detail_fetch(row, atom) : battery_fetch(row, atom);
-}
-
-static void
-power_teardown(pmInDom indom)
-{
-    (void)indom;
-    have_battery = pack_absent = 0;
+        return collector_field(row, battery, 0, atom);
+    return row->cluster == CLUSTER_BATTERY ? detail_fetch(battery, row, atom) : battery_fetch(battery, row, atom);
 }
 
 const struct collector power_collector = {
     .name = "power",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct power_state),
     .refresh = power_refresh,
     .fetch = power_fetch,
-    .teardown = power_teardown,
 };

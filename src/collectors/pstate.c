@@ -71,69 +71,85 @@ struct pstate_value {
     const struct dvfs_table *table; /* NULL: none */
 };
 
-struct family {
+/* What a family is. */
+struct family_def {
     const char *name;
     enum plat_reg_query_id query;
     enum pstate_role role;
+};
+
+/* What a family read: its state. */
+struct pstate_family {
     int sts;
     unsigned long refreshes;
     struct pstate_value *value;
     unsigned int n, cap;
     char unmatched[PLAT_REG_NAME_MAX];  /* the channel last logged without a table */
-    unsigned int logged;            /* collector_note_parts' */
+    unsigned int logged;                /* collector_note_parts' */
+    const struct dvfs_tables *tables;   /* the dvfs family's state */
+    const struct topology_state *topology;  /* for the labels; NULL for the GPU */
 };
 
-static struct family clusters = { "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER, PM_ERR_AGAIN };
-static struct family cores = { "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE, PM_ERR_AGAIN };
-static struct family gpu = { "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU, PM_ERR_AGAIN };
-
-static struct {
+/* The pmgr's DVFS tables: the state of a family with no metrics of its
+ * own, which the three above depend on, so that they are read once. */
+struct dvfs_tables {
     int read;                       /* read, or known absent */
     int sts;
     struct dvfs dvfs;
     int gpu_sts;
     struct dvfs_table gpu;
-} tables;
+};
 
-/* The pmgr's tables, once: they do not change while the machine runs. A
- * failure other than their absence (an Intel Mac) is tried again. */
-static void
-load_tables(const struct platform *p)
+/* The tables, once: they do not change while the machine runs. A failure
+ * other than their absence (an Intel Mac) is tried again. A failure fails
+ * the cycles and clocks alone, not the families that read the tables. */
+static int
+dvfs_refresh(void *state, struct refresh_call *call)
 {
+    struct dvfs_tables *t = state;
+    const struct platform *p = call->p;
     struct plat_reg_set set;
 
-    if (tables.read)
-        return;
-    if ((tables.sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set)) == 0)
-        tables.sts = dvfs_decode(&set, &tables.dvfs);
-    tables.gpu_sts = tables.sts == 0 ? dvfs_gpu_table(&tables.dvfs, &tables.gpu) : tables.sts;
-    tables.read = tables.sts == 0 || tables.sts == -ENOENT;
+    if (t->read)
+        return 0;
+    if ((t->sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set)) == 0)
+        t->sts = dvfs_decode(&set, &t->dvfs);
+    t->gpu_sts = t->sts == 0 ? dvfs_gpu_table(&t->dvfs, &t->gpu) : t->sts;
+    t->read = t->sts == 0 || t->sts == -ENOENT;
+    return 0;
 }
 
+const struct collector dvfs_collector = {
+    .name = "DVFS tables",
+    .state_size = sizeof(struct dvfs_tables),
+    .refresh = dvfs_refresh,
+};
+
 static const struct dvfs_table *
-table_of(const struct family *f, const struct pstate_channel *ch)
+table_of(const struct family_def *def, const struct dvfs_tables *t, const struct pstate_channel *ch)
 {
-    if (f->role == PSTATE_GPU)
-        return tables.gpu_sts == 0 ? &tables.gpu : NULL;
-    return tables.sts == 0 ? dvfs_cpu_table(&tables.dvfs, ch->letter, ch->ordinal, ch->need ? ch->need : ch->nactive)
-                           : NULL;
+    if (!t->read)
+        return NULL;                /* not read yet (an instance request), or failing */
+    if (def->role == PSTATE_GPU)
+        return t->gpu_sts == 0 ? &t->gpu : NULL;
+    return t->sts == 0 ? dvfs_cpu_table(&t->dvfs, ch->letter, ch->ordinal, ch->need ? ch->need : ch->nactive) : NULL;
 }
 
 /* A channel no table fits (or one with a 0 clock where it has time) is
  * a table this agent chose wrongly or a chip it does not know: said once
  * per channel, so that a user's log names it. */
 static void
-note_unmatched(struct family *f, const struct pstate_channel *ch)
+note_unmatched(const struct family_def *def, struct pstate_family *f, const struct pstate_channel *ch)
 {
-    if (tables.sts < 0 || strcmp(f->unmatched, ch->name) == 0)
+    if (!f->tables->read || f->tables->sts < 0 || strcmp(f->unmatched, ch->name) == 0)
         return;
     snprintf(f->unmatched, sizeof(f->unmatched), "%s", ch->name);
-    pmNotifyErr(LOG_WARNING, "darwin: %s: no DVFS table fits %s (%u clock states%s): no cycles for it", f->name,
+    pmNotifyErr(LOG_WARNING, "darwin: %s: no DVFS table fits %s (%u clock states%s): no cycles for it", def->name,
                 ch->name, ch->need ? ch->need : ch->nactive, ch->need ? " by their names" : "");
 }
 
 static int
-add_value(struct family *f, const struct pstate_channel *ch, pmInDom id)
+add_value(const struct family_def *def, struct pstate_family *f, const struct pstate_channel *ch, pmInDom id)
 {
     struct pstate_value *v;
     double cycles;
@@ -148,12 +164,12 @@ add_value(struct family *f, const struct pstate_channel *ch, pmInDom id)
     v->ran = ch->ran;
     v->die = ch->die;
     v->times_sts = pstate_times(ch, &v->time[0], &v->time[1], &v->time[2]);
-    v->table = table_of(f, ch);
+    v->table = table_of(def, f->tables, ch);
     v->cycles_sts = v->table == NULL ? -ENOENT : pstate_cycles(ch, v->table, &cycles);
     if (v->cycles_sts == 0)
         v->cycles = (uint64_t)cycles;
     else if (v->cycles_sts != -ENOTSUP)
-        note_unmatched(f, ch);
+        note_unmatched(def, f, ch);
     if (id != PM_INDOM_NULL && (v->inst = names_add(id, ch->name)) < 0)
         return v->inst;
     f->n++;
@@ -161,26 +177,29 @@ add_value(struct family *f, const struct pstate_channel *ch, pmInDom id)
 }
 
 static int
-family_refresh(struct family *f, const struct platform *p, pmInDom id)
+family_refresh(const struct family_def *def, struct pstate_family *f, const struct refresh_call *call)
 {
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
     struct plat_reg_set set;
     int sts;
 
     f->n = 0;
     f->refreshes++;
+    f->tables = call->depends[0];
+    f->topology = def->role == PSTATE_GPU ? NULL : call->depends[1];
     if (id != PM_INDOM_NULL)
         names_begin(id);
-    load_tables(p);
     /* A failing source fails this family's values, not its refresh: the
      * energy family, which reads the clusters' activity, carries on. */
-    f->sts = p->registry(p->ctx, &plat_reg_queries[f->query], &set);
-    collector_note_parts(f->name, f->sts < 0 && f->sts != -ENOENT, &f->logged, p->error(p->ctx));
+    f->sts = p->registry(p->ctx, &plat_reg_queries[def->query], &set);
+    collector_note_parts(def->name, f->sts < 0 && f->sts != -ENOENT, &f->logged, p->error(p->ctx));
     if (f->sts < 0)
         return 0;
-    for (unsigned int i = 0; i < set.n && (f->role != PSTATE_GPU || f->n == 0); i++) {
+    for (unsigned int i = 0; i < set.n && (def->role != PSTATE_GPU || f->n == 0); i++) {
         struct pstate_channel ch;
 
-        if (pstate_channel(&set.entry[i], f->role, &ch) == 0 && (sts = add_value(f, &ch, id)) < 0)
+        if (pstate_channel(&set.entry[i], def->role, &ch) == 0 && (sts = add_value(def, f, &ch, id)) < 0)
             return sts;
     }
     if (f->n == 0)
@@ -189,7 +208,7 @@ family_refresh(struct family *f, const struct platform *p, pmInDom id)
 }
 
 static const struct pstate_value *
-value_of(const struct family *f, unsigned int inst, int indexed)
+value_of(const struct pstate_family *f, unsigned int inst, int indexed)
 {
     for (unsigned int i = 0; i < f->n; i++)
         if (!indexed || (unsigned int)f->value[i].inst == inst)
@@ -209,8 +228,9 @@ clock_mhz(const struct dvfs_table *t, int top)
 }
 
 static int
-family_fetch(const struct family *f, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+family_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct pstate_family *f = state;
     const struct pstate_value *v;
 
     if (f->sts < 0)
@@ -238,50 +258,45 @@ family_fetch(const struct family *f, const struct metric_row *row, unsigned int 
 
 /* A cluster's or core's level, as its CPUs carry it, and its die on an Ultra. */
 static int
-family_labels(const struct family *f, unsigned int inst, char *json, size_t len)
+family_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
+    const struct pstate_family *f = state;
     const struct pstate_value *v = value_of(f, inst, 1);
-    int level = v != NULL ? topology_type_level(v->letter) : -1;
+    int level = v != NULL && f->topology != NULL ? topology_type_level(f->topology, v->letter) : -1;
     size_t at;
 
+    (void)id;
     if (level < 0)
         return -1;              /* level unknown: no label, nothing invented */
-    topology_level_labels(level, json, len);
+    topology_level_labels(f->topology, level, json, len);
     if (v->die >= 0 && (at = strlen(json)) > 0)
         snprintf(json + at - 1, len - at + 1, ",\"die\":%d}", v->die);
     return 0;
 }
 
 static void
-family_teardown(struct family *f, pmInDom id)
+family_teardown(void *state)
 {
-    if (id != PM_INDOM_NULL)
-        names_forget(id);
-    free(f->value);
-    f->value = NULL;
-    f->n = f->cap = 0;
-    f->sts = PM_ERR_AGAIN;
-    f->refreshes = 0;
-    f->unmatched[0] = '\0';
-    tables.read = 0;
+    free(((struct pstate_family *)state)->value);
 }
 
 unsigned long
-pstate_cluster_refreshes(void)
+pstate_cluster_refreshes(const struct pstate_family *clusters)
 {
-    return clusters.refreshes;
+    return clusters->refreshes;
 }
 
 int
-pstate_cluster_activity(int die, const char *name, uint64_t *active_ns, uint64_t *elapsed_ns)
+pstate_cluster_activity(const struct pstate_family *clusters, int die, const char *name, uint64_t *active_ns,
+                        uint64_t *elapsed_ns)
 {
     unsigned int found = 0;
 
     *active_ns = *elapsed_ns = 0;
-    if (clusters.sts < 0)
-        return clusters.sts;
-    for (unsigned int i = 0; i < clusters.n; i++) {
-        const struct pstate_value *v = &clusters.value[i];
+    if (clusters->sts < 0)
+        return clusters->sts;
+    for (unsigned int i = 0; i < clusters->n; i++) {
+        const struct pstate_value *v = &clusters->value[i];
         uint64_t all = v->time[0] + v->time[1] + v->time[2];
 
         if (v->ran || (name != NULL ? strcmp(v->name, name) != 0 : die >= 0 && v->die != die))
@@ -296,32 +311,22 @@ pstate_cluster_activity(int die, const char *name, uint64_t *active_ns, uint64_t
     return found > 0 ? 0 : -ENOENT;
 }
 
-#define FAMILY_LABELS(var, f)                                                                                 \
-    static int var##_labels(pmInDom id, unsigned int inst, char *json, size_t len)                            \
+/* A family's collector: its refresh hands its description to family_refresh. */
+#define FAMILY_COLLECTOR(var, def_name, query_, role_, rows_, indom_, labels, ...)                           \
+    static int var##_refresh(void *state, struct refresh_call *call)                                         \
     {                                                                                                         \
-        (void)id;                                                                                             \
-        return family_labels(&f, inst, json, len);                                                            \
-    }
-#define FAMILY_COLLECTOR(var, f, rows_, indom_, labels, ...)                                                  \
-    static int var##_refresh(const struct platform *p, pmInDom id, const char **reason)                      \
-    {                                                                                                         \
-        (void)reason;                                                                                         \
-        return family_refresh(&f, p, id);                                                                     \
+        static const struct family_def def = { def_name, query_, role_ };                                    \
+        return family_refresh(&def, state, call);                                                             \
     }                                                                                                         \
-    static int var##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)                \
-    {                                                                                                         \
-        return family_fetch(&f, row, inst, atom);                                                             \
-    }                                                                                                         \
-    static void var##_teardown(pmInDom id) { family_teardown(&f, id); }                                       \
     const struct collector var##_collector = {                                                                \
-        .name = #var, __VA_ARGS__, .rows = rows_, .nrows = sizeof(rows_) / sizeof(rows_[0]), .indom = indom_,  \
-        .refresh = var##_refresh, .fetch = var##_fetch, .instance_labels = labels, .teardown = var##_teardown, \
+        .name = #var, __VA_ARGS__, .rows = rows_, .nrows = sizeof(rows_) / sizeof(rows_[0]), .indom = indom_, \
+        .state_size = sizeof(struct pstate_family), .refresh = var##_refresh, .fetch = family_fetch,         \
+        .instance_labels = labels, .teardown = family_teardown,                                               \
     }
 
-FAMILY_LABELS(cpucluster, clusters)
-FAMILY_LABELS(cpucore, cores)
-FAMILY_COLLECTOR(cpucluster, clusters, cluster_rows, &cluster_indom, cpucluster_labels, .ndepends = 1,
-                 .depends = { &topology_collector });
-FAMILY_COLLECTOR(cpucore, cores, core_rows, &core_indom, cpucore_labels, .ndepends = 1,
-                 .depends = { &topology_collector });
-FAMILY_COLLECTOR(gpu_pstate, gpu, gpu_rows, NULL, NULL, .ndepends = 0);
+FAMILY_COLLECTOR(cpucluster, "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER, cluster_rows, &cluster_indom,
+                 family_labels, .ndepends = 2, .depends = { &dvfs_collector, &topology_collector });
+FAMILY_COLLECTOR(cpucore, "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE, core_rows, &core_indom, family_labels,
+                 .ndepends = 2, .depends = { &dvfs_collector, &topology_collector });
+FAMILY_COLLECTOR(gpu_pstate, "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU, gpu_rows, NULL, NULL, .ndepends = 1,
+                 .depends = { &dvfs_collector });

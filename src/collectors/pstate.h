@@ -6,10 +6,15 @@
 
 #include <stdint.h>
 
+/* The state of a performance-state family: cpucluster_collector's is what
+ * a family that declares it as a dependency finds in its refresh's
+ * call->depends. */
+struct pstate_family;
+
 /* How many times cluster 127 has refreshed: a family that reads the
  * activity below tells by it whether the clusters were refreshed for the
  * same request (an instance request refreshes no dependency). */
-unsigned long pstate_cluster_refreshes(void);
+unsigned long pstate_cluster_refreshes(const struct pstate_family *clusters);
 
 /* The time CPU clusters spent in their clock states, summed, and the time
  * their counting covers (the longest of their totals), both since boot in
@@ -19,6 +24,7 @@ unsigned long pstate_cluster_refreshes(void);
  * and are left out. 0, or a negative error when there is no such cluster
  * (no IOReport "CPU Stats": Intel Macs); *active_ns and *elapsed_ns are 0
  * then. */
-int pstate_cluster_activity(int die, const char *name, uint64_t *active_ns, uint64_t *elapsed_ns);
+int pstate_cluster_activity(const struct pstate_family *clusters, int die, const char *name, uint64_t *active_ns,
+                            uint64_t *elapsed_ns);
 
 #endif

@@ -18,34 +18,38 @@ static const struct metric_row rows[] = {
     { "power.system.watts", CLUSTER_SYSTEM_POWER, 0, PM_TYPE_DOUBLE, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, WATTS },
 };
 
-static double watts;
-static int watts_sts;
+struct system_power_state {
+    double watts;
+    int status;                         /* the read's, or why there is no value */
+};
 
 static int
-system_power_refresh(const struct platform *p, pmInDom indom, const char **reason)
+system_power_refresh(void *state, struct refresh_call *call)
 {
+    struct system_power_state *s = state;
+    const struct platform *p = call->p;
     struct plat_reg_set set;
     const struct plat_reg_entry *e;
 
-    (void)reason;
-    (void)indom;
-    if ((watts_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set)) < 0)
+    if ((s->status = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set)) < 0)
         return 0;                       /* the fetch says why */
     if ((e = reg_entry_named(&set, "PSTR")) == NULL)
-        watts_sts = -ENOENT;
-    else if ((watts_sts = smc_entry_value(e, &watts)) == 0 && (!isfinite(watts) || watts < 0))
-        watts_sts = -ERANGE;            /* not a power: no value, not a guess */
+        s->status = -ENOENT;
+    else if ((s->status = smc_entry_value(e, &s->watts)) == 0 && (!isfinite(s->watts) || s->watts < 0))
+        s->status = -ERANGE;            /* not a power: no value, not a guess */
     return 0;
 }
 
 static int
-system_power_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+system_power_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct system_power_state *s = state;
+
     (void)row;
     (void)inst;
-    if (watts_sts < 0)
-        return collector_error(watts_sts);
-    atom->d = watts;
+    if (s->status < 0)
+        return collector_error(s->status);
+    atom->d = s->watts;
     return PMDA_FETCH_STATIC;
 }
 
@@ -53,6 +57,7 @@ const struct collector system_power_collector = {
     .name = "system power",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct system_power_state),
     .refresh = system_power_refresh,
     .fetch = system_power_fetch,
 };

@@ -24,16 +24,15 @@
 /* The rows the input error total adds up. */
 enum { ROW_BADSUM = 15, ROW_BADOFF, ROW_SHORT, ROW_MEMDROP };
 
-static int currestab(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int inerrs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int no_source(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int stats_accessible(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int currestab(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int inerrs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int stats_accessible(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 #define COUNTER(name, item, member) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                       UNITS_COUNT, FIELD_ALWAYS(struct plat_tcp, member, FIELD_WRAP32) }
 /* What macOS has no source for. */
 #define NONE(name, item, type, units) { name, CLUSTER_TCP, item, type, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, units, \
-                                        .derive = no_source }
+                                        .derive = collector_no_source }
 
 static const struct metric_row rows[] = {
     COUNTER("network.tcp.activeopens", 168, connattempt),
@@ -63,13 +62,14 @@ static const struct metric_row rows[] = {
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-static struct wrap32 wraps[NROWS];
-/* 1 when the statistics could be read, 0 when macOS withholds them
- * (disable_access_to_stats), a negative error when that cannot be told. */
-static int accessible = PM_ERR_AGAIN;
-static int logged_blocked;
+struct tcp_state {
+    struct wrap32 wraps[NROWS];
+    int accessible;                     /* 1, 0 (withheld), or the read's error */
+    int logged_blocked;
+    uint32_t established;               /* tcpconn's, at the last refresh */
+    int established_status;
+};
 
-/* Zeros from the kernel with the setting on mean the statistics were withheld. */
 static int
 withheld(const struct plat_tcp *t)
 {
@@ -80,104 +80,92 @@ withheld(const struct plat_tcp *t)
 }
 
 static int
-tcp_refresh(const struct platform *p, pmInDom indom, const char **reason)
+tcp_refresh(void *state, struct refresh_call *call)
 {
+    struct tcp_state *s = state;
+    const struct plat_tcpconn *conns = tcpconn_counts(call->depends[0]);
     struct plat_tcp t;
     int sts;
 
-    (void)reason;
-    (void)indom;
+    s->established_status = conns == NULL ? PM_ERR_AGAIN : 0;       /* tcpconn, a dependency, failed */
+    s->established = conns == NULL ? 0 : conns->state[TCPS_ESTABLISHED];
     memset(&t, 0, sizeof(t));
-    if ((sts = p->tcp(p->ctx, &t)) < 0) {
-        accessible = collector_error(sts);
-        return accessible;
+    if ((sts = call->p->tcp(call->p->ctx, &t)) < 0) {
+        s->accessible = collector_error(sts);
+        return s->accessible;
     }
-    accessible = !withheld(&t);
-    if ((!accessible) != logged_blocked) {
-        pmNotifyErr(accessible ? LOG_INFO : LOG_WARNING, accessible
+    s->accessible = !withheld(&t);
+    if ((!s->accessible) != s->logged_blocked) {
+        pmNotifyErr(s->accessible ? LOG_INFO : LOG_WARNING, s->accessible
                     ? "darwin: tcp: statistics readable again"
                     : "darwin: tcp: statistics withheld by net.inet.tcp.disable_access_to_stats; "
                       "network.tcp counters report an error (sysctl -w net.inet.tcp.disable_access_to_stats=0 shows them)");
-        logged_blocked = !accessible;
+        s->logged_blocked = !s->accessible;
     }
-    if (!accessible)
+    if (!s->accessible)
         return 0;
-    collector_extend(rows, NROWS, &t, wraps);
+    collector_extend(rows, NROWS, &t, s->wraps);
     return 0;
 }
 
-/* The counters' error while macOS withholds them or they cannot be read, else 0. */
 static int
-counters_unreadable(void)
+counters_unreadable(const struct tcp_state *s)
 {
-    return accessible == 1 ? 0 : accessible < 0 ? accessible : PM_ERR_PERMISSION;
+    return s->accessible == 1 ? 0 : s->accessible < 0 ? s->accessible : PM_ERR_PERMISSION;
 }
 
 static int
-tcp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+tcp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct tcp_state *s = state;
     int sts;
 
     (void)inst;
-    if ((sts = counters_unreadable()) < 0)
+    if ((sts = counters_unreadable(s)) < 0)
         return sts;
-    atom->ull = wraps[row - rows].total;
+    atom->ull = s->wraps[row - rows].total;
     return PMDA_FETCH_STATIC;
 }
 
 static int
-inerrs(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+inerrs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct tcp_state *s = state;
     int sts;
 
     (void)row;
     (void)inst;
-    if ((sts = counters_unreadable()) < 0)
+    if ((sts = counters_unreadable(s)) < 0)
         return sts;
-    atom->ull = wraps[ROW_BADSUM].total + wraps[ROW_BADOFF].total + wraps[ROW_SHORT].total + wraps[ROW_MEMDROP].total;
+    atom->ull = s->wraps[ROW_BADSUM].total + s->wraps[ROW_BADOFF].total + s->wraps[ROW_SHORT].total +
+                s->wraps[ROW_MEMDROP].total;
     return PMDA_FETCH_STATIC;
 }
 
 static int
-currestab(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+currestab(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_tcpconn *conns = tcpconn_counts();
+    const struct tcp_state *s = state;
 
     (void)row;
     (void)inst;
-    if (conns == NULL)
-        return PM_ERR_AGAIN;                    /* cluster 16, a dependency, failed */
-    atom->ul = conns->state[TCPS_ESTABLISHED];
+    if (s->established_status < 0)
+        return s->established_status;
+    atom->ul = s->established;
     return PMDA_FETCH_STATIC;
 }
 
 static int
-no_source(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+stats_accessible(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    (void)row;
-    (void)inst;
-    (void)atom;
-    return PM_ERR_APPVERSION;
-}
+    const struct tcp_state *s = state;
 
-static int
-stats_accessible(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
     (void)row;
     (void)inst;
-    if (accessible < 0)
-        return accessible;
-    atom->ul = (uint32_t)accessible;
+    if (s->accessible < 0)
+        return s->accessible;
+    atom->ul = (uint32_t)s->accessible;
     return PMDA_FETCH_STATIC;
-}
-
-static void
-tcp_teardown(pmInDom indom)
-{
-    (void)indom;
-    memset(wraps, 0, sizeof(wraps));
-    accessible = PM_ERR_AGAIN;
-    logged_blocked = 0;
 }
 
 const struct collector tcp_collector = {
@@ -186,7 +174,7 @@ const struct collector tcp_collector = {
     .depends = { &tcpconn_collector },
     .rows = rows,
     .nrows = NROWS,
+    .state_size = sizeof(struct tcp_state),
     .refresh = tcp_refresh,
     .fetch = tcp_fetch,
-    .teardown = tcp_teardown,
 };

@@ -8,87 +8,58 @@
 #include "collector.h"
 #include "tcpconn.h"
 
-enum {
-    ITEM_ESTABLISHED = 157, ITEM_SYN_SENT, ITEM_SYN_RECV, ITEM_FIN_WAIT1, ITEM_FIN_WAIT2, ITEM_TIME_WAIT,
-    ITEM_CLOSE, ITEM_CLOSE_WAIT, ITEM_LAST_ACK, ITEM_LISTEN, ITEM_CLOSING
+struct tcpconn_state {
+    struct plat_tcpconn counts;
+    int have_counts;
+    uint32_t logged_unknown;
 };
 
-#define ROW(name, item) { name, CLUSTER_TCPCONN, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) }
+#define ROW(name, item, ...) { name, CLUSTER_TCPCONN, item, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, \
+                               PMDA_PMUNITS(0, 0, 0, 0, 0, 0), __VA_ARGS__ }
+#define STATE(tcps) FIELD_ALWAYS(struct tcpconn_state, counts.state[tcps], FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
-    ROW("network.tcpconn.established", ITEM_ESTABLISHED),
-    ROW("network.tcpconn.syn_sent", ITEM_SYN_SENT),
-    ROW("network.tcpconn.syn_recv", ITEM_SYN_RECV),
-    ROW("network.tcpconn.fin_wait1", ITEM_FIN_WAIT1),
-    ROW("network.tcpconn.fin_wait2", ITEM_FIN_WAIT2),
-    ROW("network.tcpconn.time_wait", ITEM_TIME_WAIT),
-    ROW("network.tcpconn.close", ITEM_CLOSE),
-    ROW("network.tcpconn.close_wait", ITEM_CLOSE_WAIT),
-    ROW("network.tcpconn.last_ack", ITEM_LAST_ACK),
-    ROW("network.tcpconn.listen", ITEM_LISTEN),
-    ROW("network.tcpconn.closing", ITEM_CLOSING),
+    ROW("network.tcpconn.established", 157, STATE(TCPS_ESTABLISHED)),
+    ROW("network.tcpconn.syn_sent", 158, STATE(TCPS_SYN_SENT)),
+    ROW("network.tcpconn.syn_recv", 159, STATE(TCPS_SYN_RECEIVED)),
+    ROW("network.tcpconn.fin_wait1", 160, STATE(TCPS_FIN_WAIT_1)),
+    ROW("network.tcpconn.fin_wait2", 161, STATE(TCPS_FIN_WAIT_2)),
+    ROW("network.tcpconn.time_wait", 162, .derive = collector_no_source),   /* not on the list macOS hands out */
+    ROW("network.tcpconn.close", 163, STATE(TCPS_CLOSED)),
+    ROW("network.tcpconn.close_wait", 164, STATE(TCPS_CLOSE_WAIT)),
+    ROW("network.tcpconn.last_ack", 165, STATE(TCPS_LAST_ACK)),
+    ROW("network.tcpconn.listen", 166, STATE(TCPS_LISTEN)),
+    ROW("network.tcpconn.closing", 167, STATE(TCPS_CLOSING)),
 };
 
-static struct plat_tcpconn counts;
-static int have_counts;
-static uint32_t logged_unknown;
-
 const struct plat_tcpconn *
-tcpconn_counts(void)
+tcpconn_counts(const struct tcpconn_state *s)
 {
-    return have_counts ? &counts : NULL;
+    return s->have_counts ? &s->counts : NULL;
 }
 
 static int
-tcpconn_refresh(const struct platform *p, pmInDom indom, const char **reason)
+tcpconn_refresh(void *state, struct refresh_call *call)
 {
+    struct tcpconn_state *s = state;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    have_counts = 0;
-    if ((sts = p->tcpconn(p->ctx, &counts)) < 0)
+    s->have_counts = 0;
+    if ((sts = call->p->tcpconn(call->p->ctx, &s->counts)) < 0)
         return collector_error(sts);
-    have_counts = 1;
-    if (counts.unknown_state != 0 && logged_unknown == 0)
+    s->have_counts = 1;
+    if (s->counts.unknown_state != 0 && s->logged_unknown == 0)
         pmNotifyErr(LOG_WARNING, "darwin: tcpconn: %u connections in a state this agent does not know",
-                    (unsigned int)counts.unknown_state);
-    logged_unknown = counts.unknown_state;
+                    (unsigned int)s->counts.unknown_state);
+    s->logged_unknown = s->counts.unknown_state;
     return 0;
-}
-
-static int
-tcpconn_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    static const int state_of[] = {
-        [ITEM_ESTABLISHED - ITEM_ESTABLISHED] = TCPS_ESTABLISHED, [ITEM_SYN_SENT - ITEM_ESTABLISHED] = TCPS_SYN_SENT,
-        [ITEM_SYN_RECV - ITEM_ESTABLISHED] = TCPS_SYN_RECEIVED, [ITEM_FIN_WAIT1 - ITEM_ESTABLISHED] = TCPS_FIN_WAIT_1,
-        [ITEM_FIN_WAIT2 - ITEM_ESTABLISHED] = TCPS_FIN_WAIT_2, [ITEM_TIME_WAIT - ITEM_ESTABLISHED] = TCPS_TIME_WAIT,
-        [ITEM_CLOSE - ITEM_ESTABLISHED] = TCPS_CLOSED, [ITEM_CLOSE_WAIT - ITEM_ESTABLISHED] = TCPS_CLOSE_WAIT,
-        [ITEM_LAST_ACK - ITEM_ESTABLISHED] = TCPS_LAST_ACK, [ITEM_LISTEN - ITEM_ESTABLISHED] = TCPS_LISTEN,
-        [ITEM_CLOSING - ITEM_ESTABLISHED] = TCPS_CLOSING,
-    };
-
-    (void)inst;
-    if (row->item == ITEM_TIME_WAIT)
-        return PM_ERR_APPVERSION;       /* not on the list macOS hands out */
-    atom->ul = counts.state[state_of[row->item - ITEM_ESTABLISHED]];
-    return PMDA_FETCH_STATIC;
-}
-
-static void
-tcpconn_teardown(pmInDom indom)
-{
-    (void)indom;
-    have_counts = 0;
-    logged_unknown = 0;
 }
 
 const struct collector tcpconn_collector = {
     .name = "tcpconn",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct tcpconn_state),
     .refresh = tcpconn_refresh,
-    .fetch = tcpconn_fetch,
-    .teardown = tcpconn_teardown,
+    .fetch = collector_fetch_state,
 };

@@ -56,27 +56,30 @@ enum part { PART_TEMPERATURES = 1u, PART_FANS = 2u, PART_PRESSURE = 4u, PART_ALL
 
 #define SENSOR_MAX 128
 
-static unsigned int wanted;             /* parts the coming refresh must read; 0: all */
-static int temperature_sts, fan_sts, pressure_sts;
-static int from_hid;                    /* the sensors are HID's (Apple Silicon) */
-static struct sensor sensors[SENSOR_MAX];
-static int sensor_inst[SENSOR_MAX];
-static unsigned int nsensors;
-static struct sensor die[2];           /* TCMz and TCMb where HID has no CPU sensor (M1) */
-static unsigned int ndie;
-static struct fans fans;
-static int fan_inst[FAN_MAX_FANS];
-static uint64_t pressure;
-
+struct thermal_state {
+    unsigned int wanted;                /* parts the coming refresh must read; 0: all */
+    int temperature_sts, fan_sts, pressure_sts;
+    int from_hid;                       /* the sensors are HID's (Apple Silicon) */
+    struct sensor sensors[SENSOR_MAX];
+    int sensor_inst[SENSOR_MAX];
+    unsigned int nsensors;
+    struct sensor die[2];               /* TCMz and TCMb where HID has no CPU sensor (M1) */
+    unsigned int ndie;
+    struct fans fans;
+    int fan_inst[FAN_MAX_FANS];
+    uint64_t pressure;
+};
 static void
-thermal_want(const struct metric_row *row)
+thermal_want(void *state, const struct metric_row *row)
 {
+    struct thermal_state *th = state;
+
     if (row->cluster == CLUSTER_SENSORS || row->item <= ITEM_AMBIENT)
-        wanted |= PART_TEMPERATURES;
+        th->wanted |= PART_TEMPERATURES;
     else if (row->item <= ITEM_FAN_MAX)
-        wanted |= PART_FANS;
+        th->wanted |= PART_FANS;
     else
-        wanted |= PART_PRESSURE;
+        th->wanted |= PART_PRESSURE;
 }
 
 static int
@@ -89,87 +92,92 @@ read_part(const struct platform *p, enum plat_reg_query_id q, struct plat_reg_se
 
 /* The sensors, and their instances in id (by name, spaces made '_'). */
 static int
-read_temperatures(const struct platform *p, pmInDom id)
+read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id)
 {
     struct plat_reg_set set;
 
-    nsensors = 0;
-    from_hid = (temperature_sts = read_part(p, PLAT_REGQ_HID_TEMPERATURES, &set)) == 0;
-    ndie = 0;
-    if (from_hid) {
+    th->nsensors = 0;
+    th->from_hid = (th->temperature_sts = read_part(p, PLAT_REGQ_HID_TEMPERATURES, &set)) == 0;
+    th->ndie = 0;
+    if (th->from_hid) {
         double c;
 
-        sensors_from_hid(&set, sensors, SENSOR_MAX, &nsensors);
-        if (sensors_hottest_at(sensors, nsensors, LOC_CPU, &c) < 0 && read_part(p, PLAT_REGQ_SMC_CPU_DIE, &set) == 0)
-            sensors_from_smc(&set, die, sizeof(die) / sizeof(die[0]), &ndie);
-    } else if (temperature_sts == -ENOENT && (temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
-        sensors_from_smc(&set, sensors, SENSOR_MAX, &nsensors);
+        sensors_from_hid(&set, th->sensors, SENSOR_MAX, &th->nsensors);
+        if (sensors_hottest_at(th->sensors, th->nsensors, LOC_CPU, &c) < 0 &&
+            read_part(p, PLAT_REGQ_SMC_CPU_DIE, &set) == 0)
+            sensors_from_smc(&set, th->die, sizeof(th->die) / sizeof(th->die[0]), &th->ndie);
+    } else if (th->temperature_sts == -ENOENT &&
+               (th->temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
+        sensors_from_smc(&set, th->sensors, SENSOR_MAX, &th->nsensors);
     names_begin(id);
-    for (unsigned int i = 0; i < nsensors; i++) {
+    for (unsigned int i = 0; i < th->nsensors; i++) {
         char name[SENSOR_NAME_MAX];
 
-        collector_instance_name(sensors[i].name, name, sizeof(name));
-        if ((sensor_inst[i] = names_add(id, name)) < 0)
-            return sensor_inst[i];
+        collector_instance_name(th->sensors[i].name, name, sizeof(name));
+        if ((th->sensor_inst[i] = names_add(id, name)) < 0)
+            return th->sensor_inst[i];
     }
     return 0;
 }
 
 static int
-read_fans(const struct platform *p, pmInDom id)
+read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
 {
     struct plat_reg_set set;
 
     names_begin(id);
-    if ((fan_sts = read_part(p, PLAT_REGQ_SMC_FANS, &set)) == 0)
-        fan_sts = fans_decode(&set, &fans);
-    if (fan_sts < 0)
-        fans.count = 0;
-    for (unsigned int i = 0; i < fans.count; i++) {
+    if ((th->fan_sts = read_part(p, PLAT_REGQ_SMC_FANS, &set)) == 0)
+        th->fan_sts = fans_decode(&set, &th->fans);
+    if (th->fan_sts < 0)
+        th->fans.count = 0;
+    for (unsigned int i = 0; i < th->fans.count; i++) {
         char name[16];
 
         snprintf(name, sizeof(name), "fan%u", i);
-        if ((fan_inst[i] = names_add(id, name)) < 0)
-            return fan_inst[i];
+        if ((th->fan_inst[i] = names_add(id, name)) < 0)
+            return th->fan_inst[i];
     }
     return 0;
 }
 
 static int
-thermal_refresh(const struct platform *p, pmInDom id, const char **reason)
+thermal_refresh(void *state, struct refresh_call *call)
 {
-    unsigned int parts = wanted ? wanted : PART_ALL;
+    struct thermal_state *th = state;
+    const struct platform *p = call->p;
+    pmInDom id = call->indom;
+    unsigned int parts = th->wanted ? th->wanted : PART_ALL;
     struct plat_reg_set set;
     int sts;
 
-    (void)reason;
-    wanted = 0;
-    if ((parts & PART_TEMPERATURES) && (sts = read_temperatures(p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
+    th->wanted = 0;
+    if ((parts & PART_TEMPERATURES) &&
+        (sts = read_temperatures(th, p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
         return sts;
-    if ((parts & PART_PRESSURE) && (pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)
-        pressure_sts = thermal_pressure_decode(&set, &pressure);
-    return parts & PART_FANS ? read_fans(p, id) : 0;
+    if ((parts & PART_PRESSURE) && (th->pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)
+        th->pressure_sts = thermal_pressure_decode(&set, &th->pressure);
+    return parts & PART_FANS ? read_fans(th, p, id) : 0;
 }
 
 static const struct sensor *
-sensor_of_inst(unsigned int inst)
+sensor_of_inst(const struct thermal_state *th, unsigned int inst)
 {
-    for (unsigned int i = 0; i < nsensors; i++)
-        if ((unsigned int)sensor_inst[i] == inst)
-            return &sensors[i];
+    for (unsigned int i = 0; i < th->nsensors; i++)
+        if ((unsigned int)th->sensor_inst[i] == inst)
+            return &th->sensors[i];
     return NULL;
 }
 
 /* A cluster 125 value: one sensor's reading. No sensors at all (-ENOENT)
  * is no instance, not a failure. */
 static int
-sensor_value(unsigned int inst, pmAtomValue *atom)
+sensor_value(const struct thermal_state *th, unsigned int inst, pmAtomValue *atom)
 {
     const struct sensor *s;
 
-    if (temperature_sts < 0 && temperature_sts != -ENOENT)
-        return collector_error(temperature_sts);
-    if ((s = sensor_of_inst(inst)) == NULL)
+    if (th->temperature_sts < 0 && th->temperature_sts != -ENOENT)
+        return collector_error(th->temperature_sts);
+    if ((s = sensor_of_inst(th, inst)) == NULL)
         return PM_ERR_INST;
     if (!s->valid)
         return PMDA_FETCH_NOVALUES;
@@ -181,7 +189,7 @@ sensor_value(unsigned int inst, pmAtomValue *atom)
  * Silicon the hottest HID sensor where it sits (no proximity or ambient
  * sensor there: not supported). */
 static int
-temperature(unsigned int item, pmAtomValue *atom)
+temperature(const struct thermal_state *th, unsigned int item, pmAtomValue *atom)
 {
     static const struct {
         enum smc_role role;
@@ -194,22 +202,23 @@ temperature(unsigned int item, pmAtomValue *atom)
     double c;
     int sts;
 
-    if (temperature_sts < 0)
-        return collector_error(temperature_sts);
-    if (from_hid && source[item].hid_location < 0)
+    if (th->temperature_sts < 0)
+        return collector_error(th->temperature_sts);
+    if (th->from_hid && source[item].hid_location < 0)
         return PM_ERR_APPVERSION;
-    sts = from_hid ? sensors_hottest_at(sensors, nsensors, (enum sensor_location)source[item].hid_location, &c)
-                   : sensors_hottest_role(sensors, nsensors, source[item].role, &c);
-    if (sts < 0 && from_hid)            /* the SMC's CPU die aggregates, where HID names no CPU sensor */
-        sts = sensors_hottest_role(die, ndie, source[item].role, &c);
+    sts = th->from_hid
+        ? sensors_hottest_at(th->sensors, th->nsensors, (enum sensor_location)source[item].hid_location, &c)
+        : sensors_hottest_role(th->sensors, th->nsensors, source[item].role, &c);
+    if (sts < 0 && th->from_hid)        /* the SMC's CPU die aggregates, where HID names no CPU sensor */
+        sts = sensors_hottest_role(th->die, th->ndie, source[item].role, &c);
     if (sts < 0)
-        return from_hid ? PMDA_FETCH_NOVALUES : PM_ERR_APPVERSION;     /* Intel: this Mac lacks the key */
+        return th->from_hid ? PMDA_FETCH_NOVALUES : PM_ERR_APPVERSION; /* Intel: this Mac lacks the key */
     atom->f = (float)c;
     return PMDA_FETCH_STATIC;
 }
 
 static int
-fan_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
+fan_value(const struct thermal_state *th, unsigned int item, unsigned int inst, pmAtomValue *atom)
 {
     static const enum fan_field field[] = {
         [ITEM_FAN_SPEED] = FAN_SPEED, [ITEM_FAN_TARGET] = FAN_TARGET, [ITEM_FAN_MODE] = FAN_MODE,
@@ -217,50 +226,52 @@ fan_value(unsigned int item, unsigned int inst, pmAtomValue *atom)
     };
     unsigned int f;
 
-    for (f = 0; f < fans.count && (unsigned int)fan_inst[f] != inst; f++)
+    for (f = 0; f < th->fans.count && (unsigned int)th->fan_inst[f] != inst; f++)
         ;
-    if (f == fans.count)
+    if (f == th->fans.count)
         return PM_ERR_INST;
-    if (!(fans.have[f] & (1u << field[item])))
+    if (!(th->fans.have[f] & (1u << field[item])))
         return PMDA_FETCH_NOVALUES;
     if (item == ITEM_FAN_MODE)
-        atom->ul = (uint32_t)fans.value[f][FAN_MODE];
+        atom->ul = (uint32_t)th->fans.value[f][FAN_MODE];
     else
-        atom->f = (float)fans.value[f][field[item]];
+        atom->f = (float)th->fans.value[f][field[item]];
     return PMDA_FETCH_STATIC;
 }
 
 static int
-thermal_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+thermal_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct thermal_state *th = state;
+
     if (row->cluster == CLUSTER_SENSORS)
-        return sensor_value(inst, atom);
+        return sensor_value(th, inst, atom);
     if (row->item <= ITEM_AMBIENT)
-        return temperature(row->item, atom);
-    if (row->item <= ITEM_FAN_MAX && fan_sts < 0)
-        return collector_error(fan_sts);
+        return temperature(th, row->item, atom);
+    if (row->item <= ITEM_FAN_MAX && th->fan_sts < 0)
+        return collector_error(th->fan_sts);
     switch (row->item) {
     case ITEM_NFAN:
-        atom->ul = fans.count;
+        atom->ul = th->fans.count;
         return PMDA_FETCH_STATIC;
     case ITEM_PRESSURE_LEVEL:
     case ITEM_PRESSURE_STATE:
-        if (pressure_sts < 0)
-            return collector_error(pressure_sts);
+        if (th->pressure_sts < 0)
+            return collector_error(th->pressure_sts);
         if (row->item == ITEM_PRESSURE_LEVEL)
-            atom->ul = (uint32_t)pressure;
-        else if ((atom->cp = (char *)thermal_pressure_name(pressure)) == NULL)
+            atom->ul = (uint32_t)th->pressure;
+        else if ((atom->cp = (char *)thermal_pressure_name(th->pressure)) == NULL)
             return PMDA_FETCH_NOVALUES;
         return PMDA_FETCH_STATIC;
     }
-    return fan_value(row->item, inst, atom);
+    return fan_value(th, row->item, inst, atom);
 }
 
 /* The sensors are labelled with where they sit; the fans have no labels. */
 static int
-thermal_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+thermal_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct sensor *s = pmInDom_serial(id) == INDOM_SENSOR ? sensor_of_inst(inst) : NULL;
+    const struct sensor *s = pmInDom_serial(id) == INDOM_SENSOR ? sensor_of_inst(state, inst) : NULL;
     char name[SENSOR_NAME_MAX];
 
     if (s == NULL)
@@ -274,26 +285,15 @@ thermal_labels(pmInDom id, unsigned int inst, char *json, size_t len)
     return 0;
 }
 
-static void
-thermal_teardown(pmInDom id)
-{
-    pmInDom sensor_id = pmInDom_build(pmInDom_domain(id), INDOM_SENSOR);
-
-    names_forget(id);
-    names_forget(sensor_id);
-    fans.count = 0;
-    nsensors = 0;
-}
-
 const struct collector thermal_collector = {
     .name = "thermal",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = indoms,
     .nindoms = sizeof(indoms) / sizeof(indoms[0]),
+    .state_size = sizeof(struct thermal_state),
     .refresh = thermal_refresh,
     .fetch = thermal_fetch,
     .want = thermal_want,
     .instance_labels = thermal_labels,
-    .teardown = thermal_teardown,
 };

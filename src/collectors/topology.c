@@ -49,8 +49,8 @@ static const struct indom_def indom = {
     .label_name = "performance level",
 };
 
-static struct {
-    int status;                     /* of the whole read; 0 once it succeeded */
+struct topology_state {
+    int status;                     /* of the whole read, when it failed */
     int loaded;
     struct plat_topology t;         /* t.cluster is not kept: see cpu_level */
     char word[PLAT_MAX_PERFLEVELS][PLAT_NAME_MAX];  /* instance names */
@@ -60,12 +60,12 @@ static struct {
     unsigned int ncpu_level;
     int levels_known;               /* every CPU's level is known (cpu_levels_of_clusters) */
     unsigned int logged;
-} topo = { .status = PM_ERR_AGAIN };
+};
 
 int
-topology_levels_known(void)
+topology_levels_known(const struct topology_state *topo)
 {
-    return topo.loaded && topo.levels_known;
+    return topo->loaded && topo->levels_known;
 }
 
 /* The CPU number of a name "cpuN", or -1. */
@@ -82,147 +82,148 @@ cpu_number(const char *cpu)
 }
 
 int
-topology_cpu_level(const char *cpu, int *level)
+topology_cpu_level(const struct topology_state *topo, const char *cpu, int *level)
 {
     int n = cpu_number(cpu), l;
 
-    if (!topo.loaded || topo.t.nlevels == 0)
+    if (!topo->loaded || topo->t.nlevels == 0)
         return -1;
-    if (topo.t.nlevels == 1)
+    if (topo->t.nlevels == 1)
         l = 0;
-    else if (n < 0 || (unsigned int)n >= topo.ncpu_level || (l = topo.cpu_level[n]) < 0)
+    else if (n < 0 || (unsigned int)n >= topo->ncpu_level || (l = topo->cpu_level[n]) < 0)
         return -1;
     *level = l;
     return 0;
 }
 
 void
-topology_level_labels(int level, char *json, size_t len)
+topology_level_labels(const struct topology_state *topo, int level, char *json, size_t len)
 {
-    snprintf(json, len, "{\"perflevel\":\"%s\",\"perflevel_index\":%d}", topo.word[level], level);
+    snprintf(json, len, "{\"perflevel\":\"%s\",\"perflevel_index\":%d}", topo->word[level], level);
 }
 
 int
-topology_type_level(char type)
+topology_type_level(const struct topology_state *topo, char type)
 {
-    if (!topo.loaded || !topo.levels_known || type < 'A' || type > 'Z')
+    if (!topo->loaded || !topo->levels_known || type < 'A' || type > 'Z')
         return -1;
-    return topo.type_level[type - 'A'];
+    return topo->type_level[type - 'A'];
 }
 
 int
-topology_level_of_inst(unsigned int inst)
+topology_level_of_inst(const struct topology_state *topo, unsigned int inst)
 {
-    for (unsigned int l = 0; topo.loaded && l < topo.t.nlevels; l++)
-        if (topo.inst[l] == (int)inst)
+    for (unsigned int l = 0; topo->loaded && l < topo->t.nlevels; l++)
+        if (topo->inst[l] == (int)inst)
             return (int)l;
     return -1;
 }
 
 /* Map every CPU's cluster type to its level once, by CPU number. */
 static int
-map_cpus(const struct plat_topology *t)
+map_cpus(struct topology_state *topo, const struct plat_topology *t)
 {
     int level[PLAT_MAX_CPUS];
     unsigned int n = t->clusters_status == 0 && t->nclusters < PLAT_MAX_CPUS ? t->nclusters : 0;
 
-    topo.ncpu_level = 0;
-    topo.levels_known = t->nlevels == 1;
-    memset(topo.type_level, -1, sizeof(topo.type_level));
+    topo->ncpu_level = 0;
+    topo->levels_known = t->nlevels == 1;
+    memset(topo->type_level, -1, sizeof(topo->type_level));
     for (unsigned int c = 0; c < n; c++) {
         int cpu = cpu_number(t->cluster[c].cpu);
 
-        if (cpu >= 0 && (unsigned int)cpu + 1 > topo.ncpu_level)
-            topo.ncpu_level = (unsigned int)cpu + 1;
+        if (cpu >= 0 && (unsigned int)cpu + 1 > topo->ncpu_level)
+            topo->ncpu_level = (unsigned int)cpu + 1;
     }
-    free(topo.cpu_level);
-    topo.cpu_level = NULL;
-    if (topo.ncpu_level == 0)
+    free(topo->cpu_level);
+    topo->cpu_level = NULL;
+    if (topo->ncpu_level == 0)
         return 0;
-    if ((topo.cpu_level = malloc(topo.ncpu_level)) == NULL)
+    if ((topo->cpu_level = malloc(topo->ncpu_level)) == NULL)
         return -ENOMEM;
-    memset(topo.cpu_level, -1, topo.ncpu_level);
-    topo.levels_known = cpu_levels_of_clusters(t->cluster, n, t->level, t->nlevels, level) == 0;
+    memset(topo->cpu_level, -1, topo->ncpu_level);
+    topo->levels_known = cpu_levels_of_clusters(t->cluster, n, t->level, t->nlevels, level) == 0;
     for (unsigned int c = 0; c < n; c++) {
         int cpu = cpu_number(t->cluster[c].cpu);
         char type = t->cluster[c].type[0];
 
         if (cpu >= 0)
-            topo.cpu_level[cpu] = (signed char)level[c];
+            topo->cpu_level[cpu] = (signed char)level[c];
         if (type >= 'A' && type <= 'Z' && t->cluster[c].type[1] == '\0')
-            topo.type_level[type - 'A'] = (signed char)level[c];
+            topo->type_level[type - 'A'] = (signed char)level[c];
     }
     return 0;
 }
 
 /* Instance names: the level's name as a word, "perflevelN" when it has none or repeats one. */
 static int
-name_levels(pmInDom id)
+name_levels(struct topology_state *topo, pmInDom id)
 {
     names_begin(id);
-    for (unsigned int l = 0; l < topo.t.nlevels; l++) {
-        char *word = topo.word[l];
+    for (unsigned int l = 0; l < topo->t.nlevels; l++) {
+        char *word = topo->word[l];
         int sts;
 
         word[0] = '\0';
-        if (topo.t.level[l].name_status == 0)
-            cpu_level_word(topo.t.level[l].name, word, sizeof(topo.word[l]));
+        if (topo->t.level[l].name_status == 0)
+            cpu_level_word(topo->t.level[l].name, word, sizeof(topo->word[l]));
         for (unsigned int k = 0; k < l && word[0] != '\0'; k++)
-            if (strcmp(topo.word[k], word) == 0)
+            if (strcmp(topo->word[k], word) == 0)
                 word[0] = '\0';
         if (word[0] == '\0')
-            snprintf(word, sizeof(topo.word[l]), "perflevel%u", l);
+            snprintf(word, sizeof(topo->word[l]), "perflevel%u", l);
         if ((sts = names_add(id, word)) < 0)
             return sts;
-        topo.inst[l] = sts;
+        topo->inst[l] = sts;
     }
     return 0;
 }
 
 static int
-topology_refresh(const struct platform *p, pmInDom id, const char **reason)
+topology_refresh(void *state, struct refresh_call *call)
 {
+    struct topology_state *topo = state;
+    const struct platform *p = call->p;
     unsigned int failed = 0;
     int sts;
 
-    (void)reason;
-    if (topo.loaded)
+    if (topo->loaded)
         return 0;
-    memset(&topo.t, 0, sizeof(topo.t));
-    if ((sts = p->topology(p->ctx, &topo.t)) < 0) {
-        topo.status = collector_error(sts);
-        collector_note_parts("topology", 1, &topo.logged, p->error(p->ctx));
-        return 0;
-    }
-    if ((sts = map_cpus(&topo.t)) < 0 || (sts = name_levels(id)) < 0) {
-        topo.status = sts;
+    memset(&topo->t, 0, sizeof(topo->t));
+    if ((sts = p->topology(p->ctx, &topo->t)) < 0) {
+        topo->status = collector_error(sts);
+        collector_note_parts("topology", 1, &topo->logged, p->error(p->ctx));
         return 0;
     }
-    topo.t.cluster = NULL;          /* the source's array; cpu_level holds what was needed */
-    topo.status = 0;
-    topo.loaded = 1;
-    failed |= (topo.t.brand_status < 0) << 0;
-    for (unsigned int i = 0; i < topo.t.counts.n; i++)
-        failed |= (unsigned int)(topo.t.counts.status[i] < 0) << 1;
+    if ((sts = map_cpus(topo, &topo->t)) < 0 || (sts = name_levels(topo, call->indom)) < 0) {
+        topo->status = sts;
+        return 0;
+    }
+    topo->t.cluster = NULL;          /* the source's array; cpu_level holds what was needed */
+    topo->status = 0;
+    topo->loaded = 1;
+    failed |= (topo->t.brand_status < 0) << 0;
+    for (unsigned int i = 0; i < topo->t.counts.n; i++)
+        failed |= (unsigned int)(topo->t.counts.status[i] < 0) << 1;
     /* With one level, no CPU needs its cluster type (Intel Macs have none). */
-    failed |= !topo.levels_known << 2;
-    collector_note_parts("topology", failed, &topo.logged,
-                         failed == 1u << 2 && topo.t.clusters_status == 0
+    failed |= !topo->levels_known << 2;
+    collector_note_parts("topology", failed, &topo->logged,
+                         failed == 1u << 2 && topo->t.clusters_status == 0
                              ? "the CPUs' cluster types do not tell their performance levels"
                              : p->error(p->ctx));
     return 0;
 }
 
 static int
-fetch_level(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+fetch_level(const struct topology_state *topo, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    int l = topology_level_of_inst(inst);
+    int l = topology_level_of_inst(topo, inst);
     const struct plat_perflevel *level;
     unsigned int field;
 
     if (l < 0)
         return PM_ERR_INST;
-    level = &topo.t.level[l];
+    level = &topo->t.level[l];
     if (row->item == ITEM_LEVEL_NAME) {
         if (level->name_status < 0)
             return PMDA_FETCH_NOVALUES;     /* no value for this level alone */
@@ -240,55 +241,54 @@ fetch_level(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-fetch_count(unsigned int which, pmAtomValue *atom)
+fetch_count(const struct topology_state *topo, unsigned int which, pmAtomValue *atom)
 {
-    if (topo.t.counts.status[which] < 0)
-        return collector_error(topo.t.counts.status[which]);
-    atom->ul = (uint32_t)topo.t.counts.value[which];
+    if (topo->t.counts.status[which] < 0)
+        return collector_error(topo->t.counts.status[which]);
+    atom->ul = (uint32_t)topo->t.counts.value[which];
     return PMDA_FETCH_STATIC;
 }
 
 static int
-topology_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+topology_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    if (!topo.loaded)
-        return topo.status;
+    const struct topology_state *topo = state;
+
+    if (!topo->loaded)
+        return topo->status < 0 ? topo->status : PM_ERR_AGAIN;
     switch (row->item) {
     case ITEM_BRAND:
-        if (topo.t.brand_status < 0)
-            return collector_error(topo.t.brand_status);
-        atom->cp = topo.t.brand;
+        if (topo->t.brand_status < 0)
+            return collector_error(topo->t.brand_status);
+        atom->cp = (char *)topo->t.brand;
         return PMDA_FETCH_STATIC;
     case ITEM_PHYSICAL:
-        return fetch_count(PLAT_CPU_PHYSICAL, atom);
+        return fetch_count(topo, PLAT_CPU_PHYSICAL, atom);
     case ITEM_LOGICAL:
-        return fetch_count(PLAT_CPU_LOGICAL, atom);
+        return fetch_count(topo, PLAT_CPU_LOGICAL, atom);
     case ITEM_NPERFLEVELS:
-        return fetch_count(PLAT_CPU_NPERFLEVELS, atom);
+        return fetch_count(topo, PLAT_CPU_NPERFLEVELS, atom);
     default:
-        return fetch_level(row, inst, atom);
+        return fetch_level(topo, row, inst, atom);
     }
 }
 
 static int
-topology_labels(pmInDom id, unsigned int inst, char *json, size_t len)
+topology_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    int l = topology_level_of_inst(inst);
+    int l = topology_level_of_inst(state, inst);
 
     (void)id;
     if (l < 0)
         return -1;
-    topology_level_labels(l, json, len);
+    topology_level_labels(state, l, json, len);
     return 0;
 }
 
 static void
-topology_teardown(pmInDom id)
+topology_teardown(void *state)
 {
-    names_forget(id);
-    free(topo.cpu_level);
-    memset(&topo, 0, sizeof(topo));
-    topo.status = PM_ERR_AGAIN;
+    free(((struct topology_state *)state)->cpu_level);
 }
 
 const struct collector topology_collector = {
@@ -296,6 +296,7 @@ const struct collector topology_collector = {
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,
+    .state_size = sizeof(struct topology_state),
     .refresh = topology_refresh,
     .fetch = topology_fetch,
     .instance_labels = topology_labels,

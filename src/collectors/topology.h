@@ -3,28 +3,31 @@
 
 #include <pcp/pmapi.h>
 
+/* The topology family's state, which a family that declares
+ * topology_collector as a dependency finds in its refresh's call->depends.
+ * What the functions below say of it is valid once it has been refreshed. */
+struct topology_state;
+
 /*
  * The performance level of a CPU named as in plat_cpu ("cpuN"): 0, with
- * *level its hw.perflevelN index, or -1 when it is not known. Valid after
- * a cluster 103 refresh, which collectors that use it declare as a
- * dependency.
+ * *level its hw.perflevelN index, or -1 when it is not known.
  */
-int topology_cpu_level(const char *cpu, int *level);
+int topology_cpu_level(const struct topology_state *topo, const char *cpu, int *level);
 
 /* A level's instance labels, as every instance of a level carries them (its
  * CPUs and itself): "perflevel", its name as a word, for filtering by name,
  * and "perflevel_index", its hw.perflevelN index. */
-void topology_level_labels(int level, char *json, size_t len);
+void topology_level_labels(const struct topology_state *topo, int level, char *json, size_t len);
 
 /* The level of the CPUs whose cluster type is type ('E', 'P', 'M'), or -1
  * when no CPU has it or the levels are not known. */
-int topology_type_level(char type);
+int topology_type_level(const struct topology_state *topo, char type);
 
 /* The level whose instance in the performance-level indom is inst, or -1. */
-int topology_level_of_inst(unsigned int inst);
+int topology_level_of_inst(const struct topology_state *topo, unsigned int inst);
 
 /* Whether every CPU's level is known: with one level always; with more,
  * when the CPUs' cluster types tell them (cpu_topology.h). */
-int topology_levels_known(void);
+int topology_levels_known(const struct topology_state *topo);
 
 #endif

@@ -7,12 +7,10 @@
 #include "convert.h"
 #include "metric_units.h"
 
-#include <string.h>
-
 /* The rows the input error total adds up. */
 enum { ROW_HDROPS = 5, ROW_BADSUM, ROW_BADLEN };
 
-static int inerrors(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static int inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 #define COUNTER(name, item, member) { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                       UNITS_COUNT, FIELD_ALWAYS(struct plat_udp, member, FIELD_WRAP32) }
@@ -31,25 +29,24 @@ static const struct metric_row rows[] = {
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-static struct wrap32 wraps[NROWS];
-
+/* The state: each row's count, wraps[row - rows]. */
 static int
-udp_refresh(const struct platform *p, pmInDom indom, const char **reason)
+udp_refresh(void *wraps, struct refresh_call *call)
 {
     struct plat_udp u;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    if ((sts = p->udp(p->ctx, &u)) < 0)
+    if ((sts = call->p->udp(call->p->ctx, &u)) < 0)
         return collector_error(sts);
     collector_extend(rows, NROWS, &u, wraps);
     return 0;
 }
 
 static int
-inerrors(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct wrap32 *wraps = state;
+
     (void)row;
     (void)inst;
     atom->ull = wraps[ROW_HDROPS].total + wraps[ROW_BADSUM].total + wraps[ROW_BADLEN].total;
@@ -57,25 +54,20 @@ inerrors(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 }
 
 static int
-udp_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+udp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct wrap32 *wraps = state;
+
     (void)inst;
     atom->ull = wraps[row - rows].total;
     return PMDA_FETCH_STATIC;
-}
-
-static void
-udp_teardown(pmInDom indom)
-{
-    (void)indom;
-    memset(wraps, 0, sizeof(wraps));
 }
 
 const struct collector udp_collector = {
     .name = "udp",
     .rows = rows,
     .nrows = NROWS,
+    .state_size = NROWS * sizeof(struct wrap32),
     .refresh = udp_refresh,
     .fetch = udp_fetch,
-    .teardown = udp_teardown,
 };

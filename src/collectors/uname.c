@@ -16,6 +16,7 @@ struct uname_state {
     char summary[5 * PLAT_TEXT_MAX + 8];    /* the fields in one line, as upstream's pmda.uname */
     char distro[PLAT_NAME_MAX + 16];        /* "macOS 14.5" */
     char version[sizeof(PMDA_DARWIN_VERSION)];
+    unsigned int logged_failures;
 };
 
 #define ROW(name, item, field) { name, CLUSTER_UNAME, item, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, \
@@ -33,37 +34,29 @@ static const struct metric_row rows[] = {
     ROW("kernel.uname.distro", 30, FIELD_TEXT_OF(struct uname_state, distro, names.product_status)),
 };
 
-static struct uname_state u = { .version = PMDA_DARWIN_VERSION };
-static unsigned int logged_failures;
-
 static int
-uname_refresh(const struct platform *p, pmInDom indom, const char **reason)
+uname_refresh(void *state, struct refresh_call *call)
 {
+    struct uname_state *u = state;
+    const struct platform *p = call->p;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    memset(&u.names, 0, sizeof(u.names));
-    if ((sts = p->uname(p->ctx, &u.names)) < 0)
+    memcpy(u->version, PMDA_DARWIN_VERSION, sizeof(u->version));
+    memset(&u->names, 0, sizeof(u->names));
+    if ((sts = p->uname(p->ctx, &u->names)) < 0)
         return collector_error(sts);
-    snprintf(u.summary, sizeof(u.summary), "%s %s %s %s %s",
-             u.names.sysname, u.names.nodename, u.names.release, u.names.version, u.names.machine);
-    snprintf(u.distro, sizeof(u.distro), "macOS %s", u.names.product_version);
-    collector_note_parts("uname", u.names.product_status < 0, &logged_failures, p->error(p->ctx));
+    snprintf(u->summary, sizeof(u->summary), "%s %s %s %s %s",
+             u->names.sysname, u->names.nodename, u->names.release, u->names.version, u->names.machine);
+    snprintf(u->distro, sizeof(u->distro), "macOS %s", u->names.product_version);
+    collector_note_parts("uname", u->names.product_status < 0, &u->logged_failures, p->error(p->ctx));
     return 0;
-}
-
-static int
-uname_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)inst;
-    return collector_field(row, &u, 0, atom);
 }
 
 const struct collector uname_collector = {
     .name = "uname",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct uname_state),
     .refresh = uname_refresh,
-    .fetch = uname_fetch,
+    .fetch = collector_fetch_state,
 };

@@ -12,37 +12,40 @@ static const struct metric_row rows[] = {
       PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_SEC, 0) },
 };
 
-static struct plat_clock now;          /* the last successful read */
-static int uptime_status;
-static uint32_t uptime;
+struct uptime_state {
+    struct plat_clock now;              /* the last successful read */
+    int uptime_status;
+    uint32_t uptime;
+};
 
 static int
-uptime_refresh(const struct platform *p, pmInDom indom, const char **reason)
+uptime_refresh(void *state, struct refresh_call *call)
 {
+    struct uptime_state *s = state;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    if ((sts = p->clock(p->ctx, &now)) < 0)
+    if ((sts = call->p->clock(call->p->ctx, &s->now)) < 0)
         return collector_error(sts);
     /* A clock set before the boot time fails the uptime alone, not the boot time. */
-    uptime_status = collector_error(uptime_seconds(&now, &uptime));
+    s->uptime_status = collector_error(uptime_seconds(&s->now, &s->uptime));
     return 0;
 }
 
 static int
-uptime_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+uptime_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct uptime_state *s = state;
+
     (void)inst;
     if (row->cluster == CLUSTER_BOOTTIME) {
         /* Seconds since the epoch; a double keeps the microseconds exactly for
          * any date before the year 2255 (2^53 microseconds). */
-        atom->d = (double)now.boot_sec + (double)now.boot_usec / 1e6;
+        atom->d = (double)s->now.boot_sec + (double)s->now.boot_usec / 1e6;
         return PMDA_FETCH_STATIC;
     }
-    if (uptime_status < 0)
-        return uptime_status;
-    atom->ul = uptime;
+    if (s->uptime_status < 0)
+        return s->uptime_status;
+    atom->ul = s->uptime;
     return PMDA_FETCH_STATIC;
 }
 
@@ -50,6 +53,7 @@ const struct collector uptime_collector = {
     .name = "clock",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
+    .state_size = sizeof(struct uptime_state),
     .refresh = uptime_refresh,
     .fetch = uptime_fetch,
 };

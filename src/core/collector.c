@@ -106,6 +106,23 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
     return PMDA_FETCH_STATIC;
 }
 
+int
+collector_fetch_state(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)inst;
+    return collector_field(row, state, 0, atom);
+}
+
+int
+collector_no_source(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)state;
+    (void)row;
+    (void)inst;
+    (void)atom;
+    return PM_ERR_APPVERSION;
+}
+
 void
 collector_extend(const struct metric_row *rows, unsigned int nrows, const void *base, struct wrap32 *wraps)
 {

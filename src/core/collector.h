@@ -75,8 +75,8 @@ struct metric_row {
     pmUnits units;
     struct field field;             /* zero (FIELD_NONE) unless the row is a plain field */
     /* Optional: the row's value computed from others (a sum, a ratio): the
-     * core asks it instead of the collector's fetch. */
-    int (*derive)(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+     * core asks it instead of the collector's fetch, with the same state. */
+    int (*derive)(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 };
 
 /* The value of a bound row (row->field.kind != FIELD_NONE) from the struct
@@ -85,6 +85,14 @@ struct metric_row {
  * a cut number. Text points into base, which must outlive the fetch.
  * page_size serves FIELD_PAGES_KB only. */
 int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
+
+/* The fetch of a family whose every row is derived or bound to an offset
+ * into its state: collector_field from the state. */
+int collector_fetch_state(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+
+/* The derive function of a row that macOS has no source for (upstream
+ * names it, or Linux tools read it): PM_ERR_APPVERSION, never a zero. */
+int collector_no_source(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 /* Advance the count of each FIELD_WRAP32 row of rows[0..nrows) from the
  * struct at base: wraps[i] is rows[i]'s, kept by the collector across
@@ -101,11 +109,22 @@ struct indom_def {
     const char *label_name;         /* the indom_name label */
     pmdaInstid *set;
     int nset;
-    int (*instances)(pmdaInstid **set);     /* after a refresh: the count, and *set */
+    int (*instances)(void *state, pmdaInstid **set);    /* after a refresh: the count, and *set */
+};
+
+/* What a refresh is handed besides its family's state. */
+struct refresh_call {
+    const struct platform *p;
+    pmInDom indom;                              /* the full id of the first owned indom (PM_INDOM_NULL if
+                                                 * none); the others share its domain */
+    const void *depends[PLAN_MAX_DEPENDS];      /* the state of each family in depends[], refreshed */
+    const char *reason;                         /* out: why a refresh refused, if it did */
 };
 
 /* A metric family: its rows (in any of its clusters), its instance domains,
- * one refresh for all of them, and the families whose data it reads. */
+ * its state, one refresh for all of them, and the families whose state it
+ * reads. The core owns the state: state_size zeroed bytes from setup to
+ * teardown, handed to every function below (NULL when state_size is 0). */
 struct collector {
     const char *name;
     unsigned int ndepends;                          /* families refreshed before this one */
@@ -114,25 +133,25 @@ struct collector {
     unsigned int nrows;
     const struct indom_def *indom;                  /* NULL when it owns none, else indom[0..nindoms) */
     unsigned int nindoms;                           /* 0 with indom set: one */
-    /* Read the platform once; 0 or a negative error (PCP or errno). indom is
-     * the full id of the first owned indom (PM_INDOM_NULL if none); the
-     * others share its domain. A refresh that refuses what the source gave
-     * (a 0 it would divide by) sets *reason and returns PM_ERR_AGAIN: the
-     * family fails as a source error fails it, and the agent's one line
-     * about the failure gives that reason instead of the source's last
-     * error. */
-    int (*refresh)(const struct platform *p, pmInDom indom, const char **reason);
+    size_t state_size;
+    /* Read the platform once (none: the values need no read); 0 or a
+     * negative error (PCP or errno). A refresh that refuses what the source gave (a 0 it would divide by)
+     * sets call->reason and returns PM_ERR_AGAIN: the family fails as a
+     * source error fails it, and the agent's one line about the failure
+     * gives that reason instead of the source's last error. */
+    int (*refresh)(void *state, struct refresh_call *call);
     /* Value of one row for one instance after a successful refresh:
      * PMDA_FETCH_STATIC, or a negative error for this value alone. */
-    int (*fetch)(const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+    int (*fetch)(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
     /* Optional: told each requested row before a fetch's refresh, so that a
      * refresh can skip the work that no requested row needs. */
-    void (*want)(const struct metric_row *row);
+    void (*want)(void *state, const struct metric_row *row);
     /* Optional: labels of one instance, as a JSON object written into json
      * (len bytes); 0, or -1 when the instance has none. */
-    int (*instance_labels)(pmInDom indom, unsigned int inst, char *json, size_t len);
-    /* Optional: release everything refresh allocated. */
-    void (*teardown)(pmInDom indom);
+    int (*instance_labels)(const void *state, pmInDom indom, unsigned int inst, char *json, size_t len);
+    /* Optional: release what refresh allocated in the state (the core frees
+     * the state itself, and forgets the instance names its refreshes gave). */
+    void (*teardown)(void *state);
 };
 
 /* How many instance domains a collector owns. */

@@ -43,6 +43,7 @@ static struct agent {
     int platform_status;            /* 0, or why no source could be opened */
     struct plan_node *nodes;        /* one per collector, same order */
     struct family_state *families;    /* one per collector, same order */
+    void **states;                  /* each collector's state, same order (NULL for none) */
     pmdaMetric *metrics;
     struct binding *bindings;
     unsigned int nmetrics;
@@ -98,7 +99,7 @@ adopt_instances(unsigned int i, int sts)
         const struct indom_def *def = &agent.desc->collectors[i]->indom[k];
 
         if (def->instances != NULL && sts == 0)
-            agent.indoms[x].it_numinst = def->instances(&agent.indoms[x].it_set);
+            agent.indoms[x].it_numinst = def->instances(agent.states[i], &agent.indoms[x].it_set);
         else if (def->instances == NULL && def->set == NULL)
             agent.indoms[x].it_numinst = names_instances(agent.indoms[x].it_indom, &agent.indoms[x].it_set);
     }
@@ -122,19 +123,21 @@ refresh(const unsigned char *wanted, int with_depends)
         const struct collector *c = agent.desc->collectors[i];
         int sts = collector_error(agent.platform_status);
         const struct collector *failed_dependency = NULL;
-        const char *refusal = NULL;
+        struct refresh_call call = { &agent.platform, owned_indom(c) };
 
-        for (unsigned int d = 0; sts == 0 && with_depends && d < c->ndepends; d++)
-            if ((sts = agent.families[agent.nodes[i].dep_index[d]].status) < 0)
+        for (unsigned int d = 0; d < c->ndepends; d++) {
+            call.depends[d] = agent.states[agent.nodes[i].dep_index[d]];
+            if (sts == 0 && with_depends && (sts = agent.families[agent.nodes[i].dep_index[d]].status) < 0)
                 failed_dependency = agent.desc->collectors[agent.nodes[i].dep_index[d]];
-        if (sts == 0)
-            sts = c->refresh(&agent.platform, owned_indom(c), &refusal);
+        }
+        if (sts == 0 && c->refresh != NULL)
+            sts = c->refresh(agent.states[i], &call);
         adopt_instances(i, sts);
         agent.families[i].status = sts;
         /* Only a fetch logs: an instance request refreshes without the
          * dependencies that values need, so its success says nothing of them. */
         if (with_depends)
-            note_status(i, sts, failed_dependency, refusal);
+            note_status(i, sts, failed_dependency, call.reason);
     }
 }
 
@@ -176,7 +179,7 @@ agent_fetch(int numpmid, pmID pmidlist[], agent_result **resp, pmdaExt *pmda)
             continue;
         wanted[b->collector] = 1;
         if (agent.desc->collectors[b->collector]->want != NULL)
-            agent.desc->collectors[b->collector]->want(b->row);
+            agent.desc->collectors[b->collector]->want(agent.states[b->collector], b->row);
     }
     refresh(wanted, 1);
     return pmdaFetch(numpmid, pmidlist, resp, pmda);
@@ -186,14 +189,16 @@ static int
 agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
     const struct binding *b = mdesc->m_user;
+    const void *state;
     int sts;
 
     if (b == NULL)
         return PM_ERR_PMID;
     if (agent.families[b->collector].status < 0)
         return collector_error(agent.families[b->collector].status);
-    sts = b->row->derive != NULL ? b->row->derive(b->row, inst, atom)
-                                 : agent.desc->collectors[b->collector]->fetch(b->row, inst, atom);
+    state = agent.states[b->collector];
+    sts = b->row->derive != NULL ? b->row->derive(state, b->row, inst, atom)
+                                 : agent.desc->collectors[b->collector]->fetch(state, b->row, inst, atom);
     /* A row its collector does not serve is a bug, for pmdaFetch to log;
      * any other failure was logged once, by the family, and stays quiet. */
     return sts == PM_ERR_PMID ? sts : collector_error(sts);
@@ -281,7 +286,7 @@ agent_instance_labels(pmInDom indom, unsigned int inst, pmLabelSet **lp)
     char json[PM_MAXLABELJSONLEN];
 
     if (c < 0 || agent.desc->collectors[c]->instance_labels == NULL ||
-        agent.desc->collectors[c]->instance_labels(indom, inst, json, sizeof(json)) < 0)
+        agent.desc->collectors[c]->instance_labels(agent.states[c], indom, inst, json, sizeof(json)) < 0)
         return 0;
     if (*lp != NULL && (*lp)->json == NULL && (n = label_cache_fill(&agent.labels, json, *lp)) >= 0)
         return n;
@@ -335,10 +340,14 @@ build_tables(void)
     agent.indoms = calloc(agent.nindoms ? agent.nindoms : 1, sizeof(*agent.indoms));
     agent.nodes = calloc(agent.desc->ncollectors, sizeof(*agent.nodes));
     agent.families = calloc(agent.desc->ncollectors, sizeof(*agent.families));
-    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.families)
+    agent.states = calloc(agent.desc->ncollectors, sizeof(*agent.states));
+    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.families || !agent.states)
         return -ENOMEM;
     for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
         const struct collector *c = agent.desc->collectors[i];
+
+        if (c->state_size != 0 && (agent.states[i] = calloc(1, c->state_size)) == NULL)
+            return -ENOMEM;
 
         agent.nodes[i] = (struct plan_node){ .id = c, .ndepends = c->ndepends };
         for (unsigned int d = 0; d < c->ndepends && d < PLAN_MAX_DEPENDS; d++)
@@ -444,12 +453,28 @@ agent_open_source(void)
         open_platform();
 }
 
+const void *
+agent_collector_state(const struct collector *c)
+{
+    for (unsigned int i = 0; agent.states != NULL && i < agent.desc->ncollectors; i++)
+        if (agent.desc->collectors[i] == c)
+            return agent.states[i];
+    return NULL;
+}
+
 void
 agent_teardown(void)
 {
-    for (unsigned int i = 0; i < agent.desc->ncollectors; i++)
-        if (agent.desc->collectors[i]->teardown)
-            agent.desc->collectors[i]->teardown(owned_indom(agent.desc->collectors[i]));
+    for (unsigned int i = 0; agent.states != NULL && i < agent.desc->ncollectors; i++) {
+        const struct collector *c = agent.desc->collectors[i];
+
+        if (c->teardown)
+            c->teardown(agent.states[i]);
+        free(agent.states[i]);
+        for (unsigned int k = 0; k < collector_nindoms(c); k++)
+            if (c->indom[k].set == NULL && c->indom[k].instances == NULL)
+                names_forget(pmInDom_build(agent.domain, c->indom[k].serial));
+    }
     if (agent.platform_status == 0 && agent.platform.close)
         agent.platform.close(agent.platform.ctx);
     help_free(&agent.help);
@@ -462,5 +487,6 @@ agent_teardown(void)
     free(agent.indoms);
     free(agent.nodes);
     free(agent.families);
+    free(agent.states);
     memset(&agent, 0, sizeof(agent));
 }

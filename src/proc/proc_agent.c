@@ -1,13 +1,13 @@
-/* The proc agent's families: control, the processes and the run queue. */
+/* The proc agent's families: control, and the processes (with the run queue). */
 #include "agent.h"
 #include "collector.h"
 
-extern const struct collector proc_control_collector, proc_processes_collector, proc_runq_collector;
+extern const struct collector proc_control_collector, proc_processes_collector;
 extern const char proc_help_source[];
 int proc_control_store(agent_result *result, pmdaExt *pmda);
 
 static const struct collector *const proc_collectors[] = {
-    &proc_control_collector, &proc_processes_collector, &proc_runq_collector,
+    &proc_control_collector, &proc_processes_collector,
 };
 
 const struct agent_desc proc_agent = {

@@ -1,16 +1,14 @@
 /*
  * Cluster 1 (psinfo) of the processes family (proc_processes.c), the
- * process indom and its labels, and the run queue family counted over the
- * same table (proc_table.c), with upstream darwin_proc's names and PMIDs
- * (domain 3). Each row says which per-process calls it needs.
+ * process indom and its labels, and cluster 2, the run queue counted over
+ * the same table (proc_table.c), with upstream darwin_proc's names and
+ * PMIDs (domain 3). Each row says which per-process calls it needs.
  */
 #include "convert.h"
 #include "proc_values.h"
 
 #include <errno.h>
 #include <string.h>
-
-#define COUNT UNITS_COUNT
 
 /* What a row needs from the table, and who may see it. */
 struct row_use {
@@ -41,23 +39,23 @@ use_of(const struct metric_row *row)
 }
 
 void
-proc_psinfo_want(const struct metric_row *row)
+proc_psinfo_want(struct proc_table *t, const struct metric_row *row)
 {
-    proc_table_need(use_of(row).needs);
+    proc_table_need(t, use_of(row).needs);
 }
 
 int
-proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+proc_psinfo_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct proc_entry *e;
     uint64_t ns;
     int sts;
 
     if (row->item == 0) {
-        atom->ul = proc_table_count();
+        atom->ul = proc_table_count(t);
         return PMDA_FETCH_STATIC;
     }
-    if ((e = proc_visible(inst, use_of(row).cls, &sts)) == NULL)
+    if ((e = proc_visible(t, inst, use_of(row).cls, &sts)) == NULL)
         return sts;
     switch (row->item) {
     case 1: case 26: atom->ul = (uint32_t)e->kp.pid; break;
@@ -90,7 +88,7 @@ proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *
         return proc_fetch_string(atom, state);
     }
     case 13:
-        if ((sts = proc_table_since_boot(&e->kp, &ns)) < 0)
+        if ((sts = proc_table_since_boot(t, &e->kp, &ns)) < 0)
             return collector_error(sts);
         atom->ull = ns / NS_PER_MS;
         break;
@@ -100,15 +98,15 @@ proc_psinfo_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *
             break;
         }
         TASK_OR_ERROR(e);
-        if (proc_table_timebase_status() < 0)
-            return collector_error(proc_table_timebase_status());
-        atom->ull = proc_table_mach_to_ns(row->item == 14 ? e->task.total_user : e->task.total_system) / NS_PER_MS;
+        if (proc_table_timebase_status(t) < 0)
+            return collector_error(proc_table_timebase_status(t));
+        atom->ull = proc_table_mach_to_ns(t, row->item == 14 ? e->task.total_user : e->task.total_system) / NS_PER_MS;
         break;
     case 16: TASK_OR_ERROR(e); atom->ul = e->thread ? 1 : (uint32_t)e->task.threadnum; break;
     case 17: atom->ul = (e->kp.flag & 0x20000u) != 0; break;       /* P_TRANSLATED: Rosetta */
     case 18: atom->ul = e->kp.tdev; break;
     case 19: {
-        const char *tty = proc_table_tty(e->kp.tdev);
+        const char *tty = proc_table_tty(t, e->kp.tdev);
 
         return proc_fetch_string(atom, tty ? tty : "?");
     }
@@ -133,9 +131,9 @@ const struct indom_def proc_process_indom = {
 };
 
 int
-proc_process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
+proc_process_labels(const void *table, pmInDom indom, unsigned int inst, char *json, size_t len)
 {
-    const struct proc_entry *e = proc_table_entry(inst);
+    const struct proc_entry *e = proc_table_entry(table, inst);
 
     (void)indom;
     if (e == NULL)
@@ -149,45 +147,28 @@ proc_process_labels(pmInDom indom, unsigned int inst, char *json, size_t len)
 
 /* ---- cluster 2: run queue, counted over the table ---- */
 
-static const struct metric_row runq_rows[] = {
-    { "proc.runq.runnable", PROC_CLUSTER_RUNQ, 0, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.blocked", PROC_CLUSTER_RUNQ, 1, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.sleeping", PROC_CLUSTER_RUNQ, 2, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.stopped", PROC_CLUSTER_RUNQ, 3, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.swapped", PROC_CLUSTER_RUNQ, 4, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.defunct", PROC_CLUSTER_RUNQ, 5, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.unknown", PROC_CLUSTER_RUNQ, 6, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-    { "proc.runq.kernel", PROC_CLUSTER_RUNQ, 7, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, COUNT },
-};
-
-static void
-runq_want(const struct metric_row *row)
+void
+proc_runq_want(struct proc_table *t, const struct metric_row *row)
 {
     (void)row;
-    proc_table_need(PROC_NEED_TASK);        /* R needs the running-thread count */
+    proc_table_need(t, PROC_NEED_TASK);     /* R needs the running-thread count */
 }
 
-static int
-runq_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+int
+proc_runq_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)inst;
     switch (row->item) {
-    case 0: atom->l = (int32_t)proc_table_count_state('R'); break;
-    case 1: atom->l = (int32_t)proc_table_count_state('D'); break;
-    case 2: atom->l = (int32_t)(proc_table_count_state('S') + proc_table_count_state('I')); break;
-    case 3: atom->l = (int32_t)proc_table_count_state('T'); break;
+    case 0: atom->l = (int32_t)proc_table_count_state(t, 'R'); break;
+    case 1: atom->l = (int32_t)proc_table_count_state(t, 'D'); break;
+    case 2: atom->l = (int32_t)(proc_table_count_state(t, 'S') + proc_table_count_state(t, 'I')); break;
+    case 3: atom->l = (int32_t)proc_table_count_state(t, 'T'); break;
     case 4: return PM_ERR_APPVERSION;       /* macOS does not swap whole processes out */
-    case 5: atom->l = (int32_t)proc_table_count_state('Z'); break;
-    case 6: atom->l = (int32_t)proc_table_count_state('?'); break;
+    case 5: atom->l = (int32_t)proc_table_count_state(t, 'Z'); break;
+    case 6: atom->l = (int32_t)proc_table_count_state(t, '?'); break;
     case 7: return PM_ERR_APPVERSION;       /* the process list holds no kernel threads */
     default:
         return PM_ERR_PMID;
     }
     return PMDA_FETCH_STATIC;
 }
-
-const struct collector proc_runq_collector = {
-    .name = "run queue", .ndepends = 1, .depends = { &proc_processes_collector }, .rows = runq_rows,
-    .nrows = sizeof(runq_rows) / sizeof(runq_rows[0]), .refresh = proc_no_refresh, .fetch = runq_fetch,
-    .want = runq_want,
-};

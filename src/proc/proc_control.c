@@ -13,15 +13,16 @@ static const struct metric_row control_rows[] = {
 };
 
 static int
-control_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+control_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    (void)state;
     (void)inst;
     atom->ul = row->item == 0 ? (uint32_t)proc_access_policy()->threads : (uint32_t)proc_access_threads();
     return PMDA_FETCH_STATIC;
 }
 
 const struct collector proc_control_collector = {
-    .name = "control", .rows = control_rows, .nrows = 2, .refresh = proc_no_refresh,
+    .name = "control", .rows = control_rows, .nrows = sizeof(control_rows) / sizeof(control_rows[0]),
     .fetch = control_fetch,
 };
 

@@ -15,10 +15,10 @@ enum { MACH_TIMESHARE = 1, MACH_RR = 2, MACH_FIFO = 4 };
 enum { LINUX_NORMAL = 0, LINUX_FIFO = 1, LINUX_RR = 2 };
 
 void
-proc_linux_want(const struct metric_row *row)
+proc_linux_want(struct proc_table *t, const struct metric_row *row)
 {
     if (row->item == RT_PRIORITY || row->item == RSS || row->item == VSIZE || row->item == POLICY)
-        proc_table_need(PROC_NEED_TASK);
+        proc_table_need(t, PROC_NEED_TASK);
 }
 
 /* The Mach policy of a thread instance, else of the process's new threads
@@ -41,11 +41,11 @@ mach_policy(const struct proc_entry *e, int32_t *out)
 }
 
 int
-proc_linux_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+proc_linux_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     int32_t policy;
     int sts;
-    const struct proc_entry *e = proc_visible(inst, PROC_PUBLIC, &sts);
+    const struct proc_entry *e = proc_visible(t, inst, PROC_PUBLIC, &sts);
 
     if (e == NULL)
         return sts;

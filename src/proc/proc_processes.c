@@ -10,6 +10,7 @@
 
 /* A row, and after its units the process's field it serves unless the fetch computes it. */
 #define ROW(cluster, name, item, type, sem, ...) { name, cluster, item, type, PROC_INDOM, sem, __VA_ARGS__ }
+#define RUNQ(name, item) { name, PROC_CLUSTER_RUNQ, item, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_COUNT }
 #define KP(member) FIELD_ALWAYS(struct proc_entry, kp.member, FIELD_PLAIN)
 #define NONE_UNITS UNITS_NONE
 #define COUNT UNITS_COUNT
@@ -98,44 +99,54 @@ static const struct metric_row rows[] = {
     ROW(PROC_CLUSTER_LINUX, "proc.psinfo.policy", 4, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
     ROW(PROC_CLUSTER_LINUX, "proc.psinfo.processor", 5, PM_TYPE_U32, PM_SEM_INSTANT, NONE_UNITS),
     ROW(PROC_CLUSTER_LINUX, "proc.memory.vmstack", 6, PM_TYPE_U32, PM_SEM_INSTANT, KBYTE),
+    /* cluster 2: the run queue, counted over the table */
+    RUNQ("proc.runq.runnable", 0), RUNQ("proc.runq.blocked", 1), RUNQ("proc.runq.sleeping", 2),
+    RUNQ("proc.runq.stopped", 3), RUNQ("proc.runq.swapped", 4), RUNQ("proc.runq.defunct", 5),
+    RUNQ("proc.runq.unknown", 6), RUNQ("proc.runq.kernel", 7),
 };
 
 /* A row's values, by its cluster. */
 static int
-process_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+process_fetch(const void *table, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct proc_table *t = table;
+
     switch (row->cluster) {
-    case PROC_CLUSTER_PSINFO: return proc_psinfo_fetch(row, inst, atom);
-    case PROC_CLUSTER_ID: return proc_id_fetch(row, inst, atom);
-    case PROC_CLUSTER_MEMORY: return proc_memory_fetch(row, inst, atom);
-    case PROC_CLUSTER_IO: return proc_io_fetch(row, inst, atom);
-    case PROC_CLUSTER_FD: return proc_fd_fetch(row, inst, atom);
-    case PROC_CLUSTER_QOS: return proc_qos_fetch(row, inst, atom);
-    case PROC_CLUSTER_NET: return proc_net_fetch(row, inst, atom);
-    case PROC_CLUSTER_EXTRA: return proc_extra_fetch(row, inst, atom);
-    case PROC_CLUSTER_THREAD: return proc_thread_fetch(row, inst, atom);
-    case PROC_CLUSTER_LINUX: return proc_linux_fetch(row, inst, atom);
+    case PROC_CLUSTER_PSINFO: return proc_psinfo_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_ID: return proc_id_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_MEMORY: return proc_memory_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_IO: return proc_io_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_FD: return proc_fd_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_QOS: return proc_qos_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_NET: return proc_net_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_EXTRA: return proc_extra_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_THREAD: return proc_thread_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_LINUX: return proc_linux_fetch(t, row, inst, atom);
+    case PROC_CLUSTER_RUNQ: return proc_runq_fetch(t, row, inst, atom);
     default: return PM_ERR_PMID;
     }
 }
 
 /* What a row needs read for each process beyond the list. */
 static void
-process_want(const struct metric_row *row)
+process_want(void *table, const struct metric_row *row)
 {
+    struct proc_table *t = table;
+
     switch (row->cluster) {
-    case PROC_CLUSTER_PSINFO: proc_psinfo_want(row); break;
-    case PROC_CLUSTER_MEMORY: proc_memory_want(row); break;
-    case PROC_CLUSTER_IO: case PROC_CLUSTER_QOS: case PROC_CLUSTER_EXTRA: proc_rusage_want(row); break;
-    case PROC_CLUSTER_FD: proc_fd_want(row); break;
-    case PROC_CLUSTER_NET: proc_net_want(row); break;
-    case PROC_CLUSTER_LINUX: proc_linux_want(row); break;
+    case PROC_CLUSTER_PSINFO: proc_psinfo_want(t, row); break;
+    case PROC_CLUSTER_MEMORY: proc_memory_want(t, row); break;
+    case PROC_CLUSTER_IO: case PROC_CLUSTER_QOS: case PROC_CLUSTER_EXTRA: proc_rusage_want(t, row); break;
+    case PROC_CLUSTER_FD: proc_fd_want(t, row); break;
+    case PROC_CLUSTER_NET: proc_net_want(t, row); break;
+    case PROC_CLUSTER_LINUX: proc_linux_want(t, row); break;
+    case PROC_CLUSTER_RUNQ: proc_runq_want(t, row); break;
     default: break;
     }
 }
 
 const struct collector proc_processes_collector = {
     .name = "processes", .rows = rows, .nrows = sizeof(rows) / sizeof(rows[0]), .indom = &proc_process_indom,
-    .refresh = proc_table_refresh, .fetch = process_fetch, .want = process_want,
+    .state_size = sizeof(struct proc_table), .refresh = proc_table_refresh, .fetch = process_fetch, .want = process_want,
     .instance_labels = proc_process_labels, .teardown = proc_table_teardown,
 };

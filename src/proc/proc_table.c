@@ -13,78 +13,26 @@
 #define THREAD_INST_BIT 0x40000000u     /* threads: this bit and the tid's low 30 bits; processes: the pid */
 #define CMD_MAX 4096
 
-/* What a process keeps between refreshes: its key and strings. */
-struct proc_slot {
-    int32_t pid;
-    int64_t start_sec;
-    int32_t start_usec;
-    char comm[PLAT_COMM_MAX];
-    char *cmd, *exe;
-};
-
-struct name_entry {
-    uint32_t id;
-    char *name;                     /* NULL: no name (yet) */
-    int sts;                        /* the lookup's result: -ENOENT, there is none */
-    unsigned int round;             /* the refresh of the last lookup */
-};
-
-/* Names by id, each looked up once, and a failed lookup again at the next
- * refresh, not at every value: the directory service behind getpwuid_r can
- * be slow, and pmcd waits for this agent's answer. That there is no such
- * name (-ENOENT) is known for good. */
-struct name_cache {
-    struct name_entry *entries;
-    unsigned int n, cap;
-};
-
-static struct {
-    const struct platform *p;
-    unsigned int needs;
-    struct plat_timebase timebase;
-    struct plat_clock clock;
-    int clock_sts;
-    int timebase_sts;
-    int sockets_sts;
-    int machine_sts;                /* the last uname's result, until one succeeds */
-    int arm;                        /* uname.machine is arm64 */
-    unsigned int round;             /* refreshes so far */
-    /* the live processes' slots, dense, and the previous refresh's (swapped each refresh) */
-    struct proc_slot *slots, *old_slots;
-    unsigned int nslots, nold_slots, slots_cap, old_slots_cap;
-    struct id_index by_pid, old_by_pid;
-    struct proc_entry *entries;
-    unsigned int nentries, nprocs, cap;
-    struct id_index by_inst;        /* instance id -> entry */
-    struct plat_thread *threads;    /* copies: the source's buffer is reused per process */
-    unsigned int *thread_owner;     /* each thread's process entry */
-    unsigned int nthreads, threads_cap;
-    pmdaInstid *set;
-    unsigned int set_cap;
-    char (*names)[40];
-    struct name_cache users, groups, ttys;
-} table;
-
 void
-proc_table_need(unsigned int needs)
+proc_table_need(struct proc_table *t, unsigned int needs)
 {
-    table.needs |= needs;
+    t->needs |= needs;
 }
 
 uint64_t
-proc_table_mach_to_ns(uint64_t mach)
+proc_table_mach_to_ns(const struct proc_table *t, uint64_t mach)
 {
-    return mach_to_ns(mach, table.timebase.numer, table.timebase.denom);
+    return mach_to_ns(mach, t->timebase.numer, t->timebase.denom);
 }
 
 int
-proc_table_since_boot(const struct plat_proc *kp, uint64_t *ns)
+proc_table_since_boot(const struct proc_table *t, const struct plat_proc *kp, uint64_t *ns)
 {
     uint64_t usec;
 
-    if (table.clock_sts < 0)
-        return table.clock_sts;
-    if (usec_between(table.clock.boot_sec, table.clock.boot_usec, kp->start_sec, kp->start_usec, &usec) < 0 ||
+    if (t->clock_sts < 0)
+        return t->clock_sts;
+    if (usec_between(t->clock.boot_sec, t->clock.boot_usec, kp->start_sec, kp->start_usec, &usec) < 0 ||
         usec > UINT64_MAX / 1000)
         return -ERANGE;
     *ns = usec * 1000;
@@ -92,19 +40,20 @@ proc_table_since_boot(const struct plat_proc *kp, uint64_t *ns)
 }
 
 int
-proc_table_timebase_status(void)
+proc_table_timebase_status(const struct proc_table *t)
 {
-    return table.timebase_sts;
+    return t->timebase_sts;
 }
 
 int
-proc_table_arm(void)
+proc_table_arm(const struct proc_table *t)
 {
-    return table.machine_sts < 0 ? table.machine_sts : table.arm;
+    return t->machine_sts < 0 ? t->machine_sts : t->arm;
 }
 
 static const char *
-cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_t, char *, size_t))
+cached_name(const struct proc_table *t, struct name_cache *cache, uint32_t id,
+            int (*lookup)(void *, uint32_t, char *, size_t))
 {
     char buf[PLAT_NAME_MAX];
     struct name_entry *e;
@@ -113,9 +62,9 @@ cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_
     while (i < cache->n && cache->entries[i].id != id)
         i++;
     e = i < cache->n ? &cache->entries[i] : NULL;
-    if (e != NULL && (e->name != NULL || e->sts == -ENOENT || e->round == table.round))
+    if (e != NULL && (e->name != NULL || e->sts == -ENOENT || e->round == t->round))
         return e->name;
-    if (table.p == NULL || lookup == NULL)
+    if (t->p == NULL || lookup == NULL)
         return NULL;
     if (e == NULL) {
         if (array_grow((void **)&cache->entries, &cache->cap, cache->n, sizeof(*cache->entries)) < 0)
@@ -123,8 +72,8 @@ cached_name(struct name_cache *cache, uint32_t id, int (*lookup)(void *, uint32_
         e = &cache->entries[cache->n++];
         *e = (struct name_entry){ .id = id };
     }
-    e->round = table.round;
-    if ((e->sts = lookup(table.p->ctx, id, buf, sizeof(buf))) == 0 && (e->name = strdup(buf)) == NULL)
+    e->round = t->round;
+    if ((e->sts = lookup(t->p->ctx, id, buf, sizeof(buf))) == 0 && (e->name = strdup(buf)) == NULL)
         e->sts = -ENOMEM;
     return e->name;
 }
@@ -138,21 +87,21 @@ free_names(struct name_cache *cache)
 }
 
 const char *
-proc_table_user(uint32_t uid)
+proc_table_user(const struct proc_table *t, uint32_t uid)
 {
-    return cached_name(&table.users, uid, table.p ? table.p->user_name : NULL);
+    return cached_name(t, &t->lookups->users, uid, t->p ? t->p->user_name : NULL);
 }
 
 const char *
-proc_table_group(uint32_t gid)
+proc_table_group(const struct proc_table *t, uint32_t gid)
 {
-    return cached_name(&table.groups, gid, table.p ? table.p->group_name : NULL);
+    return cached_name(t, &t->lookups->groups, gid, t->p ? t->p->group_name : NULL);
 }
 
 const char *
-proc_table_tty(uint32_t dev)
+proc_table_tty(const struct proc_table *t, uint32_t dev)
 {
-    return dev == PLAT_NODEV ? NULL : cached_name(&table.ttys, dev, table.p ? table.p->tty_name : NULL);
+    return dev == PLAT_NODEV ? NULL : cached_name(t, &t->lookups->ttys, dev, t->p ? t->p->tty_name : NULL);
 }
 
 /* The process's run state: p_stat, refined by the running-thread count. */
@@ -185,16 +134,16 @@ thread_state(int32_t run_state)
  * processes and threads): at 10,000 processes a doubling would waste more
  * than the entries' own size. */
 static int
-reserve_entries(unsigned int n)
+reserve_entries(struct proc_table *t, unsigned int n)
 {
     void *grown;
 
-    if (n <= table.cap)
+    if (n <= t->cap)
         return 0;
-    if ((grown = realloc(table.entries, n * sizeof(*table.entries))) == NULL)
+    if ((grown = realloc(t->entries, n * sizeof(*t->entries))) == NULL)
         return -ENOMEM;
-    table.entries = grown;
-    table.cap = n;
+    t->entries = grown;
+    t->cap = n;
     return 0;
 }
 
@@ -210,19 +159,19 @@ free_strings(struct proc_slot *s)
  * start time is the same process (its strings kept, unless it exec'd another
  * program, seen as a new p_comm); anything else at the pid is a new process. */
 static struct proc_slot *
-slot_of(const struct plat_proc *kp)
+slot_of(struct proc_table *t, const struct plat_proc *kp)
 {
-    uint32_t old = id_index_get(&table.old_by_pid, (uint32_t)kp->pid);
-    struct proc_slot *s = &table.slots[table.nslots];   /* begin_slots made room for every listed pid */
+    uint32_t old = id_index_get(&t->old_by_pid, (uint32_t)kp->pid);
+    struct proc_slot *s = &t->slots[t->nslots];   /* begin_slots made room for every listed pid */
 
     if (kp->pid < 0 || (uint32_t)kp->pid >= PLAT_PID_LIMIT)
         return NULL;
-    if (id_index_get(&table.by_pid, (uint32_t)kp->pid) != ID_INDEX_NONE)
+    if (id_index_get(&t->by_pid, (uint32_t)kp->pid) != ID_INDEX_NONE)
         return NULL;                /* listed twice: keep the first */
-    if (old != ID_INDEX_NONE && table.old_slots[old].start_sec == kp->start_sec &&
-        table.old_slots[old].start_usec == kp->start_usec) {
-        *s = table.old_slots[old];
-        table.old_slots[old].cmd = table.old_slots[old].exe = NULL;     /* moved */
+    if (old != ID_INDEX_NONE && t->old_slots[old].start_sec == kp->start_sec &&
+        t->old_slots[old].start_usec == kp->start_usec) {
+        *s = t->old_slots[old];
+        t->old_slots[old].cmd = t->old_slots[old].exe = NULL;     /* moved */
         if (strcmp(s->comm, kp->comm) != 0) {
             free_strings(s);
             memcpy(s->comm, kp->comm, sizeof(s->comm));
@@ -231,44 +180,44 @@ slot_of(const struct plat_proc *kp)
         *s = (struct proc_slot){ .pid = kp->pid, .start_sec = kp->start_sec, .start_usec = kp->start_usec };
         memcpy(s->comm, kp->comm, sizeof(s->comm));
     }
-    id_index_put(&table.by_pid, (uint32_t)kp->pid, table.nslots++);
+    id_index_put(&t->by_pid, (uint32_t)kp->pid, t->nslots++);
     return s;
 }
 
 /* Make this refresh's slots from the last one's, room for n processes. */
 static int
-begin_slots(unsigned int n)
+begin_slots(struct proc_table *t, unsigned int n)
 {
-    struct proc_slot *swap = table.old_slots;
-    struct id_index swap_index = table.old_by_pid;
-    unsigned int cap = table.old_slots_cap;
+    struct proc_slot *swap = t->old_slots;
+    struct id_index swap_index = t->old_by_pid;
+    unsigned int cap = t->old_slots_cap;
 
-    table.old_slots = table.slots;
-    table.nold_slots = table.nslots;
-    table.old_slots_cap = table.slots_cap;
-    table.old_by_pid = table.by_pid;
-    table.slots = swap;
-    table.slots_cap = cap;
-    table.by_pid = swap_index;
-    table.nslots = 0;
-    if (table.slots_cap < n) {
-        void *grown = realloc(table.slots, n * sizeof(*table.slots));
+    t->old_slots = t->slots;
+    t->nold_slots = t->nslots;
+    t->old_slots_cap = t->slots_cap;
+    t->old_by_pid = t->by_pid;
+    t->slots = swap;
+    t->slots_cap = cap;
+    t->by_pid = swap_index;
+    t->nslots = 0;
+    if (t->slots_cap < n) {
+        void *grown = realloc(t->slots, n * sizeof(*t->slots));
 
         if (grown == NULL)
             return -ENOMEM;
-        table.slots = grown;
-        table.slots_cap = n;
+        t->slots = grown;
+        t->slots_cap = n;
     }
-    return id_index_reset(&table.by_pid, n);
+    return id_index_reset(&t->by_pid, n);
 }
 
 /* The processes that have gone take their strings with them. */
 static void
-end_slots(void)
+end_slots(struct proc_table *t)
 {
-    for (unsigned int i = 0; i < table.nold_slots; i++)
-        free_strings(&table.old_slots[i]);
-    table.nold_slots = 0;
+    for (unsigned int i = 0; i < t->nold_slots; i++)
+        free_strings(&t->old_slots[i]);
+    t->nold_slots = 0;
 }
 
 static void
@@ -291,27 +240,27 @@ read_strings(const struct platform *p, struct proc_slot *s, unsigned int needs)
 
 /* Append the threads of process entry k, remembering whose they are. */
 static int
-add_threads(const struct platform *p, unsigned int k)
+add_threads(struct proc_table *t, const struct platform *p, unsigned int k)
 {
     struct plat_thread_set set;
 
-    if (p->proc_threads(p->ctx, table.entries[k].kp.pid, &set) < 0)
+    if (p->proc_threads(p->ctx, t->entries[k].kp.pid, &set) < 0)
         return 0;                   /* refused or gone: the process stays, without threads */
-    if (table.nthreads + set.n > table.threads_cap) {
-        unsigned int cap = (table.nthreads + set.n) * 2;
-        void *grown = realloc(table.threads, cap * sizeof(*table.threads));
-        void *owners = grown ? realloc(table.thread_owner, cap * sizeof(*table.thread_owner)) : NULL;
+    if (t->nthreads + set.n > t->threads_cap) {
+        unsigned int cap = (t->nthreads + set.n) * 2;
+        void *grown = realloc(t->threads, cap * sizeof(*t->threads));
+        void *owners = grown ? realloc(t->thread_owner, cap * sizeof(*t->thread_owner)) : NULL;
 
         if (grown)
-            table.threads = grown;
+            t->threads = grown;
         if (owners == NULL)
             return -ENOMEM;
-        table.thread_owner = owners;
-        table.threads_cap = cap;
+        t->thread_owner = owners;
+        t->threads_cap = cap;
     }
-    memcpy(table.threads + table.nthreads, set.thread, set.n * sizeof(*set.thread));
-    for (unsigned int t = 0; t < set.n; t++)
-        table.thread_owner[table.nthreads++] = k;
+    memcpy(t->threads + t->nthreads, set.thread, set.n * sizeof(*set.thread));
+    for (unsigned int i = 0; i < set.n; i++)
+        t->thread_owner[t->nthreads++] = k;
     return 0;
 }
 
@@ -350,179 +299,186 @@ read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s
 
 /* Sockets by owner: one read for all processes. */
 static void
-read_sockets(const struct platform *p)
+read_sockets(struct proc_table *t, const struct platform *p)
 {
     struct plat_sock_owner_set owners;
 
-    if ((table.sockets_sts = p->sock_owners(p->ctx, &owners)) < 0)
+    if ((t->sockets_sts = p->sock_owners(p->ctx, &owners)) < 0)
         return;
     for (unsigned int i = 0; i < owners.n; i++) {
-        uint32_t k = id_index_get(&table.by_pid, (uint32_t)owners.owner[i].pid);
+        uint32_t k = id_index_get(&t->by_pid, (uint32_t)owners.owner[i].pid);
 
-        if (k < table.nprocs) {     /* slots and process entries share their order */
-            table.entries[k].tcp = owners.owner[i].tcp;
-            table.entries[k].udp = owners.owner[i].udp;
+        if (k < t->nprocs) {     /* slots and process entries share their order */
+            t->entries[k].tcp = owners.owner[i].tcp;
+            t->entries[k].udp = owners.owner[i].udp;
         }
     }
 }
 
 /* Each process's threads as entries after the processes. */
 static void
-read_threads(const struct platform *p)
+read_threads(struct proc_table *t, const struct platform *p)
 {
-    for (unsigned int k = 0; k < table.nprocs; k++)
-        if (table.entries[k].kp.stat != 5 && add_threads(p, k) < 0)
+    for (unsigned int k = 0; k < t->nprocs; k++)
+        if (t->entries[k].kp.stat != 5 && add_threads(t, p, k) < 0)
             break;
-    if (reserve_entries(table.nprocs + table.nthreads) < 0)
+    if (reserve_entries(t, t->nprocs + t->nthreads) < 0)
         return;
-    for (unsigned int t = 0; t < table.nthreads; t++) {
-        struct proc_entry *e = &table.entries[table.nentries];
+    for (unsigned int i = 0; i < t->nthreads; i++) {
+        struct proc_entry *e = &t->entries[t->nentries];
 
-        *e = table.entries[table.thread_owner[t]];
-        e->thread = &table.threads[t];
-        e->inst = THREAD_INST_BIT | (unsigned int)(table.threads[t].tid & (THREAD_INST_BIT - 1));
-        e->state = thread_state(table.threads[t].run_state);
-        table.nentries++;
+        *e = t->entries[t->thread_owner[i]];
+        e->thread = &t->threads[i];
+        e->inst = THREAD_INST_BIT | (unsigned int)(t->threads[i].tid & (THREAD_INST_BIT - 1));
+        e->state = thread_state(t->threads[i].run_state);
+        t->nentries++;
     }
 }
 
 int
-proc_table_refresh(const struct platform *p, pmInDom indom, const char **reason)
+proc_table_refresh(void *table, struct refresh_call *call)
 {
+    struct proc_table *t = table;
+    const struct platform *p = call->p;
     struct plat_proc_set list;
-    unsigned int needs = table.needs;
+    unsigned int needs = t->needs;
     int sts;
 
-    (void)reason;
-    (void)indom;
-    table.needs = 0;
-    table.p = p;
-    table.round++;
+    if (t->lookups == NULL && (t->lookups = calloc(1, sizeof(*t->lookups))) == NULL)
+        return -ENOMEM;
+    t->needs = 0;
+    t->p = p;
+    t->round++;
     /* The host's timebase and machine, read until each has succeeded once. */
-    if (table.timebase.denom == 0)
-        table.timebase_sts = p->timebase(p->ctx, &table.timebase);
-    if (table.round == 1 || table.machine_sts < 0) {
+    if (t->timebase.denom == 0)
+        t->timebase_sts = p->timebase(p->ctx, &t->timebase);
+    if (t->round == 1 || t->machine_sts < 0) {
         struct plat_uname u;
 
-        if ((table.machine_sts = p->uname(p->ctx, &u)) == 0)
-            table.arm = strcmp(u.machine, "arm64") == 0;
+        if ((t->machine_sts = p->uname(p->ctx, &u)) == 0)
+            t->arm = strcmp(u.machine, "arm64") == 0;
     }
     if ((sts = p->procs(p->ctx, &list)) < 0)
         return sts;
-    table.clock_sts = p->clock(p->ctx, &table.clock);
-    for (unsigned int i = 0; i < table.nprocs; i++)
-        free(table.entries[i].cwd);
-    table.nentries = table.nprocs = table.nthreads = 0;
-    if ((sts = begin_slots(list.n)) < 0 || (sts = reserve_entries(list.n)) < 0)
+    t->clock_sts = p->clock(p->ctx, &t->clock);
+    for (unsigned int i = 0; i < t->nprocs; i++)
+        free(t->entries[i].cwd);
+    t->nentries = t->nprocs = t->nthreads = 0;
+    if ((sts = begin_slots(t, list.n)) < 0 || (sts = reserve_entries(t, list.n)) < 0)
         return sts;
     for (unsigned int i = 0; i < list.n; i++) {
         struct proc_slot *s;
         struct proc_entry *e;
 
-        if ((s = slot_of(&list.proc[i])) == NULL)
+        if ((s = slot_of(t, &list.proc[i])) == NULL)
             continue;
-        e = &table.entries[table.nentries++];
+        e = &t->entries[t->nentries++];
         memset(e, 0, sizeof(*e));
         e->kp = list.proc[i];
         e->inst = (unsigned int)e->kp.pid;      /* as PCP's process tools take it (Linux's proc agent) */
         read_process(p, e, s, needs);
     }
-    end_slots();
-    table.nprocs = table.nentries;
-    table.sockets_sts = -EAGAIN;
+    end_slots(t);
+    t->nprocs = t->nentries;
+    t->sockets_sts = -EAGAIN;
     if (needs & PROC_NEED_SOCKETS)
-        read_sockets(p);
+        read_sockets(t, p);
     if (proc_access_threads())
-        read_threads(p);
-    if ((sts = id_index_reset(&table.by_inst, table.nentries)) < 0)
+        read_threads(t, p);
+    if ((sts = id_index_reset(&t->by_inst, t->nentries)) < 0)
         return sts;
-    for (unsigned int i = 0; i < table.nentries; i++)
-        id_index_put(&table.by_inst, table.entries[i].inst, i);
+    for (unsigned int i = 0; i < t->nentries; i++)
+        id_index_put(&t->by_inst, t->entries[i].inst, i);
     return 0;
 }
 
 const struct proc_entry *
-proc_table_entry(unsigned int inst)
+proc_table_entry(const struct proc_table *t, unsigned int inst)
 {
-    uint32_t i = id_index_get(&table.by_inst, inst);
+    uint32_t i = id_index_get(&t->by_inst, inst);
 
-    return i < table.nentries ? &table.entries[i] : NULL;
+    return i < t->nentries ? &t->entries[i] : NULL;
 }
 
 int
-proc_table_sockets_status(void)
+proc_table_sockets_status(const struct proc_table *t)
 {
-    return table.sockets_sts;
+    return t->sockets_sts;
 }
 
 unsigned int
-proc_table_count(void)
+proc_table_count(const struct proc_table *t)
 {
-    return table.nprocs;
+    return t->nprocs;
 }
 
 unsigned int
-proc_table_count_state(char state)
+proc_table_count_state(const struct proc_table *t, char state)
 {
     unsigned int n = 0;
 
-    for (unsigned int i = 0; i < table.nprocs; i++)
-        n += table.entries[i].state == state;
+    for (unsigned int i = 0; i < t->nprocs; i++)
+        n += t->entries[i].state == state;
     return n;
 }
 
 int
-proc_table_instances(pmdaInstid **set)
+proc_table_instances(void *table, pmdaInstid **set)
 {
-    if (table.nentries > table.set_cap) {
-        void *grown = realloc(table.set, table.nentries * sizeof(*table.set));
-        void *names = realloc(table.names, table.nentries * sizeof(*table.names));
+    struct proc_table *t = table;
+
+    if (t->nentries > t->set_cap) {
+        void *grown = realloc(t->set, t->nentries * sizeof(*t->set));
+        void *names = realloc(t->names, t->nentries * sizeof(*t->names));
 
         if (grown)
-            table.set = grown;
+            t->set = grown;
         if (names)
-            table.names = names;
+            t->names = names;
         if (!grown || !names)
             return 0;
-        table.set_cap = table.nentries;
+        t->set_cap = t->nentries;
     }
-    for (unsigned int i = 0; i < table.nentries; i++) {
-        const struct proc_entry *e = &table.entries[i];
+    for (unsigned int i = 0; i < t->nentries; i++) {
+        const struct proc_entry *e = &t->entries[i];
 
         /* "PID comm" as upstream and Linux name them (pmdaInstance matches
          * a name up to its first space); threads "PID.TID comm" */
         if (e->thread)
-            snprintf(table.names[i], sizeof(table.names[i]), "%06d.%llu %s", (int)e->kp.pid,
+            snprintf(t->names[i], sizeof(t->names[i]), "%06d.%llu %s", (int)e->kp.pid,
                      (unsigned long long)e->thread->tid, e->kp.comm);
         else
-            snprintf(table.names[i], sizeof(table.names[i]), "%06d %s", (int)e->kp.pid, e->kp.comm);
-        table.set[i].i_inst = (int)e->inst;
-        table.set[i].i_name = table.names[i];
+            snprintf(t->names[i], sizeof(t->names[i]), "%06d %s", (int)e->kp.pid, e->kp.comm);
+        t->set[i].i_inst = (int)e->inst;
+        t->set[i].i_name = t->names[i];
     }
-    *set = table.set;
-    return (int)table.nentries;
+    *set = t->set;
+    return (int)t->nentries;
 }
 
 void
-proc_table_teardown(pmInDom indom)
+proc_table_teardown(void *table)
 {
-    (void)indom;
-    for (unsigned int i = 0; i < table.nprocs; i++)
-        free(table.entries[i].cwd);
-    for (unsigned int i = 0; i < table.nslots; i++)
-        free_strings(&table.slots[i]);
-    free_names(&table.users);
-    free_names(&table.groups);
-    free_names(&table.ttys);
-    id_index_free(&table.by_pid);
-    id_index_free(&table.old_by_pid);
-    id_index_free(&table.by_inst);
-    free(table.slots);
-    free(table.old_slots);
-    free(table.entries);
-    free(table.threads);
-    free(table.thread_owner);
-    free(table.set);
-    free(table.names);
-    memset(&table, 0, sizeof(table));
+    struct proc_table *t = table;
+
+    for (unsigned int i = 0; i < t->nprocs; i++)
+        free(t->entries[i].cwd);
+    for (unsigned int i = 0; i < t->nslots; i++)
+        free_strings(&t->slots[i]);
+    if (t->lookups != NULL) {
+        free_names(&t->lookups->users);
+        free_names(&t->lookups->groups);
+        free_names(&t->lookups->ttys);
+        free(t->lookups);
+    }
+    id_index_free(&t->by_pid);
+    id_index_free(&t->old_by_pid);
+    id_index_free(&t->by_inst);
+    free(t->slots);
+    free(t->old_slots);
+    free(t->entries);
+    free(t->threads);
+    free(t->thread_owner);
+    free(t->set);
+    free(t->names);
 }

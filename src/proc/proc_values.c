@@ -3,9 +3,9 @@
 #include <errno.h>
 
 const struct proc_entry *
-proc_visible(unsigned int inst, enum proc_access_class cls, int *sts)
+proc_visible(const struct proc_table *t, unsigned int inst, enum proc_access_class cls, int *sts)
 {
-    const struct proc_entry *e = proc_table_entry(inst);
+    const struct proc_entry *e = proc_table_entry(t, inst);
 
     if (e == NULL) {
         *sts = PM_ERR_INST;
@@ -31,13 +31,4 @@ proc_fetch_string(pmAtomValue *atom, const char *s)
         return PM_ERR_VALUE;
     atom->cp = (char *)s;
     return PMDA_FETCH_STATIC;
-}
-
-int
-proc_no_refresh(const struct platform *p, pmInDom indom, const char **reason)
-{
-    (void)p;
-    (void)reason;
-    (void)indom;
-    return 0;                       /* cluster 1, a dependency, refreshed the table */
 }

@@ -45,8 +45,8 @@ echo "a sysctl metric edits $sysctl_files files by hand (after its cluster's fir
 export PMDA_DARWIN_REAL_MACS=${PMDA_DARWIN_REAL_MACS:-$(realpath -m "$src/../shared/real-macs")}
 python3 "$src/tests/integration/real_dumps.py" corpus docs.worked_example >/dev/null || exit
 cd "$work/tree"
-patch -p1 --quiet < "$work/sysctl.diff"
-patch -p1 --quiet < "$work/registry.diff"
+patch -p1 --quiet --fuzz=0 < "$work/sysctl.diff"     # a stale context fails: the doc must match the tree
+patch -p1 --quiet --fuzz=0 < "$work/registry.diff"
 export PCP_DERIVED_CONFIG= PMDA_DARWIN_SNAPSHOT=
 bash -euo pipefail "$work/commands.sh"
 

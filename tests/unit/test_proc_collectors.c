@@ -147,7 +147,7 @@ row_status(unsigned int cluster, unsigned int item, unsigned int inst)
 
     for (unsigned int r = 0; r < c->nrows; r++)
         if (c->rows[r].cluster == cluster && c->rows[r].item == item)
-            return c->fetch(&c->rows[r], inst, &atom);
+            return c->fetch(agent_collector_state(c), &c->rows[r], inst, &atom);
     fail_msg("no item %u.%u in %s", cluster, item, c->name);
     return 0;
 }

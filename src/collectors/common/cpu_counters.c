@@ -9,8 +9,12 @@ cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t)
     wrap32_extend(&c->state[CPU_IDLE], t->idle);
 }
 
-uint64_t
-cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, uint32_t hz)
+int
+cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, const struct tick_rate *rate,
+                  uint64_t *out)
 {
-    return ticks_to_msec(c->state[state].total, hz);
+    if (rate->status < 0)
+        return rate->status;
+    *out = ticks_to_msec(c->state[state].total, rate->hz);
+    return 0;
 }

@@ -17,7 +17,16 @@ struct cpu_counters {
 /* Feed one reading of the kernel's ticks into the extended counters. */
 void cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t);
 
-/* Milliseconds spent in one state, from the extended tick count. */
-uint64_t cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, uint32_t hz);
+/* The tick rate (hinv's kernel.all.hz) a family read at its refresh: hz,
+ * or the error of its read (status). */
+struct tick_rate {
+    uint32_t hz;
+    int status;
+};
+
+/* Milliseconds spent in one state, from the extended tick count at rate,
+ * into *out: 0, or the rate's error. */
+int cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, const struct tick_rate *rate,
+                      uint64_t *out);
 
 #endif

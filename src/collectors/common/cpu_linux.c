@@ -1,10 +1,9 @@
 #include "cpu_linux.h"
-#include "hinv.h"
 
 int
-cpu_linux_fetch(const struct cpu_counters *c, enum cpu_linux_state state, pmAtomValue *atom)
+cpu_linux_fetch(const struct cpu_counters *c, const struct tick_rate *rate, enum cpu_linux_state state,
+                pmAtomValue *atom)
 {
-    uint32_t hz;
     int sts;
 
     switch (state) {
@@ -12,10 +11,8 @@ cpu_linux_fetch(const struct cpu_counters *c, enum cpu_linux_state state, pmAtom
      * for guests (a virtual machine's vCPUs run on its process's threads, in
      * user and system time), so these are user and nice, and guest time 0. */
     case CPU_LINUX_VUSER: case CPU_LINUX_VNICE:
-        if ((sts = hinv_clock_hz(&hz)) < 0)
-            return sts;
-        atom->ull = cpu_counters_msec(c, state == CPU_LINUX_VUSER ? CPU_USER : CPU_NICE, hz);
-        return PMDA_FETCH_STATIC;
+        sts = cpu_counters_msec(c, state == CPU_LINUX_VUSER ? CPU_USER : CPU_NICE, rate, &atom->ull);
+        return sts < 0 ? sts : PMDA_FETCH_STATIC;
     case CPU_LINUX_GUEST: case CPU_LINUX_GUEST_NICE:
         atom->ull = 0;
         return PMDA_FETCH_STATIC;

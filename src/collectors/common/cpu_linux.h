@@ -32,6 +32,7 @@ enum cpu_linux_state {
 
 /* The value of one state, or of the interrupt count, from a CPU's (or all
  * CPUs') counters, in milliseconds at the host's clock rate (hinv.h). */
-int cpu_linux_fetch(const struct cpu_counters *c, enum cpu_linux_state state, pmAtomValue *atom);
+int cpu_linux_fetch(const struct cpu_counters *c, const struct tick_rate *rate, enum cpu_linux_state state,
+                    pmAtomValue *atom);
 
 #endif

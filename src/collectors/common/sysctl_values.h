@@ -8,11 +8,18 @@
 
 #include "collector.h"
 
-/* Read the group into set. Returns 0 (values fail alone), or the
- * collector error when the whole call failed. Logs a change of the set of
- * failed values once, as collector_note_parts does. */
-int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct plat_sysctl_set *set,
-                          const char *collector, unsigned int *logged);
+/* A sysctl group's values, as a family's state holds them: the values
+ * first, so that a row's SYSCTL_FIELD is at the same offset in both. */
+struct sysctl_state {
+    struct plat_sysctl_set values;
+    unsigned int logged;                /* the failed values last logged */
+};
+
+/* Read the group into s. Returns 0 (values fail alone), or the collector
+ * error when the whole call failed. Logs a change of the set of failed
+ * values once, as collector_note_parts does. */
+int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct sysctl_state *s,
+                          const char *collector);
 
 /* The binding of a row to the index-th value of a sysctl group's set. */
 #define SYSCTL_FIELD(index) \
@@ -20,31 +27,18 @@ int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group
 
 /*
  * Define `const struct collector ident` for a group whose every row is
- * bound to one of its values (SYSCTL_FIELD): the row's item is its own.
+ * bound to one of its values (SYSCTL_FIELD), or derived from them: the
+ * row's item is its own, and the state a struct sysctl_state.
  */
 #define SYSCTL_TABLE_COLLECTOR(ident, cname, group, table)                                     \
-    static struct plat_sysctl_set ident##_values;                                             \
-    static unsigned int ident##_logged;                                                       \
-    static int ident##_refresh(const struct platform *p, pmInDom indom, const char **reason)   \
+    static int ident##_refresh(void *state, struct refresh_call *call)                        \
     {                                                                                         \
-        (void)indom;                                                                          \
-        (void)reason;                                                                         \
-        return sysctl_values_refresh(p, group, &ident##_values, cname, &ident##_logged);      \
-    }                                                                                         \
-    static int ident##_fetch(const struct metric_row *row, unsigned int inst, pmAtomValue *atom) \
-    {                                                                                         \
-        (void)inst;                                                                           \
-        return collector_field(row, &ident##_values, 0, atom);                                \
-    }                                                                                         \
-    static void ident##_teardown(pmInDom indom)                                               \
-    {                                                                                         \
-        (void)indom;                                                                          \
-        ident##_logged = 0;                                                                   \
+        return sysctl_values_refresh(call->p, group, state, cname);                           \
     }                                                                                         \
     const struct collector ident = {                                                          \
-        .name = cname, .rows = table,                                                         \
-        .nrows = sizeof(table) / sizeof(table[0]), .refresh = ident##_refresh,                \
-        .fetch = ident##_fetch, .teardown = ident##_teardown,                                 \
+        .name = cname, .rows = table, .nrows = sizeof(table) / sizeof(table[0]),              \
+        .state_size = sizeof(struct sysctl_state), .refresh = ident##_refresh,                \
+        .fetch = collector_fetch_state,                                                         \
     }
 
 #endif
