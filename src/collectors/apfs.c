@@ -24,21 +24,36 @@ enum {
     ITEM_READ_ERRORS, ITEM_WRITE_ERRORS, ITEM_ENCRYPTED, ITEM_LOCKED
 };
 
-#define C(name, item, sem, units) { "disk.apfs.container." name, CLUSTER_APFS, item, PM_TYPE_U64, INDOM_APFS_CONTAINER, sem, units }
+/* A container's row, and after its units the statistic it serves, if it is one. */
+#define C(name, item, sem, units, ...) \
+    { "disk.apfs.container." name, CLUSTER_APFS, item, PM_TYPE_U64, INDOM_APFS_CONTAINER, sem, units, __VA_ARGS__ }
+#define STAT(which) FIELD_PRESENT(struct reg_apfs_container, stat[which], have, which, FIELD_PLAIN)
+
+#define APFS_MAX 256
+
+/* The counts first: a binding's offset is 16 bits, and the arrays are larger. */
+struct apfs_state {
+    unsigned int ncontainers, nvolumes;
+    struct reg_apfs_container containers[APFS_MAX];
+    struct reg_apfs_volume volumes[APFS_MAX];
+    int container_inst[APFS_MAX], volume_inst[APFS_MAX];
+};
 
 static const struct metric_row rows[] = {
-    { "disk.apfs.ncontainer", CLUSTER_APFS, ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "disk.apfs.nvolume", CLUSTER_APFS, ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
+    { "disk.apfs.ncontainer", CLUSTER_APFS, ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct apfs_state, ncontainers, FIELD_PLAIN) },
+    { "disk.apfs.nvolume", CLUSTER_APFS, ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct apfs_state, nvolumes, FIELD_PLAIN) },
     C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, UNITS_BYTE),
-    C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, UNITS_BYTE),
-    C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, UNITS_BYTE),
-    C("read_requests", ITEM_READ_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT),
-    C("write_requests", ITEM_WRITE_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT),
-    C("transactions", ITEM_TRANSACTIONS, PM_SEM_COUNTER, UNITS_COUNT),
-    C("cache_hits", ITEM_CACHE_HITS, PM_SEM_COUNTER, UNITS_COUNT),
-    C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, UNITS_COUNT),
-    C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
-    C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
+    C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, UNITS_BYTE, STAT(REG_APFS_BYTES_READ)),
+    C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, UNITS_BYTE, STAT(REG_APFS_BYTES_WRITTEN)),
+    C("read_requests", ITEM_READ_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_READ_REQUESTS)),
+    C("write_requests", ITEM_WRITE_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_WRITE_REQUESTS)),
+    C("transactions", ITEM_TRANSACTIONS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_TRANSACTIONS)),
+    C("cache_hits", ITEM_CACHE_HITS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_CACHE_HITS)),
+    C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_CACHE_EVICTIONS)),
+    C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_READ_ERRORS)),
+    C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_WRITE_ERRORS)),
     { "disk.apfs.volume.encrypted", CLUSTER_APFS, ITEM_ENCRYPTED, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE },
     { "disk.apfs.volume.locked", CLUSTER_APFS, ITEM_LOCKED, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE },
 };
@@ -46,15 +61,6 @@ static const struct metric_row rows[] = {
 static const struct indom_def indoms[] = {
     { .serial = INDOM_APFS_CONTAINER, .label_name = "APFS container" },
     { .serial = INDOM_APFS_VOLUME, .label_name = "APFS volume" },
-};
-
-#define APFS_MAX 256
-
-struct apfs_state {
-    struct reg_apfs_container containers[APFS_MAX];
-    struct reg_apfs_volume volumes[APFS_MAX];
-    int container_inst[APFS_MAX], volume_inst[APFS_MAX];
-    unsigned int ncontainers, nvolumes;
 };
 
 static int
@@ -108,11 +114,9 @@ apfs_fetch(const void *state, const struct metric_row *row, unsigned int inst, p
     const struct reg_apfs_container *c;
     int i;
 
-    switch (row->item) {
-    case ITEM_NCONTAINER: atom->ul = s->ncontainers; return PMDA_FETCH_STATIC;
-    case ITEM_NVOLUME: atom->ul = s->nvolumes; return PMDA_FETCH_STATIC;
-    case ITEM_ENCRYPTED:
-    case ITEM_LOCKED:
+    if (row->indom == COLLECTOR_NO_INDOM)
+        return collector_field(row, s, 0, atom);
+    if (row->indom == INDOM_APFS_VOLUME) {
         if ((i = index_of(s->volume_inst, s->nvolumes, inst)) < 0)
             return PM_ERR_INST;
         return flag(row->item == ITEM_ENCRYPTED ? s->volumes[i].encrypted : s->volumes[i].locked, atom);
@@ -120,21 +124,11 @@ apfs_fetch(const void *state, const struct metric_row *row, unsigned int inst, p
     if ((i = index_of(s->container_inst, s->ncontainers, inst)) < 0)
         return PM_ERR_INST;
     c = &s->containers[i];
-    if (row->item == ITEM_BLOCK_SIZE) {
-        if (!c->block_size_ok)
-            return PMDA_FETCH_NOVALUES;
-        atom->ull = c->block_size;
-        return PMDA_FETCH_STATIC;
-    }
-    {
-        unsigned int stat = row->item - ITEM_BYTES_READ;    /* items follow reg_apfs_stat's order */
-
-        if (stat >= REG_APFS_NSTATS)
-            return PM_ERR_PMID;
-        if (!(c->have & (1u << stat)))
-            return PMDA_FETCH_NOVALUES;
-        atom->ull = c->stat[stat];
-    }
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, c, 0, atom);
+    if (!c->block_size_ok)                  /* the one container row not bound */
+        return PMDA_FETCH_NOVALUES;
+    atom->ull = c->block_size;
     return PMDA_FETCH_STATIC;
 }
 

@@ -15,27 +15,6 @@
 #include <errno.h>
 #include <stdio.h>
 
-enum { ITEM_UTIL = 0, ITEM_MEMORY_USED = 1, ITEM_MEMORY_FREE = 2, ITEM_NGPU = 99 };
-enum { ITEM_MODEL = 0, ITEM_CORES, ITEM_RENDERER_UTIL, ITEM_TILER_UTIL, ITEM_MEMORY_TOTAL, ITEM_MEMORY_ALLOCATED,
-       ITEM_UNIFIED };     /* cluster 120 */
-
-static const struct metric_row rows[] = {
-    { "gpu.util", CLUSTER_GPU, ITEM_UTIL, PM_TYPE_U32, INDOM_GPU, PM_SEM_INSTANT, UNITS_NONE },
-    { "gpu.memory.used", CLUSTER_GPU, ITEM_MEMORY_USED, PM_TYPE_U64, INDOM_GPU, PM_SEM_INSTANT, UNITS_BYTE },
-    { "gpu.memory.free", CLUSTER_GPU, ITEM_MEMORY_FREE, PM_TYPE_U64, INDOM_GPU, PM_SEM_INSTANT, UNITS_BYTE },
-    { "hinv.ngpu", CLUSTER_GPU, ITEM_NGPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_COUNT },
-    { "gpu.model", CLUSTER_GPU_DETAIL, ITEM_MODEL, PM_TYPE_STRING, INDOM_GPU, PM_SEM_DISCRETE, UNITS_NONE },
-    { "gpu.cores", CLUSTER_GPU_DETAIL, ITEM_CORES, PM_TYPE_U32, INDOM_GPU, PM_SEM_DISCRETE, UNITS_COUNT },
-    { "gpu.renderer.util", CLUSTER_GPU_DETAIL, ITEM_RENDERER_UTIL, PM_TYPE_U32, INDOM_GPU, PM_SEM_INSTANT, UNITS_NONE },
-    { "gpu.tiler.util", CLUSTER_GPU_DETAIL, ITEM_TILER_UTIL, PM_TYPE_U32, INDOM_GPU, PM_SEM_INSTANT, UNITS_NONE },
-    { "gpu.memory.total", CLUSTER_GPU_DETAIL, ITEM_MEMORY_TOTAL, PM_TYPE_U64, INDOM_GPU, PM_SEM_DISCRETE, UNITS_BYTE },
-    { "gpu.memory.allocated", CLUSTER_GPU_DETAIL, ITEM_MEMORY_ALLOCATED, PM_TYPE_U64, INDOM_GPU, PM_SEM_INSTANT,
-      UNITS_BYTE },
-    { "gpu.memory.unified", CLUSTER_GPU_DETAIL, ITEM_UNIFIED, PM_TYPE_U32, INDOM_GPU, PM_SEM_DISCRETE, UNITS_NONE },
-};
-
-static const struct indom_def indom = { .serial = INDOM_GPU, .label_name = "GPU" };
-
 #define GPU_MAX 16
 
 struct gpu_state {
@@ -43,6 +22,29 @@ struct gpu_state {
     int gpu_inst[GPU_MAX];
     unsigned int ngpus;
 };
+
+/* A GPU's row, and after its units the GPU's value it serves (all but the model). */
+#define ROW(name, cluster, item, type, sem, units, ...) { name, cluster, item, type, INDOM_GPU, sem, units, __VA_ARGS__ }
+#define VALUE(f) FIELD_PRESENT(struct gpu, value[f], have, f, FIELD_PLAIN)
+
+static const struct metric_row rows[] = {
+    ROW("gpu.util", CLUSTER_GPU, 0, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, VALUE(GPU_UTIL)),
+    ROW("gpu.memory.used", CLUSTER_GPU, 1, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_BYTE, VALUE(GPU_MEMORY_USED)),
+    ROW("gpu.memory.free", CLUSTER_GPU, 2, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_BYTE, VALUE(GPU_MEMORY_FREE)),
+    { "hinv.ngpu", CLUSTER_GPU, 99, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_COUNT,
+      FIELD_ALWAYS(struct gpu_state, ngpus, FIELD_PLAIN) },
+    ROW("gpu.model", CLUSTER_GPU_DETAIL, 0, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE),
+    ROW("gpu.cores", CLUSTER_GPU_DETAIL, 1, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_COUNT, VALUE(GPU_CORES)),
+    ROW("gpu.renderer.util", CLUSTER_GPU_DETAIL, 2, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, VALUE(GPU_RENDERER_UTIL)),
+    ROW("gpu.tiler.util", CLUSTER_GPU_DETAIL, 3, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, VALUE(GPU_TILER_UTIL)),
+    ROW("gpu.memory.total", CLUSTER_GPU_DETAIL, 4, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_BYTE, VALUE(GPU_MEMORY_TOTAL)),
+    ROW("gpu.memory.allocated", CLUSTER_GPU_DETAIL, 5, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_BYTE,
+        VALUE(GPU_MEMORY_ALLOCATED)),
+    ROW("gpu.memory.unified", CLUSTER_GPU_DETAIL, 6, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE,
+        FIELD_ALWAYS(struct gpu, unified, FIELD_PLAIN)),
+};
+
+static const struct indom_def indom = { .serial = INDOM_GPU, .label_name = "GPU" };
 
 static int
 gpu_refresh(void *state, struct refresh_call *call)
@@ -79,51 +81,22 @@ gpu_of_inst(const struct gpu_state *s, unsigned int inst)
     return NULL;
 }
 
-/* A GPU's value of field as a fetch returns it (type PM_TYPE_U32 or U64). */
-static int
-field_value(const struct gpu *g, enum gpu_field f, int type, pmAtomValue *atom)
-{
-    if (!gpu_has(g, f))
-        return PMDA_FETCH_NOVALUES;
-    if (type == PM_TYPE_U32)
-        atom->ul = (uint32_t)g->value[f];
-    else
-        atom->ull = g->value[f];
-    return PMDA_FETCH_STATIC;
-}
-
 static int
 gpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    static const enum gpu_field upstream_field[] = {
-        [ITEM_UTIL] = GPU_UTIL, [ITEM_MEMORY_USED] = GPU_MEMORY_USED, [ITEM_MEMORY_FREE] = GPU_MEMORY_FREE,
-    };
-    static const enum gpu_field detail_field[] = {
-        [ITEM_CORES] = GPU_CORES, [ITEM_RENDERER_UTIL] = GPU_RENDERER_UTIL, [ITEM_TILER_UTIL] = GPU_TILER_UTIL,
-        [ITEM_MEMORY_TOTAL] = GPU_MEMORY_TOTAL, [ITEM_MEMORY_ALLOCATED] = GPU_MEMORY_ALLOCATED,
-    };
     const struct gpu_state *s = state;
     const struct gpu *g;
 
-    if (row->cluster == CLUSTER_GPU && row->item == ITEM_NGPU) {
-        atom->ul = s->ngpus;
-        return PMDA_FETCH_STATIC;
-    }
+    if (row->indom == COLLECTOR_NO_INDOM)
+        return collector_field(row, s, 0, atom);
     if ((g = gpu_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
-    if (row->cluster == CLUSTER_GPU)
-        return field_value(g, upstream_field[row->item], row->type, atom);
-    switch (row->item) {
-    case ITEM_MODEL:
-        if (g->model[0] == '\0')
-            return PMDA_FETCH_NOVALUES;
-        atom->cp = (char *)g->model;
-        return PMDA_FETCH_STATIC;
-    case ITEM_UNIFIED:
-        atom->ul = (uint32_t)g->unified;
-        return PMDA_FETCH_STATIC;
-    }
-    return field_value(g, detail_field[row->item], row->type, atom);
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, g, 0, atom);
+    if (g->model[0] == '\0')                 /* the model, the one row not bound */
+        return PMDA_FETCH_NOVALUES;
+    atom->cp = (char *)g->model;
+    return PMDA_FETCH_STATIC;
 }
 
 static int

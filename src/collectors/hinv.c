@@ -8,23 +8,23 @@
 #include <errno.h>
 #include <string.h>
 
-enum { ITEM_PAGESIZE = 0, ITEM_HZ = 1, ITEM_MACHINE = 2 };
-
-static const struct metric_row rows[] = {
-    { "hinv.pagesize", CLUSTER_HINV, ITEM_PAGESIZE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
-      PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0) },
-    { "kernel.all.hz", CLUSTER_HINV, ITEM_HZ, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
-      PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE) },
-    { "hinv.machine", CLUSTER_HINV, ITEM_MACHINE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
-      PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
-};
-
 /* Before the first refresh, every fact is yet to be read. */
 struct hinv_state {
     struct plat_host host;
     int read;                       /* refreshed once, successfully or not */
     int complete;                   /* every fact read: the source is not asked again */
     unsigned int logged_failures;
+};
+
+#define HOST(member, status) FIELD_OF(struct hinv_state, host.member, host.status, FIELD_PLAIN)
+
+static const struct metric_row rows[] = {
+    { "hinv.pagesize", CLUSTER_HINV, 0, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
+      PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0), HOST(page_size, page_status) },
+    { "kernel.all.hz", CLUSTER_HINV, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
+      PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE), HOST(clock_hz, clock_status) },
+    { "hinv.machine", CLUSTER_HINV, 2, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
+      PMDA_PMUNITS(0, 0, 0, 0, 0, 0), FIELD_TEXT_OF(struct hinv_state, host.model, host.model_status) },
 };
 
 static int
@@ -88,35 +88,11 @@ hinv_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-static int
-hinv_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct hinv_state *h = state;
-    int sts;
-
-    (void)inst;
-    switch (row->item) {
-    case ITEM_PAGESIZE:
-        sts = hinv_page_size(h, &atom->ull);
-        break;
-    case ITEM_HZ:
-        sts = hinv_clock_hz(h, &atom->ul);
-        break;
-    case ITEM_MACHINE:
-        sts = fact(h, h->host.model_status);
-        atom->cp = (char *)h->host.model;
-        break;
-    default:
-        return PM_ERR_PMID;
-    }
-    return sts < 0 ? sts : PMDA_FETCH_STATIC;
-}
-
 const struct collector hinv_collector = {
     .name = "hinv",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct hinv_state),
     .refresh = hinv_refresh,
-    .fetch = hinv_fetch,
+    .fetch = collector_fetch_state,
 };

@@ -18,21 +18,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct topology_state {
+    int status;                     /* of the whole read, when it failed */
+    int loaded;
+    struct plat_topology t;         /* t.cluster is not kept: see cpu_level */
+    char word[PLAT_MAX_PERFLEVELS][PLAT_NAME_MAX];  /* instance names */
+    int inst[PLAT_MAX_PERFLEVELS];
+    signed char *cpu_level;         /* by logical CPU number */
+    signed char type_level['Z' - 'A' + 1];  /* by cluster type letter, -1 when no CPU has it */
+    unsigned int ncpu_level;
+    int levels_known;               /* every CPU's level is known (cpu_levels_of_clusters) */
+    unsigned int logged;
+};
+
 enum {
-    ITEM_BRAND = 0, ITEM_PHYSICAL, ITEM_LOGICAL, ITEM_NPERFLEVELS,
     ITEM_LEVEL_NAME = 10,
     ITEM_LEVEL_FIELD = 11       /* 11..18 follow the PLAT_PL_* fields */
 };
 
-#define ROW(name, item, type) { name, CLUSTER_TOPOLOGY, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE }
+#define ROW(name, item, type, field) \
+    { name, CLUSTER_TOPOLOGY, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE, field }
+#define COUNT(which) FIELD_OF(struct topology_state, t.counts.value[which], t.counts.status[which], FIELD_PLAIN)
 #define LEVEL_ROW(name, field, type, units) \
     { name, CLUSTER_TOPOLOGY, ITEM_LEVEL_FIELD + (field), type, INDOM_PERFLEVEL, PM_SEM_DISCRETE, units }
 
 static const struct metric_row rows[] = {
-    ROW("hinv.cpu.brand", ITEM_BRAND, PM_TYPE_STRING),
-    ROW("hinv.cpu.physical", ITEM_PHYSICAL, PM_TYPE_U32),
-    ROW("hinv.cpu.logical", ITEM_LOGICAL, PM_TYPE_U32),
-    ROW("hinv.cpu.nperflevels", ITEM_NPERFLEVELS, PM_TYPE_U32),
+    ROW("hinv.cpu.brand", 0, PM_TYPE_STRING, FIELD_TEXT_OF(struct topology_state, t.brand, t.brand_status)),
+    ROW("hinv.cpu.physical", 1, PM_TYPE_U32, COUNT(PLAT_CPU_PHYSICAL)),
+    ROW("hinv.cpu.logical", 2, PM_TYPE_U32, COUNT(PLAT_CPU_LOGICAL)),
+    ROW("hinv.cpu.nperflevels", 3, PM_TYPE_U32, COUNT(PLAT_CPU_NPERFLEVELS)),
     { "hinv.perflevel.name", CLUSTER_TOPOLOGY, ITEM_LEVEL_NAME, PM_TYPE_STRING, INDOM_PERFLEVEL, PM_SEM_DISCRETE, UNITS_NONE },
     LEVEL_ROW("hinv.perflevel.physical", PLAT_PL_PHYSICALCPU, PM_TYPE_U32, UNITS_NONE),
     LEVEL_ROW("hinv.perflevel.logical", PLAT_PL_LOGICALCPU, PM_TYPE_U32, UNITS_NONE),
@@ -49,18 +63,6 @@ static const struct indom_def indom = {
     .label_name = "performance level",
 };
 
-struct topology_state {
-    int status;                     /* of the whole read, when it failed */
-    int loaded;
-    struct plat_topology t;         /* t.cluster is not kept: see cpu_level */
-    char word[PLAT_MAX_PERFLEVELS][PLAT_NAME_MAX];  /* instance names */
-    int inst[PLAT_MAX_PERFLEVELS];
-    signed char *cpu_level;         /* by logical CPU number */
-    signed char type_level['Z' - 'A' + 1];  /* by cluster type letter, -1 when no CPU has it */
-    unsigned int ncpu_level;
-    int levels_known;               /* every CPU's level is known (cpu_levels_of_clusters) */
-    unsigned int logged;
-};
 
 int
 topology_levels_known(const struct topology_state *topo)
@@ -241,36 +243,15 @@ fetch_level(const struct topology_state *topo, const struct metric_row *row, uns
 }
 
 static int
-fetch_count(const struct topology_state *topo, unsigned int which, pmAtomValue *atom)
-{
-    if (topo->t.counts.status[which] < 0)
-        return collector_error(topo->t.counts.status[which]);
-    atom->ul = (uint32_t)topo->t.counts.value[which];
-    return PMDA_FETCH_STATIC;
-}
-
-static int
 topology_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct topology_state *topo = state;
 
     if (!topo->loaded)
         return topo->status < 0 ? topo->status : PM_ERR_AGAIN;
-    switch (row->item) {
-    case ITEM_BRAND:
-        if (topo->t.brand_status < 0)
-            return collector_error(topo->t.brand_status);
-        atom->cp = (char *)topo->t.brand;
-        return PMDA_FETCH_STATIC;
-    case ITEM_PHYSICAL:
-        return fetch_count(topo, PLAT_CPU_PHYSICAL, atom);
-    case ITEM_LOGICAL:
-        return fetch_count(topo, PLAT_CPU_LOGICAL, atom);
-    case ITEM_NPERFLEVELS:
-        return fetch_count(topo, PLAT_CPU_NPERFLEVELS, atom);
-    default:
-        return fetch_level(topo, row, inst, atom);
-    }
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, topo, 0, atom);
+    return fetch_level(topo, row, inst, atom);
 }
 
 static int

@@ -36,7 +36,10 @@ enum field_kind {
 #define FIELD_STATUS_INT 0xffu
 
 /* A metric that is one field of a struct: where the field is in the
- * collector's struct (base), its width, and what says whether it was read:
+ * struct its fetch names as base (the family's state for a row with no
+ * indom; an instance's struct, as the fetch finds it, for an instanced
+ * one; for FIELD_WRAP32, the struct the refresh hands collector_extend),
+ * its width, and what says whether it was read:
  * nothing (FIELD_NO_STATUS), the int status at status (a platform call's:
  * negative when it failed), or a decoder's presence bit `bit` in the
  * unsigned int at status (absent: no value). */
@@ -117,7 +120,10 @@ struct refresh_call {
     const struct platform *p;
     pmInDom indom;                              /* the full id of the first owned indom (PM_INDOM_NULL if
                                                  * none); the others share its domain */
-    const void *depends[PLAN_MAX_DEPENDS];      /* the state of each family in depends[], refreshed */
+    /* the state of each family in depends[], refreshed for this request;
+     * an instance request refreshes no dependency, and hands their states
+     * as the last refresh left them (zeroed before the first) */
+    const void *depends[PLAN_MAX_DEPENDS];
     const char *reason;                         /* out: why a refresh refused, if it did */
 };
 
