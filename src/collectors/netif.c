@@ -1,7 +1,7 @@
 /*
  * The interface family: network interfaces (NET_RT_IFLIST2, cluster 10),
  * with byte counters from each interface's IFMIB_IFDATA record, and
- * (cluster 110) what kind each is, whether it is up and running, its
+ * (cluster 110) the type of each, whether it is up and running, its
  * send-queue drops, and whether the kernel truncated its byte counters.
  *
  * macOS truncates NET_RT_IFLIST2's 64-bit byte counters to 32 bits for
@@ -13,7 +13,7 @@
  * metrics have no value rather than a wrapped one.
  *
  * Instances are kept by name (instance_names.h), so ids survive interfaces coming
- * and going; each carries an "interface_type" label (netif_kind).
+ * and going; each carries an "interface_type" label (netif_type).
  */
 #include "array_grow.h"
 #include "collector.h"
@@ -21,7 +21,7 @@
 #include "metric_units.h"
 #include "convert.h"
 #include "netif.h"
-#include "netif_kind.h"
+#include "netif_type.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -85,7 +85,7 @@ struct netif_entry {
     int present;
     int seen;                       /* refreshed at least once before this refresh */
     struct plat_netif now;
-    const char *kind;               /* netif_kind(), judged at refresh */
+    const char *type;               /* netif_type(), judged at refresh */
     int bytes_ok;
     uint64_t ibytes, obytes;
     struct wrap32 snd_drops;
@@ -151,7 +151,7 @@ update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
     }
     wrap32_extend(&e->snd_drops, f->snd_drops);
     e->now = *f;
-    e->kind = netif_kind(&e->now);
+    e->type = netif_type(&e->now);
 }
 
 /* Keep only the interfaces seen in this refresh; their order is kept. */
@@ -207,7 +207,7 @@ static void
 view_of(const struct netif_entry *e, struct netif_view *out)
 {
     *out = (struct netif_view){
-        .name = e->now.name, .kind = e->kind, .inst = e->inst, .raw = &e->now,
+        .name = e->now.name, .type = e->type, .inst = e->inst, .raw = &e->now,
         .bytes_ok = e->bytes_ok, .ibytes = e->ibytes, .obytes = e->obytes, .out_drops = e->snd_drops.total,
         .truncated = e->truncated,
     };
@@ -241,7 +241,7 @@ state_fetch(const struct metric_row *row, const struct netif_view *v, pmAtomValu
     switch (row->item) {
     case ITEM_UP: atom->ul = (v->raw->flags & IFF_UP) != 0; break;
     case ITEM_RUNNING: atom->ul = (v->raw->flags & IFF_RUNNING) != 0; break;
-    case ITEM_TYPE: atom->cp = (char *)v->kind; break;
+    case ITEM_TYPE: atom->cp = (char *)v->type; break;
     case ITEM_OUT_DROPS: atom->ull = v->out_drops; break;
     default: atom->ul = (uint32_t)v->truncated; break;
     }
@@ -288,7 +288,7 @@ netif_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_
     (void)id;
     if (netif_of_inst(state, inst, &v) < 0)
         return -1;
-    snprintf(json, len, "{\"interface_type\":\"%s\"}", v.kind);
+    snprintf(json, len, "{\"interface_type\":\"%s\"}", v.type);
     return 0;
 }
 

@@ -9,7 +9,7 @@
  * judged it. */
 struct netif_view {
     const char *name;
-    const char *kind;                   /* netif_kind() */
+    const char *type;                   /* netif_type() */
     int inst;
     const struct plat_netif *raw;
     int bytes_ok;                       /* ibytes/obytes can be trusted */

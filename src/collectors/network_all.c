@@ -61,7 +61,7 @@ network_all_refresh(void *state, struct refresh_call *call)
     for (unsigned int i = 0; netif_at(call->depends[0], i, &v) == 0; i++) {
         uint64_t now[NSUMS], add[NSUMS];
 
-        if (strcmp(v.kind, "loopback") == 0)
+        if (strcmp(v.type, "loopback") == 0)
             continue;
         now[SUM_IPACKETS] = v.raw->ipackets;
         now[SUM_IERRORS] = v.raw->ierrors;

@@ -1,4 +1,4 @@
-#include "netif_kind.h"
+#include "netif_type.h"
 
 #include <string.h>
 
@@ -6,16 +6,16 @@
 enum { IFT_OTHER = 0x01, IFT_ETHER = 0x06, IFT_PPP = 0x17, IFT_LOOP = 0x18, IFT_GIF = 0x37, IFT_STF = 0x39,
        IFT_IEEE80211 = 0x47, IFT_BRIDGE = 0xd1, IFT_CELLULAR = 0xff };
 
-static const char *const functional_kinds[] = {
+static const char *const functional_types[] = {
     NULL, "loopback", "ethernet", "wifi", "awdl", "cellular", "coprocessor", "companion",
 };
 
 const char *
-netif_kind(const struct plat_netif *netif)
+netif_type(const struct plat_netif *netif)
 {
     if (netif->functional_status == 0 && netif->functional_type > 0 &&
-        netif->functional_type < sizeof(functional_kinds) / sizeof(functional_kinds[0]))
-        return functional_kinds[netif->functional_type];
+        netif->functional_type < sizeof(functional_types) / sizeof(functional_types[0]))
+        return functional_types[netif->functional_type];
     switch (netif->type) {
     case IFT_LOOP: return "loopback";
     case IFT_ETHER: return "ethernet";

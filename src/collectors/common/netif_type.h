@@ -1,10 +1,10 @@
 /*
- * What kind of interface a network interface is, for labels and for what
- * network.all includes. Portable, no PCP types; tests/unit/test_convert.c
- * checks the rules.
+ * The type of a network interface: network.interface.type, its
+ * interface_type label, and which interfaces network.all leaves out.
+ * Portable, no PCP types; tests/unit/test_convert.c checks the rules.
  */
-#ifndef PMDA_DARWIN_NETIF_KIND_H
-#define PMDA_DARWIN_NETIF_KIND_H
+#ifndef PMDA_DARWIN_NETIF_TYPE_H
+#define PMDA_DARWIN_NETIF_TYPE_H
 
 #include "platform.h"
 
@@ -15,6 +15,6 @@
  * where it is known, since Wi-Fi reports the Ethernet IFT type; otherwise
  * the IFT type does, and utun/ipsec interfaces (IFT_OTHER) are tunnels.
  */
-const char *netif_kind(const struct plat_netif *netif);
+const char *netif_type(const struct plat_netif *netif);
 
 #endif
