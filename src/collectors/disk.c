@@ -43,46 +43,6 @@ enum {
 /* cluster 108 */
 enum { ITEM_READ_MERGE, ITEM_WRITE_MERGE, ITEM_READ_RAWACTIVE, ITEM_WRITE_RAWACTIVE, ITEM_AVACTIVE };
 
-/* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */
-#define DEV(name, item, sem, ...) { "disk.dev." name, CLUSTER_DISK, item, PM_TYPE_U64, INDOM_DISK, sem, __VA_ARGS__ }
-#define ALL(name, item, sem, ...) { "disk.all." name, CLUSTER_DISK, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
-#define LINUX(name, item, ...) { "disk.dev." name, CLUSTER_DISK_LINUX, item, PM_TYPE_U64, INDOM_DISK, PM_SEM_COUNTER, __VA_ARGS__ }
-#define BOTH(name, dev, all, ...) \
-    DEV(name, dev, PM_SEM_COUNTER, __VA_ARGS__), ALL(name, all, PM_SEM_COUNTER, __VA_ARGS__)
-
-static const struct metric_row rows[] = {
-    { "hinv.ndisk", CLUSTER_DISK, ITEM_NDISK, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    BOTH("read", ITEM_DEV_READ, ITEM_ALL_READ, UNITS_COUNT),
-    BOTH("write", ITEM_DEV_WRITE, ITEM_ALL_WRITE, UNITS_COUNT),
-    BOTH("total", ITEM_DEV_TOTAL, ITEM_ALL_TOTAL, UNITS_COUNT),
-    BOTH("read_bytes", ITEM_DEV_READ_BYTES, ITEM_ALL_READ_BYTES, UNITS_KBYTE),
-    BOTH("write_bytes", ITEM_DEV_WRITE_BYTES, ITEM_ALL_WRITE_BYTES, UNITS_KBYTE),
-    BOTH("total_bytes", ITEM_DEV_TOTAL_BYTES, ITEM_ALL_TOTAL_BYTES, UNITS_KBYTE),
-    BOTH("blkread", ITEM_DEV_BLKREAD, ITEM_ALL_BLKREAD, UNITS_COUNT),
-    BOTH("blkwrite", ITEM_DEV_BLKWRITE, ITEM_ALL_BLKWRITE, UNITS_COUNT),
-    BOTH("blktotal", ITEM_DEV_BLKTOTAL, ITEM_ALL_BLKTOTAL, UNITS_COUNT),
-    BOTH("read_time", ITEM_DEV_READ_TIME, ITEM_ALL_READ_TIME, UNITS_NSEC),
-    BOTH("write_time", ITEM_DEV_WRITE_TIME, ITEM_ALL_WRITE_TIME, UNITS_NSEC),
-    BOTH("total_time", ITEM_DEV_TOTAL_TIME, ITEM_ALL_TOTAL_TIME, UNITS_NSEC),
-    BOTH("read_errors", ITEM_DEV_READ_ERRORS, ITEM_ALL_READ_ERRORS, UNITS_COUNT),
-    BOTH("write_errors", ITEM_DEV_WRITE_ERRORS, ITEM_ALL_WRITE_ERRORS, UNITS_COUNT),
-    BOTH("read_retries", ITEM_DEV_READ_RETRIES, ITEM_ALL_READ_RETRIES, UNITS_COUNT),
-    BOTH("write_retries", ITEM_DEV_WRITE_RETRIES, ITEM_ALL_WRITE_RETRIES, UNITS_COUNT),
-    BOTH("total_read_time", ITEM_DEV_TOTAL_READ_TIME, ITEM_ALL_TOTAL_READ_TIME, UNITS_NSEC),
-    BOTH("total_write_time", ITEM_DEV_TOTAL_WRITE_TIME, ITEM_ALL_TOTAL_WRITE_TIME, UNITS_NSEC),
-    DEV("avgrq_sz", ITEM_DEV_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
-    ALL("avgrq_sz", ITEM_ALL_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
-    DEV("await", ITEM_DEV_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
-    ALL("await", ITEM_ALL_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
-    LINUX("read_merge", ITEM_READ_MERGE, UNITS_COUNT),
-    LINUX("write_merge", ITEM_WRITE_MERGE, UNITS_COUNT),
-    LINUX("read_rawactive", ITEM_READ_RAWACTIVE, UNITS_MSEC),
-    LINUX("write_rawactive", ITEM_WRITE_RAWACTIVE, UNITS_MSEC),
-    LINUX("avactive", ITEM_AVACTIVE, UNITS_MSEC),
-};
-
-static const struct indom_def indom = { .serial = INDOM_DISK, .label_name = "disk" };
-
 /* What the sums and averages are kept over: the driver's statistics, then
  * each disk's blocks read and written (its own block size). */
 enum { SUM_BLKREAD = REG_DISK_NSTATS, SUM_BLKWRITE, SUM_N };
@@ -105,13 +65,69 @@ struct disk_entry {
 
 #define DISK_MAX 256
 
+/* disk.all's counts and the count of disks first: a binding's offset is
+ * 16 bits, and decoded[] is larger. */
 struct disk_state {
-    struct disk_entry *disks;
-    unsigned int ndisks, disks_cap;
-    struct reg_disk decoded[DISK_MAX];      /* what a refresh decodes, before it is kept */
-    struct delta_sum all_sum;
     struct io_counts all;
+    unsigned int ndisks, disks_cap;
+    struct disk_entry *disks;
+    struct delta_sum all_sum;
+    struct reg_disk decoded[DISK_MAX];      /* what a refresh decodes, before it is kept */
 };
+
+/* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */
+#define DEV(name, item, sem, ...) { "disk.dev." name, CLUSTER_DISK, item, PM_TYPE_U64, INDOM_DISK, sem, __VA_ARGS__ }
+#define ALL(name, item, sem, ...) { "disk.all." name, CLUSTER_DISK, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
+#define LINUX(name, item, ...) { "disk.dev." name, CLUSTER_DISK_LINUX, item, PM_TYPE_U64, INDOM_DISK, PM_SEM_COUNTER, __VA_ARGS__ }
+#define BOTH(name, dev, all, ...) \
+    DEV(name, dev, PM_SEM_COUNTER, __VA_ARGS__), ALL(name, all, PM_SEM_COUNTER, __VA_ARGS__)
+/* A counter as the driver gives it (or in KiB): bound to one disk's counts,
+ * and to disk.all's in the state. */
+#define STAT(name, dev_item, all_item, which, kind, ...)                                                      \
+    DEV(name, dev_item, PM_SEM_COUNTER, __VA_ARGS__, FIELD_PRESENT(struct io_counts, v[which], have, which, kind)), \
+    ALL(name, all_item, PM_SEM_COUNTER, __VA_ARGS__,                                                            \
+        FIELD_PRESENT(struct disk_state, all.v[which], all.have, which, kind))
+
+static const struct metric_row rows[] = {
+    { "hinv.ndisk", CLUSTER_DISK, ITEM_NDISK, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE,
+      FIELD_ALWAYS(struct disk_state, ndisks, FIELD_PLAIN) },
+    STAT("read", ITEM_DEV_READ, ITEM_ALL_READ, REG_DISK_READS, FIELD_PLAIN, UNITS_COUNT),
+    STAT("write", ITEM_DEV_WRITE, ITEM_ALL_WRITE, REG_DISK_WRITES, FIELD_PLAIN, UNITS_COUNT),
+    BOTH("total", ITEM_DEV_TOTAL, ITEM_ALL_TOTAL, UNITS_COUNT),
+    STAT("read_bytes", ITEM_DEV_READ_BYTES, ITEM_ALL_READ_BYTES, REG_DISK_BYTES_READ, FIELD_BYTES_KB, UNITS_KBYTE),
+    STAT("write_bytes", ITEM_DEV_WRITE_BYTES, ITEM_ALL_WRITE_BYTES, REG_DISK_BYTES_WRITTEN, FIELD_BYTES_KB,
+         UNITS_KBYTE),
+    BOTH("total_bytes", ITEM_DEV_TOTAL_BYTES, ITEM_ALL_TOTAL_BYTES, UNITS_KBYTE),
+    STAT("blkread", ITEM_DEV_BLKREAD, ITEM_ALL_BLKREAD, SUM_BLKREAD, FIELD_PLAIN, UNITS_COUNT),
+    STAT("blkwrite", ITEM_DEV_BLKWRITE, ITEM_ALL_BLKWRITE, SUM_BLKWRITE, FIELD_PLAIN, UNITS_COUNT),
+    BOTH("blktotal", ITEM_DEV_BLKTOTAL, ITEM_ALL_BLKTOTAL, UNITS_COUNT),
+    STAT("read_time", ITEM_DEV_READ_TIME, ITEM_ALL_READ_TIME, REG_DISK_LATENT_READ_NS, FIELD_PLAIN, UNITS_NSEC),
+    STAT("write_time", ITEM_DEV_WRITE_TIME, ITEM_ALL_WRITE_TIME, REG_DISK_LATENT_WRITE_NS, FIELD_PLAIN, UNITS_NSEC),
+    BOTH("total_time", ITEM_DEV_TOTAL_TIME, ITEM_ALL_TOTAL_TIME, UNITS_NSEC),
+    STAT("read_errors", ITEM_DEV_READ_ERRORS, ITEM_ALL_READ_ERRORS, REG_DISK_READ_ERRORS, FIELD_PLAIN, UNITS_COUNT),
+    STAT("write_errors", ITEM_DEV_WRITE_ERRORS, ITEM_ALL_WRITE_ERRORS, REG_DISK_WRITE_ERRORS, FIELD_PLAIN,
+         UNITS_COUNT),
+    STAT("read_retries", ITEM_DEV_READ_RETRIES, ITEM_ALL_READ_RETRIES, REG_DISK_READ_RETRIES, FIELD_PLAIN,
+         UNITS_COUNT),
+    STAT("write_retries", ITEM_DEV_WRITE_RETRIES, ITEM_ALL_WRITE_RETRIES, REG_DISK_WRITE_RETRIES, FIELD_PLAIN,
+         UNITS_COUNT),
+    STAT("total_read_time", ITEM_DEV_TOTAL_READ_TIME, ITEM_ALL_TOTAL_READ_TIME, REG_DISK_TOTAL_READ_NS, FIELD_PLAIN,
+         UNITS_NSEC),
+    STAT("total_write_time", ITEM_DEV_TOTAL_WRITE_TIME, ITEM_ALL_TOTAL_WRITE_TIME, REG_DISK_TOTAL_WRITE_NS,
+         FIELD_PLAIN, UNITS_NSEC),
+    DEV("avgrq_sz", ITEM_DEV_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
+    ALL("avgrq_sz", ITEM_ALL_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
+    DEV("await", ITEM_DEV_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
+    ALL("await", ITEM_ALL_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
+    LINUX("read_merge", ITEM_READ_MERGE, UNITS_COUNT),
+    LINUX("write_merge", ITEM_WRITE_MERGE, UNITS_COUNT),
+    LINUX("read_rawactive", ITEM_READ_RAWACTIVE, UNITS_MSEC),
+    LINUX("write_rawactive", ITEM_WRITE_RAWACTIVE, UNITS_MSEC),
+    LINUX("avactive", ITEM_AVACTIVE, UNITS_MSEC),
+};
+
+static const struct indom_def indom = { .serial = INDOM_DISK, .label_name = "disk" };
+
 
 static void
 counts_set(struct io_counts *c, unsigned int have, const uint64_t *v)
@@ -265,24 +281,10 @@ static int
 io_value(const struct io_counts *c, unsigned int dev_item, uint64_t *out)
 {
     switch (dev_item) {
-    case ITEM_DEV_READ: return counter(c, REG_DISK_READS, -1, 1, out);
-    case ITEM_DEV_WRITE: return counter(c, REG_DISK_WRITES, -1, 1, out);
     case ITEM_DEV_TOTAL: return counter(c, REG_DISK_READS, REG_DISK_WRITES, 1, out);
-    case ITEM_DEV_READ_BYTES: return counter(c, REG_DISK_BYTES_READ, -1, 1024, out);
-    case ITEM_DEV_WRITE_BYTES: return counter(c, REG_DISK_BYTES_WRITTEN, -1, 1024, out);
     case ITEM_DEV_TOTAL_BYTES: return counter(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, 1024, out);
-    case ITEM_DEV_BLKREAD: return counter(c, SUM_BLKREAD, -1, 1, out);
-    case ITEM_DEV_BLKWRITE: return counter(c, SUM_BLKWRITE, -1, 1, out);
     case ITEM_DEV_BLKTOTAL: return counter(c, SUM_BLKREAD, SUM_BLKWRITE, 1, out);
-    case ITEM_DEV_READ_TIME: return counter(c, REG_DISK_LATENT_READ_NS, -1, 1, out);
-    case ITEM_DEV_WRITE_TIME: return counter(c, REG_DISK_LATENT_WRITE_NS, -1, 1, out);
     case ITEM_DEV_TOTAL_TIME: return counter(c, REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, 1, out);
-    case ITEM_DEV_READ_ERRORS: return counter(c, REG_DISK_READ_ERRORS, -1, 1, out);
-    case ITEM_DEV_WRITE_ERRORS: return counter(c, REG_DISK_WRITE_ERRORS, -1, 1, out);
-    case ITEM_DEV_READ_RETRIES: return counter(c, REG_DISK_READ_RETRIES, -1, 1, out);
-    case ITEM_DEV_WRITE_RETRIES: return counter(c, REG_DISK_WRITE_RETRIES, -1, 1, out);
-    case ITEM_DEV_TOTAL_READ_TIME: return counter(c, REG_DISK_TOTAL_READ_NS, -1, 1, out);
-    case ITEM_DEV_TOTAL_WRITE_TIME: return counter(c, REG_DISK_TOTAL_WRITE_NS, -1, 1, out);
     case ITEM_DEV_AVGRQ_SZ:
         return interval_average(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, REG_DISK_READS, REG_DISK_WRITES,
                                 out);
@@ -333,14 +335,13 @@ disk_fetch(const void *state, const struct metric_row *row, unsigned int inst, p
     const struct disk_state *s = state;
     const struct disk_entry *e;
 
-    if (row->item == ITEM_NDISK) {
-        atom->ul = s->ndisks;
-        return PMDA_FETCH_STATIC;
-    }
     if (row->indom == COLLECTOR_NO_INDOM)
-        return io_value(&s->all, dev_item_of(row->item), &atom->ull);
+        return row->field.kind != FIELD_NONE ? collector_field(row, s, 0, atom)
+                                             : io_value(&s->all, dev_item_of(row->item), &atom->ull);
     if ((e = disk_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
+    if (row->field.kind != FIELD_NONE)
+        return collector_field(row, &e->io, 0, atom);
     if (row->cluster == CLUSTER_DISK_LINUX)
         return linux_value(&e->io, row->item, &atom->ull);
     return io_value(&e->io, row->item, &atom->ull);
