@@ -31,12 +31,11 @@ enum {
 
 #define APFS_MAX 256
 
-/* The counts first: a binding's offset is 16 bits, and the arrays are larger. */
 struct apfs_state {
-    unsigned int ncontainers, nvolumes;
     struct reg_apfs_container containers[APFS_MAX];
     struct reg_apfs_volume volumes[APFS_MAX];
     int container_inst[APFS_MAX], volume_inst[APFS_MAX];
+    unsigned int ncontainers, nvolumes;
 };
 
 static const struct metric_row rows[] = {

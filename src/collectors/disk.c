@@ -65,14 +65,12 @@ struct disk_entry {
 
 #define DISK_MAX 256
 
-/* disk.all's counts and the count of disks first: a binding's offset is
- * 16 bits, and decoded[] is larger. */
 struct disk_state {
-    struct io_counts all;
-    unsigned int ndisks, disks_cap;
     struct disk_entry *disks;
-    struct delta_sum all_sum;
+    unsigned int ndisks, disks_cap;
     struct reg_disk decoded[DISK_MAX];      /* what a refresh decodes, before it is kept */
+    struct delta_sum all_sum;
+    struct io_counts all;
 };
 
 /* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */

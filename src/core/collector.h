@@ -32,7 +32,7 @@ enum field_kind {
     FIELD_TEXT,                     /* a NUL-terminated char array (STRING rows only) */
 };
 
-#define FIELD_NO_STATUS 0xffffu
+#define FIELD_NO_STATUS 0xffffffffu
 #define FIELD_STATUS_INT 0xffu
 
 /* A metric that is one field of a struct: where the field is in the
@@ -44,8 +44,8 @@ enum field_kind {
  * negative when it failed), or a decoder's presence bit `bit` in the
  * unsigned int at status (absent: no value). */
 struct field {
-    unsigned short offset;
-    unsigned short status;
+    unsigned int offset;            /* a family's state may hold large arrays before a bound member */
+    unsigned int status;
     unsigned char size;             /* 4 or 8 for an integer; 0 for text */
     unsigned char kind;             /* enum field_kind */
     unsigned char bit;              /* FIELD_STATUS_INT, or the presence bit */
