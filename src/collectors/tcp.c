@@ -24,9 +24,15 @@
 /* The rows the input error total adds up. */
 enum { ROW_BADSUM = 15, ROW_BADOFF, ROW_SHORT, ROW_MEMDROP };
 
-static int currestab(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+/* What the rows bind, at the start of the family's state (the rest of it,
+ * one count per row, needs the rows' number). */
+struct tcp_bound {
+    int accessible;                     /* 1, 0 (withheld), or the read's error: its own status */
+    uint32_t established;               /* tcpconn's, at the last refresh */
+    int established_status;
+};
+
 static int inerrs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int stats_accessible(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
 
 #define COUNTER(name, item, member) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                       UNITS_COUNT, FIELD_ALWAYS(struct plat_tcp, member, FIELD_WRAP32) }
@@ -40,7 +46,7 @@ static const struct metric_row rows[] = {
     COUNTER("network.tcp.attemptfails", 170, conndrops),
     COUNTER("network.tcp.estabresets", 171, drops),
     { "network.tcp.currestab", CLUSTER_TCP, 172, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
-      .derive = currestab },
+      FIELD_OF(struct tcp_bound, established, established_status, FIELD_PLAIN) },
     COUNTER("network.tcp.insegs", 173, rcvtotal),
     COUNTER("network.tcp.outsegs", 174, sndtotal),
     COUNTER("network.tcp.retranssegs", 175, sndrexmitpack),
@@ -57,17 +63,15 @@ static const struct metric_row rows[] = {
     [ROW_SHORT] = COUNTER("network.tcp.inerrs.short", 185, rcvshort),
     [ROW_MEMDROP] = COUNTER("network.tcp.inerrs.memdrop", 186, rcvmemdrop),
     { "network.tcp.stats_accessible", CLUSTER_TCP_ACCESS, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
-      UNITS_NONE, .derive = stats_accessible },
+      UNITS_NONE, FIELD_OF(struct tcp_bound, accessible, accessible, FIELD_PLAIN) },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
 struct tcp_state {
+    struct tcp_bound bound;             /* first: the bindings are offsets into it */
     struct wrap32 wraps[NROWS];
-    int accessible;                     /* 1, 0 (withheld), or the read's error */
     int logged_blocked;
-    uint32_t established;               /* tcpconn's, at the last refresh */
-    int established_status;
 };
 
 static int
@@ -83,26 +87,27 @@ static int
 tcp_refresh(void *state, struct refresh_call *call)
 {
     struct tcp_state *s = state;
+    struct tcp_bound *b = &s->bound;
     const struct plat_tcpconn *conns = tcpconn_counts(call->depends[0]);
     struct plat_tcp t;
     int sts;
 
-    s->established_status = conns == NULL ? PM_ERR_AGAIN : 0;       /* tcpconn, a dependency, failed */
-    s->established = conns == NULL ? 0 : conns->state[TCPS_ESTABLISHED];
+    b->established_status = conns == NULL ? PM_ERR_AGAIN : 0;       /* tcpconn, a dependency, failed */
+    b->established = conns == NULL ? 0 : conns->state[TCPS_ESTABLISHED];
     memset(&t, 0, sizeof(t));
     if ((sts = call->p->tcp(call->p->ctx, &t)) < 0) {
-        s->accessible = collector_error(sts);
-        return s->accessible;
+        b->accessible = collector_error(sts);
+        return b->accessible;
     }
-    s->accessible = !withheld(&t);
-    if ((!s->accessible) != s->logged_blocked) {
-        pmNotifyErr(s->accessible ? LOG_INFO : LOG_WARNING, s->accessible
+    b->accessible = !withheld(&t);
+    if ((!b->accessible) != s->logged_blocked) {
+        pmNotifyErr(b->accessible ? LOG_INFO : LOG_WARNING, b->accessible
                     ? "darwin: tcp: statistics readable again"
                     : "darwin: tcp: statistics withheld by net.inet.tcp.disable_access_to_stats; "
                       "network.tcp counters report an error (sysctl -w net.inet.tcp.disable_access_to_stats=0 shows them)");
-        s->logged_blocked = !s->accessible;
+        s->logged_blocked = !b->accessible;
     }
-    if (!s->accessible)
+    if (!b->accessible)
         return 0;
     collector_extend(rows, NROWS, &t, s->wraps);
     return 0;
@@ -111,7 +116,7 @@ tcp_refresh(void *state, struct refresh_call *call)
 static int
 counters_unreadable(const struct tcp_state *s)
 {
-    return s->accessible == 1 ? 0 : s->accessible < 0 ? s->accessible : PM_ERR_PERMISSION;
+    return s->bound.accessible == 1 ? 0 : s->bound.accessible < 0 ? s->bound.accessible : PM_ERR_PERMISSION;
 }
 
 static int
@@ -121,6 +126,8 @@ tcp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pm
     int sts;
 
     (void)inst;
+    if (row->field.kind != FIELD_WRAP32)
+        return collector_field(row, s, 0, atom);
     if ((sts = counters_unreadable(s)) < 0)
         return sts;
     atom->ull = s->wraps[row - rows].total;
@@ -139,32 +146,6 @@ inerrs(const void *state, const struct metric_row *row, unsigned int inst, pmAto
         return sts;
     atom->ull = s->wraps[ROW_BADSUM].total + s->wraps[ROW_BADOFF].total + s->wraps[ROW_SHORT].total +
                 s->wraps[ROW_MEMDROP].total;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-currestab(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct tcp_state *s = state;
-
-    (void)row;
-    (void)inst;
-    if (s->established_status < 0)
-        return s->established_status;
-    atom->ul = s->established;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-stats_accessible(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct tcp_state *s = state;
-
-    (void)row;
-    (void)inst;
-    if (s->accessible < 0)
-        return s->accessible;
-    atom->ul = (uint32_t)s->accessible;
     return PMDA_FETCH_STATIC;
 }
 

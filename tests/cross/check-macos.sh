@@ -5,9 +5,11 @@
 # flags through cmake/zig-macos.cmake, warnings as errors, and check that
 # darwin-snapshot is a Mach-O executable for both. The toolchain is Zig's
 # from npm, installed when absent: this check never skips, without a
-# toolchain it fails. The IOKit and CoreFoundation declarations and stubs
-# the toolchain file names are in this folder, so the file that talks to
-# IOKit is compiled and linked like every other.
+# toolchain it fails. Zig has Apple's libc headers but no frameworks: the
+# toolchain file takes the IOKit and CoreFoundation declarations from
+# sdk/ here and links against the frameworks' .tbd files beside this
+# script (text lists of their symbols, as Apple's SDKs ship them), so the
+# file that talks to IOKit is compiled and linked like every other.
 #
 # usage: check-macos.sh SOURCE_DIR WORK_DIR
 set -eu
