@@ -1,63 +1,32 @@
-# Put in place, and take away, what PCP's own tools read for this agent:
-# pmchart views, pmieconf rules, pmlogconf groups, pmrep reports, derived
-# metrics (PCP's clients read every file of $PCP_VAR_DIR/config/derived
-# unless PCP_DERIVED_CONFIG names others) and pcp-dstat plugins. Sourced by Install and Remove from the agent's directory, after
-# $PCP_DIR/etc/pcp.env.
+# What PCP's own tools read for this agent, placed by Install (Remove takes
+# it back with the agent's other files): pmchart views, pmieconf rules,
+# pmlogconf groups, pmrep reports, derived metrics (PCP's clients read every
+# file of $PCP_VAR_DIR/config/derived unless PCP_DERIVED_CONFIG names
+# others) and pcp-dstat plugins. Sourced by Install from the agent's
+# directory, after installer/agent.sh.
 #
 # pcp-dstat merges its plugin files by section name, so the macOS plugins
-# replace PCP's Linux cpu, mem, net and swap files; PCP's "sys" plugin
-# (interrupts and context switches, which macOS does not count) would stop
-# the default report, so it is moved aside as well. PCP's files are kept in
-# dstat.pcp here and put back by Remove.
+# take the place of PCP's Linux cpu, mem, net and swap files, and PCP's
+# "sys" plugin (interrupts and context switches, which macOS does not count)
+# would stop the default report, so it is set aside with nothing in its
+# place. Remove puts PCP's files back.
 
-groups="pmieconf/darwin pmlogconf/darwin"     # under $PCP_VAR_DIR/config
-derived=$PCP_VAR_DIR/config/derived/darwin.conf
-dstat_dir=$PCP_SYSCONF_DIR/dstat
-dstat_saved=dstat.pcp
-dstat_replaced="cpu mem net swap sys"
-
-install_tool_configs()
+place_tool_configs()
 {
-    mkdir -p $PCP_VAR_DIR/config/pmchart $PCP_VAR_DIR/config/derived $PCP_SYSCONF_DIR/pmrep
-    cp config/pmchart/macOS.* $PCP_VAR_DIR/config/pmchart/
-    cp config/derived/darwin.conf $derived
-    for g in $groups
+    for view in config/pmchart/macOS.*
     do
-        rm -rf $PCP_VAR_DIR/config/$g
-        mkdir -p `dirname $PCP_VAR_DIR/config/$g`
-        cp -R config/$g $PCP_VAR_DIR/config/$g
+        place_file "$view" "$PCP_VAR_DIR/config/pmchart/`basename "$view"`" || return 1
     done
-    cp config/pmrep/darwin.conf $PCP_SYSCONF_DIR/pmrep/darwin.conf
-    if [ -d $dstat_dir ]
+    place_file config/derived/darwin.conf "$PCP_VAR_DIR/config/derived/darwin.conf" &&
+        place_tree config/pmieconf/darwin "$PCP_VAR_DIR/config/pmieconf/darwin" &&
+        place_tree config/pmlogconf/darwin "$PCP_VAR_DIR/config/pmlogconf/darwin" &&
+        place_file config/pmrep/darwin.conf "$PCP_SYSCONF_DIR/pmrep/darwin.conf" || return 1
+    if [ -d "$PCP_SYSCONF_DIR/dstat" ]
     then
-        mkdir -p $dstat_saved
-        for f in $dstat_replaced
-        do
-            # keep PCP's file from the first Install, not ours from a later one
-            [ -f $dstat_dir/$f -a ! -f $dstat_saved/$f ] && mv $dstat_dir/$f $dstat_saved/$f
-            rm -f $dstat_dir/$f
-        done
-        cp config/dstat/* $dstat_dir/
+        place_tree config/dstat "$PCP_SYSCONF_DIR/dstat" &&
+            place_none "$PCP_SYSCONF_DIR/dstat/sys" || return 1
     fi
     echo "Installed pmchart views (macOS.*), pmie rules (pmieconf darwin), pmlogger groups"
     echo "(pmlogconf darwin), pmrep reports (:darwin-*), derived metrics (derived/darwin.conf)"
     echo "and pcp-dstat plugins for macOS."
-}
-
-remove_tool_configs()
-{
-    rm -f $PCP_VAR_DIR/config/pmchart/macOS.* $PCP_SYSCONF_DIR/pmrep/darwin.conf $derived
-    for g in $groups
-    do
-        rm -rf $PCP_VAR_DIR/config/$g
-    done
-    if [ -d $dstat_saved ]
-    then
-        for f in $dstat_replaced
-        do
-            rm -f $dstat_dir/$f
-            [ -f $dstat_saved/$f ] && mv $dstat_saved/$f $dstat_dir/$f
-        done
-        rmdir $dstat_saved 2>/dev/null
-    fi
 }

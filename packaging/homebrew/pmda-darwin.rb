@@ -28,25 +28,27 @@ class PmdaDarwin < Formula
     missing = PCP_LIBS.reject { |lib| File.exist?(lib) }
     odie "PCP is not installed (no #{missing.join(", ")}): brew install --cask #{PCP_CASK}" if missing.any?
 
-    libexec.install "darwin", "proc"
-    bin.install "bin/darwin-snapshot"
+    libexec.install "libexec/pmda-darwin"
+    bin.install "bin/pmda-darwin", "bin/darwin-snapshot"
     man1.install Dir["share/man/man1/*.1"]
     doc.install "README.md"
   end
 
-  # Install registers the agents with pmcd, which needs root: Homebrew never
-  # runs sudo, so the user does (the same steps as "cmake --install" then
-  # ./Install in README.md).
+  # Putting the agents in pmcd needs root, and Homebrew never runs sudo: the
+  # user does. pmda-darwin install copies them from this keg into PCP's
+  # directories without writing into any of PCP's files, and puts them back
+  # after a PCP upgrade (README.md, "Installing into pmcd on a Mac").
   def caveats
     <<~EOS
-      To serve the metrics through PCP's pmcd (needs root):
-        pmdas=$(. /etc/pcp.conf; echo $PCP_PMDAS_DIR)
-        sudo mkdir -p "$pmdas/darwin" "$pmdas/proc"
-        sudo cp -R #{opt_libexec}/darwin/. "$pmdas/darwin/"
-        sudo cp -R #{opt_libexec}/proc/. "$pmdas/proc/"
-        cd "$pmdas/darwin" && sudo ./Install
-        cd "$pmdas/proc" && sudo ./Install      # per-process metrics, optional
-      ./Remove in the same directories takes them out again.
+      To serve the metrics through PCP's pmcd, put both agents in place (root):
+        sudo #{opt_bin}/pmda-darwin install
+      PCP's own files are set aside, not overwritten; `pmda-darwin status` tells
+      whether pmcd runs these agents.
+      After `brew upgrade --cask pcp-perf` (or any PCP package), PCP's agents are
+      back: a notification says so, and the same install command restores these.
+      Run it again after `brew upgrade pmda-darwin` too. Before
+      `brew uninstall pmda-darwin`, take the agents out (PCP's come back) with
+        #{opt_bin}/pmda-darwin remove    (as root, with sudo)
     EOS
   end
 
@@ -57,10 +59,10 @@ class PmdaDarwin < Formula
     pminfo = "#{pcp_conf("PCP_BIN_DIR")}/pminfo"
     port = free_port
     (testpath/"run").mkpath
-    (testpath/"pmcd.conf").write "darwin\t78\tdso\tdarwin_init\t#{libexec}/darwin/pmda_darwin.dylib\n"
+    (testpath/"pmcd.conf").write "darwin\t78\tdso\tdarwin_init\t#{libexec}/pmda-darwin/darwin/pmda_darwin.dylib\n"
     env = { "PCP_RUN_DIR" => (testpath/"run").to_s, "PCP_DERIVED_CONFIG" => "" }
     pid = spawn(env, pmcd, "-f", "-A", "-i", "127.0.0.1", "-p", port.to_s, "-s", (testpath/"pmcd.socket").to_s,
-                "-c", (testpath/"pmcd.conf").to_s, "-n", "#{libexec}/darwin/root",
+                "-c", (testpath/"pmcd.conf").to_s, "-n", "#{libexec}/pmda-darwin/darwin/root",
                 "-l", (testpath/"pmcd.log").to_s, "-U", ENV.fetch("USER"))
     begin
       output = ""
