@@ -1,0 +1,315 @@
+"""Every documented way of installing pmda-darwin, on a Mac's layout.
+
+A root laid out as a Mac with PCP 7's macOS package installed (package.py,
+machine.py) takes, in turn: the README's path (the Homebrew formula's
+caveats: pmda-darwin install from the keg), a second install over the first
+(as after brew upgrade pmda-darwin, with pmcd holding the old module), PCP's
+package installed again over it, PCP's uninstaller with --force and a fresh
+PCP (brew upgrade --cask pcp-perf), Remove, cmake --install from source, and
+Install and Remove run in $PCP_PMDAS_DIR as PCP's agents are. Each must
+leave every file of PCP's package as it was (its bytes and inode, a link its
+value), put every file of pmda-darwin's in as a new inode, tell when PCP has
+replaced the agent, come back with one command, and give PCP's agents back
+on Remove.
+
+usage: test_mac_layout.py SOURCE_DIR BUILD_DIR WORK_DIR   (run.sh runs it in its namespaces)
+"""
+import os
+import plistlib
+import re
+import shutil
+import subprocess
+import sys
+
+from machine import MacRoot
+from package import Package, describe
+
+SOURCE, BUILD, WORK = sys.argv[1:4]
+FIXTURE = os.path.join(SOURCE, "tests", "fixtures", "apple-silicon.snapshot")
+VERSION = re.search(r"project\(pmda_darwin VERSION ([0-9.]+)", open(os.path.join(SOURCE, "CMakeLists.txt")).read())[1]
+KEG = "/opt/homebrew/Cellar/pmda-darwin/" + VERSION
+STATE = "/var/db/pmda-darwin"
+CHECK_PLIST = "/Library/LaunchAgents/pmda-darwin.check.plist"
+# launchd exists only on a Mac: the command places its agent where the test says
+MAC_ENV = {"PMDA_DARWIN_LAUNCH_AGENTS": "/Library/LaunchAgents"}
+# what PCP itself changes in its own files: pmcd.conf is the configuration
+# every agent's Install edits (pmdaproc.sh), .NeedRebuild is rc_pmcd's flag
+EDITED_BY_PCP = ("/pmcd/pmcd.conf", "/pmns/.NeedRebuild")
+
+passed = failed = 0
+
+
+def check(description, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+        print("ok - " + description)
+    else:
+        failed += 1
+        print("not ok - " + description)
+        for line in str(detail).strip().splitlines()[-40:]:
+            print("#   " + line)
+    return condition
+
+
+def metric_names(agent):
+    out = subprocess.run([os.environ["METRIC_NAMES"], agent], capture_output=True, text=True, check=True).stdout
+    return out.split()
+
+
+def upstream_names(agent):
+    tsv = os.path.join(SOURCE, "tests", "upstream", "darwin-compat.tsv" if agent == "darwin" else "proc-compat.tsv")
+    return {line.split("\t")[0] for line in open(tsv) if line.strip() and not line.startswith(("#", "name\t"))}
+
+
+def stage():
+    """What cmake --install puts under its prefix (the release archive and
+    the Homebrew keg hold the same: tests/release/check-archive.sh), with
+    this build's Linux agents under the names the Mach-O ones have."""
+    staged = os.path.join(WORK, "stage")
+    subprocess.run(["cmake", "--install", BUILD], env=dict(os.environ, DESTDIR=staged), check=True,
+                   stdout=subprocess.DEVNULL)
+    top = os.path.join(staged, "usr", "local")
+    darwin = os.path.join(top, "libexec", "pmda-darwin", "darwin")
+    os.rename(os.path.join(darwin, "pmda_darwin.so"), os.path.join(darwin, "pmda_darwin.dylib"))
+    return top
+
+
+class Mac:
+    """The root with PCP's package, and what the test does with it."""
+
+    def __init__(self, name, package, shares=()):
+        self.root = MacRoot(os.path.join(WORK, name))
+        self.root.build(FIXTURE, shares)
+        self.package = package
+        self.conf = package.conf
+
+    def sh(self, command, user=None, env=None):
+        return self.root.run(command, user=user, env=dict(MAC_ENV, **(env or {})))
+
+    def pcp_install(self):
+        """PCP's package installed (again), then pmcd started as launchd starts
+        it after the package's postinstall: rc_pmcd, which runs Rebuild -u."""
+        self.sh(self.conf["PCP_RC_DIR"] + "/pmcd stop")
+        self.package.install(self.root.path)
+        return self.sh(self.conf["PCP_RC_DIR"] + "/pmcd start")
+
+    def pcp_uninstall(self):
+        self.sh(self.conf["PCP_RC_DIR"] + "/pmcd stop")
+        self.package.uninstall_force(self.root.path)
+
+    def prints(self, aside=True):
+        return self.package.fingerprint(self.root.path, self.root.at(STATE + "/aside") if aside else None)
+
+    def pcp_unchanged(self, before, what):
+        """Every file and link of PCP's package as BEFORE (bytes, inode, link
+        value), wherever pmda-darwin set it aside."""
+        now = self.prints()
+        changed = [p for p in before if before[p] != now[p] and not p.endswith(EDITED_BY_PCP)]
+        check("%s: 0 bytes of PCP's %d files and links changed, none moved but into the aside tree"
+              % (what, len(before)), not changed, "\n".join("%s: %s -> %s" % (p, before[p], now[p]) for p in changed))
+
+    def placed(self, agent):
+        path = self.root.at("%s/%s.placed" % (STATE, agent))
+        if not os.path.exists(path):
+            return []
+        return [line.split(" ", 1)[1].strip() for line in open(path) if re.match(r"^[0-9a-f]{64} ", line)]
+
+    def ours_new_inodes(self, before, what):
+        """Each placed file is a regular file of its own: no inode of PCP's."""
+        pcp_inodes = {p[2] for p in before.values() if p[0] == "file"}
+        paths = self.placed("darwin") + self.placed("proc")
+        bad = [p for p in paths if describe(self.root.at(p))[0] != "file" or describe(self.root.at(p))[2] in pcp_inodes]
+        check("%s: all %d of pmda-darwin's files are new inodes, none a link or one of PCP's"
+              % (what, len(paths)), paths and not bad, "\n".join(bad) or "nothing placed")
+
+    def serves_ours(self, what):
+        names = metric_names("darwin")
+        status, out = self.sh("pminfo " + " ".join(names))
+        served = set(out.split())
+        check("%s: pmcd's PMNS has all %d of the darwin agent's names" % (what, len(names)),
+              status == 0 and served >= set(names), out)
+        status, out = self.sh("pminfo -f hinv.ncpu kernel.cpucluster.clock.max proc.nprocs pmda.version")
+        check("%s: pmcd serves the darwin and proc agents' values" % what,
+              status == 0 and out.count(" value ") + out.count("value ") >= 4, out)
+        status, out = self.sh("pmda-darwin status")
+        check("%s: pmda-darwin status says both agents are installed and served" % what,
+              status == 0 and out.count("installed; pmcd.conf runs it") == 2, out)
+
+    def agent_lines(self):
+        text = open(self.root.at(self.conf["PCP_PMCDCONF_PATH"])).read().split("[access]")[0]
+        return sorted(tuple(line.split()) for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def old_readme_writes_through(package, staged):
+    """The double sees the fault it is for: the README's old step (cp -R the
+    agent's directory into $PCP_PMDAS_DIR/darwin) writes through PCP's link
+    into PCP's own module."""
+    mac = Mac("root-old-readme", package, shares=[staged])
+    package.install(mac.root.path)
+    before = mac.prints(aside=False)
+    adm = mac.conf["PCP_PMDASADM_DIR"] + "/darwin/pmda_darwin.dylib"
+    mac.sh("cp -R %s/libexec/pmda-darwin/darwin/. %s/darwin/" % (staged, mac.conf["PCP_PMDAS_DIR"]))
+    now = mac.prints(aside=False)
+    check("the double catches a write through PCP's link: the old README's cp -R rewrites PCP's module in place",
+          now[adm][0] == "file" and now[adm][1] != before[adm][1] and now[adm][2] == before[adm][2], now[adm])
+
+
+def homebrew(mac, staged):
+    """The README's path: the formula's keg, then its caveats' commands."""
+    keg = mac.root.at(KEG)
+    shutil.copytree(staged, keg, symlinks=True)
+    for d in ("opt", "bin"):
+        os.makedirs(mac.root.at("/opt/homebrew/" + d))
+    os.symlink("../Cellar/pmda-darwin/" + VERSION, mac.root.at("/opt/homebrew/opt/pmda-darwin"))
+    os.symlink("../Cellar/pmda-darwin/%s/bin/pmda-darwin" % VERSION, mac.root.at("/opt/homebrew/bin/pmda-darwin"))
+    formula = open(os.path.join(SOURCE, "packaging", "homebrew", "pmda-darwin.rb")).read()
+    caveats = formula[formula.index("def caveats"):]
+    caveats = caveats[:caveats.index("EOS\n", caveats.index("<<~EOS") + 6)]
+    commands = [line.strip()[len("sudo "):].replace("#{opt_bin}", "/opt/homebrew/opt/pmda-darwin/bin")
+                for line in caveats.splitlines() if line.strip().startswith("sudo ")]
+    check("the formula's caveats give the commands that put the agents in pmcd", commands, caveats)
+    return [mac.sh(command) for command in commands]
+
+
+def main():
+    staged = stage()
+    package = Package(os.path.join(WORK, "package"), os.path.join(BUILD, "pmda_darwin.so"),
+                      os.path.join(BUILD, "pmdaproc"))
+    old_readme_writes_through(package, staged)
+
+    mac = Mac("root", package, shares=[SOURCE, BUILD, staged])
+    status, out = mac.pcp_install()
+    check("PCP's package double runs: pmcd starts, rc_pmcd rebuilds the PMNS, PCP's darwin agent serves",
+          mac.sh("pminfo -f hinv.ncpu")[1].count("value") == 1 and not os.path.exists(
+              mac.root.at(mac.conf["PCP_VAR_DIR"] + "/pmns/.NeedRebuild")), out)
+    pcp = mac.prints(aside=False)
+    pcp_lines = mac.agent_lines()
+
+    # 1. The README's one path: Homebrew's keg and the caveats' sudo commands.
+    results = homebrew(mac, staged)
+    check("the caveats' commands succeed", all(s == 0 for s, _ in results), "\n".join(o for _, o in results))
+    mac.pcp_unchanged(pcp, "Homebrew's install")
+    mac.ours_new_inodes(pcp, "Homebrew's install")
+    mac.serves_ours("Homebrew's install")
+    plist = mac.root.at(CHECK_PLIST)
+    check("install puts the launchd agent that watches pmcd.conf and the PMNS", os.path.exists(plist))
+
+    # 2. Installed again over itself (brew upgrade pmda-darwin): the module
+    # pmcd has mapped is never rewritten; a new inode takes its path.
+    module = mac.conf["PCP_PMDAS_DIR"] + "/darwin/pmda_darwin.dylib"
+    held = os.path.join(WORK, "held-module")
+    os.link(mac.root.at(module), held)
+    old = describe(held)
+    status, out = mac.sh("pmda-darwin install")
+    check("a second install succeeds", status == 0, out)
+    check("a second install puts a new inode at the module's path and leaves the old one's bytes alone",
+          describe(mac.root.at(module))[2] != old[2] and describe(held) == old, (old, describe(mac.root.at(module))))
+    mac.pcp_unchanged(pcp, "a second install")
+
+    # 3. PCP's package installed again over it (a .pkg reinstall or upgrade).
+    mac.pcp_install()
+    pcp = mac.prints(aside=False)
+    status, out = mac.sh("pmda-darwin status")
+    check("after PCP's package is installed again, pmda-darwin status says the agents were replaced (exit 1)",
+          status == 1 and out.count("replaced:") == 2, out)
+    beyond = sorted(set(metric_names("darwin")) - upstream_names("darwin"))
+    status, out = mac.sh("pminfo %s" % beyond[0])
+    check("... and it is so: PCP's Rebuild -u took the names beyond upstream's (%s)" % beyond[0],
+          "Unknown metric name" in out, out)
+    watcher = plistlib.load(open(plist, "rb"))
+    watched = set(watcher["WatchPaths"])
+    check("the launchd agent watches what PCP's package replaces (pmcd.conf, the PMNS root)",
+          watched == {mac.conf["PCP_PMCDCONF_PATH"], mac.conf["PCP_VAR_DIR"] + "/pmns/root"}, watched)
+    notified = notify(mac, watcher["ProgramArguments"])
+    check("the launchd agent's command shows the user a notification naming the one command to run",
+          "sudo pmda-darwin install" in notified and "display notification" in notified, notified)
+    status, out = mac.sh("pmda-darwin install")
+    check("one command (pmda-darwin install) restores the agents", status == 0, out)
+    mac.pcp_unchanged(pcp, "the restore after PCP's reinstall")
+    mac.ours_new_inodes(pcp, "the restore after PCP's reinstall")
+    mac.serves_ours("the restore after PCP's reinstall")
+
+    # 4. brew upgrade --cask pcp-perf: PCP's uninstaller --force, then PCP again.
+    mac.pcp_uninstall()
+    mac.pcp_install()
+    pcp = mac.prints(aside=False)
+    status, out = mac.sh("pmda-darwin status")
+    check("after PCP's uninstaller --force and a new PCP, status says the agents were replaced",
+          status == 1 and out.count("replaced:") == 2, out)
+    status, out = mac.sh("pmda-darwin install")
+    check("... and pmda-darwin install restores them", status == 0, out)
+    mac.pcp_unchanged(pcp, "the restore after a PCP upgrade")
+    mac.serves_ours("the restore after a PCP upgrade")
+
+    # 5. Remove: PCP's files, agents and names come back.
+    status, out = mac.sh("pmda-darwin remove")
+    check("pmda-darwin remove succeeds", status == 0, out)
+    check("Remove puts every file and link of PCP's package back where it was, as it was",
+          only_edited(pcp, mac.prints(aside=False)), diff(pcp, mac.prints(aside=False)))
+    check("Remove gives pmcd.conf PCP's own agents back", mac.agent_lines() == pcp_lines,
+          (mac.agent_lines(), pcp_lines))
+    status, out = mac.sh("pminfo -f hinv.ncpu proc.nprocs; pminfo %s" % beyond[0])
+    check("Remove gives the PMNS PCP's names back, and PCP's agents serve them",
+          out.count("value") == 2 and "Unknown metric name" in out, out)
+    leftovers = [os.path.join(d, f) for d, _, fs in os.walk(mac.root.at(STATE)) for f in fs]
+    check("Remove leaves no state and no launchd agent behind", not leftovers and not os.path.exists(plist),
+          leftovers)
+
+    # 6. From source: cmake --install into PCP's own prefix, then the command.
+    pcp = mac.prints(aside=False)
+    status, out = mac.sh("cmake --install %s && mv /usr/local/libexec/pmda-darwin/darwin/pmda_darwin.so "
+                         "/usr/local/libexec/pmda-darwin/darwin/pmda_darwin.dylib" % BUILD)
+    check("cmake --install into /usr/local, PCP's prefix, succeeds", status == 0, out)
+    mac.pcp_unchanged(pcp, "cmake --install")
+    status, out = mac.sh("/usr/local/bin/pmda-darwin install")
+    check("/usr/local/bin/pmda-darwin install succeeds", status == 0, out)
+    mac.pcp_unchanged(pcp, "the from-source install")
+    mac.ours_new_inodes(pcp, "the from-source install")
+    mac.serves_ours("the from-source install")
+
+    # 7. Install and Remove where PCP's agents keep theirs.
+    pmdas = mac.conf["PCP_PMDAS_DIR"]
+    status, out = mac.sh("cd %s/darwin && ./Install && cd %s/proc && ./Install" % (pmdas, pmdas))
+    check("Install run in $PCP_PMDAS_DIR registers the placed agents again", status == 0, out)
+    mac.pcp_unchanged(pcp, "Install in $PCP_PMDAS_DIR")
+    mac.serves_ours("Install in $PCP_PMDAS_DIR")
+    status, out = mac.sh("cd %s/proc && ./Remove && cd %s/darwin && ./Remove" % (pmdas, pmdas))
+    check("Remove run in $PCP_PMDAS_DIR succeeds", status == 0, out)
+    check("... and puts PCP's files and agents back", only_edited(pcp, mac.prints(aside=False))
+          and mac.agent_lines() == pcp_lines, diff(pcp, mac.prints(aside=False)))
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def only_edited(before, now):
+    return all(before[p] == now[p] or p.endswith(EDITED_BY_PCP) for p in before)
+
+
+def diff(before, now):
+    return "\n".join("%s: %s -> %s" % (p, before[p], now[p]) for p in before
+                     if before[p] != now[p] and not p.endswith(EDITED_BY_PCP))
+
+
+def notify(mac, arguments):
+    """Run the launchd agent's command as a user in its login session would,
+    with osascript's double: Apple's osascript runs the AppleScript given with
+    -e, and "display notification TEXT with title T" shows TEXT in
+    Notification Center (Apple's Mac Automation Scripting Guide, "Displaying
+    Notifications"); the double writes the script it was given to a file."""
+    bin_dir = mac.root.at("/private/tmp/osascript-double")
+    os.makedirs(bin_dir, exist_ok=True)
+    os.chmod(bin_dir, 0o777)
+    with open(os.path.join(bin_dir, "osascript"), "w") as f:
+        f.write('#!/bin/sh\n[ "$1" = -e ] && printf "%s\\n" "$2" >> /private/tmp/osascript-double/shown\n')
+    os.chmod(os.path.join(bin_dir, "osascript"), 0o755)
+    command = " ".join("'%s'" % a for a in arguments)
+    mac.sh(command, user="nobody:nogroup",
+           env={"PATH": "/private/tmp/osascript-double:/usr/local/bin:/usr/bin:/bin", "HOME": "/private/tmp"})
+    shown = os.path.join(bin_dir, "shown")
+    return open(shown).read() if os.path.exists(shown) else "(no notification)"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
