@@ -1,7 +1,7 @@
 """A reader of the parts of a Mach-O file, thin or universal, that
 check-macho.py checks: each slice's architecture, file type, build version,
-the libraries it loads, its run paths, its code signature's place and its
-segments and sections (to say where a bad page lies).
+the libraries it loads, its run paths, its code signature's place, its
+segments and sections (to say where a bad page lies) and its load commands.
 
 Layouts are Apple's, from apple-oss-distributions/xnu xnu-11417.101.15:
 EXTERNAL_HEADERS/mach-o/fat.h (L48-62), EXTERNAL_HEADERS/mach-o/loader.h (the
@@ -45,16 +45,17 @@ class Section:
 @dataclass
 class Slice:
     arch: str
-    data: bytes         # the slice alone: offsets below are relative to it
+    data: bytes         # the slice alone: the offsets of its parts are relative to it
     filetype: str
     commands_end: int   # the header and load commands end here
     loads: list = field(default_factory=list)           # (command name, library name)
-    dylib_id: str = None
     rpaths: list = field(default_factory=list)
     build_versions: list = field(default_factory=list)  # (platform, minos, sdk) as encoded
     code_signature: tuple = None                        # (dataoff, datasize)
     segments: list = field(default_factory=list)        # a Section for each segment
     sections: list = field(default_factory=list)        # and for each section with file contents
+    commands: list = field(default_factory=list)        # every load command: (cmd, its bytes)
+    file_offset: int = 0    # where the slice starts in its file
 
     def parts(self, start, end):
         """What the bytes from start to end hold, for messages: the header and
@@ -77,6 +78,7 @@ def read(data):
             if offset + size > len(data):
                 raise MachOError(f"fat_arch {i} runs past the end of the file")
             thin = _read_thin(data[offset:offset + size])
+            thin.file_offset = offset
             if ARCHS.get(cputype) != thin.arch:
                 raise MachOError(f"fat_arch {i} says cputype {cputype:#x}, its slice is {thin.arch}")
             slices.append(thin)
@@ -96,10 +98,13 @@ def _unpack(fmt, data, offset, what):
     return struct.unpack_from(fmt, data, offset)
 
 
-def _string(command, offset, what):
-    """A union lc_str (loader.h L336-341): an offset in its command to a NUL-ended string."""
+def command_name(command, what="load command"):
+    """The name a dylib, rpath or similar command holds: its first field after
+    cmd and cmdsize is a union lc_str (loader.h L336-341), the offset in the
+    command of a NUL-ended string."""
+    (offset,) = _unpack("<I", command, 8, what)
     end = command.find(b"\0", offset)
-    if offset < 8 or end < 0:
+    if offset < 12 or end < 0:
         raise MachOError(f"{what}: its name lies outside the command")
     return command[offset:end].decode("utf-8", "replace")
 
@@ -120,13 +125,12 @@ def _read_thin(data):
         if cmdsize < 8 or at + cmdsize > thin.commands_end:
             raise MachOError(f"{arch}: load command {i} ({cmd:#x}) has size {cmdsize}")
         command = data[at:at + cmdsize]
+        thin.commands.append((cmd, command))
         what = f"{arch} load command {i}"
         if cmd in DYLIB_LOADS:      # struct dylib_command, loader.h L684-689
-            thin.loads.append((DYLIB_LOADS[cmd], _string(command, _unpack("<I", command, 8, what)[0], what)))
-        elif cmd == LC_ID_DYLIB:
-            thin.dylib_id = _string(command, _unpack("<I", command, 8, what)[0], what)
+            thin.loads.append((DYLIB_LOADS[cmd], command_name(command, what)))
         elif cmd == LC_RPATH:       # struct rpath_command, loader.h L1182-1186
-            thin.rpaths.append(_string(command, _unpack("<I", command, 8, what)[0], what))
+            thin.rpaths.append(command_name(command, what))
         elif cmd == LC_CODE_SIGNATURE:   # struct linkedit_data_command, loader.h L1192-1202
             thin.code_signature = _unpack("<II", command, 8, what)
         elif cmd == LC_BUILD_VERSION:    # struct build_version_command, loader.h L1260-1267
