@@ -112,6 +112,16 @@ def main():
          lambda p: subprocess.run([INSTALL_NAME_TOOL, "-change", arm64(p).loads[0][1], bare, p], check=True),
          lambda out, _: all(f"{arch}: LC_LOAD_DYLIB {bare}: not an absolute path" in out
                             for arch in ("arm64", "x86_64")))
+    rpath_name = "@rpath/" + bare
+
+    def to_rpath(path, *rpath):
+        loaded = arm64(path).loads[0][1]
+        subprocess.run([INSTALL_NAME_TOOL, "-change", loaded, rpath_name, *rpath, path], check=True)
+
+    case(f"-change to {rpath_name} with no LC_RPATH: refused", to_rpath,
+         lambda out, _: f"arm64: LC_LOAD_DYLIB {rpath_name}: @rpath with no absolute LC_RPATH" in out)
+    case(f"-change to {rpath_name} and an absolute LC_RPATH: passes",
+         lambda p: to_rpath(p, "-add_rpath", os.path.dirname(arm64(p).loads[0][1])), None)
     case("a codeLimit one page short of the signature: refused", shorten_code_limit,
          lambda out, _: re.search(r" arm64: CodeDirectory \(slot 0x0\): codeLimit 0x[0-9a-f]+ is not where", out))
     case("no LC_CODE_SIGNATURE in arm64: refused", drop_signature_command,
