@@ -3,7 +3,9 @@
 # portable decoders, the replay and the writer) and darwin-snapshot for
 # macOS on arm64 and x86_64, with the project's own CMake description and
 # flags through cmake/zig-macos.cmake, warnings as errors, and check that
-# darwin-snapshot is a Mach-O executable for both. The toolchain is Zig's
+# darwin-snapshot is a Mach-O executable a Mac would run, for both
+# (tests/macho/check-macho.py: its slice, file type, macOS 13, libraries by
+# absolute paths, and the arm64 code signature). The toolchain is Zig's
 # from npm, installed when absent: this check never skips, without a
 # toolchain it fails. Zig has Apple's libc headers but no frameworks: the
 # toolchain file takes the IOKit and CoreFoundation declarations from
@@ -37,12 +39,14 @@ for target in aarch64-macos.13.0 x86_64-macos.13.0; do
         echo "FAIL: the platform layer or darwin-snapshot does not build for $target"; failed=$((failed + 1))
         continue
     fi
-    # Mach-O 64-bit magic, little-endian: cf fa ed fe
-    magic=$(od -An -tx1 -N4 "$build/darwin-snapshot" | tr -d ' \n')
-    if [ "$magic" = "cffaedfe" ]; then
-        echo "linked $build/darwin-snapshot (Mach-O)"; passed=$((passed + 1))
+    # As a Mac loads it: this architecture alone, an executable for macOS 13,
+    # libraries by absolute paths, and on arm64 a code signature Zig's linker
+    # made that matches every page (tests/macho/check-macho.py).
+    arch=${target%%-*}; [ "$arch" = aarch64 ] && arch=arm64
+    if python3 "$src/tests/macho/check-macho.py" --filetype MH_EXECUTE --arch "$arch" "$build/darwin-snapshot"; then
+        passed=$((passed + 1))
     else
-        echo "FAIL: $build/darwin-snapshot is not Mach-O (magic $magic)"; failed=$((failed + 1))
+        echo "FAIL: $build/darwin-snapshot is not a Mach-O executable a Mac would run"; failed=$((failed + 1))
     fi
 done
 echo "$passed passed, $failed failed"

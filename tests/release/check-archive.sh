@@ -1,7 +1,7 @@
 #!/bin/sh
 # The macOS release archive, built here by scripts/release.sh and checked as
-# a Mac would need it: every binary universal (arm64 and x86_64 Mach-O), the
-# module exporting darwin_init alone, PCP's libraries referenced where PCP's
+# a Mac would need it: every binary universal (arm64 and x86_64 Mach-O) with
+# a valid arm64 code signature, the module exporting darwin_init alone, PCP's libraries referenced where PCP's
 # macOS package installs them, the PCP stubs listing exactly what the agents
 # import, and the same files as "cmake --install" stages. Then the archive's
 # tree goes through tests/integration/install-remove.sh (Install and Remove
@@ -20,7 +20,7 @@ check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc"; fi; }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; }
 
 llvm() { "$src/scripts/find-llvm.sh" "$1"; }
-lipo=$(llvm llvm-lipo) nm=$(llvm llvm-nm) objdump=$(llvm llvm-objdump) || { not_ok "LLVM tools"; finish; exit 1; }
+nm=$(llvm llvm-nm) objdump=$(llvm llvm-objdump) || { not_ok "LLVM tools"; finish; exit 1; }
 
 mkdir -p "$work"
 rm -rf "$work/extract" "$work/cmake-stage" "$work"/pmda-darwin-*     # an earlier version's archive too
@@ -37,17 +37,17 @@ tar -C "$work/extract" -xzf "$archive"
 top=$work/extract/pmda-darwin-$version
 d=$top/darwin p=$top/proc
 
-# Both slices, of the right Mach-O file type, in every binary.
-slices() {  # FILE FILETYPE: arm64 and x86_64, nothing else, each of FILETYPE
-    [ "$("$lipo" -archs "$1" | tr ' ' '\n' | sort | xargs)" = "arm64 x86_64" ] || return 1
-    for a in arm64 x86_64; do
-        "$objdump" --macho --private-header --arch=$a "$1" | awk 'f {print $5; exit} /filetype/ {f=1}' |
-            grep -qx "$2" || return 1
-    done
-}
-check "pmda_darwin.dylib is a universal (arm64 + x86_64) Mach-O dylib" slices "$d/pmda_darwin.dylib" DYLIB
-check "pmdaproc is a universal Mach-O executable" slices "$p/pmdaproc" EXECUTE
-check "darwin-snapshot is a universal Mach-O executable" slices "$top/bin/darwin-snapshot" EXECUTE
+# Every binary as a Mac loads it (tests/macho/check-macho.py): arm64 and
+# x86_64 slices and nothing else, each of the right file type, for macOS 13,
+# every library it loads named by an absolute path, and the arm64 slice's
+# code signature matching every page.
+macho() { python3 "$src/tests/macho/check-macho.py" --arch arm64 --arch x86_64 "$@"; }
+check "pmda_darwin.dylib is a universal Mach-O dylib whose arm64 signature verifies" \
+    macho --filetype MH_DYLIB "$d/pmda_darwin.dylib"
+check "pmdaproc is a universal Mach-O executable whose arm64 signature verifies" \
+    macho --filetype MH_EXECUTE "$p/pmdaproc"
+check "darwin-snapshot is a universal Mach-O executable whose arm64 signature verifies" \
+    macho --filetype MH_EXECUTE "$top/bin/darwin-snapshot"
 
 exports_only_init() {
     for a in arm64 x86_64; do

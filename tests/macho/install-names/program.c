@@ -1,0 +1,7 @@
+#include "uses_pcp.h"
+
+int
+main(void)
+{
+    return progname() == 0;
+}
