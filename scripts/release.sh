@@ -5,10 +5,11 @@
 # toolchain the tests use (tests/cross/find-zig.sh) and joined by llvm-lipo,
 # packed with everything Install and Remove need into
 #     OUTDIR/pmda-darwin-VERSION-macos.tar.gz      (OUTDIR: dist/ by default)
-# laid out as "cmake --install" stages it, under pmda-darwin-VERSION/:
-#     darwin/   what goes to $PCP_PMDAS_DIR/darwin
-#     proc/     what goes to $PCP_PMDAS_DIR/proc
-#     bin/darwin-snapshot, share/man/man1/, README.md
+# laid out as "cmake --install" lays out its prefix, under pmda-darwin-VERSION/:
+#     bin/pmda-darwin, bin/darwin-snapshot
+#     libexec/pmda-darwin/{darwin,proc}/   the agents, which pmda-darwin install
+#                                          places in $PCP_PMDAS_DIR
+#     share/man/man1/, README.md
 # and OUTDIR/pmda-darwin-VERSION-macos.tar.gz.sha256. It also writes
 # OUTDIR/pmda-darwin.rb, packaging/homebrew/pmda-darwin.rb with the archive's
 # URL (RELEASE_URL, by default the local file) and sha256 filled in.
@@ -112,10 +113,11 @@ for target in $targets; do
     $ld -o "$t/darwin-snapshot" $(o "$src/tools/darwin-snapshot.c" $writer) $p $system
 done
 
-# The staged tree: what "cmake --install" installs (CMakeLists.txt), the
-# binaries universal.
+# The staged tree: what "cmake --install" installs under its prefix
+# (CMakeLists.txt), the binaries universal.
 root=$work/stage/$name
-d=$root/darwin p=$root/proc
+home=$root/libexec/pmda-darwin
+d=$home/darwin p=$home/proc
 mkdir -p "$d" "$p" "$root/bin" "$root/share/man/man1"
 universal() {
     "$lipo" -create -output "$2" "$work/aarch64-macos.13.0/$1" "$work/x86_64-macos.13.0/$1"
@@ -124,6 +126,10 @@ universal() {
 universal pmda_darwin.dylib "$d/pmda_darwin.dylib" 755
 universal pmdaproc "$p/pmdaproc" 755
 universal darwin-snapshot "$root/bin/darwin-snapshot" 755
+cp "$src/installer/pmda-darwin" "$root/bin/"
+cp "$src/installer/pmda-darwin.check.plist.in" "$home/"
+cp "$src/installer/placement.sh" "$src/installer/agent.sh" "$d/"
+cp "$src/installer/placement.sh" "$src/installer/agent.sh" "$p/"
 cp "$src/pmns/pmns" "$src/pmns/root" "$src/pmns/domain.h" "$src/help/darwin.help" "$d/"
 cp "$src/pmlogrewrite/darwin.conf" "$d/rewrite.conf"
 cp "$src/Install" "$src/Remove" "$d/"
@@ -132,9 +138,9 @@ cp "$src/pmns/proc/pmns" "$src/pmns/proc/root" "$src/pmns/proc/domain.h" "$src/h
    "$src/pmdaproc/access.conf" "$p/"
 cp "$src/pmlogrewrite/proc.conf" "$p/rewrite.conf"
 cp "$src/pmdaproc/Install" "$src/pmdaproc/Remove" "$p/"
-cp "$src/man/pmdadarwin.1" "$src/man/pmdaproc.1" "$root/share/man/man1/"
+cp "$src/man/pmda-darwin.1" "$src/man/pmda-darwin-proc.1" "$root/share/man/man1/"
 cp "$src/README.md" "$root/"
-chmod 755 "$d/Install" "$d/Remove" "$p/Install" "$p/Remove"
+chmod 755 "$root/bin/pmda-darwin" "$d/Install" "$d/Remove" "$p/Install" "$p/Remove"
 
 # A reproducible archive: sorted names, root-owned, the commit's time.
 mtime=$(git -C "$src" log -1 --format=%cI 2>/dev/null || date -u +%Y-%m-%dT%H:%M:%SZ)

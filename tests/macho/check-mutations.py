@@ -24,7 +24,7 @@ UNSIGNED_TOOL = os.path.join(HERE, "install-name-tool-unsigned.py")
 INSTALL_NAME_TOOL = subprocess.run([os.path.join(HERE, "../../scripts/find-llvm.sh"), "llvm-install-name-tool"],
                                    check=True, capture_output=True, text=True).stdout.strip()
 # Where Homebrew would rewrite the module's own name to (its keg).
-KEG_ID = "/opt/homebrew/opt/pmda-darwin/darwin/pmda_darwin.dylib"
+KEG_ID = "/opt/homebrew/opt/pmda-darwin/libexec/pmda-darwin/darwin/pmda_darwin.dylib"
 
 
 def arm64(path):

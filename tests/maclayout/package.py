@@ -39,9 +39,12 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(SOURCE, "tests", "upstream"))
+from pmns import upstream_pmns  # noqa: E402  (tests/upstream is not a package)
 
 # Where PCP's macOS package puts each directory PCP's build names
 # (configure.ac as cited above, with Makepkgs' prefixes).
@@ -325,38 +328,6 @@ def describe(path):
         return ("link", os.readlink(path), st.st_ino)
     with open(path, "rb") as f:
         return ("file", hashlib.sha256(f.read()).hexdigest(), st.st_ino)
-
-
-def upstream_pmns(tsv):
-    """The namespace upstream's agent installs (its root_AGENT), with numeric
-    PMIDs as PCP's build writes it, from the compatibility table."""
-    tree = {}
-    with open(tsv) as f:
-        for line in f:
-            if line.startswith("#") or line.startswith("name\t") or not line.strip():
-                continue
-            name, pmid = line.split("\t")[:2]
-            parts = name.split(".")
-            for i in range(1, len(parts)):
-                tree.setdefault(".".join(parts[:i]), set()).add(parts[i])
-            tree.setdefault("", set()).add(parts[0])
-            tree[name] = pmid.replace(".", ":")
-    out = []
-
-    def emit(node, label):
-        out.append("%s {" % label)
-        for child in sorted(tree[node]):
-            full = child if not node else node + "." + child
-            value = tree[full]
-            out.append("\t%s\t%s" % (child, value) if isinstance(value, str) else "\t%s" % child)
-        out.append("}")
-        for child in sorted(tree[node]):
-            full = child if not node else node + "." + child
-            if not isinstance(tree[full], str):
-                emit(full, full)
-
-    emit("", "root")
-    return ("\n".join(out) + "\n").encode()
 
 
 def darwin_proc_script(name):

@@ -188,12 +188,16 @@ def main():
 
     # 1. The README's one path: Homebrew's keg and the caveats' sudo commands.
     results = homebrew(mac, staged)
-    check("the caveats' commands succeed", all(s == 0 for s, _ in results), "\n".join(o for _, o in results))
+    log = "\n".join(o for _, o in results)
+    check("the caveats' commands succeed", all(s == 0 for s, _ in results), log)
+    install_says(log)
     mac.pcp_unchanged(pcp, "Homebrew's install")
     mac.ours_new_inodes(pcp, "Homebrew's install")
     mac.serves_ours("Homebrew's install")
     plist = mac.root.at(CHECK_PLIST)
     check("install puts the launchd agent that watches pmcd.conf and the PMNS", os.path.exists(plist))
+    tools_work(mac)
+    proc_access(mac)
 
     # 2. Installed again over itself (brew upgrade pmda-darwin): the module
     # pmcd has mapped is never rewritten; a new inode takes its path.
@@ -279,8 +283,98 @@ def main():
     check("... and puts PCP's files and agents back", only_edited(pcp, mac.prints(aside=False))
           and mac.agent_lines() == pcp_lines, diff(pcp, mac.prints(aside=False)))
 
+    unreadable_snapshot(mac)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
+
+
+def install_says(log):
+    """Install's messages: it replaces PCP's agents and says so, and
+    pmdaproc.sh finds every metric of the table."""
+    check("Install says it replaces PCP's darwin and proc agents, and that Remove puts them back",
+          all("Replacing the agent that pmcd.conf has for domain %s" % d in log for d in ("78 / darwin", "3 / proc"))
+          and log.count("Remove puts it back.") == 2, log)
+    # pmdaproc.sh warns once for each metric that reports an error: here the
+    # 19 network metrics macOS withholds or lacks (TCP statistics, TIME_WAIT,
+    # RTO bounds), mem.compressor.major_compactions and the 3 Linux memory
+    # names pcp free reads, the 10 Linux CPU names (I/O wait, interrupt and
+    # steal time, interrupt counts, for all CPUs and each) that macOS does not
+    # count, the 9 NFS server metrics (no server has run) and the CPU
+    # proximity and ambient temperatures (Apple Silicon has no such sensor).
+    darwin = log[log.index("installing the darwin agent"):log.index("installing the proc agent")]
+    metrics = sum(int(m) for m in re.findall(r"(\d+) metrics and \d+ values", darwin))
+    warnings = sum(int(w) for w in re.findall(r"(\d+) warnings,", darwin))
+    names = len(metric_names("darwin"))
+    check("Install finds all %d metrics of the table, every one with a value but the 44 without a source here"
+          % names, metrics == names and warnings == 44, "%d metrics, %d warnings" % (metrics, warnings))
+
+
+def tools_work(mac):
+    """What PCP's tools read for the agent is where they look by default."""
+    config = os.path.join(SOURCE, "config")
+    count = {d: len(os.listdir(os.path.join(config, d))) for d in ("pmchart", "pmieconf/darwin", "pmlogconf/darwin")}
+    var = mac.conf["PCP_VAR_DIR"]
+    status, out = mac.sh("ls %s/config/pmchart/macOS.* | wc -l; pminfo -t kernel.all.cpu.user" % var)
+    check("the %d pmchart views are where pmchart finds them, and the help text reaches clients" % count["pmchart"],
+          out.split()[0] == str(count["pmchart"]) and "user mode" in out, out)
+    status, out = mac.sh("pmieconf list darwin | grep -c '^  rule: darwin\\.'")
+    check("pmieconf lists the %d darwin rules" % count["pmieconf/darwin"], out.strip() == str(count["pmieconf/darwin"]),
+          out)
+    status, out = mac.sh("%s/pmlogconf -c -q /tmp/pmlogger.config >/dev/null; grep -c '^#+ darwin/' /tmp/pmlogger.config"
+                         % mac.conf["PCP_BINADM_DIR"])
+    check("pmlogconf offers the %d darwin groups" % count["pmlogconf/darwin"],
+          out.strip() == str(count["pmlogconf/darwin"]), out)
+    status, out = mac.sh("env -u PCP_DERIVED_CONFIG pminfo -d kernel.cpucluster.mhz")
+    check("the derived metrics are where PCP's clients find them when nothing else is named",
+          "Units: count / microsec" in out, out)
+    status, out = mac.sh("pmrep -t 1 -s 2 :darwin-macstat")
+    check("pmrep :darwin-macstat works without -c", " Normal " in out.strip().splitlines()[-1], out)
+    status, out = mac.sh("pcp dstat --nocolor 1 2")
+    check("pcp dstat's default report works with the macOS plugins, PCP's Linux ones set aside",
+          "usr sys idl" in out and not re.search("invalid|traceback", out, re.I)
+          and os.path.exists(mac.root.at(STATE + "/aside" + mac.conf["PCP_SYSCONF_DIR"] + "/dstat/sys")), out)
+    rules = mac.root.at(var + "/config/pmlogrewrite/")
+    check("the pmlogrewrite rules are in place: darwin.conf (PCP's set aside) and darwin_proc.conf",
+          same(os.path.join(SOURCE, "pmlogrewrite", "darwin.conf"), rules + "darwin.conf")
+          and same(os.path.join(SOURCE, "pmlogrewrite", "proc.conf"), rules + "darwin_proc.conf"))
+
+
+def proc_access(mac):
+    """The proc agent sees every process; owner-only data reaches root over
+    pmcd's unix socket, and no TCP client without credentials."""
+    status, out = mac.sh("pminfo -f proc.nprocs proc.psinfo.cwd")
+    check("the proc agent serves processes, and root sees every cwd",
+          re.search(r"proc.nprocs\s+value [89]\b", out) and '"000731 python3.12"] value' in out and "/Users/bob" in out,
+          out)
+    status, out = mac.sh("pminfo -h 127.0.0.1 -f proc.psinfo.cwd")
+    check("a TCP client without credentials sees no cwd", "permission" in out.lower() and "/Users" not in out, out)
+    access = mac.conf["PCP_SYSCONF_DIR"] + "/proc/access.conf"
+    check("PCP's access policy (the same syntax) is kept", same(mac.package.entries[access].payload, mac.root.at(access)))
+
+
+def unreadable_snapshot(mac):
+    """A snapshot pmcd's user cannot read: the agent loads, its metrics have
+    no values, and pmcd's log says why, once."""
+    hidden = "/private/var/db/pmda-darwin-private"
+    os.makedirs(mac.root.at(hidden), mode=0o700)
+    shutil.copy(FIXTURE, mac.root.at(hidden))
+    env = {"PMDA_DARWIN_SNAPSHOT": hidden + "/" + os.path.basename(FIXTURE)}
+    mac.sh(mac.conf["PCP_RC_DIR"] + "/pmcd restart", env=env)
+    status, out = mac.sh("pmda-darwin install darwin", env=env)
+    log = open(mac.root.at(mac.conf["PCP_LOG_DIR"] + "/pmcd/pmcd.log")).read()
+    check("an unreadable snapshot: pmcd's log names the file, the reason and the agent's user, once",
+          log.count("%s: cannot open snapshot: Permission denied (the agent runs as user %s, uid"
+                    % (env["PMDA_DARWIN_SNAPSHOT"], mac.conf["PCP_USER"])) == 1, log)
+    values = mac.sh("pminfo -f hinv.ncpu")[1]
+    healthy = mac.sh("pminfo -f pmcd.version")[1]
+    check("an unreadable snapshot: no values, and pmcd stays healthy",
+          "hinv.ncpu" in values and " value " not in values and "value" in healthy, values + healthy)
+    status, out = mac.sh("pmda-darwin remove")
+    check("and Remove after it gives PCP's agent back", status == 0, out)
+
+
+def same(a, b):
+    return os.path.exists(b) and open(a, "rb").read() == open(b, "rb").read()
 
 
 def only_edited(before, now):
