@@ -144,7 +144,11 @@ class Mac:
 def old_readme_writes_through(package, staged):
     """The double sees the fault it is for: the README's old step (cp -R the
     agent's directory into $PCP_PMDAS_DIR/darwin) writes through PCP's link
-    into PCP's own module."""
+    into PCP's own module. The root's cp is GNU's, which does what Apple's
+    does here: an existing destination, a link included, is opened
+    O_WRONLY|O_TRUNC and written, -f or not (apple-oss-distributions/file_cmds
+    file_cmds-457.100.3, cp/utils.c L250-265 and L298-313: only where that
+    open fails does -f unlink and create)."""
     mac = Mac("root-old-readme", package, shares=[staged])
     package.install(mac.root.path)
     before = mac.prints(aside=False)
