@@ -79,13 +79,21 @@ class MacRoot:
         env.update(extra or {})
         return env
 
+    def args(self, command, user=None, env=None):
+        chroot = ["chroot"] + (["--userspec=" + user] if user else []) + [self.path]
+        return chroot + ["/usr/bin/env", "-i"] + ["%s=%s" % kv for kv in self.env(env).items()] + ["/bin/sh", "-c",
+                                                                                                 command]
+
+    def start(self, command, env=None):
+        """Start the shell COMMAND chrooted in the root; its Popen."""
+        return subprocess.Popen(self.args(command, env=env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+
     def run(self, command, user=None, env=None, stdin=subprocess.DEVNULL, timeout=300):
         """Run the shell COMMAND chrooted in the root; (status, output)."""
-        chroot = ["chroot"] + (["--userspec=" + user] if user else []) + [self.path]
-        args = ["/usr/bin/env", "-i"] + ["%s=%s" % kv for kv in self.env(env).items()] + ["/bin/sh", "-c", command]
         try:
-            done = subprocess.run(chroot + args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, timeout=timeout)
+            done = subprocess.run(self.args(command, user, env), stdin=stdin, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             return 124, (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         return done.returncode, done.stdout
