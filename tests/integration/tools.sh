@@ -80,9 +80,15 @@ mkdir -p "$work/sysconf"
 cp -r "$pcp_sysconf_dir/dstat" "$work/sysconf/"
 cp "$config"/dstat/* "$work/sysconf/dstat/"
 rm -f "$work/sysconf/dstat/sys"
-dstat_rows() { # dstat_rows HEADER FILE: the header is there, with 3 rows of values and no error
-    awk -v header="$1" 'index($0, header) { seen = 1; next }
-        seen && /\|/ && $1 ~ /^[0-9]+$/ { rows++ }
+# dstat_rows HEADER FILE: the header is there, then 3 rows with a value under
+# each of its columns and no more (a time column first, which PCP 7's
+# pcp-dstat adds by default, aside), and no error.
+dstat_rows() {
+    awk -v header="$1" 'function fields(s, f) { gsub(/\|/, " ", s); return split(s, f, " ") }
+        BEGIN { ncolumns = fields(header, h) }
+        index($0, header) { seen = 1; next }
+        seen && /\|/ { row = $0; sub(/^[0-9:]+\|/, "", row)
+                       if (fields(row, f) == ncolumns && f[1] ~ /^[0-9]+$/) rows++ }
         /Invalid metric|Traceback|Unknown/ { bad = 1 }
         END { exit !(seen && rows >= 3 && !bad) }' "$2"
 }
