@@ -42,8 +42,10 @@ make_root() {
     if [ ! -d "$root" ]; then
         # The host's own Debian mirror. debootstrap checks unstable's Release
         # against the host's debian-archive-keyring: Debian 12's holds the
-        # archive keys of 12 and 13, which sign it; a keyring too old for the
-        # keys that sign it then fails here, unverified roots are never made.
+        # archive keys of 12 and 13, which sign it. Once no key it holds signs
+        # unstable, this fails: the way on is the newer keyring Debian 12's
+        # updates bring (as 12's deb12u2 brought 13's keys), never a root
+        # made unverified.
         local mirror
         mirror=$(. /etc/os-release && apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 'Identifier: Packages' |
                  awk -v suite="$VERSION_CODENAME" '$2 == suite { print $1; exit }')
