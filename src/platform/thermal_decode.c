@@ -249,7 +249,7 @@ fans_decode(const struct plat_reg_set *set, struct fans *out)
         for (int k = 0; k < FAN_NFIELDS; k++) {
             char key[16];
 
-            snprintf(key, sizeof(key), "F%u%s", f, suffix[k]);
+            snprintf(key, sizeof(key), "F%u%.2s", f, suffix[k]);
             if ((e = reg_entry_named(set, key)) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
                 isfinite(out->value[f][k]) && out->value[f][k] >= 0)
                 out->have[f] |= 1u << k;

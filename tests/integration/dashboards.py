@@ -8,9 +8,11 @@
       pmseries board's the way grafana-pcp's PCP Valkey data source does
       (pkg/datasources/valkey: /series/query, /series/metrics, /series/descs,
       /series/labels, /series/values, /series/instances, then its rate and
-      time-utilisation conversions), the Prometheus board's to
+      time-utilisation conversions: PCP Redis's code, which grafana-pcp 5.2
+      renamed, so both generations ask alike), the Prometheus board's to
       /api/v1/query_range for a graph, /api/v1/query for the others;
-      FROM and TO (epoch seconds) bound the archive loaded into Redis.
+      FROM and TO (epoch seconds) bound the archive loaded into the key
+      server (Valkey or Redis).
 
 Prints "ok - ..." and "not ok - ..." lines for fleet.sh's tally; exits
 non-zero only if it could not finish.
@@ -232,11 +234,15 @@ def promql(api, target, query):
     $__interval steps, as Grafana asks for a graph; else an instant query.
     The range starts no earlier than a whole rate window after the first
     scrape: a point whose window starts before it has fewer samples, and
-    rate() extrapolates it low by as much as the window is empty."""
+    rate() extrapolates it low by as much as the window is empty. Sooner
+    than a step after that, it waits: Prometheus refuses a range that ends
+    before it starts."""
     if target.get("range"):
+        earliest = first_scrape(api) + RATE_WINDOW + SCRAPE
+        time.sleep(max(0.0, earliest + INTERVAL - time.time()))
         now = time.time()
-        start = max(now - 30, first_scrape(api) + RATE_WINDOW + SCRAPE)
-        return get(api, "/query_range", {"query": query, "start": start, "end": now, "step": INTERVAL})
+        return get(api, "/query_range", {"query": query, "start": max(now - 30, earliest), "end": now,
+                                         "step": INTERVAL})
     return get(api, "/query", {"query": query})
 
 

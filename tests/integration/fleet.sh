@@ -2,9 +2,10 @@
 # integration.fleet: the agent's data along PCP's path for many Macs, all on
 # 127.0.0.1 and stopped by pid: a private pmcd (pmcd, darwin and proc agents)
 # replays the Apple Silicon fixture; pmlogger records it; pmseries --load puts
-# the archive into a private redis-server; pmproxy serves /metrics from the
-# pmcd and /series/* from Redis; a private Prometheus scrapes pmproxy with the
-# alert rules of config/prometheus loaded. Expected values are the fixture's.
+# the archive into a private key server (Valkey, or Redis); pmproxy serves
+# /metrics from the pmcd and /series/* from the key server; a private
+# Prometheus scrapes pmproxy with the alert rules of config/prometheus loaded.
+# Expected values are the fixture's.
 # Every label name the agents serve is checked against Prometheus' rules and
 # parsed in a pmseries query. Every target of the Grafana boards in
 # config/grafana is sent as Grafana would send it (dashboards.py).
@@ -19,7 +20,10 @@ rules=$src/config/prometheus/darwin-alerts.yml
 rm -rf "$work"
 mkdir -p "$work"
 
-for tool in redis-server prometheus curl "$PCP_BINADM_DIR/pmproxy"; do
+# The key server: Valkey, PCP 7's, where it is installed, else Redis, PCP 6's.
+store=redis
+command -v valkey-server >/dev/null && store=valkey
+for tool in $store-server prometheus curl "$PCP_BINADM_DIR/pmproxy"; do
     command -v "$tool" >/dev/null || { not_ok "$tool is installed (scripts/deps.sh test installs it)"; finish; exit 1; }
 done
 
@@ -75,15 +79,15 @@ check "the system agent's domain labels: agent darwin, data_source snapshot" \
 check "the process agent's domain labels: agent proc, data_source snapshot" \
     grep -q '"agent":"proc","data_source":"snapshot"' "$work/domain-labels"
 
-redis_port=$(free_port)
-redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
-    > "$work/redis.log" 2>&1 &
+store_port=$(free_port)
+$store-server --port "$store_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
+    > "$work/$store.log" 2>&1 &
 servers="$servers $!"
-wait_for 20 redis-cli -p "$redis_port" ping || { not_ok "redis-server starts"; cat "$work/redis.log"; finish; exit 1; }
+wait_for 20 $store-cli -p "$store_port" ping || { not_ok "$store-server starts"; cat "$work/$store.log"; finish; exit 1; }
 
 # A label name pmseries reserves is a syntax error in any query naming it;
 # "type" (the interface label's old name) shows the check can fail.
-parses() { ! pmseries -p "$redis_port" "hinv.ncpu{$1==\"x\"}" 2>&1 | grep -q 'syntax error'; }
+parses() { ! pmseries -p "$store_port" "hinv.ncpu{$1==\"x\"}" 2>&1 | grep -q 'syntax error'; }
 if parses type; then not_ok "pmseries refuses a query on a reserved word (type)"
 else ok "pmseries refuses a query on a reserved word (type): the check below can fail"; fi
 unparsed=""
@@ -106,48 +110,51 @@ PCP_DERIVED_CONFIG=$src/config/derived/darwin.conf \
 logged_to=$(($(date +%s) + 1))
 check "pmlogger names the archive's host as pmcd does ($host), not its address" \
     sh -c "pmdumplog -l '$work/archive' | grep -q 'from host $host\$'"
-check "pmseries --load loads the archive" pmseries -p "$redis_port" --load "$work/archive"
-series() { pmseries -p "$redis_port" "$@" 2>&1; }
+check "pmseries --load loads the archive" pmseries -p "$store_port" --load "$work/archive"
+series() { pmseries -p "$store_port" "$@" 2>&1; }
 # mem.physmem: the fixture's hw.memsize, 16 GiB, in KiB.
 check "by metric: mem.physmem is 16777216 KiB" sh -c \
-    "pmseries -p $redis_port 'mem.physmem[samples:1]' | grep -q '\] 16777216\$'"
+    "pmseries -p $store_port 'mem.physmem[samples:1]' | grep -q '\] 16777216\$'"
 check "by hostname: hinv.ncpu{hostname==\"$host\"} is 8, and nothing for another host" sh -c \
-    "pmseries -p $redis_port 'hinv.ncpu{hostname==\"$host\"}[samples:1]' | grep -q '\] 8\$' &&
-     [ -z \"\$(pmseries -p $redis_port 'hinv.ncpu{hostname==\"elsewhere\"}')\" ]"
+    "pmseries -p $store_port 'hinv.ncpu{hostname==\"$host\"}[samples:1]' | grep -q '\] 8\$' &&
+     [ -z \"\$(pmseries -p $store_port 'hinv.ncpu{hostname==\"elsewhere\"}')\" ]"
 check "by domain label: mem.physmem{agent==\"darwin\"} is 16777216 KiB" sh -c \
-    "pmseries -p $redis_port 'mem.physmem{agent==\"darwin\",data_source==\"snapshot\"}[samples:1]' | grep -q '\] 16777216\$'"
+    "pmseries -p $store_port 'mem.physmem{agent==\"darwin\",data_source==\"snapshot\"}[samples:1]' | grep -q '\] 16777216\$'"
 # By instance: the query finds the metric's series; its instances' series
 # name utun0, whose MTU the fixture gives as 1380.
 mtu=$(series 'network.interface.mtu{instance.name=="utun0"}' | head -1)
 utun0=$(series -i "$mtu" | sed -n 's/.*"utun0"\] series \([0-9a-f]*\)$/\1/p')
 check "by instance name: utun0's MTU is 1380" sh -c \
-    "[ -n '$utun0' ] && pmseries -p $redis_port 'network.interface.mtu[samples:1]' | grep -q '\] 1380 $utun0\$'"
+    "[ -n '$utun0' ] && pmseries -p $store_port 'network.interface.mtu[samples:1]' | grep -q '\] 1380 $utun0\$'"
 # By instance label. PCP drops instance labels when it loads an archive
 # before 7.2 (performancecopilot/pcp issue 2418); there the instance names
 # are the way, and a label query finds nothing.
-pcp_version=$(pmseries --version 2>&1 | sed -n 's/.*version \([0-9.]*\).*/\1/p')
 perf=$(series 'kernel.percpu.cpu.user{perflevel=="performance"}' | head -1)
-if [ "$(printf '%s\n7.2\n' "$pcp_version" | sort -V | head -1)" = 7.2 ]; then
+if pcp_at_least 7.2; then
     check "by instance label (PCP $pcp_version): perflevel==\"performance\" finds cpu4-7" sh -c \
-        "[ -n '$perf' ] && [ \"\$(pmseries -p $redis_port -i $perf | grep -c '\"cpu[4-7]\"')\" -eq 4 ]"
+        "[ -n '$perf' ] && [ \"\$(pmseries -p $store_port -i $perf | grep -c '\"cpu[4-7]\"')\" -eq 4 ]"
 else
     cpus=$(series 'kernel.percpu.cpu.user{instance.name=="cpu4"}' | head -1)
     check "by instance label (PCP $pcp_version drops them on load): found by instance name instead" sh -c \
-        "[ -z '$perf' ] && [ -n '$cpus' ] && [ \"\$(pmseries -p $redis_port -i $cpus | grep -c '\"cpu[4-7]\"')\" -eq 4 ]"
+        "[ -z '$perf' ] && [ -n '$cpus' ] && [ \"\$(pmseries -p $store_port -i $cpus | grep -c '\"cpu[4-7]\"')\" -eq 4 ]"
 fi
 
 echo "# pmproxy"
 proxy_port=$(free_port)
 mkdir -p "$work/pmproxy"
+# The key server's section as the installed PCP's own pmproxy.conf names it:
+# [keys] (and resp.enabled) in PCP 7, [redis] (and redis.enabled) in PCP 6.0.
+keys=redis resp=redis
+grep -q '^\[keys\]' "$(. "${PCP_CONF:-/etc/pcp.conf}"; echo "$PCP_SYSCONF_DIR")/pmproxy/pmproxy.conf" && keys=keys resp=resp
 cat > "$work/pmproxy.conf" <<EOF
 [pmproxy]
 pcp.enabled = true
 http.enabled = true
-redis.enabled = true
+$resp.enabled = true
 secure.enabled = false
-[redis]
+[$keys]
 enabled = true
-servers = 127.0.0.1:$redis_port
+servers = 127.0.0.1:$store_port
 [discover]
 enabled = false
 [pmseries]
@@ -166,6 +173,11 @@ check "/metrics: utun0's MTU (1380) carries interface_type tunnel" \
     sh -c "grep '^network_interface_mtu{.*instname=\"utun0\".*} 1380\$' '$work/metrics' | grep -q 'interface_type=\"tunnel\"'"
 check "/metrics: cpu4 carries perflevel performance and perflevel_index 0" \
     sh -c "grep '^kernel_percpu_cpu_user{.*instname=\"cpu4\"' '$work/metrics' | grep 'perflevel=\"performance\"' | grep -q 'perflevel_index=\"0\"'"
+# PCP 6.0.3's /metrics leaves the domain labels out; 7.2's has them.
+if pcp_at_least 7.2; then
+    check "/metrics (PCP $pcp_version): hinv_ncpu carries the domain labels, agent darwin and data_source snapshot" \
+        sh -c "grep '^hinv_ncpu{' '$work/metrics' | grep 'agent=\"darwin\"' | grep -q 'data_source=\"snapshot\"'"
+fi
 check "pmproxy's log has no label error (it needs the pmcd agent)" sh -c "! grep -q -i 'failed to get context labels' '$work/pmproxy.log'"
 physmem=$(curl -s -m 10 "$url/series/query?expr=mem.physmem" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0])')
 check "/series/values: mem.physmem is 16777216 KiB" sh -c \

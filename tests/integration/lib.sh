@@ -42,4 +42,8 @@ one_sample() {
 # sample's overrides the default).
 snapshot_value() { awk -v key="$2" '$1 == key { $1 = ""; v = substr($0, 2) } END { print v }' "$1"; }
 
+# pcp_at_least VERSION: the installed PCP is VERSION or later (pcp_version: its version).
+pcp_version=$(pminfo --version 2>&1 | sed -n 's/.*version \([0-9.]*\).*/\1/p')
+pcp_at_least() { [ "$(printf '%s\n%s\n' "$1" "$pcp_version" | sort -V | head -1)" = "$1" ]; }
+
 pmcd_alive() { kill -0 "$pmcd_pid" 2>/dev/null && pminfo -h 127.0.0.1 -f hinv.ncpu >/dev/null 2>&1; }

@@ -120,11 +120,17 @@ if command -v tmux >/dev/null; then
         "grep -q -E '^ *731 alice .*python3 train.py --epochs 10' '$work/htop.screen' &&
          grep -q -E '^ *1001 bob .*/usr/local/bin/backupd --nightly' '$work/htop.screen' &&
          grep -q 'Tasks: 8,' '$work/htop.screen'"
-    # htop's used = total - free - cached (mem.util.cached: the file cache) =
-    # 9.77G, near Activity Monitor's Memory Used (mem.util.memory_used, 9.86G)
-    # where it read 14.7G before; swap from vm.swapusage, where it read 0K/0K
-    check "pcp-htop's memory bar reads 9.77G of 16.0G used and its swap bar 512M of 2.00G" sh -c \
-        "grep -q -E 'Mem\\[.*9\\.77G/16\\.0G\\]' '$work/htop.screen' &&
+    # Used memory: from PCP 7.2 on, pcp-htop counts it as htop on a Mac does,
+    # wired + speculative + active less purgeable and file-backed
+    # (mem.util.external) + compressed + inactive: 9.86G, Activity Monitor's
+    # Memory Used (mem.util.memory_used), where it read 14.8G without
+    # mem.util.external; before, as on Linux, total - free - cached
+    # (mem.util.cached: the file cache) = 9.77G, where it read 14.7G without
+    # mem.util.cached. Swap from vm.swapusage, where it read 0K/0K.
+    used=9.77G
+    pcp_at_least 7.2 && used=9.86G
+    check "pcp-htop's memory bar reads $used of 16.0G used and its swap bar 512M of 2.00G" sh -c \
+        "grep 'Mem\\[' '$work/htop.screen' | grep -q -F '$used/16.0G]' &&
          grep -q -E 'Swp\\[.*51[0-9]M/2\\.00G\\]' '$work/htop.screen'"
 else
     not_ok "pcp-htop needs tmux (scripts/deps.sh installs it)"

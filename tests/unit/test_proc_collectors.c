@@ -77,7 +77,7 @@ go_to_sample(unsigned int s)
 }
 
 static int
-stop(void **state)
+teardown_replay(void **state)
 {
     (void)state;
     harness_stop();
@@ -263,7 +263,7 @@ cpu_time_uses_the_timebase(void **state)
     /* the fixture's python3 ran 0.75 of a core for 3800 s less than the uptime: its
      * user time is about 192,000 s, not 1/41.7 of it */
     assert_true(u64_of(1, 14, 731) > 190000ull * 1000);
-    stop(state);
+    teardown_replay(state);
 
     start_fixture("intel.snapshot");
     (void)u64_of(1, 14, 731);
@@ -493,7 +493,7 @@ energy_and_core_times_are_absent_where_the_kernel_has_none(void **state)
     assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 1, 731), PM_ERR_APPVERSION);
     assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 2, 731), PM_ERR_APPVERSION);
     assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 4, 731), PM_ERR_APPVERSION);
-    stop(state);
+    teardown_replay(state);
 
     start_fixture("apple-silicon.snapshot");
     assert_true(u64_of(100, 1, 731) > 0);
@@ -587,7 +587,7 @@ linux_names_serve_what_macos_has(void **state)
     assert_int_equal(row_status(PROC_CLUSTER_LINUX, 5, 731), PM_ERR_APPVERSION);  /* processor: macOS tells none */
     assert_int_equal(row_status(PROC_CLUSTER_LINUX, 6, 731), PM_ERR_APPVERSION);  /* vmstack */
     assert_int_equal(row_status(PROC_CLUSTER_LINUX, 2, 900), PM_ERR_VALUE);       /* the zombie has no task */
-    stop(state);
+    teardown_replay(state);
 
     start_text(&old, 1);
     assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 47), 512);                     /* a capture without the */
@@ -656,27 +656,27 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_teardown(cpu_time_uses_the_timebase, stop),
-        cmocka_unit_test_teardown(cpu_time_of_years_does_not_overflow, stop),
-        cmocka_unit_test_teardown(uid_is_real_and_euid_effective, stop),
-        cmocka_unit_test_teardown(a_name_the_directory_lacks_is_asked_for_once, stop),
-        cmocka_unit_test_teardown(translated_is_zero_or_one, stop),
-        cmocka_unit_test_teardown(a_zombie_is_listed_without_values, stop),
-        cmocka_unit_test_teardown(a_reused_pid_is_the_new_process, stop),
-        cmocka_unit_test_teardown(a_pid_reused_between_two_fetches_is_the_new_process, stop),
-        cmocka_unit_test_teardown(a_pid_seen_again_after_a_gap_is_listed_again, stop),
-        cmocka_unit_test_teardown(counters_never_go_backwards, stop),
-        cmocka_unit_test_teardown(minor_faults_stop_when_the_kernel_count_saturates, stop),
-        cmocka_unit_test_teardown(cmd_and_cwd_follow_an_exec_and_a_chdir, stop),
-        cmocka_unit_test_teardown(arguments_leave_the_environment_out, stop),
-        cmocka_unit_test_teardown(refused_data_is_a_permission_error, stop),
-        cmocka_unit_test_teardown(energy_and_core_times_are_absent_where_the_kernel_has_none, stop),
-        cmocka_unit_test_teardown(logical_writes_are_bytes_as_xnu_counts_them, stop),
-        cmocka_unit_test_teardown(owner_only_data_needs_the_owner_or_root, stop),
+        cmocka_unit_test_teardown(cpu_time_uses_the_timebase, teardown_replay),
+        cmocka_unit_test_teardown(cpu_time_of_years_does_not_overflow, teardown_replay),
+        cmocka_unit_test_teardown(uid_is_real_and_euid_effective, teardown_replay),
+        cmocka_unit_test_teardown(a_name_the_directory_lacks_is_asked_for_once, teardown_replay),
+        cmocka_unit_test_teardown(translated_is_zero_or_one, teardown_replay),
+        cmocka_unit_test_teardown(a_zombie_is_listed_without_values, teardown_replay),
+        cmocka_unit_test_teardown(a_reused_pid_is_the_new_process, teardown_replay),
+        cmocka_unit_test_teardown(a_pid_reused_between_two_fetches_is_the_new_process, teardown_replay),
+        cmocka_unit_test_teardown(a_pid_seen_again_after_a_gap_is_listed_again, teardown_replay),
+        cmocka_unit_test_teardown(counters_never_go_backwards, teardown_replay),
+        cmocka_unit_test_teardown(minor_faults_stop_when_the_kernel_count_saturates, teardown_replay),
+        cmocka_unit_test_teardown(cmd_and_cwd_follow_an_exec_and_a_chdir, teardown_replay),
+        cmocka_unit_test_teardown(arguments_leave_the_environment_out, teardown_replay),
+        cmocka_unit_test_teardown(refused_data_is_a_permission_error, teardown_replay),
+        cmocka_unit_test_teardown(energy_and_core_times_are_absent_where_the_kernel_has_none, teardown_replay),
+        cmocka_unit_test_teardown(logical_writes_are_bytes_as_xnu_counts_them, teardown_replay),
+        cmocka_unit_test_teardown(owner_only_data_needs_the_owner_or_root, teardown_replay),
         cmocka_unit_test(access_conf_allows_named_users),
-        cmocka_unit_test_teardown(linux_names_serve_what_macos_has, stop),
-        cmocka_unit_test_teardown(threads_are_instances_when_asked, stop),
-        cmocka_unit_test_teardown(a_request_makes_only_the_calls_its_rows_need, stop),
+        cmocka_unit_test_teardown(linux_names_serve_what_macos_has, teardown_replay),
+        cmocka_unit_test_teardown(threads_are_instances_when_asked, teardown_replay),
+        cmocka_unit_test_teardown(a_request_makes_only_the_calls_its_rows_need, teardown_replay),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
