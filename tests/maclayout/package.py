@@ -36,6 +36,7 @@ only the name matters).
 """
 import hashlib
 import os
+import pwd
 import shutil
 import stat
 import subprocess
@@ -94,8 +95,9 @@ class Entry:
     """An idb line: d(irectory), f(ile) or s(ymlink) at PATH (absolute here),
     with the file's payload or the link's value."""
 
-    def __init__(self, kind, path, mode=0o644, payload=None, value=None):
+    def __init__(self, kind, path, mode=0o644, payload=None, value=None, owner=None):
         self.kind, self.path, self.mode, self.payload, self.value = kind, path, mode, payload, value
+        self.owner = owner      # PCP's user where the package gives it the entry
 
 
 class Package:
@@ -114,6 +116,7 @@ class Package:
         self.carry_installed_pcp()
         self.add_darwin_agents(module, pmdaproc)
         self.add_configuration()
+        self.add_directories()
 
     # ---- what the package holds -------------------------------------------------
 
@@ -167,8 +170,10 @@ class Package:
         self.dirs(os.path.dirname(path))
 
     def dirs(self, path):
+        """PATH and the directories above it (a mode only where the package
+        gives one: add_directories)."""
         while path not in ("/", "") and path not in self.entries:
-            self.entries[path] = Entry("d", path, 0o755)
+            self.entries[path] = Entry("d", path, None)
             path = os.path.dirname(path)
 
     def admin_file(self, adm_dir, tmp_dir, name, mode, data):
@@ -270,6 +275,21 @@ class Package:
         self.file(c["PCP_PMCDCONF_PATH"], 0o644, pmcd_conf.encode())
         self.file(c["PCP_VAR_DIR"] + "/pmns/.NeedRebuild", 0o644, b"the package's mark: rebuild the PMNS\n")
 
+    def add_directories(self):
+        """The directories PCP's makefiles install empty, with their modes
+        and owners: GNUmakefile L83, L106; src/pmcd/GNUmakefile L37;
+        src/pmlogger/GNUmakefile L89-90; src/pmie/GNUmakefile L75-76;
+        src/pmproxy/GNUmakefile L59 (PCP 7 checks them before it starts
+        pmcd)."""
+        log, tmp = self.conf["PCP_LOG_DIR"], self.conf["PCP_TMP_DIR"]
+        for path, mode, owned in ((log, 0o775, True), (log + "/pmcd", 0o755, False),
+                                  (log + "/pmlogger", 0o775, True), (log + "/pmie", 0o775, True),
+                                  (log + "/pmproxy", 0o775, True), (tmp, 0o775, True),
+                                  (tmp + "/pmlogger", 0o775, True), (tmp + "/pmie", 0o775, True)):
+            self.dirs(path)
+            self.entries[path].mode = mode
+            self.entries[path].owner = self.conf["PCP_USER"] if owned else None
+
     # ---- what a Mac does with it ----------------------------------------------
 
     def install(self, root):
@@ -280,6 +300,11 @@ class Package:
                 e, target = self.entries[path], root + path
                 if kind == "d":
                     os.makedirs(target, exist_ok=True)
+                    if e.mode is not None:
+                        os.chmod(target, e.mode)
+                    if e.owner:
+                        user = pwd.getpwnam(e.owner)
+                        os.chown(target, user.pw_uid, user.pw_gid)
                     continue
                 if os.path.lexists(target):
                     if os.path.isdir(target) and not os.path.islink(target):
