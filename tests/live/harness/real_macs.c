@@ -30,6 +30,8 @@ real_macs_file(const char *relative)
 
     snprintf(path, sizeof(path), "%s/%s", corpus(), relative);
     if (stat(path, &st) != 0) {
+        if (getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
+            fail_msg("%s: the corpus of real-Mac data is required and not there", path);
         print_message("%s: no such file: the corpus of real-Mac data is not there "
                       "(PMDA_DARWIN_REAL_MACS names another folder): skipped\n", path);
         skip();

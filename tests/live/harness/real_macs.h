@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 /* The path of a file of the corpus (relative to its root); without the
- * corpus the test is skipped, saying so. */
+ * corpus the test is skipped, saying so (failed where
+ * PMDA_DARWIN_SHARED_REQUIRED is set). Either leaves the test at once:
+ * ask for the path before opening anything the test must close. */
 const char *real_macs_file(const char *relative);
 
 /* An IOReport channel list (lines "name<TAB>unit"): each line a simple
