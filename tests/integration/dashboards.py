@@ -227,16 +227,29 @@ def first_scrape(api, cache={}):
     return cache["at"]
 
 
+def scraped_at_or_after(api, at):
+    """Whether Prometheus holds a scrape of pmproxy taken at or after at."""
+    got = get(api, "/query", {"query": "timestamp(up)"})
+    return any(float(r["value"][1]) >= at for r in got["data"]["result"])
+
+
 def promql(api, target, query):
     """A time series panel's query_range over the last half minute at
     $__interval steps, as Grafana asks for a graph; else an instant query.
     The range starts no earlier than a whole rate window after the first
     scrape: a point whose window starts before it has fewer samples, and
-    rate() extrapolates it low by as much as the window is empty."""
+    rate() extrapolates it low by as much as the window is empty. Until
+    Prometheus has scraped that far (a quick run gets here sooner), there
+    is no such range: wait for the scrape."""
     if target.get("range"):
+        earliest = first_scrape(api) + RATE_WINDOW + SCRAPE
+        for _ in range(int(10 * RATE_WINDOW / SCRAPE)):
+            if scraped_at_or_after(api, earliest):
+                break
+            time.sleep(SCRAPE / 2)
         now = time.time()
-        start = max(now - 30, first_scrape(api) + RATE_WINDOW + SCRAPE)
-        return get(api, "/query_range", {"query": query, "start": start, "end": now, "step": INTERVAL})
+        return get(api, "/query_range", {"query": query, "start": max(now - 30, earliest), "end": now,
+                                         "step": INTERVAL})
     return get(api, "/query", {"query": query})
 
 
