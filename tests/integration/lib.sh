@@ -42,4 +42,15 @@ one_sample() {
 # sample's overrides the default).
 snapshot_value() { awk -v key="$2" '$1 == key { $1 = ""; v = substr($0, 2) } END { print v }' "$1"; }
 
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS (a
+# bound for a condition that never comes, never a time to wait).
+wait_for() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.2
+    done
+}
+
 pmcd_alive() { kill -0 "$pmcd_pid" 2>/dev/null && pminfo -h 127.0.0.1 -f hinv.ncpu >/dev/null 2>&1; }
