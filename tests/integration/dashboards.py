@@ -18,6 +18,7 @@ non-zero only if it could not finish.
 import glob
 import http.client
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -28,11 +29,12 @@ import urllib.request
 
 PMSERIES, PROMETHEUS = "pmseries", "prometheus"
 DATASOURCE = {PMSERIES: "performancecopilot-valkey-datasource", PROMETHEUS: "prometheus"}
-# fleet.sh's Prometheus scrapes every second (the data source's scrape
-# interval); $__interval is 5 s, as for the board's hour on a panel some
-# 700 pixels wide; Grafana's $__rate_interval is max($__interval + scrape
-# interval, 4 scrape intervals).
-SCRAPE, INTERVAL = 1, 5
+# fleet.sh's Prometheus scrapes every PROMETHEUS_SCRAPE seconds (the data
+# source's scrape interval, which fleet.sh derives from what a scrape costs:
+# 1 on an idle machine); $__interval is 5 s, as for the board's hour on a
+# panel some 700 pixels wide; Grafana's $__rate_interval is
+# max($__interval + scrape interval, 4 scrape intervals).
+SCRAPE, INTERVAL = int(os.environ.get("PROMETHEUS_SCRAPE", "1")), 5
 RATE_WINDOW = max(INTERVAL + SCRAPE, 4 * SCRAPE)
 GRAFANA_VARS = {"$__rate_interval": f"{RATE_WINDOW}s", "$__interval": f"{INTERVAL}s"}
 # rate() extrapolates the increase it sees to its window's edges: over so
@@ -260,8 +262,8 @@ def check_prometheus(dash, host, api):
         for var, value in GRAFANA_VARS.items():
             expr = expr.replace(var, value)
         what = f"Prometheus board, {panel['title']} {target['refId']}: {expr}"
-        # A rate needs two scrapes in its window: wait a few for them.
-        for _ in range(20):
+        # A rate needs two scrapes in its window: wait a window for them.
+        for _ in range(2 * RATE_WINDOW):
             answer = promql(api, target, expr)
             result = answer.get("data", {}).get("result", [])
             if result or answer.get("status") != "success":
