@@ -113,8 +113,12 @@ if command -v tmux >/dev/null; then
     tmux kill-session -t pmda-proc 2>/dev/null
     tmux new-session -d -s pmda-proc -x 200 -y 50 \
         "TERM=xterm PCP_DERIVED_CONFIG= PMCD_PORT=$PMCD_PORT /usr/lib/pcp/bin/pcp-htop --host=127.0.0.1 2> '$work/htop.err'"
-    sleep 4
-    tmux capture-pane -p -t pmda-proc > "$work/htop.screen" 2>&1
+    # The screen once pcp-htop has drawn its meters and its process list.
+    htop_drawn() {
+        tmux capture-pane -p -t pmda-proc > "$work/htop.screen" 2>&1 &&
+            grep -q 'Tasks: ' "$work/htop.screen" && grep -q -E '^ *731 ' "$work/htop.screen"
+    }
+    wait_for 60 htop_drawn
     tmux kill-session -t pmda-proc 2>/dev/null
     check "pcp-htop draws the fixture's processes with their users and commands" sh -c \
         "grep -q -E '^ *731 alice .*python3 train.py --epochs 10' '$work/htop.screen' &&
