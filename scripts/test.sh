@@ -21,6 +21,7 @@ python3 tests/integration/real_dumps.py corpus "the 4 tests that replay them" >/
 cmake -S . -B build -DPMDA_DARWIN_WERROR=ON
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j1)
+scripts/test-without-corpus.sh build   # the tests that read ../shared again, hidden from them as from a fresh clone
 bench/proc-scale.sh build       # the proc agent's cost per process at 1k and 10k processes
 scripts/test-pcp7.sh            # the tests labelled pcp again, against PCP 7
 

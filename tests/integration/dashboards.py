@@ -20,6 +20,7 @@ non-zero only if it could not finish.
 import glob
 import http.client
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -30,11 +31,12 @@ import urllib.request
 
 PMSERIES, PROMETHEUS = "pmseries", "prometheus"
 DATASOURCE = {PMSERIES: "performancecopilot-valkey-datasource", PROMETHEUS: "prometheus"}
-# fleet.sh's Prometheus scrapes every second (the data source's scrape
-# interval); $__interval is 5 s, as for the board's hour on a panel some
-# 700 pixels wide; Grafana's $__rate_interval is max($__interval + scrape
-# interval, 4 scrape intervals).
-SCRAPE, INTERVAL = 1, 5
+# fleet.sh's Prometheus scrapes every PROMETHEUS_SCRAPE seconds (the data
+# source's scrape interval, which fleet.sh derives from what a scrape costs:
+# 1 on an idle machine); $__interval is 5 s, as for the board's hour on a
+# panel some 700 pixels wide; Grafana's $__rate_interval is
+# max($__interval + scrape interval, 4 scrape intervals).
+SCRAPE, INTERVAL = int(os.environ.get("PROMETHEUS_SCRAPE", "1")), 5
 RATE_WINDOW = max(INTERVAL + SCRAPE, 4 * SCRAPE)
 GRAFANA_VARS = {"$__rate_interval": f"{RATE_WINDOW}s", "$__interval": f"{INTERVAL}s"}
 # rate() extrapolates the increase it sees to its window's edges: over so
@@ -229,17 +231,26 @@ def first_scrape(api, cache={}):
     return cache["at"]
 
 
+def scraped_at_or_after(api, at):
+    """Whether Prometheus holds a scrape of pmproxy taken at or after at."""
+    got = get(api, "/query", {"query": "timestamp(up)"})
+    return any(float(r["value"][1]) >= at for r in got["data"]["result"])
+
+
 def promql(api, target, query):
     """A time series panel's query_range over the last half minute at
     $__interval steps, as Grafana asks for a graph; else an instant query.
     The range starts no earlier than a whole rate window after the first
     scrape: a point whose window starts before it has fewer samples, and
-    rate() extrapolates it low by as much as the window is empty. Sooner
-    than a step after that, it waits: Prometheus refuses a range that ends
-    before it starts."""
+    rate() extrapolates it low by as much as the window is empty. Until
+    Prometheus has scraped that far (a quick run gets here sooner), there
+    is no such range: wait for the scrape."""
     if target.get("range"):
         earliest = first_scrape(api) + RATE_WINDOW + SCRAPE
-        time.sleep(max(0.0, earliest + INTERVAL - time.time()))
+        for _ in range(int(10 * RATE_WINDOW / SCRAPE)):
+            if scraped_at_or_after(api, earliest):
+                break
+            time.sleep(SCRAPE / 2)
         now = time.time()
         return get(api, "/query_range", {"query": query, "start": max(now - 30, earliest), "end": now,
                                          "step": INTERVAL})
@@ -253,8 +264,8 @@ def check_prometheus(dash, host, api):
         for var, value in GRAFANA_VARS.items():
             expr = expr.replace(var, value)
         what = f"Prometheus board, {panel['title']} {target['refId']}: {expr}"
-        # A rate needs two scrapes in its window: wait a few for them.
-        for _ in range(20):
+        # A rate needs two scrapes in its window: wait a window for them.
+        for _ in range(2 * RATE_WINDOW):
             answer = promql(api, target, expr)
             result = answer.get("data", {}).get("result", [])
             if result or answer.get("status") != "success":

@@ -35,16 +35,6 @@ stop_servers() {
 }
 trap stop_servers EXIT
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS.
-wait_for() {
-    local deadline=$((SECONDS + $1))
-    shift
-    until "$@" >/dev/null 2>&1; do
-        [ $SECONDS -lt $deadline ] || return 1
-        sleep 0.2
-    done
-}
-
 start_pmcd "$work/pmcd" "$module" "$fixture" "$pmdaproc" || { not_ok "pmcd starts"; finish; exit 1; }
 host=$(pminfo -h 127.0.0.1 -f pmcd.hostname | sed -n 's/^ *value "\(.*\)"$/\1/p')
 check "the private pmcd runs PCP's pmcd agent: pmcd.hostname answers" [ -n "$host" ]
@@ -167,7 +157,15 @@ PCP_RUN_DIR="$work/pmproxy" "$PCP_BINADM_DIR/pmproxy" -f -A -i 127.0.0.1 -p "$pr
 servers="$servers $!"
 url=http://127.0.0.1:$proxy_port
 wait_for 20 curl -sf -m 10 "$url/metrics?names=hinv.ncpu" || { not_ok "pmproxy starts"; cat "$work/pmproxy.log"; finish; exit 1; }
-curl -s -m 10 "$url/metrics" > "$work/metrics"
+# Prometheus fails a scrape that takes longer than its interval and marks
+# every series stale, which empties the queries below and drops points from
+# a rate's window: the interval is the first whole second past twice the
+# longest of three fetches of what it scrapes, pmproxy's /metrics (0.14 s
+# alone, 0.5 to 1.4 s with builds or busy loops beside it), for the scrapes
+# share the CPU with Prometheus too. A rate's window holds five scrapes.
+cost=$(for _ in 1 2 3; do curl -s -m 60 -o "$work/metrics" -w '%{time_total}\n' "$url/metrics"; done | sort -n | tail -1)
+scrape=$(awk -v cost="$cost" 'BEGIN { print int(2 * cost) + 1 }') window=$((5 * scrape))
+echo "# pmproxy serves /metrics in $cost s at most: Prometheus scrapes every $scrape s, rates over $window s"
 check "/metrics: hinv_ncpu is 8, with the hostname label" grep -q "^hinv_ncpu{.*hostname=\"$host\".*} 8\$" "$work/metrics"
 check "/metrics: utun0's MTU (1380) carries interface_type tunnel" \
     sh -c "grep '^network_interface_mtu{.*instname=\"utun0\".*} 1380\$' '$work/metrics' | grep -q 'interface_type=\"tunnel\"'"
@@ -191,8 +189,8 @@ echo "# Prometheus"
 prom_port=$(free_port)
 cat > "$work/prometheus.yml" <<EOF
 global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
+  scrape_interval: ${scrape}s
+  evaluation_interval: ${scrape}s
 rule_files:
   - $rules
 scrape_configs:
@@ -216,11 +214,13 @@ got=$(instances 'network_interface_mtu{interface_type="tunnel"}')
 check "Prometheus: network_interface_mtu{interface_type=\"tunnel\"} is utun0's 1380 (got: $got)" [ "$got" = "utun0=1380" ]
 got=$(instances 'filesys_full{apfs_container="disk3",instname="/System/Volumes/Data"} > 50' | sed 's/=.*//')
 check "Prometheus: the Data volume of container disk3 is over half full (got: $got)" [ "$got" = "/System/Volumes/Data" ]
-# The rules over real series: after a few scrapes every rule has been
-# evaluated without error, and the arithmetic the rules do across series
-# (a level's idle time over its CPU count, P against E cores by host, read
-# and write errors, errors and drops) matches the series pmproxy exports.
-sleep 3
+# The rules over real series: once a rate's window holds two scrapes, every
+# rule has been evaluated without error, and the arithmetic the rules do
+# across series (a level's idle time over its CPU count, P against E cores
+# by host, read and write errors, errors and drops) matches the series
+# pmproxy exports.
+rated() { promql "sum_over_time(up{job=\"pcp\"}[${window}s]) >= 2" | grep -q '"result":\[{'; }
+wait_for $((4 * window)) rated || not_ok "Prometheus scrapes pmproxy twice in $window s"
 rules_evaluated() {
     curl -s -m 10 "$api/rules" | python3 -c 'import json, re, sys
 rules = [r for g in json.load(sys.stdin)["data"]["groups"] for r in g["rules"]]
@@ -230,23 +230,23 @@ sys.exit(not (len(rules) == len(written) and
 }
 check "Prometheus loads every alert rule and evaluates each without error" wait_for 20 rules_evaluated
 count() { promql "$1" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["data"]["result"]))'; }
-busy='100 * (1 - rate(kernel_perflevel_cpu_idle{perflevel="LEVEL"}[5s]) / 1000 / hinv_perflevel_logical{perflevel="LEVEL"})'
+busy="100 * (1 - rate(kernel_perflevel_cpu_idle{perflevel=\"LEVEL\"}[${window}s]) / 1000 / hinv_perflevel_logical{perflevel=\"LEVEL\"})"
 pbusy=${busy//LEVEL/performance} ebusy=${busy//LEVEL/efficiency}
 check "the P/E rules' arithmetic: a level's busy share, and P against E by host, give a value each" sh -c \
     "[ '$(count "$pbusy")' = 1 ] && [ '$(count "$pbusy >= 0 and on (instance, hostname) $ebusy >= 0")' = 1 ]"
 # The throttling rule's busy share and clock in percent of the top, in tenths,
 # on pmproxy's units (ns, cycles, MHz): the fixture's PCPU is 50% busy at 2750
 # of 3500 MHz, its ECPU 40% at 1500 of 1800 (all ratios of one fetch: exact).
-rates='rate(kernel_cpucluster_active[5s]) + rate(kernel_cpucluster_idle[5s]) + rate(kernel_cpucluster_down[5s])'
-got=$(instances "round(1000 * rate(kernel_cpucluster_active[5s]) / ($rates))")
+rates="rate(kernel_cpucluster_active[${window}s]) + rate(kernel_cpucluster_idle[${window}s]) + rate(kernel_cpucluster_down[${window}s])"
+got=$(instances "round(1000 * rate(kernel_cpucluster_active[${window}s]) / ($rates))")
 check "the throttling rule's busy share of each cluster: PCPU 50%, ECPU 40% (got: $got)" [ "$got" = "ECPU=400 PCPU=500" ]
-got=$(instances 'round(10 * 100 * 1000 * rate(kernel_cpucluster_cycles[5s]) / rate(kernel_cpucluster_active[5s])
-                       / kernel_cpucluster_clock_max)')
+got=$(instances "round(10 * 100 * 1000 * rate(kernel_cpucluster_cycles[${window}s]) / rate(kernel_cpucluster_active[${window}s])
+                       / kernel_cpucluster_clock_max)")
 check "the throttling rule's clock of each cluster: PCPU 78.6%, ECPU 83.3% of its top (got: $got)" \
     [ "$got" = "ECPU=833 PCPU=786" ]
-got=$(count 'increase(disk_dev_read_errors[5s]) + increase(disk_dev_write_errors[5s])')
+got=$(count "increase(disk_dev_read_errors[${window}s]) + increase(disk_dev_write_errors[${window}s])")
 check "the disk rule's sum of read and write errors has a value for each disk (got $got)" [ "$got" -ge 1 ]
-got=$(count 'rate(network_interface_total_errors[5s]) + rate(network_interface_total_drops[5s])')
+got=$(count "rate(network_interface_total_errors[${window}s]) + rate(network_interface_total_drops[${window}s])")
 check "the interface rule's sum of errors and drops has a value for each interface (got $got)" [ "$got" -ge 6 ]
 # The rules' tests name the series the rules read: each is one pmproxy exports.
 sed -n "s/^ *- series: '\([a-z_0-9]*\){.*/\1/p" "$src/tests/prometheus/darwin-alerts.test.yml" | sort -u > "$work/rule-series"
@@ -260,7 +260,7 @@ while IFS= read -r line; do
         "not ok - "*) not_ok "${line#not ok - }" ;;
         *) echo "$line" ;;
     esac
-done < <(python3 -B "$dashboards" check "$src" "$host" "$url" "$api" "$logged_from" "$logged_to" 2>&1 ||
+done < <(PROMETHEUS_SCRAPE=$scrape python3 -B "$dashboards" check "$src" "$host" "$url" "$api" "$logged_from" "$logged_to" 2>&1 ||
          echo "not ok - dashboards.py ran to its end")
 
 check "pmcd is still up" pmcd_alive

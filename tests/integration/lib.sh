@@ -45,5 +45,15 @@ snapshot_value() { awk -v key="$2" '$1 == key { $1 = ""; v = substr($0, 2) } END
 # pcp_at_least VERSION: the installed PCP is VERSION or later (pcp_version: its version).
 pcp_version=$(pminfo --version 2>&1 | sed -n 's/.*version \([0-9.]*\).*/\1/p')
 pcp_at_least() { [ "$(printf '%s\n%s\n' "$1" "$pcp_version" | sort -V | head -1)" = "$1" ]; }
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS (a
+# bound for a condition that never comes, never a time to wait).
+wait_for() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.2
+    done
+}
 
 pmcd_alive() { kill -0 "$pmcd_pid" 2>/dev/null && pminfo -h 127.0.0.1 -f hinv.ncpu >/dev/null 2>&1; }

@@ -113,8 +113,12 @@ if command -v tmux >/dev/null; then
     tmux kill-session -t pmda-proc 2>/dev/null
     tmux new-session -d -s pmda-proc -x 200 -y 50 \
         "TERM=xterm PCP_DERIVED_CONFIG= PMCD_PORT=$PMCD_PORT /usr/lib/pcp/bin/pcp-htop --host=127.0.0.1 2> '$work/htop.err'"
-    sleep 4
-    tmux capture-pane -p -t pmda-proc > "$work/htop.screen" 2>&1
+    # The screen once pcp-htop has drawn its meters and its process list.
+    htop_drawn() {
+        tmux capture-pane -p -t pmda-proc > "$work/htop.screen" 2>&1 &&
+            grep -q 'Tasks: ' "$work/htop.screen" && grep -q -E '^ *731 ' "$work/htop.screen"
+    }
+    wait_for 60 htop_drawn
     tmux kill-session -t pmda-proc 2>/dev/null
     check "pcp-htop draws the fixture's processes with their users and commands" sh -c \
         "grep -q -E '^ *731 alice .*python3 train.py --epochs 10' '$work/htop.screen' &&
@@ -138,12 +142,17 @@ fi
 check "pmcd is still healthy" sh -c "pminfo $host -f proc.nprocs hinv.ncpu | grep -c value | grep -q 2"
 
 # A snapshot of 10,000 processes (100,000 threads, 39 MB): pmdaproc answers
-# pmcd's first exchange before it loads the snapshot, so pmcd keeps it
-# (it gives an agent 3 s) and the first request gets every process.
+# pmcd's first exchange before it loads the snapshot, so pmcd keeps it (it
+# gives an agent 3 s), and says in its log when it has loaded. A request
+# before then waits on the load, 2 s alone but over pmcd's 5 s for a
+# request on a busy machine, where pmcd would drop the agent: the first
+# request waits for that line, and gets every process.
 stop_pmcd
 python3 "$src/bench/gen-procs.py" 10000 10 > "$work/10k.snapshot"
 start_pmcd "$work/pmcd-10k" "$module" "$work/10k.snapshot" "$pmdaproc" ||
     not_ok "pmcd starts with both agents over a 10,000-process snapshot"
+wait_for 120 grep -q 'proc: replaying .*10k.snapshot' "$work/pmcd-10k/proc.log" ||
+    not_ok "pmdaproc loads the 10,000-process snapshot"
 pminfo $host -f proc.nprocs > "$work/10k.nprocs" 2>&1
 check "over a 10,000-process snapshot pmdaproc stays connected and counts them all" sh -c \
     "grep -q 'value 10000' '$work/10k.nprocs' && ! grep -q -i 'timeout\|not ready\|No PMCD agent' '$work/pmcd-10k/pmcd.log'"

@@ -70,13 +70,6 @@ storage_checks() {
         ! grep -q -E '\"/dev\"|Data/home' '$work/filesys' && grep -q -E 'value [67]\$' '$work/filesys'"
     pmrep -h 127.0.0.1 -t 1 -s 2 -i /System/Volumes/Data filesys.full > "$work/pmrep.fs" 2>&1
     check "pmrep shows the Data volume 52-53% full, as df would" sh -c "grep -q -E '^ *52\.[0-9]+' '$work/pmrep.fs'"
-    if macstat=$(pcp_file pmrep/macstat.conf); then
-        pmrep -c "$macstat" -h 127.0.0.1 -t 1 -s 2 :macstat > "$work/macstat" 2>&1
-        check "pmrep :macstat (PCP's report for macOS, $macstat) runs with every column" sh -c "grep -q 'read' '$work/macstat' &&
-            [ \$(grep -c -E '^ *[0-9]+ ' '$work/macstat') -ge 2 ] && ! grep -q -i -E 'error|invalid|unknown' '$work/macstat'"
-    else
-        skip "pmrep :macstat: PCP's macstat.conf is neither installed nor in ../shared/upstream-pcp"
-    fi
     pminfo -h 127.0.0.1 -f rpc.client.rpccnt rpc.server.retfailed > "$work/nfs" 2>&1
     check "NFS client counters are served; the absent server is not supported, not zero" sh -c \
         "grep -q ' value [1-9][0-9]*\$' '$work/nfs' && grep -q 'not supported' '$work/nfs'"

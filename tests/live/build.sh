@@ -67,7 +67,9 @@ for f in $portable $replay; do
     "$cc" $common $linux_flags -c "$src/$f" -o "$out/linux/portable/$(basename "$f" .c).o" ||
         { echo "FAIL: $f does not compile for Linux"; exit 1; }
 done
-for f in "$here"/harness/*.c "$here"/test_*.c; do
+# The unit tests' reader of the corpus of real Macs' data serves the harness too.
+helpers="$here/harness/*.c $src/tests/unit/real_macs_file.c"
+for f in $helpers "$here"/test_*.c; do
     compile linux "$f" $linux_flags
 done
 
@@ -97,7 +99,7 @@ done
 
 # One program per test file; a name without a definition fails here.
 harness=""
-for f in "$here"/harness/*.c; do harness="$harness $out/linux/$(basename "$f" .c).o"; done
+for f in $helpers; do harness="$harness $out/linux/$(basename "$f" .c).o"; done
 for t in "$here"/test_*.c; do
     name=$(basename "$t" .c)
     "$cc" $sanitize -fprofile-instr-generate -Wl,--gc-sections -o "$out/$name" "$out/linux/$name.o" \

@@ -22,31 +22,8 @@
 
 #include "dvfs_decode.h"
 #include "pstate_decode.h"
+#include "real_macs_file.h"
 #include "reg_entries.h"
-
-/* ---- the corpus ---- */
-
-static const char *
-corpus_file(const char *relative)
-{
-    static char path[4096];
-    const char *root = getenv("PMDA_DARWIN_REAL_MACS");
-    FILE *f;
-
-    if (root != NULL && root[0] != '\0')
-        snprintf(path, sizeof(path), "%s/%s", root, relative);
-    else
-        snprintf(path, sizeof(path), "%s/../shared/real-macs/%s", SOURCE_DIR, relative);
-    if ((f = fopen(path, "r")) != NULL) {
-        fclose(f);
-        return path;
-    }
-    if (getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
-        fail_msg("%s: the corpus of real-Mac data is required and not there", path);
-    print_message("%s: not there (PMDA_DARWIN_REAL_MACS names another folder): skipped\n", path);
-    skip();
-    return NULL;
-}
 
 /* The first line of a corpus file that contains needle, a data line or
  * (header set) one of the '#' lines that say what the data is, into line;
@@ -54,7 +31,7 @@ corpus_file(const char *relative)
 static void
 find_line(const char *relative, int header, const char *needle, char *line, size_t len)
 {
-    FILE *f = fopen(corpus_file(relative), "r");
+    FILE *f = fopen(real_macs_file(relative), "r");
 
     assert_non_null(f);
     while (fgets(line, (int)len, f) != NULL)
@@ -255,7 +232,7 @@ static void
 m1_p_table_is_in_hz(void **state)
 {
     static const char file[] = "pmgr/m1-voltage-states5-sram-hex-psutil-pr2222.txt";
-    FILE *f = fopen(corpus_file(file), "r");
+    FILE *f = fopen(real_macs_file(file), "r");
     unsigned char raw[512];
     size_t n = 0;
     char line[512];
@@ -460,7 +437,7 @@ m4_pro_clusters_on_macos_27(void **state)
 {
     static const char file[] = "ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt";
     static const char *const names[] = { "PCPU", "PCPM", "PCPM_IDLE" };
-    FILE *f = fopen(corpus_file(file), "r");
+    FILE *f = fopen(real_macs_file(file), "r");
     struct pstate_channel ch;
     struct plat_reg_set set;
     char line[2048];
@@ -502,7 +479,7 @@ static void
 m2_core_lists_a_state_less_than_its_table(void **state)
 {
     static const char file[] = "ioreport/m2-macos-notstated-socpowerbud8-iorepdump-ecpu00.txt";
-    FILE *f = fopen(corpus_file(file), "r");
+    FILE *f = fopen(real_macs_file(file), "r");
     struct pstate_channel ch;
     struct plat_reg_set set;
     char line[512];

@@ -17,6 +17,7 @@
 
 #include "agent_harness.h"
 #include "metric_ids.h"
+#include "real_macs_file.h"
 #include "registry_set.h"
 
 enum { CPUCLUSTER = 127, CPUCORE = 128, GPU_PSTATE = 129, ENERGY = 126 };
@@ -456,21 +457,13 @@ unknown_work_judges_nothing(void **state_)
 static void
 every_energy_channel_of_an_m5_max_is_served(void **state_)
 {
-    const char *root = getenv("PMDA_DARWIN_REAL_MACS");
-    char path[4096], line[256];
+    FILE *f = fopen(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"), "r");
+    char line[256];
     unsigned int n = 0;
     pmAtomValue v[400];
-    FILE *f;
 
     (void)state_;
-    snprintf(path, sizeof(path), "%s/ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv",
-             root != NULL && root[0] != '\0' ? root : SOURCE_DIR "/../shared/real-macs");
-    if ((f = fopen(path, "r")) == NULL) {
-        if (getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
-            fail_msg("%s: the corpus of real-Mac data is required and not there", path);
-        print_message("%s: not there: skipped\n", path);
-        skip();
-    }
+    assert_non_null(f);
     reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
     while (fgets(line, sizeof(line), f) != NULL) {
         char *tab = strchr(line, '\t');

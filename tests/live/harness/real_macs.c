@@ -4,38 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* This file is SRC/tests/live/harness/real_macs.c; the corpus is
- * SRC/../shared/real-macs unless the environment names another. */
-static const char *
-corpus(void)
-{
-    static char root[4096];
-    const char *env = getenv("PMDA_DARWIN_REAL_MACS");
-    const char *slash = strrchr(__FILE__, '/');
-
-    if (env != NULL && env[0] != '\0')
-        return env;
-    snprintf(root, sizeof(root), "%.*s/../../../../shared/real-macs", (int)(slash ? slash - __FILE__ : 1),
-             slash ? __FILE__ : ".");
-    return root;
-}
-
-const char *
-real_macs_file(const char *relative)
-{
-    static char path[4096];
-    struct stat st;
-
-    snprintf(path, sizeof(path), "%s/%s", corpus(), relative);
-    if (stat(path, &st) != 0) {
-        print_message("%s: no such file: the corpus of real-Mac data is not there "
-                      "(PMDA_DARWIN_REAL_MACS names another folder): skipped\n", path);
-        skip();
-    }
-    return path;
-}
 
 /* Each line of a corpus file without its line end, to line(). */
 static unsigned int

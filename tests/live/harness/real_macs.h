@@ -1,17 +1,14 @@
 /*
  * Data recorded on real Macs, loaded into the double: IOReport channel
  * lists, SMC key dumps and HID sensor listings from the corpus beside the
- * project (../shared/real-macs from the project's root, or the folder
- * $PMDA_DARWIN_REAL_MACS names; its README says where each file came from).
+ * project (real_macs_file.h).
  */
 #ifndef PMDA_DARWIN_LIVE_REAL_MACS_H
 #define PMDA_DARWIN_LIVE_REAL_MACS_H
 
 #include <stdint.h>
 
-/* The path of a file of the corpus (relative to its root); without the
- * corpus the test is skipped, saying so. */
-const char *real_macs_file(const char *relative);
+#include "real_macs_file.h"
 
 /* An IOReport channel list (lines "name<TAB>unit"): each line a simple
  * channel of the "Energy Model" group without a subgroup, of value

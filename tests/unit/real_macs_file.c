@@ -1,0 +1,35 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "real_macs_file.h"
+
+const char *
+real_macs_file(const char *relative)
+{
+    static char path[4096];
+    const char *root = getenv("PMDA_DARWIN_REAL_MACS");
+    const char *slash = strrchr(__FILE__, '/');     /* this file is SRC/tests/unit/real_macs_file.c */
+    struct stat st;
+
+    if (root != NULL && root[0] != '\0')
+        snprintf(path, sizeof(path), "%s/%s", root, relative);
+    else
+        snprintf(path, sizeof(path), "%.*s/../../../shared/real-macs/%s", (int)(slash ? slash - __FILE__ : 1),
+                 slash ? __FILE__ : ".", relative);
+    if (stat(path, &st) == 0)
+        return path;
+    if (getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
+        fail_msg("%s: the corpus of real-Mac data is required and not there", path);
+    print_message("%s: not there, the corpus of real-Mac data (PMDA_DARWIN_REAL_MACS names another folder): "
+                  "skipped\n", path);
+    skip();
+    return NULL;
+}
