@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 int
@@ -30,6 +31,12 @@ live_begin(void *ctx)
 
     src->error[0] = '\0';
     return src;
+}
+
+uint64_t
+live_clock_ns(void)
+{
+    return clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW);
 }
 
 static const char *

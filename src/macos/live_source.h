@@ -54,6 +54,10 @@ struct live_source {
     char error[512];                /* every failure of the current call */
 };
 
+/* Nanoseconds on a clock that never steps back and counts sleep
+ * (CLOCK_MONOTONIC_RAW: mach_continuous_time), for retry intervals. */
+uint64_t live_clock_ns(void);
+
 /* Start a platform call: clears the failures of the previous one. */
 struct live_source *live_begin(void *ctx);
 

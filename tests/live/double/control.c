@@ -18,6 +18,7 @@ static struct function {
     int err;
 } functions[MAX_FUNCTIONS];
 static unsigned int nfunctions;
+static uint64_t clock_ns;           /* the virtual clock: ns since the reset */
 
 static struct function *
 function(const char *name)
@@ -59,6 +60,18 @@ dbl_failing(const char *fn)
 }
 
 void
+dbl_clock_advance(uint64_t ns)
+{
+    clock_ns += ns;
+}
+
+uint64_t
+dbl_clock_ns(void)
+{
+    return clock_ns;
+}
+
+void
 dbl_violation(const char *fmt, ...)
 {
     va_list ap;
@@ -77,6 +90,7 @@ dbl_reset(void)
 {
     nfunctions = 0;
     memset(functions, 0, sizeof(functions));
+    clock_ns = 0;
     dbl_private_reset();
     dbl_io_reset();
     dbl_cf_reset();

@@ -14,6 +14,14 @@
 /* Forget every setting, object and count (between tests). */
 void dbl_reset(void);
 
+/* The Mac's clocks, virtual: time stands still until a test moves it.
+ * mach_absolute_time, mach_continuous_time, clock_gettime_nsec_np and
+ * gettimeofday (the wall clock dbl_now set, plus the time moved since)
+ * all read it; sleep is not modelled, so the uptime and continuous clocks
+ * agree. dbl_clock_ns: nanoseconds since the reset. */
+void dbl_clock_advance(uint64_t ns);
+uint64_t dbl_clock_ns(void);
+
 /* Faults: the nth call (1 = the next; 0 = every call from now on) of the
  * doubled function named fn fails with err: a Darwin errno for the POSIX
  * calls, a kern_return_t for Mach and IOKit, a status for notify(3). */

@@ -37,6 +37,7 @@
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include <utmpx.h>
 
@@ -143,9 +144,31 @@ gettimeofday(struct timeval *tv, void *tz)
     (void)tz;
     if ((err = dbl_failing("gettimeofday")) != 0)
         return fail(err);
-    tv->tv_sec = libc.now_sec;
-    tv->tv_usec = libc.now_usec;
+    tv->tv_sec = libc.now_sec + (int64_t)(dbl_clock_ns() / 1000000000u);
+    tv->tv_usec = libc.now_usec + (int32_t)(dbl_clock_ns() / 1000u % 1000000u);
+    if (tv->tv_usec >= 1000000) {
+        tv->tv_sec++;
+        tv->tv_usec -= 1000000;
+    }
     return 0;
+}
+
+/* Every clock the live code may read is the virtual one (sleep is not
+ * modelled); an id Darwin's time.h does not define is EINVAL, as
+ * Libc's gen/clock_gettime.c answers it, returning 0. */
+__uint64_t
+clock_gettime_nsec_np(clockid_t id)
+{
+    switch (id) {
+    case CLOCK_REALTIME:
+        return (uint64_t)libc.now_sec * 1000000000u + (uint64_t)libc.now_usec * 1000u + dbl_clock_ns();
+    case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW: case CLOCK_MONOTONIC_RAW_APPROX:
+    case CLOCK_UPTIME_RAW: case CLOCK_UPTIME_RAW_APPROX:
+        return dbl_clock_ns();
+    default:
+        dbl_set_errno(EINVAL);
+        return 0;
+    }
 }
 
 void

@@ -307,6 +307,22 @@ mach_timebase_info(mach_timebase_info_t info)
     return KERN_SUCCESS;
 }
 
+/* Ticks of the timebase mach_timebase_info gives (numer/denom ns each). */
+uint64_t
+mach_absolute_time(void)
+{
+    if (mach.numer == 0)
+        dbl_violation("mach_absolute_time with no timebase set (dbl_mach_timebase)");
+    return dbl_clock_ns() * mach.denom / mach.numer;
+}
+
+/* The same clock counting sleep too: sleep is not modelled. */
+uint64_t
+mach_continuous_time(void)
+{
+    return mach_absolute_time();
+}
+
 /* Darwin's texts for the codes the live code can see (mach/kern_return.h,
  * IOKit's iokit/IOKit/IOReturn.h); mach_error_string never fails. */
 char *
