@@ -209,11 +209,15 @@ snapshot_logins(void *ctx, struct plat_login_set *out)
 /* What a registry query reads from the file, found at its first answer:
  * the recorded entries "ioreg[MATCH#ID]" and, of each, the properties the
  * query asks for (an imported dump holds more: the live reader would
- * record none of those). */
+ * record none of those), in the order the file gives them: the source's.
+ * An IOReport channel's states come in the order of their indexes in
+ * libIOReport, which their names' order is not (V10P8 sorts before V1P17,
+ * P10 before P2). */
 struct plan_prop {
     const char *path;                   /* points into the entry's key */
     const struct snap_entry *value;
     int counter;
+    int line;                           /* where the file first gives it */
 };
 
 struct plan_entry {
@@ -243,6 +247,14 @@ find_field(struct snap *s, const char *instance, const char *field)
 }
 
 static int
+in_file_order(const void *a, const void *b)
+{
+    int x = ((const struct plan_prop *)a)->line, y = ((const struct plan_prop *)b)->line;
+
+    return (x > y) - (x < y);
+}
+
+static int
 plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id)
 {
     const struct plat_reg_query *q = p->query;
@@ -250,6 +262,7 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
     size_t cursor = 0, plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
     int registry = reg_query_is_registry(q), sts;
     struct plan_entry *e;
+    const struct snap_entry *value;
     const char *k;
 
     if (plen >= sizeof(prefix))
@@ -265,9 +278,13 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
             continue;
         if ((sts = array_grow((void **)&p->prop, &p->prop_cap, p->nprops, sizeof(*p->prop))) < 0)
             return sts;
-        p->prop[p->nprops++] = (struct plan_prop){ k + plen, snap_find(s, k), rec_registry_is_counter(q, k + plen) };
+        value = snap_find(s, k);
+        p->prop[p->nprops++] = (struct plan_prop){ k + plen, value, rec_registry_is_counter(q, k + plen),
+                                                   snap_first_line(s, value) };
         e->nprops++;
     }
+    if (e->nprops > 1)
+        qsort(p->prop + e->first, e->nprops, sizeof(*p->prop), in_file_order);
     return 0;
 }
 

@@ -1156,6 +1156,15 @@ snap_key_with_prefix(const struct snap *s, const char *prefix, size_t *cursor)
     return s->entries[i - 1].key;
 }
 
+int
+snap_first_line(const struct snap *s, const struct snap_entry *e)
+{
+    for (unsigned int slot = 0; slot <= s->nsamples; slot++)
+        if (e->line[slot] != 0)
+            return e->line[slot];   /* slots are in file order, and a slot is given once */
+    return 0;
+}
+
 const char *
 snap_instance(const struct snap *s, const char *family, unsigned int index)
 {

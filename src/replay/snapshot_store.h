@@ -113,6 +113,10 @@ int snap_now(struct snap *s, uint64_t *usec);
 /* The keys that start with prefix, in order: pass *cursor = 0 first; NULL at the end. */
 const char *snap_key_with_prefix(const struct snap *s, const char *prefix, size_t *cursor);
 
+/* The line where the file first gives e: where the source that wrote it
+ * put it among its neighbours (0: a key no line gave). */
+int snap_first_line(const struct snap *s, const struct snap_entry *e);
+
 /* The index-th instance name seen for a family, in order of first appearance; NULL past the end. */
 const char *snap_instance(const struct snap *s, const char *family, unsigned int index);
 

@@ -66,6 +66,32 @@ fake_registry(void *c, const struct plat_reg_query *q, struct plat_reg_set *o)
     return o->n > 0 ? 0 : -ENOENT;
 }
 
+/* The system agent's machine: Apple Silicon's timebase and no processes,
+ * for darwin-snapshot's writer, which records them too. */
+static int
+fake_timebase(void *c, struct plat_timebase *o)
+{
+    (void)c;
+    *o = (struct plat_timebase){ .numer = 125, .denom = 3 };
+    return 0;
+}
+
+static int
+fake_procs(void *c, struct plat_proc_set *o)
+{
+    (void)c;
+    *o = (struct plat_proc_set){ 0 };
+    return 0;
+}
+
+static int
+fake_sock_owners(void *c, struct plat_sock_owner_set *o)
+{
+    (void)c;
+    *o = (struct plat_sock_owner_set){ 0 };
+    return 0;
+}
+
 static int
 fake_mounts(void *c, struct plat_mount_set *o)
 {
@@ -178,7 +204,8 @@ fake_platform_init(struct fake_platform *f)
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
         .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
         .tcp = fake_tcp, .tcpconn = fake_tcpconn, .registry = fake_registry,
-        .mounts = fake_mounts, .nfs = fake_nfs,
+        .mounts = fake_mounts, .nfs = fake_nfs, .timebase = fake_timebase, .procs = fake_procs,
+        .sock_owners = fake_sock_owners,
         .error = fake_error, .close = fake_close,
     };
     f->host = (struct plat_host){ .page_size = 16384, .clock_hz = 100, .memsize = 16ULL << 30 };

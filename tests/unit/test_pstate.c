@@ -19,11 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dvfs_decode.h"
+#include "fake_platform.h"
 #include "pstate_decode.h"
 #include "real_macs_file.h"
 #include "reg_entries.h"
+#include "replay.h"
+#include "snapshot_write.h"
 
 /* The first line of a corpus file that contains needle, a data line or
  * (header set) one of the '#' lines that say what the data is, into line;
@@ -428,23 +432,16 @@ macmon_channel(uint64_t id, char *line)
     return 0;
 }
 
-/* An M4 Pro on macOS 27 beta (macmon issue 66): the complex channels PCPU
- * (the state the P cores asked for: DOWN, IDLE, V0P18..V18P0), PCPM (the
- * state the cluster ran in), PCPM_IDLE (no cluster: its NON_IDLE is PCPM's
- * active time); PCPU1's line is cut off in the paste. */
-static void
-m4_pro_clusters_on_macos_27(void **state)
+/* The complex channels of an M4 Pro on macOS 27 beta (macmon issue 66),
+ * whole lines only, each channel's states in the order macmon printed them:
+ * libIOReport's, by index. */
+static struct plat_reg_set
+m4_pro_complex_channels(void)
 {
-    static const char file[] = "ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt";
-    static const char *const names[] = { "PCPU", "PCPM", "PCPM_IDLE" };
-    FILE *f = fopen(real_macs_file(file), "r");
-    struct pstate_channel ch;
-    struct plat_reg_set set;
+    FILE *f = fopen(real_macs_file("ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt"), "r");
     char line[2048];
     unsigned int n = 0;
-    uint64_t active, idle, down;
 
-    (void)state;
     assert_non_null(f);
     reg_builder_reset(&b);
     while (fgets(line, sizeof(line), f) != NULL) {
@@ -453,7 +450,22 @@ m4_pro_clusters_on_macos_27(void **state)
             n++;
     }
     fclose(f);
-    set = finish();
+    return finish();
+}
+
+/* An M4 Pro on macOS 27 beta (macmon issue 66): the complex channels PCPU
+ * (the state the P cores asked for: DOWN, IDLE, V0P18..V18P0), PCPM (the
+ * state the cluster ran in), PCPM_IDLE (no cluster: its NON_IDLE is PCPM's
+ * active time); PCPU1's line is cut off in the paste. */
+static void
+m4_pro_clusters_on_macos_27(void **state)
+{
+    static const char *const names[] = { "PCPU", "PCPM", "PCPM_IDLE" };
+    struct plat_reg_set set = m4_pro_complex_channels();
+    struct pstate_channel ch;
+    uint64_t active, idle, down;
+
+    (void)state;
     assert_int_equal(set.n, 3);
     for (unsigned int i = 0; i < set.n; i++)
         assert_string_equal(set.entry[i].name, names[i]);
@@ -505,6 +517,40 @@ m2_core_lists_a_state_less_than_its_table(void **state)
     assert_int_equal(ch.down, 566584785952418ull);
     assert_int_equal(ch.idle, 60952780612142ull);
     assert_int_equal(ch.active[4], 377830817012ull);
+}
+
+/* ---- the order a Mac gives ---- */
+
+/* The M4 Pro's complex channels recorded by darwin-snapshot's writer and
+ * replayed: each state in the place the Mac gave it, not in the order of
+ * its name, where V10P8 comes before V1P17. */
+static void
+a_recording_keeps_the_order_the_mac_gave(void **state)
+{
+    char path[] = "/tmp/pmda-darwin-order-XXXXXX", msg[512];
+    struct plat_reg_set recorded = m4_pro_complex_channels(), replayed;
+    struct fake_platform mac;
+    struct platform replay;
+    FILE *fp;
+
+    (void)state;
+    fake_platform_init(&mac);
+    mac.reg[PLAT_REGQ_CPU_CLUSTERS] = recorded;
+    assert_non_null(fp = fdopen(mkstemp(path), "w"));
+    assert_int_equal(snapshot_write_header(fp, &mac.p, "the order of a channel's states"), 0);
+    assert_int_equal(snapshot_write_sample(fp, &mac.p), 0);
+    fclose(fp);
+    assert_int_equal(platform_snapshot_open(&replay, path, msg, sizeof(msg)), 0);
+    unlink(path);
+    assert_int_equal(replay.registry(replay.ctx, &plat_reg_queries[PLAT_REGQ_CPU_CLUSTERS], &replayed), 0);
+    assert_int_equal(replayed.n, recorded.n);
+    for (unsigned int i = 0; i < recorded.n; i++) {
+        assert_string_equal(replayed.entry[i].name, recorded.entry[i].name);
+        assert_int_equal(replayed.entry[i].nprops, recorded.entry[i].nprops);
+        for (unsigned int k = 0; k < recorded.entry[i].nprops; k++)
+            assert_string_equal(replayed.entry[i].prop[k].path, recorded.entry[i].prop[k].path);
+    }
+    replay.close(replay.ctx);
 }
 
 /* ---- powermetrics as the oracle ---- */
@@ -741,6 +787,7 @@ main(void)
         cmocka_unit_test(m1_ultra_cores_match_all_smi),
         cmocka_unit_test(m4_pro_clusters_on_macos_27),
         cmocka_unit_test(m2_core_lists_a_state_less_than_its_table),
+        cmocka_unit_test(a_recording_keeps_the_order_the_mac_gave),
         cmocka_unit_test(base_m5_e_cluster_and_cpus),
         cmocka_unit_test(m3_max_m5_and_m1_pro_gpu),
         cmocka_unit_test(time_units_and_channel_names),
