@@ -110,8 +110,10 @@ named(const char *name, enum pstate_role role, struct pstate_channel *out)
     return n >= 0 && *rest == '\0';
 }
 
-/* A clock state's table index: i of "V<i>P<j>" (and *need i + j + 1), or
- * its place among the clock states. */
+/* A clock state's table index, from its name where it carries one: i of
+ * "V<i>P<j>" (and *need i + j + 1), j - 1 of the GPU's "P<j>" (P1 is the
+ * lowest clock); otherwise its place among the clock states. -1: "P0",
+ * which no table has. */
 static long
 state_index(const char *state, unsigned int place, unsigned int *need)
 {
@@ -122,6 +124,9 @@ state_index(const char *state, unsigned int place, unsigned int *need)
         *need = (unsigned int)(i + j + 1);
         return i;
     }
+    s = state + 1;
+    if (state[0] == 'P' && (j = digits(&s)) >= 0 && *s == '\0')
+        return j - 1;
     return place;
 }
 
@@ -140,8 +145,8 @@ add_state(struct pstate_channel *c, const char *state, uint64_t ticks, unsigned 
         return 0;
     }
     i = state_index(state, (*place)++, &need);
-    if (i >= DVFS_MAX_STATES || (need != 0 && c->need != 0 && need != c->need))
-        return -ENOENT;             /* no table this long; names of two tables */
+    if (i < 0 || i >= DVFS_MAX_STATES || (need != 0 && c->need != 0 && need != c->need))
+        return -ENOENT;             /* no such index; no table this long; names of two tables */
     if (need != 0)
         c->need = need;
     c->active[i] += ticks;

@@ -8,9 +8,12 @@
  * A CPU channel's states are DOWN (powered down), IDLE, then one per
  * clock, lowest first, named "V<i>P<j>": voltage state i of a table of
  * i + j + 1 entries (a core of an M2's E cluster lists V0P5..V4P1 against
- * a 6-entry table: its top is never reported). The GPU's are OFF, then one
- * per clock of its table. Residencies count since boot in the channel's
- * unit ("24Mticks": 24 MHz ticks).
+ * a 6-entry table: its top is never reported). The GPU's are OFF, then
+ * "P<j>" for the j-th clock of its table: P1..P15 on an M2 Ultra whose
+ * table has 8 (macmon issue 68), the states past the table never entered.
+ * A state is placed by its name wherever the name carries its index, in
+ * whatever order the states come. Residencies count since boot in the
+ * channel's unit ("24Mticks": 24 MHz ticks).
  */
 #ifndef PMDA_DARWIN_PSTATE_DECODE_H
 #define PMDA_DARWIN_PSTATE_DECODE_H

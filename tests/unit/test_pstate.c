@@ -521,28 +521,40 @@ m2_core_lists_a_state_less_than_its_table(void **state)
 
 /* ---- the order a Mac gives ---- */
 
+/* What query q answers on a Mac that answers it with recorded, after
+ * darwin-snapshot's writer recorded it, as the replay of that recording
+ * gives it: valid until *replay is closed. */
+static struct plat_reg_set
+recorded_and_replayed(enum plat_reg_query_id q, struct plat_reg_set recorded, struct platform *replay)
+{
+    char path[] = "/tmp/pmda-darwin-order-XXXXXX", msg[512];
+    struct fake_platform mac;
+    struct plat_reg_set replayed;
+    FILE *fp;
+
+    fake_platform_init(&mac);
+    mac.reg[q] = recorded;
+    assert_non_null(fp = fdopen(mkstemp(path), "w"));
+    assert_int_equal(snapshot_write_header(fp, &mac.p, "the order of a channel's states"), 0);
+    assert_int_equal(snapshot_write_sample(fp, &mac.p), 0);
+    fclose(fp);
+    assert_int_equal(platform_snapshot_open(replay, path, msg, sizeof(msg)), 0);
+    unlink(path);
+    assert_int_equal(replay->registry(replay->ctx, &plat_reg_queries[q], &replayed), 0);
+    return replayed;
+}
+
 /* The M4 Pro's complex channels recorded by darwin-snapshot's writer and
  * replayed: each state in the place the Mac gave it, not in the order of
  * its name, where V10P8 comes before V1P17. */
 static void
 a_recording_keeps_the_order_the_mac_gave(void **state)
 {
-    char path[] = "/tmp/pmda-darwin-order-XXXXXX", msg[512];
     struct plat_reg_set recorded = m4_pro_complex_channels(), replayed;
-    struct fake_platform mac;
     struct platform replay;
-    FILE *fp;
 
     (void)state;
-    fake_platform_init(&mac);
-    mac.reg[PLAT_REGQ_CPU_CLUSTERS] = recorded;
-    assert_non_null(fp = fdopen(mkstemp(path), "w"));
-    assert_int_equal(snapshot_write_header(fp, &mac.p, "the order of a channel's states"), 0);
-    assert_int_equal(snapshot_write_sample(fp, &mac.p), 0);
-    fclose(fp);
-    assert_int_equal(platform_snapshot_open(&replay, path, msg, sizeof(msg)), 0);
-    unlink(path);
-    assert_int_equal(replay.registry(replay.ctx, &plat_reg_queries[PLAT_REGQ_CPU_CLUSTERS], &replayed), 0);
+    replayed = recorded_and_replayed(PLAT_REGQ_CPU_CLUSTERS, recorded, &replay);
     assert_int_equal(replayed.n, recorded.n);
     for (unsigned int i = 0; i < recorded.n; i++) {
         assert_string_equal(replayed.entry[i].name, recorded.entry[i].name);
@@ -551,6 +563,94 @@ a_recording_keeps_the_order_the_mac_gave(void **state)
             assert_string_equal(replayed.entry[i].prop[k].path, recorded.entry[i].prop[k].path);
     }
     replay.close(replay.ctx);
+}
+
+static int
+by_path(const void *a, const void *b)
+{
+    return strcmp(((const struct plat_reg_prop *)a)->path, ((const struct plat_reg_prop *)b)->path);
+}
+
+/* The mean clock (MHz) of a GPU channel at table g, which must have one. */
+static double
+gpu_clock(const struct plat_reg_entry *e, const struct dvfs_table *g)
+{
+    struct pstate_channel ch;
+    double mhz, percent;
+
+    assert_int_equal(pstate_channel(e, PSTATE_GPU, &ch), 0);
+    clock_of(&ch, g, &mhz, &percent);
+    return mhz;
+}
+
+/*
+ * An M2 Ultra's GPU (macmon issue 68): GPUPH lists OFF, then P1..P15,
+ * against the 8 clocks of voltage-states9 after its 0 entry; P<j> ran at
+ * the j-th of them (macmon and mactop give the j-th state after OFF, in
+ * libIOReport's order, the j-th clock: macmon src/metrics.rs calc_freq
+ * @4710eee, mactop ioreport.m samplePowerMetrics @3f3918f). The expected
+ * clock is the (f) list's entry numbered as each state's name, weighted by
+ * the state's ticks. It holds in the Mac's order, after a recording by
+ * darwin-snapshot's writer and its replay, and in the order of the states'
+ * names (P1, P10..P15, P2..P9), where the 8th state is P15 and P8 the 13th.
+ */
+static void
+m2_ultra_gpu_lists_p1_to_p15(void **state)
+{
+    static const char file[] = "ioreport/m2ultra-macos-notstated-macmon68-gpuph-and-gpu-table-partial.txt";
+    char line[2048];
+    double hz[DVFS_MAX_STATES], weighted = 0, ticks = 0, expected;
+    unsigned int n;
+    struct dvfs d;
+    struct dvfs_table g;
+    struct plat_reg_set set, replayed;
+    struct plat_reg_entry by_name;
+    struct plat_reg_prop sorted[DVFS_MAX_STATES + 8];
+    struct platform replay;
+
+    (void)state;
+    line_with(file, "voltage-states9: (f)", line, sizeof(line));
+    n = numbers_after(line, "(f)", hz, DVFS_MAX_STATES);
+    reg_builder_reset(&b);
+    entry(1, 0, "pmgr", "AppleARMIODevice");
+    table("voltage-states9", hz, n, 1.0);
+    d = decoded();
+    assert_int_equal(dvfs_gpu_table(&d, &g), 0);
+    assert_int_equal(g.n, n - 1);                           /* the 0 entry is no state */
+
+    line_with(file, ":: GPUPH (", line, sizeof(line));
+    reg_builder_reset(&b);
+    assert_int_equal(macmon_channel(1, line), 0);
+    set = finish();
+    for (unsigned int k = 0; k < set.entry[0].nprops; k++) {
+        const struct plat_reg_prop *p = &set.entry[0].prop[k];
+        unsigned long j;
+
+        if (strncmp(p->path, "state.P", 7) != 0)
+            continue;
+        j = strtoul(p->path + 7, NULL, 10);
+        assert_true(j < n || p->number == 0);               /* no time beyond the table */
+        if (j < n) {
+            weighted += (double)p->number * hz[j];
+            ticks += (double)p->number;
+        }
+    }
+    assert_true(ticks > 0);
+    expected = weighted / ticks / 1e6;
+    print_message("M2 Ultra GPU: %.1f MHz from the dump\n", expected);
+
+    assert_true(fabs(gpu_clock(&set.entry[0], &g) - expected) < 1e-3);
+    replayed = recorded_and_replayed(PLAT_REGQ_GPU_STATES, set, &replay);
+    assert_int_equal(replayed.n, 1);
+    assert_true(fabs(gpu_clock(&replayed.entry[0], &g) - expected) < 1e-3);
+    replay.close(replay.ctx);
+
+    assert_true(set.entry[0].nprops <= sizeof(sorted) / sizeof(sorted[0]));
+    memcpy(sorted, set.entry[0].prop, set.entry[0].nprops * sizeof(sorted[0]));
+    qsort(sorted, set.entry[0].nprops, sizeof(sorted[0]), by_path);
+    by_name = set.entry[0];
+    by_name.prop = sorted;
+    assert_true(fabs(gpu_clock(&by_name, &g) - expected) < 1e-3);
 }
 
 /* ---- powermetrics as the oracle ---- */
@@ -788,6 +888,7 @@ main(void)
         cmocka_unit_test(m4_pro_clusters_on_macos_27),
         cmocka_unit_test(m2_core_lists_a_state_less_than_its_table),
         cmocka_unit_test(a_recording_keeps_the_order_the_mac_gave),
+        cmocka_unit_test(m2_ultra_gpu_lists_p1_to_p15),
         cmocka_unit_test(base_m5_e_cluster_and_cpus),
         cmocka_unit_test(m3_max_m5_and_m1_pro_gpu),
         cmocka_unit_test(time_units_and_channel_names),
