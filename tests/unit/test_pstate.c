@@ -875,6 +875,12 @@ what_cannot_be_placed_has_no_value(void **state)
     ch.ns_per_unit = 0;
     assert_int_equal(pstate_cycles(&ch, dvfs_table(&d, 1, 1), &cycles), -ENOTSUP);
     assert_int_equal(pstate_times(&ch, &a, &i, &dn), -ENOTSUP);
+    reg_builder_reset(&b);
+    channel(1, "GPUPH", "24Mticks");
+    state_ticks("OFF", 10);
+    state_ticks("P0", 5);           /* the GPU's first clock is P1 */
+    set = finish();
+    assert_int_equal(pstate_channel(&set.entry[0], PSTATE_GPU, &ch), -ENOENT);
 }
 
 int
