@@ -23,6 +23,7 @@
 
 #include "dvfs_decode.h"
 #include "fake_platform.h"
+#include "ioreport_channels.h"
 #include "pstate_decode.h"
 #include "real_macs_file.h"
 #include "reg_entries.h"
@@ -136,22 +137,16 @@ assert_khz(const struct dvfs_table *t, const double *mhz, unsigned int n)
         assert_int_equal(t->khz[i], (uint32_t)llround(mhz[i] * 1000));
 }
 
-/* A channel as the live reader records an IOReport state channel. */
 static void
 channel(uint64_t id, const char *name, const char *unit)
 {
-    entry(id, 0, name, "IOReportChannel");
-    text("subgroup", "");
-    text("unit", unit);
+    state_channel(&b, id, name, unit);
 }
 
 static void
 state_ticks(const char *state, uint64_t ticks)
 {
-    char path[128];
-
-    snprintf(path, sizeof(path), "state.%s", state);
-    number(path, (int64_t)ticks);
+    channel_state(&b, state, ticks);
 }
 
 /* The mean clock while active (MHz) and the active residency (percent) of
@@ -406,51 +401,14 @@ m1_ultra_cores_match_all_smi(void **state)
     }
 }
 
-/* One "CPU Stats :: SUBGROUP :: NAME (UNIT) = [("STATE", TICKS), ...]" line
- * of macmon's debug output as a channel; 0, or -1 when the line is cut. */
-static int
-macmon_channel(uint64_t id, char *line)
-{
-    char *name = strstr(line, ":: "), *unit, *s;
-
-    while (name != NULL && strstr(name + 3, ":: ") != NULL)
-        name = strstr(name + 3, ":: ");
-    if (name == NULL || line[strlen(line) - 1] != ']')
-        return -1;
-    name += 3;
-    unit = strchr(name, '(');
-    unit[-1] = '\0';
-    *strchr(unit, ')') = '\0';
-    channel(id, name, unit + 1);
-    for (s = strchr(unit + strlen(unit) + 1, '['); (s = strstr(s, "(\"")) != NULL;) {
-        char *q = strchr(s + 2, '"');
-
-        *q = '\0';
-        state_ticks(s + 2, strtoull(q + 2, NULL, 10));
-        s = q + 1;
-    }
-    return 0;
-}
-
 /* The complex channels of an M4 Pro on macOS 27 beta (macmon issue 66),
  * whole lines only, each channel's states in the order macmon printed them:
  * libIOReport's, by index. */
 static struct plat_reg_set
 m4_pro_complex_channels(void)
 {
-    FILE *f = fopen(real_macs_file("ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt"), "r");
-    char line[2048];
-    unsigned int n = 0;
-
-    assert_non_null(f);
-    reg_builder_reset(&b);
-    while (fgets(line, sizeof(line), f) != NULL) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (strncmp(line, "CPU Stats :: CPU Complex Performance States :: ", 47) == 0 && macmon_channel(n + 1, line) == 0)
-            n++;
-    }
-    fclose(f);
-    return finish();
+    return macmon_channels(&b, "ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt",
+                           "CPU Stats :: CPU Complex Performance States :: ");
 }
 
 /* An M4 Pro on macOS 27 beta (macmon issue 66): the complex channels PCPU
@@ -618,10 +576,8 @@ m2_ultra_gpu_lists_p1_to_p15(void **state)
     assert_int_equal(dvfs_gpu_table(&d, &g), 0);
     assert_int_equal(g.n, n - 1);                           /* the 0 entry is no state */
 
-    line_with(file, ":: GPUPH (", line, sizeof(line));
-    reg_builder_reset(&b);
-    assert_int_equal(macmon_channel(1, line), 0);
-    set = finish();
+    set = macmon_channels(&b, file, "GPU Stats :: GPU Performance States :: GPUPH ");
+    assert_int_equal(set.n, 1);
     for (unsigned int k = 0; k < set.entry[0].nprops; k++) {
         const struct plat_reg_prop *p = &set.entry[0].prop[k];
         unsigned long j;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "agent_harness.h"
+#include "ioreport_channels.h"
 #include "metric_ids.h"
 #include "real_macs_file.h"
 #include "registry_set.h"
@@ -50,18 +51,13 @@ table(const char *key, const uint32_t *mhz, unsigned int n)
 static void
 channel(enum plat_reg_query_id q, uint64_t id, const char *name)
 {
-    entry_in(q, id, name, "IOReportChannel");
-    assert_int_equal(reg_builder_string(&builder[q], "subgroup", ""), 0);
-    assert_int_equal(reg_builder_string(&builder[q], "unit", "24Mticks"), 0);
+    state_channel(&builder[q], id, name, "24Mticks");
 }
 
 static void
 state(enum plat_reg_query_id q, const char *name, uint64_t ticks)
 {
-    char path[64];
-
-    snprintf(path, sizeof(path), "state.%s", name);
-    assert_int_equal(reg_builder_number(&builder[q], path, ticks), 0);
+    channel_state(&builder[q], name, ticks);
 }
 
 static void
