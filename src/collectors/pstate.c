@@ -69,6 +69,9 @@ struct pstate_value {
     uint64_t time[NTIMES];          /* ns: active, idle, down */
     uint64_t cycles;
     const struct dvfs_table *table; /* NULL: none */
+    int unmatched;                  /* no cycles: no table fits it (judged where the tables are read) */
+    unsigned int states;            /* the table length its states need */
+    int states_named;               /* by their names, not their count */
 };
 
 /* What a family is. */
@@ -84,7 +87,8 @@ struct pstate_family {
     unsigned long refreshes;
     struct pstate_value *value;
     unsigned int n, cap;
-    char unmatched[PLAT_REG_NAME_MAX];  /* the channel last logged without a table */
+    char (*unmatched)[PLAT_REG_NAME_MAX];   /* the channels logged without a table */
+    unsigned int nunmatched, unmatched_cap;
     unsigned int logged;                /* collector_note_parts' */
     const struct dvfs_tables *tables;   /* the dvfs family's state */
     const struct topology_state *topology;  /* for the labels; NULL for the GPU */
@@ -135,17 +139,61 @@ table_of(const struct family_def *def, const struct dvfs_tables *t, const struct
     return t->sts == 0 ? dvfs_cpu_table(&t->dvfs, ch->letter, ch->ordinal, ch->need ? ch->need : ch->nactive) : NULL;
 }
 
+static const struct pstate_value *
+value_named(const struct pstate_family *f, const char *name)
+{
+    for (unsigned int i = 0; i < f->n; i++)
+        if (strcmp(f->value[i].name, name) == 0)
+            return &f->value[i];
+    return NULL;
+}
+
+static int
+logged_unmatched(const struct pstate_family *f, const char *name)
+{
+    for (unsigned int i = 0; i < f->nunmatched; i++)
+        if (strcmp(f->unmatched[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 /* A channel no table fits (or one with a 0 clock where it has time) is
  * a table this agent chose wrongly or a chip it does not know: said once
- * per channel, so that a user's log names it. */
-static void
-note_unmatched(const struct family_def *def, struct pstate_family *f, const struct pstate_channel *ch)
+ * when it starts, so that a user's log names it, and once when it ends (a
+ * table fits it, or the channel is gone), however many channels take turns
+ * in a refresh. Judged only where the tables are read. */
+static int
+note_unmatched(const struct family_def *def, struct pstate_family *f)
 {
-    if (!f->tables->read || f->tables->sts < 0 || strcmp(f->unmatched, ch->name) == 0)
-        return;
-    snprintf(f->unmatched, sizeof(f->unmatched), "%s", ch->name);
-    pmNotifyErr(LOG_WARNING, "darwin: %s: no DVFS table fits %s (%u clock states%s): no cycles for it", def->name,
-                ch->name, ch->need ? ch->need : ch->nactive, ch->need ? " by their names" : "");
+    unsigned int kept = 0;
+    int sts;
+
+    if (!f->tables->read || f->tables->sts < 0)
+        return 0;
+    for (unsigned int i = 0; i < f->nunmatched; i++) {
+        const char *name = f->unmatched[i];
+        const struct pstate_value *v = value_named(f, name);
+
+        if (v != NULL && v->unmatched)
+            memmove(f->unmatched[kept++], name, sizeof(f->unmatched[0]));
+        else if (v != NULL)
+            pmNotifyErr(LOG_INFO, "darwin: %s: a DVFS table fits %s again: cycles for it", def->name, name);
+        else
+            pmNotifyErr(LOG_INFO, "darwin: %s: %s, which no DVFS table fitted, is gone", def->name, name);
+    }
+    f->nunmatched = kept;
+    for (unsigned int i = 0; i < f->n; i++) {
+        const struct pstate_value *v = &f->value[i];
+
+        if (!v->unmatched || logged_unmatched(f, v->name))
+            continue;
+        if ((sts = array_grow((void **)&f->unmatched, &f->unmatched_cap, f->nunmatched, sizeof(f->unmatched[0]))) < 0)
+            return sts;
+        memcpy(f->unmatched[f->nunmatched++], v->name, sizeof(f->unmatched[0]));
+        pmNotifyErr(LOG_WARNING, "darwin: %s: no DVFS table fits %s (%u clock states%s): no cycles for it", def->name,
+                    v->name, v->states, v->states_named ? " by their names" : "");
+    }
+    return 0;
 }
 
 static int
@@ -168,8 +216,9 @@ add_value(const struct family_def *def, struct pstate_family *f, const struct ps
     v->cycles_sts = v->table == NULL ? -ENOENT : pstate_cycles(ch, v->table, &cycles);
     if (v->cycles_sts == 0)
         v->cycles = (uint64_t)cycles;
-    else if (v->cycles_sts != -ENOTSUP)
-        note_unmatched(def, f, ch);
+    v->unmatched = v->cycles_sts < 0 && v->cycles_sts != -ENOTSUP;
+    v->states = ch->need ? ch->need : ch->nactive;
+    v->states_named = ch->need != 0;
     if (id != PM_INDOM_NULL && (v->inst = names_add(id, ch->name)) < 0)
         return v->inst;
     f->n++;
@@ -204,7 +253,7 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
     }
     if (f->n == 0)
         f->sts = -ENOENT;           /* a group without such channels */
-    return 0;
+    return note_unmatched(def, f);
 }
 
 static const struct pstate_value *
@@ -277,7 +326,10 @@ family_labels(const void *state, pmInDom id, unsigned int inst, char *json, size
 static void
 family_teardown(void *state)
 {
-    free(((struct pstate_family *)state)->value);
+    struct pstate_family *f = state;
+
+    free(f->value);
+    free(f->unmatched);
 }
 
 unsigned long

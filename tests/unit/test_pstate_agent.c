@@ -271,6 +271,44 @@ a_state_beyond_the_table_has_no_cycles(void **state_)
     assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU"), 3000000000);
 }
 
+/*
+ * An M4 Pro's P clusters on macOS 27 beta (macmon issue 66), PCPU and PCPM,
+ * list 19 clock states, and no table of the fixture's fits them. Fetched
+ * round after round (as pmlogger does for days), each is logged once when
+ * that starts, not at every fetch while the two take turns; and once when
+ * it ends, here when the clusters are the fixture's again: PCPU fits a
+ * table, PCPM is gone.
+ */
+static void
+each_channel_without_a_table_is_logged_once(void **state_)
+{
+    enum { ROUNDS = 100 };
+    static const char residency[] = "ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt";
+    unsigned int started, fits, gone, later, without = 0, with = 0;
+    pmAtomValue v[4];
+
+    (void)state_;
+    fake.reg[PLAT_REGQ_CPU_CLUSTERS] = macmon_channels(&builder[PLAT_REGQ_CPU_CLUSTERS], residency,
+                                                       "CPU Stats :: CPU Complex Performance States :: ");
+    harness_log_start();
+    for (int i = 0; i < ROUNDS; i++)
+        without += harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 4, NULL) == PM_ERR_APPVERSION;
+    started = harness_log_lines("no DVFS table fits");
+    clusters(0, 0);
+    for (int i = 0; i < ROUNDS; i++)
+        with += harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 4, NULL) == 2;
+    fits = harness_log_lines("a DVFS table fits PCPU again");
+    gone = harness_log_lines("PCPM, which no DVFS table fitted, is gone");
+    later = harness_log_lines("no DVFS table fits");
+    harness_log_stop();
+    assert_int_equal(without, ROUNDS);                      /* no cycles for either */
+    assert_int_equal(with, ROUNDS);                         /* ECPU's and PCPU's */
+    assert_int_equal(started, 2);
+    assert_int_equal(fits, 1);
+    assert_int_equal(gone, 1);
+    assert_int_equal(later, started);
+}
+
 /* A failing "CPU Stats" sample fails the clusters' values only: energy,
  * which reads their activity, carries on. */
 static void
@@ -486,7 +524,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         T(clusters_count_time_cycles_and_clocks), T(clusters_carry_their_level), T(an_ultras_clusters_carry_their_die),
         T(each_family_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
-        T(a_state_beyond_the_table_has_no_cycles), T(a_failing_cluster_sample_leaves_energy),
+        T(a_state_beyond_the_table_has_no_cycles), T(each_channel_without_a_table_is_logged_once),
+        T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
         T(every_energy_channel_of_an_m5_max_is_served),
