@@ -11,8 +11,8 @@
 
 #include "real_macs_file.h"
 
-const char *
-real_macs_file(const char *relative)
+static const char *
+corpus_file(const char *relative, int required)
 {
     static char path[4096];
     const char *root = getenv("PMDA_DARWIN_REAL_MACS");
@@ -26,10 +26,23 @@ real_macs_file(const char *relative)
                  slash ? __FILE__ : ".", relative);
     if (stat(path, &st) == 0)
         return path;
-    if (getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
+    if (required && getenv("PMDA_DARWIN_SHARED_REQUIRED") != NULL)
         fail_msg("%s: the corpus of real-Mac data is required and not there", path);
-    print_message("%s: not there, the corpus of real-Mac data (PMDA_DARWIN_REAL_MACS names another folder): "
-                  "skipped\n", path);
+    print_message("%s: not there, %s: skipped\n", path,
+                  required ? "the corpus of real-Mac data (PMDA_DARWIN_REAL_MACS names another folder)"
+                           : "a file awaited in the corpus of real-Mac data (named in an issue's closing note)");
     skip();
     return NULL;
+}
+
+const char *
+real_macs_file(const char *relative)
+{
+    return corpus_file(relative, 1);
+}
+
+const char *
+real_macs_file_awaited(const char *relative)
+{
+    return corpus_file(relative, 0);
 }

@@ -567,6 +567,7 @@ m2_ultra_gpu_lists_p1_to_p15(void **state)
     struct platform replay;
 
     (void)state;
+    real_macs_file_awaited(file);       /* vladkens/macmon issue 68, named in issue 42's note */
     line_with(file, "voltage-states9: (f)", line, sizeof(line));
     n = numbers_after(line, "(f)", hz, DVFS_MAX_STATES);
     reg_builder_reset(&b);
