@@ -34,6 +34,8 @@
 #define MAX_REQUESTS 10                 /* host.c:564 */
 #define MIN_REQUESTS 2                  /* host.c:565 */
 
+#define MAX_PENDING 16                  /* other processes' copies on their way */
+
 enum cache_index { CACHE_CPU_LOAD, CACHE_VM_INFO64_REV1, NCACHES };
 
 struct copy {
@@ -54,10 +56,12 @@ static struct {
     struct {
         uint64_t period_ns;             /* 0: no other process */
         uint64_t copy_delay_ns;
-        uint64_t next_ns;               /* its next call */
-        int pending[NCACHES];           /* a fresh answer not yet copied */
-        uint64_t lands_ns[NCACHES];
-        struct copy answer[NCACHES];
+        uint64_t next_ns;               /* their next call */
+        struct pending {                /* fresh answers not yet copied, oldest first */
+            unsigned int first, n;
+            uint64_t lands_ns[MAX_PENDING];
+            struct copy answer[MAX_PENDING];
+        } pending[NCACHES];
     } poller;
     unsigned int cached;                /* our calls answered from a cache */
 } hs;
@@ -107,15 +111,17 @@ answer(enum cache_index index, uint64_t ns, struct copy *out)
     out->count = dbl_mach_vm_filled();
 }
 
-/* The other processes' answers copied into the caches by virtual time ns. */
+/* The other processes' answers copied into the caches by virtual time ns,
+ * in the order they land. */
 static void
 land_copies(uint64_t ns)
 {
-    for (int i = 0; i < NCACHES; i++)
-        if (hs.poller.pending[i] && hs.poller.lands_ns[i] <= ns) {
-            hs.cache[i].copy = hs.poller.answer[i];
-            hs.poller.pending[i] = 0;
-        }
+    for (int i = 0; i < NCACHES; i++) {
+        struct pending *q = &hs.poller.pending[i];
+
+        for (; q->n > 0 && q->lands_ns[q->first] <= ns; q->first = (q->first + 1) % MAX_PENDING, q->n--)
+            hs.cache[i].copy = q->answer[q->first];
+    }
 }
 
 /* The other processes' calls up to virtual time ns, in order. */
@@ -128,9 +134,13 @@ others_until(uint64_t ns)
         land_copies(t);
         for (int i = 0; i < NCACHES; i++)
             if (!limited((enum cache_index)i, t)) {
-                answer((enum cache_index)i, t, &hs.poller.answer[i]);
-                hs.poller.lands_ns[i] = t + hs.poller.copy_delay_ns;
-                hs.poller.pending[i] = 1;
+                struct pending *q = &hs.poller.pending[i];
+                unsigned int last = (q->first + q->n++) % MAX_PENDING;
+
+                if (q->n > MAX_PENDING)
+                    dbl_violation("dbl_host_poller: more than %d copies on their way", MAX_PENDING);
+                answer((enum cache_index)i, t, &q->answer[last]);
+                q->lands_ns[last] = t + hs.poller.copy_delay_ns;
             }
     }
     land_copies(ns);
@@ -140,8 +150,6 @@ void
 dbl_host_poller(unsigned int calls_per_second, uint64_t copy_delay_ns)
 {
     hs.poller.period_ns = calls_per_second ? WINDOW_NS / calls_per_second : 0;
-    if (calls_per_second != 0 && copy_delay_ns >= hs.poller.period_ns)
-        dbl_violation("dbl_host_poller: a copy must land before the poller's next call");
     hs.poller.copy_delay_ns = copy_delay_ns;
     hs.poller.next_ns = dbl_clock_ns();
 }
