@@ -201,6 +201,7 @@ test_cpu_total_beside_a_poller(void **state)
     enum { NCPU = 4 };
     const uint32_t ticks[NCPU * 4] = { 1000, 500, 9000, 0, 2000, 100, 8000, 0, 300, 30, 12000, 0, 40, 4, 15000, 0 };
     const uint32_t per_second[NCPU * 4] = { 37, 11, 52, 0, 61, 9, 30, 0, 5, 3, 92, 0, 1, 1, 98, 0 };
+    uint32_t last_idle = 0;
 
     dbl_mach_cpus(NCPU, ticks);
     dbl_mach_tick_rate(per_second);
@@ -223,6 +224,8 @@ test_cpu_total_beside_a_poller(void **state)
         assert_int_equal(total.sys, sum.sys);
         assert_int_equal(total.idle, sum.idle);
         assert_int_equal(total.nice, sum.nice);
+        assert_true((uint32_t)(total.idle - last_idle) <= INT32_MAX);     /* never a step back */
+        last_idle = total.idle;
     }
 }
 
