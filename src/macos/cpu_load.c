@@ -18,28 +18,33 @@ copy_ticks(const natural_t ticks[CPU_STATE_MAX], struct plat_cpu_ticks *out)
     out->nice = ticks[CPU_STATE_NICE];
 }
 
-/* The per-processor ticks, in an array the kernel allocated in our address
- * space (*load, ncpu long), released with release_ticks. */
+/* host_processor_info's answer: ncpu processors' ticks in an array the
+ * kernel allocated in our address space, count integer_t's long. */
+struct processor_ticks {
+    natural_t ncpu;
+    processor_cpu_load_info_t load;
+    mach_msg_type_number_t count;
+};
+
 static int
-processor_ticks(struct live_source *src, natural_t *ncpu, processor_cpu_load_info_t *load,
-                mach_msg_type_number_t *count)
+read_processor_ticks(struct live_source *src, struct processor_ticks *out)
 {
     processor_info_array_t info = NULL;
     kern_return_t kr;
 
-    kr = host_processor_info(src->host, PROCESSOR_CPU_LOAD_INFO, ncpu, &info, count);
+    *out = (struct processor_ticks){ 0 };
+    kr = host_processor_info(src->host, PROCESSOR_CPU_LOAD_INFO, &out->ncpu, &info, &out->count);
     if (kr != KERN_SUCCESS)
         return live_fail(src, -EIO, "host_processor_info: %s", mach_error_string(kr));
-    *load = (processor_cpu_load_info_t)info;
+    out->load = (processor_cpu_load_info_t)info;
     return 0;
 }
 
-/* Release the array from this task with its size in bytes (count is in
- * integer_t units). */
+/* Release the array from this task with its size in bytes. */
 static void
-release_ticks(processor_cpu_load_info_t load, mach_msg_type_number_t count)
+release_processor_ticks(const struct processor_ticks *t)
 {
-    vm_deallocate(mach_task_self(), (vm_address_t)load, (vm_size_t)count * sizeof(integer_t));
+    vm_deallocate(mach_task_self(), (vm_address_t)t->load, (vm_size_t)t->count * sizeof(integer_t));
 }
 
 /* The host's totals are the per-processor ticks added up as the kernel adds
@@ -52,21 +57,19 @@ int
 live_cpu_total(void *ctx, struct plat_cpu_ticks *out)
 {
     struct live_source *src = live_begin(ctx);
-    natural_t ncpu = 0;
-    processor_cpu_load_info_t load;
-    mach_msg_type_number_t count = 0;
+    struct processor_ticks t;
     int sts;
 
-    if ((sts = processor_ticks(src, &ncpu, &load, &count)) < 0)
+    if ((sts = read_processor_ticks(src, &t)) < 0)
         return sts;
     *out = (struct plat_cpu_ticks){ 0 };
-    for (natural_t i = 0; i < ncpu; i++) {
+    for (natural_t i = 0; i < t.ncpu; i++) {
         struct plat_cpu_ticks cpu;
 
-        copy_ticks(load[i].cpu_ticks, &cpu);
+        copy_ticks(t.load[i].cpu_ticks, &cpu);
         cpu_ticks_add(out, &cpu);
     }
-    release_ticks(load, count);
+    release_processor_ticks(&t);
     return 0;
 }
 
@@ -88,25 +91,23 @@ int
 live_cpus(void *ctx, struct plat_cpu_set *out)
 {
     struct live_source *src = live_begin(ctx);
-    natural_t ncpu = 0;
-    processor_cpu_load_info_t load;
-    mach_msg_type_number_t count = 0;
+    struct processor_ticks t;
     int sts;
 
-    if ((sts = processor_ticks(src, &ncpu, &load, &count)) < 0)
+    if ((sts = read_processor_ticks(src, &t)) < 0)
         return sts;
-    if ((sts = grow(src, ncpu)) == 0) {
-        for (natural_t i = 0; i < ncpu; i++) {
+    if ((sts = grow(src, t.ncpu)) == 0) {
+        for (natural_t i = 0; i < t.ncpu; i++) {
             struct plat_cpu *cpu = &src->cpus[i];
 
             /* The array is indexed by logical CPU number, the number that
              * the IORegistry's logical-cpu-id gives (registry_decode.c). */
             snprintf(cpu->name, sizeof(cpu->name), "cpu%u", (unsigned int)i);
-            copy_ticks(load[i].cpu_ticks, &cpu->ticks);
+            copy_ticks(t.load[i].cpu_ticks, &cpu->ticks);
         }
-        out->ncpu = ncpu;
+        out->ncpu = t.ncpu;
         out->cpu = src->cpus;
     }
-    release_ticks(load, count);
+    release_processor_ticks(&t);
     return sts;
 }

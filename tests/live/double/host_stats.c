@@ -66,6 +66,7 @@ static struct {
     unsigned int cached;                /* our calls answered from a cache */
 } hs;
 
+/* Each cache's count, that of the flavor's newest revision (host.c:605-617). */
 static const mach_msg_type_number_t initial_count[NCACHES] = {
     [CACHE_CPU_LOAD] = HOST_CPU_LOAD_INFO_COUNT,
     [CACHE_VM_INFO64_REV1] = HOST_VM_INFO64_REV1_COUNT,
@@ -180,38 +181,39 @@ reply(enum cache_index index, void *info, mach_msg_type_number_t *count)
     *count = given->count;
 }
 
-kern_return_t
-host_statistics(host_t host, host_flavor_t flavor, host_info_t info, mach_msg_type_number_t *count)
+/* One call of ours: the flavor the live code asks for, KERN_FAILURE for a
+ * count below the flavor's least (host.c:653-730), the answer for a count
+ * of the cache's revision. */
+static kern_return_t
+call(const char *fn, host_t host, host_flavor_t flavor, host_flavor_t asked, enum cache_index index,
+     mach_msg_type_number_t least, void *info, mach_msg_type_number_t *count)
 {
     int err;
 
-    if (dbl_port_get(host, DBL_PORT_HOST, "host_statistics") == NULL)
+    if (dbl_port_get(host, DBL_PORT_HOST, fn) == NULL)
         return KERN_INVALID_HOST;
-    if (flavor != HOST_CPU_LOAD_INFO)
-        dbl_violation("host_statistics flavor %d: not one the live code uses", flavor);
-    if (*count < HOST_CPU_LOAD_INFO_COUNT)
+    if (flavor != asked)
+        dbl_violation("%s flavor %d: not one the live code uses", fn, flavor);
+    if (*count < least)
         return KERN_FAILURE;
-    if ((err = dbl_failing("host_statistics")) != 0)
+    if (*count < initial_count[index])
+        dbl_violation("%s flavor %d with an older revision's count: not what the live code asks", fn, flavor);
+    if ((err = dbl_failing(fn)) != 0)
         return err;
-    reply(CACHE_CPU_LOAD, info, count);
+    reply(index, info, count);
     return KERN_SUCCESS;
+}
+
+kern_return_t
+host_statistics(host_t host, host_flavor_t flavor, host_info_t info, mach_msg_type_number_t *count)
+{
+    return call("host_statistics", host, flavor, HOST_CPU_LOAD_INFO, CACHE_CPU_LOAD, HOST_CPU_LOAD_INFO_COUNT, info,
+                count);
 }
 
 kern_return_t
 host_statistics64(host_t host, host_flavor_t flavor, host_info64_t info, mach_msg_type_number_t *count)
 {
-    int err;
-
-    if (dbl_port_get(host, DBL_PORT_HOST, "host_statistics64") == NULL)
-        return KERN_INVALID_HOST;
-    if (flavor != HOST_VM_INFO64)
-        dbl_violation("host_statistics64 flavor %d: not one the live code uses", flavor);
-    if (*count < HOST_VM_INFO64_REV0_COUNT)
-        return KERN_FAILURE;
-    if (*count < HOST_VM_INFO64_REV1_COUNT)
-        dbl_violation("host_statistics64(HOST_VM_INFO64) with revision 0's count: not what the live code asks");
-    if ((err = dbl_failing("host_statistics64")) != 0)
-        return err;
-    reply(CACHE_VM_INFO64_REV1, info, count);
-    return KERN_SUCCESS;
+    return call("host_statistics64", host, flavor, HOST_VM_INFO64, CACHE_VM_INFO64_REV1, HOST_VM_INFO64_REV0_COUNT,
+                info, count);
 }
