@@ -175,10 +175,14 @@ test_cpus_hold_nothing(void **state)
     assert_steady(*state, cpus_round, 1000);
 }
 
-/* Our rounds beside other pollers (dbl_host_poller): one a second of
- * virtual time, each a little later in the second than the one before
- * (jitter_ms, cycling), so that they land in every part of the kernel's
- * rate-limit windows and before and after the other processes' copies. */
+/* Our rounds beside other pollers (dbl_host_poller, ten calls a second):
+ * one a second of virtual time, each a little later in the second than the
+ * one before (cycling), so that they land in every part of the kernel's
+ * rate-limit windows and before and after the other processes' copies.
+ * Their copies land POLLER_COPY_DELAY_NS after their answers: on a Mac the
+ * unlocked copy lands late only when a caller is preempted between its
+ * answer and its copy, rarely; this delay makes a copy older than one of
+ * our readings reach us a few times in ROUNDS. */
 #define POLLER_HZ 10
 #define POLLER_COPY_DELAY_NS 350000000u
 #define ROUNDS 600
