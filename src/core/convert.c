@@ -27,10 +27,11 @@ wrap32_extend(struct wrap32 *w, uint32_t raw)
 {
     uint32_t step = raw - w->last;      /* modular: a wrap is a small step forward */
 
+    w->held = w->primed && step > INT32_MAX;
     if (!w->primed) {
         w->primed = 1;
         w->total = raw;
-    } else if (step > INT32_MAX) {
+    } else if (w->held) {
         return w->total;                /* below the last: an older copy, not a wrap */
     } else {
         w->total += step;

@@ -32,6 +32,7 @@ struct wrap32 {
     uint32_t last;
     uint64_t total;
     int primed;
+    int held;                   /* the last reading was such an older copy */
 };
 uint64_t wrap32_extend(struct wrap32 *w, uint32_t raw);
 

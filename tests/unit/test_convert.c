@@ -73,8 +73,10 @@ wrap32_holds_a_step_back(void **state)
     (void)state;
     assert_int_equal(wrap32_extend(&w, 1000), 1000);
     assert_int_equal(wrap32_extend(&w, 990), 1000);
+    assert_true(w.held);
     assert_int_equal(wrap32_extend(&w, 995), 1000);
     assert_int_equal(wrap32_extend(&w, 1005), 1005);
+    assert_false(w.held);
     assert_int_equal(wrap32_extend(&w, 4u + INT32_MAX), 4 + (uint64_t)INT32_MAX);
     assert_int_equal(wrap32_extend(&w, 1005), 4 + (uint64_t)INT32_MAX);     /* 2^31 - 1 back */
 }
