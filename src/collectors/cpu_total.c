@@ -26,6 +26,8 @@ static const struct metric_row rows[] = {
 struct cpu_total_state {
     struct cpu_counters total;
     struct tick_rate rate;          /* hinv's, at the last refresh */
+    int held;                       /* this refresh read an older copy: no value this round */
+    unsigned int logged_held;       /* collector_note_parts' */
 };
 
 static int
@@ -37,7 +39,9 @@ cpu_total_refresh(void *state, struct refresh_call *call)
 
     if ((sts = call->p->cpu_total(call->p->ctx, &ticks)) < 0)
         return collector_error(sts);
-    cpu_counters_update(&s->total, &ticks);
+    s->held = cpu_counters_update(&s->total, &ticks);
+    collector_note_parts("cpu_total", (unsigned int)s->held, &s->logged_held,
+                         "the host's CPU ticks read below the last reading: an older copy, not a wrap");
     s->rate.status = hinv_clock_hz(call->depends[0], &s->rate.hz);
     return 0;
 }
@@ -49,6 +53,8 @@ cpu_total_fetch(const void *state, const struct metric_row *row, unsigned int in
     int sts;
 
     (void)inst;
+    if (s->held)
+        return PM_ERR_AGAIN;
     if (row->cluster == CLUSTER_CPU_LINUX)
         return cpu_linux_fetch(&s->total, &s->rate, (enum cpu_linux_state)row->item, atom);
     sts = cpu_counters_msec(&s->total, (enum cpu_state_index)(row->item - ITEM_FIRST), &s->rate, &atom->ull);

@@ -25,11 +25,16 @@ loadavg_value(uint32_t fixed, uint64_t fscale)
 uint64_t
 wrap32_extend(struct wrap32 *w, uint32_t raw)
 {
+    uint32_t step = raw - w->last;      /* modular: a wrap is a small step forward */
+
+    w->held = w->primed && step > INT32_MAX;
     if (!w->primed) {
         w->primed = 1;
         w->total = raw;
+    } else if (w->held) {
+        return w->total;                /* below the last: an older copy, not a wrap */
     } else {
-        w->total += (uint32_t)(raw - w->last);  /* modular: a wrap adds the small step */
+        w->total += step;
     }
     w->last = raw;
     return w->total;

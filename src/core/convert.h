@@ -23,12 +23,16 @@ float loadavg_value(uint32_t fixed, uint64_t fscale);
  * Extends a 32-bit kernel counter to 64 bits so that the exported counter
  * does not wrap at 2^32 (PCP could not rate-convert a wrap of a value that
  * has been scaled). Correct as long as the counter is read at least once
- * per 2^32 increments.
+ * per 2^31 increments: a reading below the last by less than that is an
+ * older copy of the counter (host_statistics past its rate limit answers with
+ * another process's), which leaves the total as it was and the last reading
+ * the highest seen.
  */
 struct wrap32 {
     uint32_t last;
     uint64_t total;
     int primed;
+    int held;                   /* the last reading was such an older copy */
 };
 uint64_t wrap32_extend(struct wrap32 *w, uint32_t raw);
 

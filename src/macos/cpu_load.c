@@ -1,8 +1,9 @@
 /*
- * CPU ticks: host totals (HOST_CPU_LOAD_INFO) and per processor
- * (host_processor_info with PROCESSOR_CPU_LOAD_INFO).
+ * CPU ticks per processor (host_processor_info with PROCESSOR_CPU_LOAD_INFO)
+ * and the host's totals, HOST_CPU_LOAD_INFO's sums of them.
  */
 #include "live_source.h"
+#include "cpu_ticks_sum.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,19 +18,58 @@ copy_ticks(const natural_t ticks[CPU_STATE_MAX], struct plat_cpu_ticks *out)
     out->nice = ticks[CPU_STATE_NICE];
 }
 
+/* host_processor_info's answer: ncpu processors' ticks in an array the
+ * kernel allocated in our address space, count integer_t's long. */
+struct processor_ticks {
+    natural_t ncpu;
+    processor_cpu_load_info_t load;
+    mach_msg_type_number_t count;
+};
+
+static int
+read_processor_ticks(struct live_source *src, struct processor_ticks *out)
+{
+    processor_info_array_t info = NULL;
+    kern_return_t kr;
+
+    *out = (struct processor_ticks){ 0 };
+    kr = host_processor_info(src->host, PROCESSOR_CPU_LOAD_INFO, &out->ncpu, &info, &out->count);
+    if (kr != KERN_SUCCESS)
+        return live_fail(src, -EIO, "host_processor_info: %s", mach_error_string(kr));
+    out->load = (processor_cpu_load_info_t)info;
+    return 0;
+}
+
+/* Release the array from this task with its size in bytes. */
+static void
+release_processor_ticks(const struct processor_ticks *t)
+{
+    vm_deallocate(mach_task_self(), (vm_address_t)t->load, (vm_size_t)t->count * sizeof(integer_t));
+}
+
+/* The host's totals are the per-processor ticks added up as the kernel adds
+ * them for HOST_CPU_LOAD_INFO, not host_statistics' answer: that call is
+ * rate-limited for a process that is not Apple's, and past the budget
+ * answers with the copy another process stored, up to a second old and
+ * possibly older than our last reading (xnu-11417.101.15
+ * osfmk/kern/host.c:626-639, :733-780); host_processor_info is not limited. */
 int
 live_cpu_total(void *ctx, struct plat_cpu_ticks *out)
 {
     struct live_source *src = live_begin(ctx);
-    host_cpu_load_info_data_t info;
-    /* The count is in/out; an uninitialised one fails on newer releases. */
-    mach_msg_type_number_t count = HOST_CPU_LOAD_INFO_COUNT;
-    kern_return_t kr;
+    struct processor_ticks t;
+    int sts;
 
-    kr = host_statistics(src->host, HOST_CPU_LOAD_INFO, (host_info_t)&info, &count);
-    if (kr != KERN_SUCCESS)
-        return live_fail(src, -EIO, "host_statistics(HOST_CPU_LOAD_INFO): %s", mach_error_string(kr));
-    copy_ticks(info.cpu_ticks, out);
+    if ((sts = read_processor_ticks(src, &t)) < 0)
+        return sts;
+    *out = (struct plat_cpu_ticks){ 0 };
+    for (natural_t i = 0; i < t.ncpu; i++) {
+        struct plat_cpu_ticks cpu;
+
+        copy_ticks(t.load[i].cpu_ticks, &cpu);
+        cpu_ticks_add(out, &cpu);
+    }
+    release_processor_ticks(&t);
     return 0;
 }
 
@@ -51,31 +91,23 @@ int
 live_cpus(void *ctx, struct plat_cpu_set *out)
 {
     struct live_source *src = live_begin(ctx);
-    natural_t ncpu = 0;
-    processor_info_array_t info = NULL;
-    mach_msg_type_number_t count = 0;
-    processor_cpu_load_info_t load;
-    kern_return_t kr;
+    struct processor_ticks t;
     int sts;
 
-    kr = host_processor_info(src->host, PROCESSOR_CPU_LOAD_INFO, &ncpu, &info, &count);
-    if (kr != KERN_SUCCESS)
-        return live_fail(src, -EIO, "host_processor_info: %s", mach_error_string(kr));
-    load = (processor_cpu_load_info_t)info;
-    if ((sts = grow(src, ncpu)) == 0) {
-        for (natural_t i = 0; i < ncpu; i++) {
+    if ((sts = read_processor_ticks(src, &t)) < 0)
+        return sts;
+    if ((sts = grow(src, t.ncpu)) == 0) {
+        for (natural_t i = 0; i < t.ncpu; i++) {
             struct plat_cpu *cpu = &src->cpus[i];
 
             /* The array is indexed by logical CPU number, the number that
              * the IORegistry's logical-cpu-id gives (registry_decode.c). */
             snprintf(cpu->name, sizeof(cpu->name), "cpu%u", (unsigned int)i);
-            copy_ticks(load[i].cpu_ticks, &cpu->ticks);
+            copy_ticks(t.load[i].cpu_ticks, &cpu->ticks);
         }
-        out->ncpu = ncpu;
+        out->ncpu = t.ncpu;
         out->cpu = src->cpus;
     }
-    /* The kernel allocated the array in our address space: release it from
-     * this task with its size in bytes (count is in integer_t units). */
-    vm_deallocate(mach_task_self(), (vm_address_t)info, (vm_size_t)count * sizeof(integer_t));
+    release_processor_ticks(&t);
     return sts;
 }

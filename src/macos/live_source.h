@@ -45,6 +45,8 @@ struct live_source {
     uint32_t *sock_counts;          /* TCP then UDP sockets by pid, PLAT_PID_LIMIT each */
     struct plat_sock_owner *owners; /* handed out by live_sock_owners() */
     unsigned int owners_cap;
+    struct plat_vm vm_last;         /* the last HOST_VM_INFO64 reading served */
+    int vm_seen;                    /* vm_last holds one */
     size_t nfsrv_size;              /* sizeof(struct nfsrvstats) as the kernel says, once known */
     size_t nfscl_size;              /* sizeof(struct nfsclntstats) as the kext takes it, once known */
     struct live_ioreport *ioreport; /* the IOReport subscription (ioreport.c), made at first use */

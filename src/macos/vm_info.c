@@ -3,6 +3,7 @@
  * health sysctls. Each part keeps its own status.
  */
 #include "live_source.h"
+#include "vm_copy_check.h"
 
 #include <errno.h>
 #include <sys/sysctl.h>
@@ -20,6 +21,7 @@ read_vm(struct live_source *src, struct plat_vm *out)
 {
     vm_statistics64_data_t vs;
     mach_msg_type_number_t count = HOST_VM_INFO64_COUNT;
+    const char *stepped;
     kern_return_t kr;
 
     kr = host_statistics64(src->host, HOST_VM_INFO64, (host_info64_t)&vs, &count);
@@ -53,6 +55,15 @@ read_vm(struct live_source *src, struct plat_vm *out)
     out->external_page_count = vs.external_page_count;
     out->internal_page_count = vs.internal_page_count;
     out->purges = vs.purges;
+    /* Past the rate limit the kernel answers with the copy another process
+     * stored last, which can be older than our last reading (vm_copy_check.h):
+     * no reading this time rather than counters that step back. */
+    if (src->vm_seen && (stepped = vm_counter_stepped_back(&src->vm_last, out)) != NULL)
+        return live_fail(src, -EAGAIN,
+                         "host_statistics64(HOST_VM_INFO64): a rate-limited copy older than the last reading (%s)",
+                         stepped);
+    src->vm_last = *out;
+    src->vm_seen = 1;
     return 0;
 }
 

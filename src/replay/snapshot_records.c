@@ -102,8 +102,8 @@ DESC(rec_loadavg, NULL, REC_PLAIN, NULL, loadavg_fields, 0);
 /* "cpu.user" (host totals) and "cpu[NAME].user" (each CPU). */
 static const struct rec_field ticks_fields[] = {
     F(plat_cpu_ticks, "user", SNAP_COUNTER32, user, NONE,
-      "ticks: `host_statistics(HOST_CPU_LOAD_INFO)` for the totals, "
-      "`host_processor_info(PROCESSOR_CPU_LOAD_INFO)` for each CPU"),
+      "ticks of each CPU: `host_processor_info(PROCESSOR_CPU_LOAD_INFO)`; the totals are theirs added "
+      "up in 32 bits, as `HOST_CPU_LOAD_INFO` adds them (that call is rate-limited)"),
     F(plat_cpu_ticks, "sys", SNAP_COUNTER32, sys, NONE, NULL),
     F(plat_cpu_ticks, "idle", SNAP_COUNTER32, idle, NONE, NULL),
     F(plat_cpu_ticks, "nice", SNAP_COUNTER32, nice, NONE, NULL),

@@ -148,11 +148,13 @@ test_cpu_ticks(void **state)
     assert_int_equal(set.cpu[1].ticks.sys, 50);
     assert_int_equal(set.cpu[1].ticks.idle, 600);
     assert_int_equal(set.cpu[1].ticks.nice, 2);
-    dbl_fail("host_statistics", 1, D_KERN_FAILURE);
+    dbl_fail("host_processor_info", 1, D_KERN_FAILURE);
     assert_int_equal(p->cpu_total(p->ctx, &t), -5);
+    assert_error_has(p, "host_processor_info: (os/kern) failure");
     dbl_fail("host_processor_info", 1, D_KERN_FAILURE);
     assert_int_equal(p->cpus(p->ctx, &set), -5);
     assert_error_has(p, "host_processor_info: (os/kern) failure");
+    assert_int_equal(dbl_calls("host_statistics"), 0);     /* rate-limited: not asked */
 }
 
 static void
@@ -171,6 +173,94 @@ test_cpus_hold_nothing(void **state)
 
     dbl_mach_cpus(8, ticks);
     assert_steady(*state, cpus_round, 1000);
+}
+
+/* Our rounds beside other pollers (dbl_host_poller, ten calls a second):
+ * one a second of virtual time, each a little later in the second than the
+ * one before (cycling), so that they land in every part of the kernel's
+ * rate-limit windows and before and after the other processes' copies.
+ * Their copies land POLLER_COPY_DELAY_NS after their answers: on a Mac the
+ * unlocked copy lands late only when a caller is preempted between its
+ * answer and its copy, rarely; this delay makes a copy older than one of
+ * our readings reach us a few times in ROUNDS. */
+#define POLLER_HZ 10
+#define POLLER_COPY_DELAY_NS 350000000u
+#define ROUNDS 600
+#define JITTER_CYCLE_MS 97
+
+static void
+next_round(unsigned int round)
+{
+    dbl_clock_advance(1000000000u + (round % JITTER_CYCLE_MS) * 1000000u);
+}
+
+/* The host's CPU total is the per-CPU sum at every round, never a copy
+ * from before (host_processor_info is never rate-limited; the host
+ * total the kernel adds up from the same per-processor ticks,
+ * xnu-11417.101.15 osfmk/kern/host.c:504-519, is). */
+static void
+test_cpu_total_beside_a_poller(void **state)
+{
+    struct platform *p = *state;
+    enum { NCPU = 4 };
+    const uint32_t ticks[NCPU * 4] = { 1000, 500, 9000, 0, 2000, 100, 8000, 0, 300, 30, 12000, 0, 40, 4, 15000, 0 };
+    const uint32_t per_second[NCPU * 4] = { 37, 11, 52, 0, 61, 9, 30, 0, 5, 3, 92, 0, 1, 1, 98, 0 };
+    uint32_t last_idle = 0;
+
+    dbl_mach_cpus(NCPU, ticks);
+    dbl_mach_tick_rate(per_second);
+    dbl_host_poller(POLLER_HZ, POLLER_COPY_DELAY_NS);
+    for (unsigned int round = 0; round < ROUNDS; round++) {
+        struct plat_cpu_ticks total;
+        struct plat_cpu_set set;
+        struct plat_cpu_ticks sum = { 0 };
+
+        next_round(round);
+        assert_int_equal(p->cpu_total(p->ctx, &total), 0);
+        assert_int_equal(p->cpus(p->ctx, &set), 0);
+        for (unsigned int c = 0; c < set.ncpu; c++) {
+            sum.user += set.cpu[c].ticks.user;
+            sum.sys += set.cpu[c].ticks.sys;
+            sum.idle += set.cpu[c].ticks.idle;
+            sum.nice += set.cpu[c].ticks.nice;
+        }
+        assert_int_equal(total.user, sum.user);
+        assert_int_equal(total.sys, sum.sys);
+        assert_int_equal(total.idle, sum.idle);
+        assert_int_equal(total.nice, sum.nice);
+        assert_true((uint32_t)(total.idle - last_idle) <= INT32_MAX);     /* never a step back */
+        last_idle = total.idle;
+    }
+}
+
+/* A copy older than the reading before it is no reading: VM counters never
+ * step back; the limit answered some rounds, and some with such a copy. */
+static void
+test_memory_beside_a_poller(void **state)
+{
+    struct platform *p = *state;
+    uint64_t last_faults = 0;
+    unsigned int refused = 0;
+
+    dbl_mach_vm(1000, 0);
+    dbl_mach_vm_rate(1000);
+    dbl_host_poller(POLLER_HZ, POLLER_COPY_DELAY_NS);
+    for (unsigned int round = 0; round < ROUNDS; round++) {
+        struct plat_memory m;
+
+        next_round(round);
+        assert_int_equal(p->memory(p->ctx, &m), 0);
+        if (m.vm_status == -D_EAGAIN) {
+            assert_error_has(p, "older than");
+            refused++;
+            continue;
+        }
+        assert_int_equal(m.vm_status, 0);
+        assert_true(m.vm.faults >= last_faults);
+        last_faults = m.vm.faults;
+    }
+    assert_true(dbl_host_stats_cached() > 0);
+    assert_true(refused > 0);
 }
 
 static void
@@ -286,7 +376,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         T(test_host_facts), T(test_host_facts_fail_alone), T(test_host_zero_values_refused),
         T(test_model_of_the_buffers_length), T(test_uname), T(test_loadavg_and_clock), T(test_cpu_ticks),
-        T(test_cpus_hold_nothing), T(test_memory), T(test_memory_of_a_revision_0_kernel), T(test_tasks),
+        T(test_cpus_hold_nothing), T(test_cpu_total_beside_a_poller), T(test_memory),
+        T(test_memory_of_a_revision_0_kernel), T(test_memory_beside_a_poller), T(test_tasks),
         cmocka_unit_test(test_tasks_without_a_processor_set), T(test_timebase),
     };
 

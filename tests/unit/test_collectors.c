@@ -91,6 +91,8 @@ cpu_ticks_to_msec_and_across_the_wrap(void **state)
     (void)state;
     assert_int_equal(harness_u64(6, 42), 123450);           /* 12345 ticks at 100 Hz */
     assert_int_equal(harness_u64(6, 43), 70);               /* nice */
+    fake.total.user = 1u << 31;                     /* read at least once per 2^31 ticks */
+    assert_int_equal(harness_u64(6, 42), (1ULL << 31) * 10);
     fake.total.user = UINT32_MAX - 9;
     assert_int_equal(harness_u64(6, 42), ((uint64_t)UINT32_MAX - 9) * 10);
     fake.total.user = 20;                           /* the kernel's counter wrapped */

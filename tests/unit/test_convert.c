@@ -14,8 +14,10 @@
 
 #include "collector.h"
 #include "convert.h"
+#include "cpu_ticks_sum.h"
 #include "cpu_topology.h"
 #include "metric_units.h"
+#include "vm_copy_check.h"
 #include "vm_derived.h"
 
 static void
@@ -55,8 +57,60 @@ wrap32_extends_past_the_wrap(void **state)
     assert_int_equal(wrap32_extend(&w, UINT32_MAX), UINT32_MAX);
     assert_int_equal(wrap32_extend(&w, 4), (uint64_t)UINT32_MAX + 5);
     assert_int_equal(wrap32_extend(&w, 4), (uint64_t)UINT32_MAX + 5);   /* no change */
-    assert_int_equal(wrap32_extend(&w, UINT32_MAX), (uint64_t)UINT32_MAX * 2 + 1);
-    assert_int_equal(wrap32_extend(&w, 0), (uint64_t)UINT32_MAX * 2 + 2);
+    /* the longest step still read as forward */
+    assert_int_equal(wrap32_extend(&w, 4u + INT32_MAX), (uint64_t)UINT32_MAX + 5 + INT32_MAX);
+}
+
+/* A reading below the last by less than half the range is an older copy
+ * (host_statistics past its rate limit gives another process's, xnu-11417.101.15
+ * osfmk/kern/host.c:626-639, :733-780), not a wrap: the total holds, and
+ * counts on from the highest reading once the counter passes it. */
+static void
+wrap32_holds_a_step_back(void **state)
+{
+    struct wrap32 w = { 0 };
+
+    (void)state;
+    assert_int_equal(wrap32_extend(&w, 1000), 1000);
+    assert_int_equal(wrap32_extend(&w, 990), 1000);
+    assert_true(w.held);
+    assert_int_equal(wrap32_extend(&w, 995), 1000);
+    assert_int_equal(wrap32_extend(&w, 1005), 1005);
+    assert_false(w.held);
+    assert_int_equal(wrap32_extend(&w, 4u + INT32_MAX), 4 + (uint64_t)INT32_MAX);
+    assert_int_equal(wrap32_extend(&w, 1005), 4 + (uint64_t)INT32_MAX);     /* 2^31 - 1 back */
+}
+
+/* The host's ticks are the processors' added in 32 bits (xnu-11417.101.15
+ * osfmk/kern/host.c:504-519). */
+static void
+cpu_ticks_add_wraps_as_the_kernel(void **state)
+{
+    struct plat_cpu_ticks sum = { .user = UINT32_MAX - 1, .sys = 7, .idle = 100, .nice = 0 };
+    const struct plat_cpu_ticks cpu = { .user = 5, .sys = 3, .idle = UINT32_MAX, .nice = 0 };
+
+    (void)state;
+    cpu_ticks_add(&sum, &cpu);
+    assert_int_equal(sum.user, 3);
+    assert_int_equal(sum.sys, 10);
+    assert_int_equal(sum.idle, 99);
+    assert_int_equal(sum.nice, 0);
+}
+
+/* Only vm_statistics64's counters count: a gauge may go down. */
+static void
+vm_counter_stepped_back_names_the_counter(void **state)
+{
+    const struct plat_vm before = { .free_count = 5000, .faults = 100, .pageins = 7, .purges = 3 };
+    struct plat_vm now = before;
+
+    (void)state;
+    assert_null(vm_counter_stepped_back(&before, &now));
+    now.free_count = 4000;
+    now.faults = 150;
+    assert_null(vm_counter_stepped_back(&before, &now));
+    now.purges = 2;
+    assert_string_equal(vm_counter_stepped_back(&before, &now), "purges");
 }
 
 static void
@@ -269,6 +323,9 @@ main(void)
         cmocka_unit_test(bound_rows_read_their_field_and_status),
         cmocka_unit_test(ticks_to_msec_without_overflow),
         cmocka_unit_test(wrap32_extends_past_the_wrap),
+        cmocka_unit_test(wrap32_holds_a_step_back),
+        cmocka_unit_test(cpu_ticks_add_wraps_as_the_kernel),
+        cmocka_unit_test(vm_counter_stepped_back_names_the_counter),
         cmocka_unit_test(loadavg_fixed_point),
         cmocka_unit_test(uptime_edges),
         cmocka_unit_test(app_and_used_memory),

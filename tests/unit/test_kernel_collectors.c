@@ -527,11 +527,39 @@ cpu_time_per_level(void **state)
     assert_int_equal(level_value(104, 3, PM_TYPE_U64, "efficiency"), 9000);     /* idle */
     assert_int_equal(level_value(104, 1, PM_TYPE_U64, "performance"), 20);      /* nice */
     fake.cpu[0].ticks.user += 5;
-    fake.cpu[2].ticks.user = UINT32_MAX;            /* across the 32-bit wrap below */
+    fake.cpu[2].ticks.user = 1u << 31;              /* read at least once per 2^31 ticks */
     assert_int_equal(level_value(104, 0, PM_TYPE_U64, "efficiency"), 350);
+    fake.cpu[2].ticks.user = UINT32_MAX;            /* across the 32-bit wrap below */
     assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), ((uint64_t)UINT32_MAX + 400) * 10);
     fake.cpu[2].ticks.user = 9;                     /* wrapped: +10 ticks */
     assert_int_equal(level_value(104, 0, PM_TYPE_U64, "performance"), ((uint64_t)UINT32_MAX + 410) * 10);
+}
+
+/* A host total below the last reading is an older copy (host_statistics
+ * past its rate limit, xnu-11417.101.15 osfmk/kern/host.c:733-780), not a
+ * 32-bit wrap: kernel.all.cpu.user has no value while it lasts, then counts
+ * on from the highest reading; one log line when it starts, one when it
+ * ends; 100 Hz. */
+static void
+cpu_total_has_no_value_for_an_older_copy(void **state)
+{
+    unsigned int started, ended;
+
+    (void)state;
+    harness_log_start();
+    fake.total.user = 1000;
+    assert_int_equal(harness_u64(CLUSTER_CPU, 42), 10000);
+    fake.total.user = 990;
+    assert_int_equal(status(CLUSTER_CPU, 42, PM_TYPE_U64), PM_ERR_AGAIN);
+    fake.total.user = 995;
+    assert_int_equal(status(CLUSTER_CPU, 42, PM_TYPE_U64), PM_ERR_AGAIN);
+    fake.total.user = 1010;
+    assert_int_equal(harness_u64(CLUSTER_CPU, 42), 10100);
+    started = harness_log_lines("cpu_total: some metrics unavailable: the host's CPU ticks read below");
+    ended = harness_log_lines("cpu_total: all metrics available again");
+    harness_log_stop();
+    assert_int_equal(started, 1);
+    assert_int_equal(ended, 1);
 }
 
 static void
@@ -616,7 +644,7 @@ main(void)
         HARNESS_TEST(a_failing_topology_leaves_cpus_working_without_levels),
         HARNESS_TEST(no_perflevels_before_macos_12),
         HARNESS_TEST(cpu_time_per_level),
-        HARNESS_TEST(level_counters_never_go_backwards),
+        HARNESS_TEST(cpu_total_has_no_value_for_an_older_copy), HARNESS_TEST(level_counters_never_go_backwards),
         HARNESS_TEST(per_cpu_fetches_in_between_lose_nothing),
         HARNESS_TEST(cpus_of_unknown_level_leave_levels_without_values),
     };

@@ -266,6 +266,8 @@ udp_counters_sums_and_wrap(void **state)
     assert_int_equal(harness_u64(13, 145), 1 + 2 + 3);             /* inerrors.total */
     assert_int_equal(harness_u64(13, 146), 5);                     /* rcvbuferrors */
     assert_int_equal(harness_u64(13, 149), 3);                     /* inerrors.badlen */
+    fake.udp.ipackets = 1u << 31;                                   /* read at least once per 2^31 */
+    assert_int_equal(harness_u64(13, 142), 1u << 31);
     fake.udp.ipackets = UINT32_MAX - 1;
     assert_int_equal(harness_u64(13, 142), UINT32_MAX - 1);
     fake.udp.ipackets = 8;                                          /* the kernel's counter wrapped */
@@ -288,6 +290,8 @@ icmp_histogram_sums_and_input_errors(void **state)
     assert_int_equal(harness_u64(14, 152), 1);                     /* inechoreps: type 0 */
     assert_int_equal(harness_u64(14, 153), 18);                    /* outechos */
     assert_int_equal(harness_u64(14, 154), 2);                     /* outechoreps */
+    fake.icmp.inhist[8] = 1u << 31;                                 /* read at least once per 2^31 */
+    assert_int_equal(harness_u64(14, 151), 1u << 31);
     fake.icmp.inhist[8] = UINT32_MAX;
     assert_int_equal(harness_u64(14, 151), UINT32_MAX);
     fake.icmp.inhist[8] = 0;                                        /* +1 across the wrap */
@@ -350,6 +354,8 @@ tcp_counters_sums_and_wrap(void **state)
     assert_int_equal(harness_u64(17, 176), 1 + 2 + 4 + 3);          /* inerrs.total */
     assert_int_equal(harness_u64(17, 177), 300);                    /* outrsts: control segments */
     assert_int_equal(harness_u64(17, 178), 1);                      /* incsumerrors */
+    fake.tcp.rcvtotal = 1u << 31;                                   /* read at least once per 2^31 */
+    assert_int_equal(harness_u64(17, 173), 1u << 31);
     fake.tcp.rcvtotal = UINT32_MAX;
     assert_int_equal(harness_u64(17, 173), UINT32_MAX);
     fake.tcp.rcvtotal = 9;                                          /* +10 across the kernel's wrap */

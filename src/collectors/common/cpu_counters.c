@@ -1,12 +1,17 @@
 #include "cpu_counters.h"
 
-void
+int
 cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t)
 {
+    int held = 0;
+
     wrap32_extend(&c->state[CPU_USER], t->user);
     wrap32_extend(&c->state[CPU_NICE], t->nice);
     wrap32_extend(&c->state[CPU_SYS], t->sys);
     wrap32_extend(&c->state[CPU_IDLE], t->idle);
+    for (int i = 0; i < CPU_NSTATES; i++)
+        held |= c->state[i].held;
+    return held;
 }
 
 int

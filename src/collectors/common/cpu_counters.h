@@ -14,8 +14,9 @@ struct cpu_counters {
     struct wrap32 state[CPU_NSTATES];
 };
 
-/* Feed one reading of the kernel's ticks into the extended counters. */
-void cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t);
+/* Feed one reading of the kernel's ticks into the extended counters: 1 when
+ * a state read below its last reading (an older copy, held: wrap32), else 0. */
+int cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t);
 
 /* The tick rate (hinv's kernel.all.hz) a family read at its refresh: hz,
  * or the error of its read (status). */

@@ -95,6 +95,7 @@ dbl_reset(void)
     dbl_io_reset();
     dbl_cf_reset();
     dbl_mach_reset();
+    dbl_host_stats_reset();
     dbl_sysctl_reset();
     dbl_netif_reset();
     dbl_procs_reset();

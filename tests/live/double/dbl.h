@@ -99,6 +99,21 @@ uint64_t dbl_vm_field(const char *field);
 void dbl_mach_page_size(uint32_t size);
 void dbl_mach_load(int32_t tasks, int32_t threads);
 void dbl_mach_timebase(uint32_t numer, uint32_t denom);
+/* Time moves the kernel's counts: each CPU's ticks grow by per_second's
+ * row (ncpu rows of user, system, idle, nice; set after dbl_mach_cpus),
+ * 32 bits wide as the kernel keeps them; every VM field by per_second. */
+void dbl_mach_tick_rate(const uint32_t *per_second);
+void dbl_mach_vm_rate(uint64_t per_second);
+/* host_statistics and host_statistics64 rate-limit a process that is not
+ * Apple's (xnu-11417.101.15 osfmk/kern/host.c:733-780): 2 to 10 fresh
+ * answers per flavor in each 1 s window, shared by all such processes, then
+ * the copy the last of them stored (:626-639, written without a lock,
+ * :968-971). Other such processes: a poller like Stats calling both
+ * flavors calls_per_second times a second from now on, each of its fresh
+ * answers landing in the cache copy_delay_ns after it was taken (0 calls:
+ * none). How many of our calls the cache answered. */
+void dbl_host_poller(unsigned int calls_per_second, uint64_t copy_delay_ns);
+unsigned int dbl_host_stats_cached(void);
 
 /* The C library (libc.c): uname's fields (sysname is Darwin), the wall
  * clock, the utmpx records and whether the file can be read (a Darwin

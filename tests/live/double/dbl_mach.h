@@ -19,4 +19,11 @@ void *dbl_port_get(mach_port_t name, enum dbl_port_kind kind, const char *caller
 /* Called with a port's kind and payload when its last reference goes. */
 extern void (*dbl_port_freed)(enum dbl_port_kind kind, void *payload);
 
+/* For host_stats.c, from mach.c: virtual time ns in mach_absolute_time's
+ * ticks; the host's CPU ticks as HOST_CPU_LOAD_INFO adds them up at that
+ * time; the integers of vm_statistics64 the kernel fills. */
+uint64_t dbl_mach_abs(uint64_t ns);
+void dbl_mach_cpu_load_at(uint64_t ns, natural_t ticks[CPU_STATE_MAX]);
+mach_msg_type_number_t dbl_mach_vm_filled(void);
+
 #endif

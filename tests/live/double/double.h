@@ -17,6 +17,7 @@ void dbl_io_reset(void);
 long dbl_io_held(void);
 void dbl_mach_reset(void);
 void dbl_mach_held(struct dbl_held *h);
+void dbl_host_stats_reset(void);
 void dbl_sysctl_reset(void);
 void dbl_procs_reset(void);
 void dbl_libc_reset(void);
@@ -40,8 +41,10 @@ int dbl_service_open(const char *class_name, uint32_t type);
 int dbl_service_call(const char *class_name, uint32_t selector, const void *in, size_t in_size, void *out,
                      size_t *out_size);
 
-/* Fill a vm_statistics64 (kernel_structs.c). */
-void dbl_vm_fill(void *vs);
+/* A vm_statistics64 as the kernel fills it at virtual time ns
+ * (kernel_structs.c), from each field's value then (mach.c). */
+void dbl_vm_fill(void *vs, uint64_t ns);
+uint64_t dbl_vm_value_at(size_t offset, uint64_t ns);
 
 /* Set errno as the live code reads it (Darwin's __error()). */
 void dbl_set_errno(int err);

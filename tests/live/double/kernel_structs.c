@@ -95,14 +95,14 @@ dbl_vm_field(const char *field)
     return f->size == sizeof(uint32_t) ? (uint32_t)v : v;
 }
 
-/* Every field of a vm_statistics64 its own value (mach.c's seed plus its
- * offset), as wide as the field. */
+/* Every field of a vm_statistics64 its own value at virtual time ns
+ * (mach.c's seed plus its offset, grown since), as wide as the field. */
 void
-dbl_vm_fill(void *vs)
+dbl_vm_fill(void *vs, uint64_t ns)
 {
     memset(vs, 0, sizeof(vm_statistics64_data_t));
     for (size_t i = 0; i < sizeof(vm_fields) / sizeof(vm_fields[0]); i++) {
-        uint64_t v = dbl_vm_value(vm_fields[i].offset);
+        uint64_t v = dbl_vm_value_at(vm_fields[i].offset, ns);
         uint32_t v32 = (uint32_t)v;
 
         memcpy((char *)vs + vm_fields[i].offset, vm_fields[i].size == sizeof(v32) ? (void *)&v32 : (void *)&v,

@@ -8,12 +8,8 @@
  *    IOKit objects are port names too: IOObjectRelease is
  *    mach_port_deallocate (IOKitUser-100222.0.4 IOKitLib.c), so this
  *    table holds them; a name used after its last reference is a bug.
- *  - host_statistics(HOST_CPU_LOAD_INFO) and host_statistics64
- *    (HOST_VM_INFO64) fail with KERN_FAILURE when the count is below the
- *    flavor's; HOST_VM_INFO64 fills the revision-0 fields, and the
- *    revision-1 ones only when the count has room, and says in the count
- *    which it filled; the reply copies only that many integers into the
- *    caller's buffer (osfmk/kern/host.c host_statistics, vm_stats).
+ *  - The CPUs' ticks and the VM statistics host_stats.c answers with,
+ *    growing with virtual time at the rates a test sets.
  *  - host_processor_info() returns an array the kernel allocated in the
  *    caller's address space, count integer_t's long, which the caller
  *    frees with vm_deallocate (osfmk/kern/host.c host_processor_info).
@@ -40,9 +36,11 @@ mach_port_t mach_task_self_ = 0x203;    /* the name mach_task_self() reads */
 
 static struct {
     unsigned int ncpu;
-    uint32_t ticks[DBL_MAX_CPUS][CPU_STATE_MAX];
+    uint32_t ticks[DBL_MAX_CPUS][CPU_STATE_MAX];    /* at virtual time 0 */
+    uint32_t tick_rate[DBL_MAX_CPUS][CPU_STATE_MAX];    /* per virtual second */
     int vm_rev0;                    /* the kernel knows only revision 0 */
     uint64_t vm_seed;
+    uint64_t vm_rate;               /* each field's growth per virtual second */
     uint32_t page_size;
     uint32_t numer, denom;
     int32_t tasks, threads;
@@ -69,6 +67,21 @@ dbl_mach_held(struct dbl_held *h)
         if (ports[i].kind != DBL_PORT_FREE)
             h->ports += ports[i].refs;
     h->vm = mach.regions;
+}
+
+/* What rate per second adds up to by virtual time ns. */
+static uint64_t
+elapsed(uint64_t rate, uint64_t ns)
+{
+    return rate * (ns / 1000000000u) + rate * (ns % 1000000000u) / 1000000000u;
+}
+
+/* A processor's ticks in one state at virtual time ns: a 32-bit count that
+ * wraps (osfmk/kern/processor.c:742-746 truncates to uint32_t). */
+static uint32_t
+cpu_ticks_at(unsigned int cpu, int state, uint64_t ns)
+{
+    return mach.ticks[cpu][state] + (uint32_t)elapsed(mach.tick_rate[cpu][state], ns);
 }
 
 /* Names are handed out in turn, so that a released one is not soon
@@ -183,57 +196,31 @@ processor_set_statistics(processor_set_name_t pset, processor_set_flavor_t flavo
     return KERN_SUCCESS;
 }
 
-kern_return_t
-host_statistics(host_t host, host_flavor_t flavor, host_info_t info, mach_msg_type_number_t *count)
+/* Each field of vm_statistics64 gets a value of its own (seed plus its
+ * offset), so that a test can tell a field read from the wrong place; every
+ * field grows by the rate a test set, so that a copy made earlier is older. */
+uint64_t
+dbl_vm_value_at(size_t offset, uint64_t ns)
 {
-    host_cpu_load_info_t load = (host_cpu_load_info_t)info;
-    int err;
-
-    if (dbl_port_get(host, DBL_PORT_HOST, "host_statistics") == NULL)
-        return KERN_INVALID_HOST;
-    if (flavor != HOST_CPU_LOAD_INFO)
-        dbl_violation("host_statistics flavor %d: not one the live code uses", flavor);
-    if (*count < HOST_CPU_LOAD_INFO_COUNT)
-        return KERN_FAILURE;
-    if ((err = dbl_failing("host_statistics")) != 0)
-        return err;
-    memset(load->cpu_ticks, 0, sizeof(load->cpu_ticks));
-    for (unsigned int c = 0; c < mach.ncpu; c++)
-        for (int s = 0; s < CPU_STATE_MAX; s++)
-            load->cpu_ticks[s] += mach.ticks[c][s];
-    *count = HOST_CPU_LOAD_INFO_COUNT;
-    return KERN_SUCCESS;
+    return mach.vm_seed + offset + elapsed(mach.vm_rate, ns);
 }
 
-/* Each field of vm_statistics64 gets a value of its own (seed plus its
- * offset), so that a test can tell a field read from the wrong place. */
 uint64_t
 dbl_vm_value(size_t offset)
 {
-    return mach.vm_seed + offset;
+    return dbl_vm_value_at(offset, dbl_clock_ns());
 }
 
-kern_return_t
-host_statistics64(host_t host, host_flavor_t flavor, host_info64_t info, mach_msg_type_number_t *count)
+/* HOST_CPU_LOAD_INFO as the kernel adds it up at virtual time ns: each
+ * processor's ticks into 32-bit sums (xnu-11417.101.15 osfmk/kern/host.c:504-519
+ * with processor.c:735-747, the per-processor ticks host_processor_info gives). */
+void
+dbl_mach_cpu_load_at(uint64_t ns, natural_t ticks[CPU_STATE_MAX])
 {
-    vm_statistics64_data_t vs;
-    mach_msg_type_number_t filled = mach.vm_rev0 ? HOST_VM_INFO64_REV0_COUNT : HOST_VM_INFO64_REV1_COUNT;
-    int err;
-
-    if (dbl_port_get(host, DBL_PORT_HOST, "host_statistics64") == NULL)
-        return KERN_INVALID_HOST;
-    if (flavor != HOST_VM_INFO64)
-        dbl_violation("host_statistics64 flavor %d: not one the live code uses", flavor);
-    if (*count < HOST_VM_INFO64_REV0_COUNT)
-        return KERN_FAILURE;
-    if ((err = dbl_failing("host_statistics64")) != 0)
-        return err;
-    if (*count < filled)
-        filled = HOST_VM_INFO64_REV0_COUNT;
-    dbl_vm_fill(&vs);
-    memcpy(info, &vs, filled * sizeof(integer_t));      /* the reply's integers, no more */
-    *count = filled;
-    return KERN_SUCCESS;
+    memset(ticks, 0, CPU_STATE_MAX * sizeof(ticks[0]));
+    for (unsigned int c = 0; c < mach.ncpu; c++)
+        for (int s = 0; s < CPU_STATE_MAX; s++)
+            ticks[s] += cpu_ticks_at(c, s, ns);
 }
 
 kern_return_t
@@ -268,7 +255,8 @@ host_processor_info(host_t host, processor_flavor_t flavor, natural_t *ncpu, pro
     if ((load = calloc(1, mach.region_size ? mach.region_size : 1)) == NULL)
         dbl_violation("out of memory");
     for (unsigned int c = 0; c < mach.ncpu; c++)
-        memcpy(load[c].cpu_ticks, mach.ticks[c], sizeof(load[c].cpu_ticks));
+        for (int s = 0; s < CPU_STATE_MAX; s++)
+            load[c].cpu_ticks[s] = cpu_ticks_at(c, s, dbl_clock_ns());
     mach.region = load;
     mach.regions++;
     *ncpu = mach.ncpu;
@@ -307,13 +295,20 @@ mach_timebase_info(mach_timebase_info_t info)
     return KERN_SUCCESS;
 }
 
-/* Ticks of the timebase mach_timebase_info gives (numer/denom ns each). */
+/* Virtual time ns in ticks of the timebase mach_timebase_info gives
+ * (numer/denom ns each). */
 uint64_t
-mach_absolute_time(void)
+dbl_mach_abs(uint64_t ns)
 {
     if (mach.numer == 0)
         dbl_violation("mach_absolute_time with no timebase set (dbl_mach_timebase)");
-    return dbl_clock_ns() * mach.denom / mach.numer;
+    return ns * mach.denom / mach.numer;
+}
+
+uint64_t
+mach_absolute_time(void)
+{
+    return dbl_mach_abs(dbl_clock_ns());
 }
 
 /* The same clock counting sleep too: sleep is not modelled. */
@@ -350,6 +345,23 @@ dbl_mach_cpus(unsigned int ncpu, const uint32_t *ticks)
             mach.ticks[c][s] = ticks[c * CPU_STATE_MAX + s];
 }
 
+void
+dbl_mach_tick_rate(const uint32_t *per_second)
+{
+    for (unsigned int c = 0; c < mach.ncpu; c++)
+        for (int s = 0; s < CPU_STATE_MAX; s++)
+            mach.tick_rate[c][s] = per_second[c * CPU_STATE_MAX + s];
+}
+
+/* How many integers of vm_statistics64 the kernel fills for revision 1's
+ * count: revision 0's on a kernel that knows only that. */
+mach_msg_type_number_t
+dbl_mach_vm_filled(void)
+{
+    return mach.vm_rev0 ? HOST_VM_INFO64_REV0_COUNT : HOST_VM_INFO64_REV1_COUNT;
+}
+
+void dbl_mach_vm_rate(uint64_t per_second) { mach.vm_rate = per_second; }
 void dbl_mach_vm(uint64_t seed, int rev0) { mach.vm_seed = seed; mach.vm_rev0 = rev0; }
 void dbl_mach_page_size(uint32_t size) { mach.page_size = size; }
 void dbl_mach_load(int32_t tasks, int32_t threads) { mach.tasks = tasks; mach.threads = threads; }
