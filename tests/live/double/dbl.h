@@ -203,11 +203,14 @@ void dbl_ioreport_set(unsigned int channel, int64_t value);
 void dbl_ioreport_empty_group(int as_null);
 
 /* HID temperature services: a sensor's "Product" (NULL: it has none) and
- * reading, changed later or taken away (no event); hidd restarting: the
- * clients and services made before it answer no more. */
+ * reading, changed later or taken away (no event); a service going away
+ * (lists copied since lack it, it gives no event); hidd restarting: the
+ * clients and services made before it answer no more. dbl_calls counts
+ * the calls to hidd (IOHIDEventSystemClientCreate, ...CopyServices). */
 unsigned int dbl_hid_sensor(const char *product, double celsius);
 void dbl_hid_set(unsigned int sensor, double celsius);
 void dbl_hid_no_reading(unsigned int sensor);
+void dbl_hid_remove(unsigned int sensor);
 void dbl_hid_restart(void);
 
 /* The AppleSMC user client: a key (four characters), its type (four
