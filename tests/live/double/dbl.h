@@ -218,10 +218,12 @@ void dbl_hid_restart(void);
  * bytes the SMC refuses with result (0x85: not readable); the nth call
  * naming key (1 = the next) answered with result (0: every call from the
  * next on). IOServiceOpen and IOConnectCallStructMethod fail as dbl_fail
- * says. */
+ * says, and answer kIOReturnBusy while the Mac sleeps and wakes: from now
+ * for ns of the virtual clock. */
 void dbl_smc_key(const char *key, const char *type, const void *bytes, size_t len);
 void dbl_smc_unreadable(const char *key, uint8_t result);
 void dbl_smc_fail(const char *key, unsigned int nth, uint8_t result);
+void dbl_smc_sleep_wake(uint64_t ns);
 
 /* notify(3): the state a name holds (a name never set holds 0). */
 void dbl_notify_state(const char *name, uint64_t state);

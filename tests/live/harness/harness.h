@@ -29,6 +29,7 @@
 #define D_KERN_INVALID_ARGUMENT 4
 #define D_IO_NOT_PRIVILEGED ((int)0xe00002c1)
 #define D_IO_NO_DEVICE ((int)0xe00002c0)
+#define D_IO_NOT_PERMITTED ((int)0xe00002e2)
 
 /* A fresh double and the live platform opened on it. */
 void live_setup(struct platform *p);
