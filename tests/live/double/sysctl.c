@@ -5,7 +5,12 @@
  *    adds room for entries that may come: the probe is an estimate);
  *  - a buffer shorter than the value: ENOMEM, nothing copied and a length
  *    of 0 (sysctl_old_user refuses before copying; userland_sysctl
- *    answers the bytes written);
+ *    answers the bytes written); but the TCP, UDP and IPv6 statistics'
+ *    handlers ask sysctl_old_user for no more than the buffer holds, so a
+ *    short buffer gets the struct's first bytes, its length, and success
+ *    (bsd/netinet/tcp_input.c:7570-7596 tcp_getstat, udp_usrreq.c:
+ *    2804-2812 udp_getstat, netinet6/in6_proto.c:599-607 ip6_getstat:
+ *    SYSCTL_OUT(req, stat, MIN(size, req->oldlen)));
  *  - an integer: 4 bytes for an int, 8 for a quad; a 4-byte buffer for a
  *    quad gets the value as an int, ERANGE when it does not fit
  *    (sysctl_io_number);
@@ -172,6 +177,17 @@ fail(int err)
 }
 
 static int
+copies_what_fits(const struct sysctl *s)
+{
+    static const char *const names[] = { "net.inet.tcp.stats", "net.inet.udp.stats", "net.inet6.ip6.stats" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (s->kind == K_BYTES && strcmp(s->name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int
 answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
 {
     const void *value = s->bytes;
@@ -230,6 +246,8 @@ answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
         *oldlenp = need;
         return 0;
     }
+    if (*oldlenp < need && copies_what_fits(s))
+        need = *oldlenp;
     if (*oldlenp < need) {
         *oldlenp = 0;
         return fail(ENOMEM);
