@@ -18,7 +18,7 @@ test_interfaces(void **state)
     struct plat_netif_set set;
 
     dbl_netif(1, "lo0", 0x8049, 24, 100, 0, 0);
-    dbl_netif(6, "en0", 0x8863, 6, 5ull << 32, 7ull << 32, 9ull << 32);
+    dbl_netif(6, "en0", 0x8863, 6, 5ull << 32, (7ull << 32) + 5000, (9ull << 32) + 3000);
     dbl_netif_multicast();
     dbl_netif_type("en0", 2 /* IFRTYPE_FUNCTIONAL_WIFI_INFRA */, 0);
     dbl_netif_type("lo0", 0, 6 /* ENXIO */);
@@ -30,12 +30,12 @@ test_interfaces(void **state)
     assert_int_equal(set.netif[1].flags, 0x8863);
     assert_int_equal(set.netif[1].type, 6);
     assert_int_equal(set.netif[1].ipackets, 5ull << 32);
-    assert_int_equal(set.netif[1].ibytes, (5ull << 32) + 5);
-    assert_int_equal(set.netif[1].obytes, (5ull << 32) + 6);
+    assert_int_equal(set.netif[1].ibytes, 4096);            /* the list's: rounded to 1 KiB, cut to 32 bits */
+    assert_int_equal(set.netif[1].obytes, 2048);
     assert_int_equal(set.netif[1].iqdrops, (5ull << 32) + 9);
     assert_int_equal(set.netif[1].mib_status, 0);
-    assert_int_equal(set.netif[1].mib_ibytes, 7ull << 32);
-    assert_int_equal(set.netif[1].mib_obytes, 9ull << 32);
+    assert_int_equal(set.netif[1].mib_ibytes, (7ull << 32) + 5000);
+    assert_int_equal(set.netif[1].mib_obytes, (9ull << 32) + 3000);
     assert_int_equal(set.netif[1].functional_status, 0);
     assert_int_equal(set.netif[1].functional_type, 2);
     assert_int_equal(set.netif[0].mib_status, -2);          /* no IFMIB record */

@@ -117,9 +117,11 @@ void dbl_netif_type(const char *name, uint32_t type, int err);
 
 /* Network interfaces (network.c): each with its NET_RT_IFLIST2 message
  * (counters from base up: ipackets base, ierrors +1, opackets +2, oerrors
- * +3, collisions +4, ibytes +5, obytes +6, imcasts +7, omcasts +8,
- * iqdrops +9, snd_drops +10) and its IFMIB_IFDATA record (none when both
- * byte counts are 0); a multicast message; interfaces en<first>... that
+ * +3, collisions +4, imcasts +7, omcasts +8, iqdrops +9, snd_drops +10;
+ * the byte counts, mib_ibytes and mib_obytes or else base +5 and +6,
+ * rounded down to 1 KiB and cut to 32 bits as the kernel lists them) and
+ * its IFMIB_IFDATA record (none when both byte counts are 0); a multicast
+ * message; interfaces en<first>... that
  * arrive between the caller's size probe and its read; a message that runs past
  * the end. */
 void dbl_netif_reset(void);
