@@ -19,6 +19,10 @@
  *  - a name that does not exist: ENOENT; a handler's own error as it is
  *    (hw.perflevelN.l3cachesize is EINVAL where the level has no L3, as on
  *    Apple Silicon: sysctl_hw_generic, bsd/kern/kern_mib.c);
+ *  - KERN_PROCARGS2 with a buffer shorter than the arguments: argc in the
+ *    first word, then the LAST bytes of the strings that fit, the buffer's
+ *    length and success; EINVAL for a buffer with no room after argc
+ *    (kern_sysctl.c:1359-1367, :1553-1611 sysctl_procargsx);
  *  - the NFS client's statistics (vfs.nfs's NFS_NFSSTATS) are copied out
  *    by the kext itself, which sets the length in the request that
  *    userland_sysctl does not return: the caller always gets a length of
@@ -36,7 +40,7 @@
 #define MAX_SYSCTLS 1024
 #define AUTO_MIB 0x7000             /* the first number given to a name set without a MIB */
 
-enum kind { K_INT = 1, K_STRING, K_BYTES, K_LIST, K_ERROR, K_NFS };
+enum kind { K_INT = 1, K_STRING, K_BYTES, K_LIST, K_ERROR, K_NFS, K_PROCARGS };
 
 static struct sysctl {
     char name[128];
@@ -162,6 +166,12 @@ dbl_sysctl_error(const char *name, int err)
 }
 
 void
+dbl_sysctl_procargs(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len)
+{
+    set(name, mib, miblen, K_PROCARGS, bytes, len);
+}
+
+void
 dbl_sysctl_nfs(int typenum, const void *stats, size_t len)
 {
     int mib[3] = { CTL_VFS, typenum, 1 /* NFS_NFSSTATS */ };
@@ -225,6 +235,17 @@ answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
             memcpy(&v, s->bytes, 8);
             small = (uint32_t)v;
             value = &small;
+        }
+        break;
+    case K_PROCARGS:
+        if (oldp != NULL && *oldlenp < need) {
+            size_t tail = *oldlenp - sizeof(int32_t);
+
+            if (*oldlenp <= sizeof(int32_t))
+                return fail(EINVAL);
+            memcpy(oldp, value, sizeof(int32_t));
+            memcpy((unsigned char *)oldp + sizeof(int32_t), s->bytes + need - tail, tail);
+            return 0;
         }
         break;
     case K_LIST:
