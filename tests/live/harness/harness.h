@@ -48,6 +48,13 @@ int live_test_teardown(void **state);
  * after them than after the first. */
 void assert_steady(struct platform *p, void (*fn)(struct platform *p), unsigned int rounds);
 
+/* Calls read(p) once a second of the virtual clock for duration ns, each
+ * answering expect; fails unless the calls of fn come in tries (reads
+ * that call it) after waits that grow from PLAT_RETRY_FIRST_NS until
+ * PLAT_RETRY_CAP_NS and then stay there, none between. Returns the tries. */
+unsigned int assert_backs_off(struct platform *p, int (*read)(struct platform *p), int expect, const char *fn,
+                              uint64_t duration);
+
 /* Whether the platform's error text for the last call contains text. */
 void assert_error_has(struct platform *p, const char *text);
 
