@@ -16,9 +16,12 @@
  * The client, its services and their names are kept between reads and
  * released at close; each read copies one event per service (a call into
  * the HID event system) and releases it. The list is copied again, client
- * and all (macmon makes its client and copies the list at every sample on
- * real Macs; whether a kept client learns of services added after it was
- * made, no source says), a cap after the last copy (services come and go),
+ * and all (macmon, and Stats in Modules/Sensors/reader.m @57cfb479
+ * AppleSiliconSensors, make their client and copy the list at every sample
+ * on real Macs; a client hears of services added after it was made through a
+ * matching callback on its dispatch queue, IOHIDFamily-2222.0.24
+ * HID/HIDEventSystemClient.m:114-117, :198-209, and this one has neither),
+ * a cap after the last copy (services come and go),
  * and sooner when it is empty (an Intel Mac lists none; at early boot
  * hidd lists none yet) or no service gave an event (hidd restarted: the
  * old services answer nothing more), then at the bounded rate of retry.c,

@@ -54,8 +54,9 @@
  *    type 15 (temperature), or NULL when the sensor gives none;
  *    IOHIDEventGetFloatValue(event, 15 << 16) its level in degrees Celsius
  *    (HID/HIDEventAccessors.m: kIOHIDEventFieldTemperatureLevel).
- * A service can go away while a client holds it (HID/HIDServiceClient.m's
- * setRemovalHandler registers IOHIDServiceClientRegisterRemovalCallback):
+ * A service can go away while a client holds it (IOHIDFamily-2222.0.24
+ * HID/HIDServiceClient.m:49-73, setRemovalHandler registers
+ * IOHIDServiceClientRegisterRemovalCallback for it):
  * the double's gone service gives no event and a list copied since lacks it.
  * What a client made before hidd restarted does no source says; the
  * double takes the worst: it and its services answer nothing more (its
