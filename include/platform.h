@@ -397,6 +397,13 @@ struct plat_reg_query {
  *   "notify:NAME"    the state of a notify(3) name (darwin/notify_state.c):
  *                    one entry, prop "state" (number)
  */
+/* A private source that fails (no HID temperature service, an SMC that
+ * refuses or is busy) is asked again after a wait that starts at
+ * PLAT_RETRY_FIRST_NS and doubles up to PLAT_RETRY_CAP_NS: a Mac without
+ * the service costs one call a cap, and one that gains it (hidd restarted,
+ * a sensor listed, the SMC awake) has it back within the cap. */
+#define PLAT_RETRY_FIRST_NS 1000000000ull
+#define PLAT_RETRY_CAP_NS 60000000000ull
 extern const char *const plat_smc_temperature_keys[];    /* PLAT_REGQ_SMC_TEMPERATURES' keys */
 
 enum plat_reg_query_id {

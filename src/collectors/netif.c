@@ -10,7 +10,10 @@
  * detected (the list's value fits 32 bits while the IFMIB value does not, or
  * the list's value went back from below 2^32) and reported; where IFMIB_IFDATA cannot
  * be read and the list's counters are truncated, the interface's byte
- * metrics have no value rather than a wrapped one.
+ * metrics have no value rather than a wrapped one. The list's counters are
+ * also rounded down to 1 KiB: where it stands in for IFMIB_IFDATA now and
+ * then, a rounded reading keeps the exact count before it rather than
+ * stepping back.
  *
  * Instances are kept by name (instance_names.h), so ids survive interfaces coming
  * and going; each carries an "interface_type" label (netif_type).
@@ -128,6 +131,18 @@ list_truncated(const struct netif_entry *e, const struct plat_netif *f)
                        (f->obytes < e->now.obytes && e->now.obytes <= UINT32_MAX));
 }
 
+/* NET_RT_IFLIST2 hands programs not Apple's their byte counters rounded
+ * down to 1 KiB (xnu-11417.101.15 bsd/net/rtsock.c:158-160 ALIGN_BYTES,
+ * :2197-2200): a list reading less than that below the IFMIB reading
+ * before it is the same count, and the counter keeps its value. */
+#define LIST_BYTES_ROUNDING 1024
+
+static uint64_t
+not_back(uint64_t before, int had, uint64_t now)
+{
+    return had && now < before && before - now < LIST_BYTES_ROUNDING ? before : now;
+}
+
 static void
 update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
 {
@@ -145,8 +160,8 @@ update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
         e->obytes = f->mib_obytes;
         e->bytes_ok = 1;
     } else {
-        e->ibytes = f->ibytes;
-        e->obytes = f->obytes;
+        e->ibytes = not_back(e->ibytes, e->bytes_ok, f->ibytes);
+        e->obytes = not_back(e->obytes, e->bytes_ok, f->obytes);
         e->bytes_ok = !e->truncated;
     }
     wrap32_extend(&e->snd_drops, f->snd_drops);

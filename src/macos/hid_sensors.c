@@ -16,12 +16,17 @@
  * The client, its services and their names are kept between reads and
  * released at close; each read copies one event per service (a call into
  * the HID event system) and releases it. The list is copied again, client
- * and all, when it is empty (at early boot hidd lists no sensor yet) or
- * when no service gave an event (hidd restarted: the old services answer
- * nothing more), at most once a read: a read is a fetch's, and macmon
- * makes its client and copies the list at every sample on real Macs.
- * Values are recorded as given; thermal_decode.c drops the junk some
- * sensors report.
+ * and all (macmon, and Stats in Modules/Sensors/reader.m @57cfb479
+ * AppleSiliconSensors, make their client and copy the list at every sample
+ * on real Macs; a client hears of services added after it was made through a
+ * matching callback on its dispatch queue, IOHIDFamily-2222.0.24
+ * HID/HIDEventSystemClient.m:114-117, :198-209, and this one has neither),
+ * a cap after the last copy (services come and go),
+ * and sooner when it is empty (an Intel Mac lists none; at early boot
+ * hidd lists none yet) or no service gave an event (hidd restarted: the
+ * old services answer nothing more), then at the bounded rate of retry.c,
+ * so that neither costs a call to hidd at every read. Values are recorded
+ * as given; thermal_decode.c drops the junk some sensors report.
  */
 #include "live_source.h"
 
@@ -49,6 +54,8 @@ struct live_hid {
     struct hid_api api;
     CFTypeRef client;
     CFArrayRef services;
+    uint64_t listed_ns;             /* when the services were copied */
+    struct live_retry retry;        /* after a copy that gave no sensor or no reading */
     unsigned int n;
     char names[HID_MAX_SENSORS][PLAT_NAME_MAX];
 };
@@ -138,8 +145,9 @@ copy_services(struct live_source *src, struct live_hid *hid)
     CFRelease(match);
     if ((hid->services = hid->api.copy_services(hid->client)) == NULL)
         return live_fail(src, -ENOENT, "HID: no temperature services");
+    hid->listed_ns = live_clock_ns();
     copy_names(hid);
-    return 0;
+    return hid->n > 0 ? 0 : live_fail(src, -ENOENT, "HID: no temperature sensors");
 }
 
 /* An entry per service, with its reading where it gave one. */
@@ -181,18 +189,27 @@ live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct
     }
     if (hid->status < 0)
         return live_fail(src, hid->status, "HID: the event system client functions are missing");
-    if (hid->n == 0) {                  /* none yet (early boot), or none copied */
+    if (hid->n == 0 && !live_retry_due(&hid->retry))
+        return live_retry_repeat(src, &hid->retry);
+    if (hid->n == 0 || live_clock_ns() - hid->listed_ns >= PLAT_RETRY_CAP_NS) {
         copied = 1;
         if ((sts = copy_services(src, hid)) < 0)
-            return sts;
+            return live_retry_after(src, &hid->retry, sts);
     }
     if ((sts = add_sensors(src, hid, &readings)) < 0)
         return sts;
-    if (readings == 0 && hid->n > 0 && !copied &&       /* all silent: hidd may have restarted */
-        ((sts = copy_services(src, hid)) < 0 || (sts = add_sensors(src, hid, &readings)) < 0))
-        return sts;
+    if (readings == 0 && !copied && live_retry_due(&hid->retry)) {     /* all silent: hidd may have restarted */
+        if ((sts = copy_services(src, hid)) < 0)
+            return live_retry_after(src, &hid->retry, sts);
+        if ((sts = add_sensors(src, hid, &readings)) < 0)
+            return sts;
+    }
+    if (readings > 0)
+        live_retry_after(src, &hid->retry, 0);
+    else if (copied || live_retry_due(&hid->retry))
+        live_retry_later(&hid->retry);
     reg_builder_finish(&src->registry, out);
-    return out->n > 0 ? 0 : live_fail(src, -ENOENT, "HID: no temperature sensors");
+    return 0;
 }
 
 void

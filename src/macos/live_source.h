@@ -60,6 +60,26 @@ struct live_source {
  * (CLOCK_MONOTONIC_RAW: mach_continuous_time), for retry intervals. */
 uint64_t live_clock_ns(void);
 
+/* A failing private source asked again at a bounded rate (retry.c):
+ * PLAT_RETRY_FIRST_NS after the first failure, twice the last wait after
+ * each further one, at most PLAT_RETRY_CAP_NS; a success starts over. */
+struct live_retry {
+    uint64_t due_ns;                /* the next try; 0: now */
+    uint64_t wait_ns;               /* the last wait; 0: the last try succeeded */
+    int status;                     /* the last failure, repeated while waiting */
+    char why[256];
+};
+
+/* Whether a try is due now. */
+int live_retry_due(const struct live_retry *r);
+/* The last failure, recorded again in this call's error text. */
+int live_retry_repeat(struct live_source *src, const struct live_retry *r);
+/* After a try: a failure (sts < 0) keeps this call's error text and sets
+ * the next try; a success starts over. Returns sts. */
+int live_retry_after(struct live_source *src, struct live_retry *r, int sts);
+/* After a try that gave nothing and failed nothing: the next try is set. */
+void live_retry_later(struct live_retry *r);
+
 /* Start a platform call: clears the failures of the previous one. */
 struct live_source *live_begin(void *ctx);
 

@@ -34,9 +34,13 @@ _Static_assert(offsetof(struct udpstat, udps_opackets) == 4 * UDPSTAT_OPACKETS, 
 _Static_assert(offsetof(struct udpstat, udps_fullsock) == 4 * UDPSTAT_FULLSOCK, "udps_fullsock");
 #endif
 
-/* Larger than any of the structs (ip6stat, the largest, is a few KiB): a
- * struct larger than the buffer is refused whole, ENOMEM with nothing
- * copied (xnu-11417 bsd/kern/kern_newsysctl.c sysctl_old_user). */
+/* Larger than any of the structs (ip6stat, the largest, is a few KiB). A
+ * struct larger than the buffer is refused whole by the ICMP statistics
+ * (SYSCTL_STRUCT: ENOMEM, nothing copied; xnu-11417.101.15
+ * bsd/kern/kern_newsysctl.c:1636-1661 sysctl_old_user), but the TCP, UDP
+ * and IPv6 handlers copy what fits and succeed (tcp_input.c:7593,
+ * udp_usrreq.c:2811, netinet6/in6_proto.c:606): a copy that fills the
+ * buffer may be cut short, and is refused. */
 #define STATS_BUFFER 65536
 
 static int
@@ -47,6 +51,8 @@ read_stats(struct live_source *src, const char *name, size_t *len)
     *len = STATS_BUFFER;
     if (sysctlbyname(name, src->stats, len, NULL, 0) == -1)
         return live_fail(src, -errno, "sysctl %s: %s", name, strerror(errno));
+    if (*len == STATS_BUFFER)
+        return live_fail(src, -EMSGSIZE, "sysctl %s: cut short at %d bytes", name, STATS_BUFFER);
     return 0;
 }
 

@@ -6,18 +6,24 @@
  *  - IOServiceOpen on the "AppleSMC" service, type 0; no root needed;
  *  - IOConnectCallStructMethod selector 2 with an 80-byte struct (below),
  *    command in data8: 9 reads a key's info (size, four-character type),
- *    5 reads its bytes; result 0 is success, 0x84 no such key; other
- *    results (0x80 collision, 0xb7 timeout, ...: acidanthera/OpenCorePkg
- *    AppleSmc.h's SMC_STATUS) are the SMC's passing troubles.
+ *    5 reads its bytes; result 0 is success, 0x84 no such key, 0x85 a key
+ *    that cannot be read; other results (0x80 collision, 0xb7 timeout,
+ *    ...: acidanthera/OpenCorePkg AppleSmc.h's SMC_STATUS) are the SMC's
+ *    passing troubles.
  * Upstream PCP used a 76-byte struct with the command in a leading byte and
  * took the size from the wrong half of a 16-bit field, so no read succeeded.
  *
  * Each key's info is asked until the SMC answers it, then kept (absent
  * keys too), so a refresh makes one call per key that exists. The
  * connection is opened at the first read and closed at the source's
- * close; a Mac without an SMC (a VM) or a refused connection stays so, and
- * every read says why. The bytes are recorded raw; thermal_decode.c
- * decodes them by type.
+ * close. A Mac without an SMC (a VM), a refused open (macOS 27 refuses
+ * unprivileged ones with kIOReturnNotPermitted: crystalidea/
+ * macs-fan-control 908) and a read of which no call passed (the SMC is
+ * busy around sleep and wake; Apple's own SMC clients read again then,
+ * PowerManagement-1846.0.25 AppleSmartBatteryManager/AppleBatteryAuth.cpp:
+ * 125-144) are tried again at retry.c's bounded rate, and every read
+ * between says why. The bytes are recorded raw; thermal_decode.c decodes
+ * them by type.
  */
 #include "live_source.h"
 
@@ -46,7 +52,7 @@ _Static_assert(offsetof(struct smc_call, bytes) == 48, "bytes at 48");
 _Static_assert(sizeof(struct smc_call) == 80, "the 80-byte SMCKeyData_t");
 
 enum { SMC_SELECTOR = 2, SMC_READ_BYTES = 5, SMC_READ_INFO = 9 };
-enum { SMC_OK = 0, SMC_NO_KEY = 0x84 };
+enum { SMC_OK = 0, SMC_NO_KEY = 0x84, SMC_NOT_READABLE = 0x85 };
 enum key_state { KEY_ABSENT = 1, KEY_PRESENT };
 
 struct smc_key {
@@ -58,8 +64,9 @@ struct smc_key {
 #define SMC_MAX_KEYS 256            /* both queries' keys, and room to spare */
 
 struct live_smc {
-    int status;                     /* 0, or why there is no connection (kept) */
-    char why[128];
+    char why[128];                  /* the last failure of an open or a call */
+    struct live_retry retry;        /* after a failed open, or a read of which no call passed */
+    unsigned int passed, failed;    /* the calls of this read that the SMC answered, and not */
     io_connect_t conn;
     unsigned int nkeys;
     struct smc_key keys[SMC_MAX_KEYS];
@@ -72,35 +79,48 @@ fourcc(const char *s)
            (uint32_t)(uint8_t)s[3];
 }
 
-/* 0; -ENOENT for a key the SMC does not have; -EIO for any other failure,
- * which passes. */
+/* 0; -ENOENT for a key the SMC does not have, -EACCES for one it cannot
+ * read; -EIO for any other failure, which passes (its text in smc->why). */
 static int
-smc_call(io_connect_t conn, struct smc_call *in, struct smc_call *out)
+smc_call(struct live_smc *smc, struct smc_call *in, struct smc_call *out)
 {
     size_t len = sizeof(*out);
+    kern_return_t kr;
 
     memset(out, 0, sizeof(*out));
-    if (IOConnectCallStructMethod(conn, SMC_SELECTOR, in, sizeof(*in), out, &len) != KERN_SUCCESS)
+    if ((kr = IOConnectCallStructMethod(smc->conn, SMC_SELECTOR, in, sizeof(*in), out, &len)) != KERN_SUCCESS) {
+        snprintf(smc->why, sizeof(smc->why), "%s", mach_error_string(kr));
+        smc->failed++;
         return -EIO;
-    return out->result == SMC_OK ? 0 : out->result == SMC_NO_KEY ? -ENOENT : -EIO;
+    }
+    if (out->result != SMC_OK && out->result != SMC_NO_KEY && out->result != SMC_NOT_READABLE) {
+        snprintf(smc->why, sizeof(smc->why), "SMC result %#x", out->result);
+        smc->failed++;
+        return -EIO;
+    }
+    smc->passed++;
+    return out->result == SMC_OK ? 0 : out->result == SMC_NO_KEY ? -ENOENT : -EACCES;
 }
 
 static int
-smc_open(struct live_smc *smc)
+open_error(kern_return_t kr)
+{
+    return kr == kIOReturnNotPermitted || kr == kIOReturnNotPrivileged ? -EPERM : kr == kIOReturnBusy ? -EBUSY : -EACCES;
+}
+
+static int
+smc_open(struct live_source *src, struct live_smc *smc)
 {
     io_service_t service = IOServiceGetMatchingService(MACH_PORT_NULL, IOServiceMatching("AppleSMC"));
     kern_return_t kr;
 
-    if (service == IO_OBJECT_NULL) {
-        snprintf(smc->why, sizeof(smc->why), "no AppleSMC service");
-        return -ENOENT;
-    }
+    if (service == IO_OBJECT_NULL)
+        return live_fail(src, -ENOENT, "SMC: no AppleSMC service");
     kr = IOServiceOpen(service, mach_task_self(), 0, &smc->conn);
     IOObjectRelease(service);
     if (kr != KERN_SUCCESS) {
         smc->conn = IO_OBJECT_NULL;
-        snprintf(smc->why, sizeof(smc->why), "IOServiceOpen(AppleSMC): %s", mach_error_string(kr));
-        return -EACCES;
+        return live_fail(src, open_error(kr), "SMC: IOServiceOpen(AppleSMC): %s", mach_error_string(kr));
     }
     return 0;
 }
@@ -118,7 +138,7 @@ key_info(struct live_smc *smc, const char *name)
     for (unsigned int i = 0; i < smc->nkeys; i++)
         if (smc->keys[i].key == key)
             return &smc->keys[i];
-    if (smc->nkeys == SMC_MAX_KEYS || (sts = smc_call(smc->conn, &in, &out)) == -EIO)
+    if (smc->nkeys == SMC_MAX_KEYS || (sts = smc_call(smc, &in, &out)) == -EIO)
         return NULL;
     k = &smc->keys[smc->nkeys++];
     k->key = key;
@@ -134,17 +154,18 @@ key_info(struct live_smc *smc, const char *name)
 int
 live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
 {
+    struct live_smc *smc = src->smc;
     int sts;
 
-    if (src->smc == NULL) {
-        if ((src->smc = calloc(1, sizeof(*src->smc))) == NULL)
-            return live_fail(src, -ENOMEM, "SMC: out of memory");
-        src->smc->status = smc_open(src->smc);
-    }
-    if (src->smc->status < 0)
-        return live_fail(src, src->smc->status, "SMC: %s", src->smc->why);
+    if (smc == NULL && (smc = src->smc = calloc(1, sizeof(*smc))) == NULL)
+        return live_fail(src, -ENOMEM, "SMC: out of memory");
+    if (!live_retry_due(&smc->retry))
+        return live_retry_repeat(src, &smc->retry);
+    if (smc->conn == IO_OBJECT_NULL && (sts = smc_open(src, smc)) < 0)
+        return live_retry_after(src, &smc->retry, sts);
+    smc->passed = smc->failed = 0;
     for (const char *const *name = q->keys; *name != NULL; name++) {
-        const struct smc_key *k = key_info(src->smc, *name);
+        const struct smc_key *k = key_info(smc, *name);
         struct smc_call in = { 0 }, res;
         char type[5];
 
@@ -156,11 +177,15 @@ live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_re
         in.info.size = k->size;
         in.command = SMC_READ_BYTES;
         if ((sts = reg_builder_entry(&src->registry, k->key, 0, *name, "AppleSMC")) < 0 ||
-            (sts = reg_builder_string(&src->registry, "type", type)) < 0 ||
-            (smc_call(src->smc->conn, &in, &res) == 0 &&
-             (sts = reg_builder_data(&src->registry, "bytes", res.bytes, k->size)) < 0))
+            (sts = reg_builder_string(&src->registry, "type", type)) < 0)
+            return live_fail(src, sts, "SMC %s: %s", *name, strerror(-sts));
+        if (smc_call(smc, &in, &res) == 0 &&
+            (sts = reg_builder_data(&src->registry, "bytes", res.bytes, k->size)) < 0)
             return live_fail(src, sts, "SMC %s: %s", *name, strerror(-sts));
     }
+    if (smc->failed > 0 && smc->passed == 0)        /* asleep or waking */
+        return live_retry_after(src, &smc->retry, live_fail(src, -EBUSY, "SMC: busy: %s", smc->why));
+    live_retry_after(src, &smc->retry, 0);
     reg_builder_finish(&src->registry, out);
     return out->n > 0 ? 0 : live_fail(src, -ENOENT, "SMC: none of the keys of %s", q->match);
 }

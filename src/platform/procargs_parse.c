@@ -24,9 +24,13 @@ procargs_command_line(const unsigned char *buf, size_t buflen, char *out, size_t
     while (at < buflen && buf[at] == '\0')      /* its NUL and the padding */
         at++;
     while (copied < argc && at < buflen) {
+        const unsigned char *end = memchr(buf + at, '\0', buflen - at);
+
+        if (end == NULL)                        /* cut short inside it: not whole */
+            break;
         if (copied > 0 && used + 1 < len)
             out[used++] = ' ';
-        for (; at < buflen && buf[at] != '\0'; at++)
+        for (; buf + at < end; at++)
             if (used + 1 < len)
                 out[used++] = (buf[at] < 0x20 || buf[at] == 0x7f) ? '?' : (char)buf[at];
         at++;                                   /* the argument's NUL */

@@ -12,8 +12,8 @@
 
 /*
  * The arguments joined by single spaces into out (always NUL-terminated,
- * truncated to len); control characters become '?'. Returns the number of
- * arguments copied, 0 when the process has none (a kernel process, or one
+ * truncated to len); control characters become '?'; a last argument the
+ * buffer ends inside is left out. Returns the number of arguments copied, 0 when the process has none (a kernel process, or one
  * that rewrote its stack), or -EINVAL for a buffer too short to hold argc.
  */
 int procargs_command_line(const unsigned char *buf, size_t buflen, char *out, size_t len);

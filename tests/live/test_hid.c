@@ -1,8 +1,9 @@
 /*
  * hid_sensors.c on the double: the HID temperature services of real Apple
  * Silicon Macs read back by name and value; sensors that appear only after
- * boot, a restarted hidd, services without a reading, functions missing;
- * and nothing held beyond the client and its services.
+ * boot, a restarted hidd, services without a reading, services that come
+ * and go, a Mac with none (Intel), functions missing; hidd asked at a
+ * bounded rate; and nothing held beyond the client and its services.
  */
 #include "harness.h"
 #include "real_macs.h"
@@ -39,6 +40,43 @@ static unsigned int
 copies(void)
 {
     return dbl_calls("IOHIDEventSystemClientCopyServices");
+}
+
+#define SECOND 1000000000ull
+#define WATCHED (10 * PLAT_RETRY_CAP_NS)  /* how long a test reads to see the rate of calls */
+
+static int
+read_status(struct platform *p)
+{
+    struct plat_reg_set set;
+
+    return p->registry(p->ctx, SENSORS, &set);
+}
+
+/* hidd asked at a bounded rate over the time given, each read answering
+ * expect: each try one new client and one copy of its list. */
+static void
+assert_hidd_backs_off(struct platform *p, int expect, uint64_t duration)
+{
+    unsigned int before = copies(), tries;
+
+    tries = assert_backs_off(p, read_status, expect, "IOHIDEventSystemClientCopyServices", duration);
+    assert_int_equal(copies() - before, tries);
+    assert_int_equal(dbl_calls("IOHIDEventSystemClientCreate"), copies());
+}
+
+/* Reads once a second until one lists n sensors; fails past the cap. */
+static struct plat_reg_set
+read_until_listed(struct platform *p, unsigned int n)
+{
+    struct plat_reg_set set = { 0 };
+
+    for (uint64_t waited = 0; p->registry(p->ctx, SENSORS, &set) < 0 || set.n != n; waited += SECOND) {
+        if (waited > PLAT_RETRY_CAP_NS)
+            fail_msg("%u sensors not listed within %llu s", n, (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND));
+        dbl_clock_advance(SECOND);
+    }
+    return set;
 }
 
 static void
@@ -114,6 +152,7 @@ test_sensors_that_come_after_boot_are_found(void **state)
         read_sensors(p, -2);            /* ENOENT */
         assert_error_has(p, "HID: no temperature sensors");
         assert_int_equal(copies(), round);
+        dbl_clock_advance(PLAT_RETRY_CAP_NS);
     }
     dbl_hid_sensor("PMU tdie1", 37.25);
     set = read_sensors(p, 0);
@@ -143,25 +182,75 @@ test_a_restarted_hidd_is_followed(void **state)
     assert_int_equal(copies(), 2);
 }
 
-/* No service gives an event, hidd or not: the list is copied again, at
- * most once a read, and the sensors stay listed without values. */
+/* No service gives an event, hidd or not: the list is copied again with
+ * a new client, backing off, and the sensors stay listed without values. */
 static void
-test_services_silent_together_are_copied_again_once_a_read(void **state)
+test_services_silent_together_are_copied_again_backing_off(void **state)
 {
     struct platform *p = *state;
     struct plat_reg_set set;
 
     dbl_hid_no_reading(dbl_hid_sensor("PMU tdie1", 37.25));
     dbl_hid_no_reading(dbl_hid_sensor("PMU tdie2", 34.5));
-    for (unsigned int round = 1; round <= 3; round++) {
-        set = read_sensors(p, 0);
-        assert_int_equal(set.n, 2);
-        assert_null(reg_prop(&set.entry[0], "celsius"));
-        assert_int_equal(copies(), round);
-    }
+    set = read_sensors(p, 0);
+    assert_int_equal(set.n, 2);
+    assert_null(reg_prop(&set.entry[0], "celsius"));
+    assert_hidd_backs_off(p, 0, WATCHED);
+    dbl_clock_advance(PLAT_RETRY_CAP_NS);
     dbl_fail("IOHIDEventSystemClientCreate", 1, 1);
     read_sensors(p, -2);
     assert_error_has(p, "HID: no event system client");
+}
+
+/* A Mac with no HID temperature service (every Intel Mac): hidd is asked
+ * at a bounded rate, not at every read, and each read says why. */
+static void
+test_a_mac_without_sensors_asks_hidd_at_a_bounded_rate(void **state)
+{
+    struct platform *p = *state;
+
+    assert_hidd_backs_off(p, -2, WATCHED);
+    assert_error_has(p, "HID: no temperature sensors");
+}
+
+/* However long hidd listed none, a sensor listed is read within the cap. */
+static void
+test_a_sensor_listed_late_is_read_within_the_cap(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    assert_hidd_backs_off(p, -2, WATCHED);
+    dbl_hid_sensor("PMU tdie1", 37.25);
+    set = read_until_listed(p, 1);
+    assert_celsius(&set.entry[0], 37.25);
+}
+
+/* Services come and go while others read: within the cap the list has
+ * the new one and not the gone one, at one copy a cap. */
+static void
+test_services_that_come_and_go_are_followed_within_the_cap(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set;
+    unsigned int before;
+
+    dbl_hid_sensor("PMU tdie1", 37.25);
+    dbl_hid_remove(dbl_hid_sensor("PMU tdie2", 34.5));
+    assert_int_equal(read_sensors(p, 0).n, 1);
+    dbl_hid_sensor("PMU tdie3", 40.5);
+    set = read_until_listed(p, 2);
+    assert_string_equal(set.entry[1].name, "PMU tdie3");
+    assert_celsius(&set.entry[1], 40.5);
+    dbl_hid_remove(0);
+    set = read_until_listed(p, 1);
+    assert_string_equal(set.entry[0].name, "PMU tdie3");
+    before = copies();
+    for (uint64_t t = 0; t < WATCHED; t += SECOND) {
+        read_sensors(p, 0);
+        dbl_clock_advance(SECOND);
+    }
+    assert_in_range(copies() - before, WATCHED / PLAT_RETRY_CAP_NS - 1, WATCHED / PLAT_RETRY_CAP_NS);
 }
 
 static void
@@ -182,6 +271,9 @@ test_a_client_or_list_refused_is_asked_again(void **state)
         dbl_fail(fns[f], 1, 1);
         read_sensors(&p, f == 2 ? -12 : -2);
         assert_error_has(&p, says[f]);
+        read_sensors(&p, f == 2 ? -12 : -2);        /* asked again only after a wait */
+        assert_error_has(&p, says[f]);
+        dbl_clock_advance(PLAT_RETRY_FIRST_NS);
         set = read_sensors(&p, 0);
         assert_celsius(&set.entry[0], 37.25);
         live_teardown(&p);
@@ -243,7 +335,9 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_listed_mac_reads_back_as_listed), T(test_a_sensor_without_a_reading_has_no_value),
         T(test_sensors_that_come_after_boot_are_found), T(test_a_restarted_hidd_is_followed),
-        T(test_services_silent_together_are_copied_again_once_a_read),
+        T(test_services_silent_together_are_copied_again_backing_off),
+        T(test_a_mac_without_sensors_asks_hidd_at_a_bounded_rate), T(test_a_sensor_listed_late_is_read_within_the_cap),
+        T(test_services_that_come_and_go_are_followed_within_the_cap),
         cmocka_unit_test(test_a_client_or_list_refused_is_asked_again),
         cmocka_unit_test(test_missing_functions_leave_the_sensors_unsupported),
         T(test_reads_hold_nothing_more_than_the_services),

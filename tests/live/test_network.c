@@ -18,7 +18,7 @@ test_interfaces(void **state)
     struct plat_netif_set set;
 
     dbl_netif(1, "lo0", 0x8049, 24, 100, 0, 0);
-    dbl_netif(6, "en0", 0x8863, 6, 5ull << 32, 7ull << 32, 9ull << 32);
+    dbl_netif(6, "en0", 0x8863, 6, 5ull << 32, (7ull << 32) + 5000, (9ull << 32) + 3000);
     dbl_netif_multicast();
     dbl_netif_type("en0", 2 /* IFRTYPE_FUNCTIONAL_WIFI_INFRA */, 0);
     dbl_netif_type("lo0", 0, 6 /* ENXIO */);
@@ -30,12 +30,12 @@ test_interfaces(void **state)
     assert_int_equal(set.netif[1].flags, 0x8863);
     assert_int_equal(set.netif[1].type, 6);
     assert_int_equal(set.netif[1].ipackets, 5ull << 32);
-    assert_int_equal(set.netif[1].ibytes, (5ull << 32) + 5);
-    assert_int_equal(set.netif[1].obytes, (5ull << 32) + 6);
+    assert_int_equal(set.netif[1].ibytes, 4096);            /* the list's: rounded to 1 KiB, cut to 32 bits */
+    assert_int_equal(set.netif[1].obytes, 2048);
     assert_int_equal(set.netif[1].iqdrops, (5ull << 32) + 9);
     assert_int_equal(set.netif[1].mib_status, 0);
-    assert_int_equal(set.netif[1].mib_ibytes, 7ull << 32);
-    assert_int_equal(set.netif[1].mib_obytes, 9ull << 32);
+    assert_int_equal(set.netif[1].mib_ibytes, (7ull << 32) + 5000);
+    assert_int_equal(set.netif[1].mib_obytes, (9ull << 32) + 3000);
     assert_int_equal(set.netif[1].functional_status, 0);
     assert_int_equal(set.netif[1].functional_type, 2);
     assert_int_equal(set.netif[0].mib_status, -2);          /* no IFMIB record */
@@ -170,9 +170,32 @@ test_protocol_statistics_refused(void **state)
     dbl_sysctl_bytes("net.inet.udp.stats", NULL, 0, shortudp, sizeof(shortudp));
     assert_int_equal(p->udp(p->ctx, &u), -22);
     assert_error_has(p, "8 bytes, too short");
-    dbl_sysctl_bytes("net.inet.udp.stats", NULL, 0, huge, sizeof(huge));    /* larger than the buffer */
-    assert_int_equal(p->udp(p->ctx, &u), -12);
-    assert_error_has(p, "sysctl net.inet.udp.stats: Cannot allocate memory");
+    dbl_sysctl_bytes("net.inet.icmp.stats", NULL, 0, huge, sizeof(huge));   /* larger than the buffer */
+    assert_int_equal(p->icmp(p->ctx, &i), -12);
+    assert_error_has(p, "sysctl net.inet.icmp.stats: Cannot allocate memory");
+}
+
+/* The TCP, UDP and IPv6 statistics' handlers copy what fits and succeed
+ * (xnu-11417.101.15 tcp_getstat, udp_getstat, ip6_getstat): a struct
+ * larger than the buffer is seen by the length, and refused as cut short. */
+static void
+test_statistics_cut_short_are_refused(void **state)
+{
+    static const char *const names[] = { "net.inet.tcp.stats", "net.inet.udp.stats", "net.inet6.ip6.stats" };
+    struct platform *p = *state;
+    static unsigned char huge[70000];
+    struct plat_tcp t;
+    struct plat_udp u;
+    struct plat_ip6 v6;
+
+    for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++)
+        dbl_sysctl_bytes(names[n], NULL, 0, huge, sizeof(huge));
+    assert_int_equal(p->tcp(p->ctx, &t), -D_EMSGSIZE);
+    assert_error_has(p, "sysctl net.inet.tcp.stats: cut short at 65536 bytes");
+    assert_int_equal(p->udp(p->ctx, &u), -D_EMSGSIZE);
+    assert_error_has(p, "sysctl net.inet.udp.stats: cut short at 65536 bytes");
+    assert_int_equal(p->ip6(p->ctx, &v6), -D_EMSGSIZE);
+    assert_error_has(p, "sysctl net.inet6.ip6.stats: cut short at 65536 bytes");
 }
 
 static void
@@ -409,7 +432,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         T(test_interfaces), T(test_interfaces_arriving), T(test_interfaces_arriving_past_the_slack),
         T(test_interfaces_refused), cmocka_unit_test(test_interfaces_without_a_socket),
-        T(test_interfaces_hold_nothing), T(test_udp_icmp_ip6), T(test_protocol_statistics_refused), T(test_tcp),
+        T(test_interfaces_hold_nothing), T(test_udp_icmp_ip6), T(test_protocol_statistics_refused),
+        T(test_statistics_cut_short_are_refused), T(test_tcp),
         T(test_tcp_without_the_access_switch), T(test_tcp_connections), T(test_nfs_client_of_macos_15_4),
         T(test_nfs_client_of_macos_14), T(test_nfs_client_of_an_unknown_layout), T(test_nfs_absent),
         T(test_nfs_server), T(test_nfs_server_refused), T(test_nfs_server_of_an_unknown_layout),

@@ -334,6 +334,23 @@ test_args(void **state)
     assert_int_equal(dbl_calls("sysctl"), sysctls + 1);
 }
 
+/* A buffer shorter than the arguments gets argc and their LAST bytes, with
+ * success (xnu-11417.101.15 bsd/kern/kern_sysctl.c:1553-1611,
+ * sysctl_procargsx): seen by the length, it is refused as cut short
+ * rather than read as a path and arguments it does not begin with. */
+static void
+test_args_cut_short_are_refused(void **state)
+{
+    struct platform *p = *state;
+    struct plat_bytes b;
+
+    dbl_sysctl_argmax(sizeof(int32_t) + 16);
+    describe(804, USER, "sleep");
+    dbl_proc_args(804, 2, args, sizeof(args));
+    assert_int_equal(p->proc_args(p->ctx, 804, &b), -D_EMSGSIZE);
+    assert_error_has(p, "KERN_PROCARGS2 of 804: cut short at 20 bytes");
+}
+
 /* KERN_PROCARGS2 says EINVAL to a user for another user's process: it is
  * the refusal; root reads it. */
 static void
@@ -786,7 +803,7 @@ main(void)
         T(test_procs_read_every_field), T(test_procs_zombie_and_exiting_listed),
         T(test_procs_list_grows_and_shrinks), T(test_procs_refused), T(test_procs_hold_nothing),
         T(test_task_reads_every_field), T(test_task_refused_and_gone), T(test_rusage_v6),
-        T(test_rusage_falls_back_to_v4), T(test_rusage_refused_and_gone), T(test_args), T(test_args_refused),
+        T(test_rusage_falls_back_to_v4), T(test_rusage_refused_and_gone), T(test_args), T(test_args_cut_short_are_refused), T(test_args_refused),
         T(test_args_without_argmax), T(test_path), T(test_cwd), T(test_fds), T(test_fds_refused_and_failing),
         T(test_fds_of_an_exiting_process), T(test_threads_read_every_field),
         T(test_threads_more_than_the_first_buffer), T(test_threads_filling_the_first_buffer),

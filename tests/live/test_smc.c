@@ -1,8 +1,9 @@
 /*
  * smc.c on the double: the temperature and fan keys of every SMC key dump
  * in the corpus read back as the dump has them, each key's info asked
- * once, and what a Mac without an SMC (a VM), a refused connection or a
- * passing SMC error makes of a read.
+ * once, and what a Mac without an SMC (a VM), a refused connection (macOS
+ * 27's "not permitted"), an SMC busy around sleep and wake or a passing
+ * SMC error makes of a read, and how often the SMC is asked then.
  */
 #include "harness.h"
 #include "real_macs.h"
@@ -289,6 +290,73 @@ test_a_refused_connection_says_why_at_every_read(void **state)
     assert_int_equal(dbl_held().io, 0);
 }
 
+#define SECOND 1000000000ull
+#define WATCHED (10 * PLAT_RETRY_CAP_NS)  /* how long a test reads to see the rate of calls */
+
+static int
+read_temperatures(struct platform *p)
+{
+    struct plat_reg_set set;
+
+    return p->registry(p->ctx, TEMPERATURES, &set);
+}
+
+/* macOS 27 refuses an unprivileged open (crystalidea/macs-fan-control
+ * 908): every read says "not permitted", and the open is asked again at
+ * the bounded rate, not at every read. */
+static void
+test_an_open_not_permitted_says_so_and_is_asked_again_at_a_bounded_rate(void **state)
+{
+    struct platform *p = *state;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_fail("IOServiceOpen", 0, D_IO_NOT_PERMITTED);
+    assert_backs_off(p, read_temperatures, -1, "IOServiceOpen", WATCHED);     /* EPERM */
+    assert_error_has(p, "SMC: IOServiceOpen(AppleSMC): (iokit/common) not permitted");
+    assert_int_equal(dbl_held().io, 0);
+}
+
+/* Asleep or waking, the SMC answers busy: reads say so and ask it at the
+ * bounded rate; within the cap after it wakes, the keys read again. */
+static void
+test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it(void **state)
+{
+    struct platform *p = *state;
+    struct plat_reg_set set = { 0 };
+    uint64_t waited = 0;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    read_keys(p, TEMPERATURES, 0);
+    dbl_smc_sleep_wake(WATCHED + SECOND);               /* awake when the reads below end */
+    assert_backs_off(p, read_temperatures, -16, "IOConnectCallStructMethod", WATCHED);     /* EBUSY */
+    assert_error_has(p, "SMC: busy: (iokit/common) Device Busy");
+    while (p->registry(p->ctx, TEMPERATURES, &set) < 0) {
+        if ((waited += SECOND) > PLAT_RETRY_CAP_NS)
+            fail_msg("the SMC not read within %llu s of waking", (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND));
+        dbl_clock_advance(SECOND);
+    }
+    assert_memory_equal(reg_prop(reg_entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
+}
+
+/* An open while the Mac wakes is refused busy: it is made again after. */
+static void
+test_an_open_refused_busy_is_made_again_after_wake(void **state)
+{
+    struct platform *p = *state;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_smc_sleep_wake(PLAT_RETRY_FIRST_NS);
+    read_keys(p, TEMPERATURES, -16);
+    assert_error_has(p, "SMC: IOServiceOpen(AppleSMC): (iokit/common) Device Busy");
+    dbl_clock_advance(PLAT_RETRY_FIRST_NS);
+    assert_int_equal(read_keys(p, TEMPERATURES, 0).n, 1);
+    assert_int_equal(dbl_calls("IOServiceOpen"), 2);
+    assert_int_equal(dbl_held().io, 1);
+}
+
 static void
 test_an_smc_without_any_of_the_keys_says_so(void **state)
 {
@@ -346,7 +414,9 @@ main(void)
         T(test_an_apple_silicon_smc_gives_its_cpu_and_gpu), T(test_each_keys_info_is_asked_once),
         T(test_a_passing_smc_error_is_not_a_missing_key), T(test_a_key_that_cannot_be_read_has_a_type_and_no_bytes),
         T(test_without_an_smc_every_read_says_it_is_absent), T(test_a_refused_connection_says_why_at_every_read),
-        T(test_an_smc_without_any_of_the_keys_says_so), T(test_every_key_of_both_queries_is_read),
+        T(test_an_open_not_permitted_says_so_and_is_asked_again_at_a_bounded_rate),
+        T(test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it),
+        T(test_an_open_refused_busy_is_made_again_after_wake), T(test_an_smc_without_any_of_the_keys_says_so), T(test_every_key_of_both_queries_is_read),
         T(test_reads_hold_one_connection),
     };
 

@@ -139,6 +139,33 @@ without_ifmib_a_wrapped_list_counter_has_no_value(void **state)
     assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), -1);                 /* it stays untrusted */
 }
 
+/* Where IFMIB_IFDATA fails now and then, the list's counters stand in,
+ * which the kernel hands to programs not Apple's rounded down to 1 KiB
+ * (xnu-11417.101.15 bsd/net/rtsock.c:158-160 ALIGN_BYTES, applied at
+ * :2197-2200): a rounded reading below the exact one before it is the
+ * same count, and the counter never steps back nor jumps. */
+static void
+rounded_list_counters_mixed_with_ifmib_never_go_back(void **state)
+{
+    static const struct {
+        int mib_ok;
+        uint64_t exact, list, want;     /* the kernel's count, the list's (exact & ~1023), the metric */
+    } rounds[] = {
+        { 1, 10000, 9216, 10000 }, { 0, 10100, 9216, 10000 }, { 0, 11300, 11264, 11264 },
+        { 1, 11400, 11264, 11400 }, { 0, 11500, 11264, 11400 }, { 1, 12000, 11264, 12000 },
+    };
+
+    (void)state;
+    for (size_t r = 0; r < sizeof(rounds) / sizeof(rounds[0]); r++) {
+        fake.netif[1].mib_status = rounds[r].mib_ok ? 0 : -EIO;
+        fake.netif[1].mib_ibytes = fake.netif[1].mib_obytes = rounds[r].exact;
+        fake.netif[1].ibytes = fake.netif[1].obytes = rounds[r].list;
+        assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), rounds[r].want);     /* in.bytes */
+        assert_int_equal(if_value(10, 82, PM_TYPE_U64, "en0"), rounds[r].want);     /* out.bytes */
+        assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 0);                  /* not truncated */
+    }
+}
+
 static void
 instances_survive_interfaces_coming_and_going(void **state)
 {
@@ -390,6 +417,7 @@ main(void)
         HARNESS_TEST(interface_kinds_as_metric_and_label),
         HARNESS_TEST(truncated_list_counters_are_reported_and_not_used),
         HARNESS_TEST(truncation_is_logged_once_for_the_agent),
+        HARNESS_TEST(rounded_list_counters_mixed_with_ifmib_never_go_back),
         HARNESS_TEST(without_ifmib_a_wrapped_list_counter_has_no_value),
         HARNESS_TEST(instances_survive_interfaces_coming_and_going),
         HARNESS_TEST(a_name_listed_twice_counts_once),

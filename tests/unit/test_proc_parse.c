@@ -71,12 +71,30 @@ no_arguments_and_hostile_buffers(void **state)
     assert_int_equal(procargs_command_line(buf, len, out, sizeof(out)), -EINVAL);
 }
 
+/* A buffer that ends inside an argument (the snapshot keeps a buffer's
+ * first bytes, docs/snapshot-format.md): the arguments that are whole, not
+ * a piece of the next. */
+static void
+only_whole_arguments_of_a_buffer_cut_short(void **state)
+{
+    static const char *const s[] = { "python3", "train.py", "--epochs", "10" };
+    char out[256];
+    size_t len = procargs(4, "/opt/homebrew/bin/python3.12", s, 4);
+
+    (void)state;
+    assert_int_equal(procargs_command_line(buf, len - strlen("10") - 1 - strlen("-epochs") - 1, out, sizeof(out)), 2);
+    assert_string_equal(out, "python3 train.py");
+    assert_int_equal(procargs_command_line(buf, len - 1, out, sizeof(out)), 3);     /* "10" without its NUL */
+    assert_string_equal(out, "python3 train.py --epochs");
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(arguments_without_the_environment),
         cmocka_unit_test(no_arguments_and_hostile_buffers),
+        cmocka_unit_test(only_whole_arguments_of_a_buffer_cut_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,9 +132,11 @@ void dbl_netif_type(const char *name, uint32_t type, int err);
 
 /* Network interfaces (network.c): each with its NET_RT_IFLIST2 message
  * (counters from base up: ipackets base, ierrors +1, opackets +2, oerrors
- * +3, collisions +4, ibytes +5, obytes +6, imcasts +7, omcasts +8,
- * iqdrops +9, snd_drops +10) and its IFMIB_IFDATA record (none when both
- * byte counts are 0); a multicast message; interfaces en<first>... that
+ * +3, collisions +4, imcasts +7, omcasts +8, iqdrops +9, snd_drops +10;
+ * the byte counts, mib_ibytes and mib_obytes or else base +5 and +6,
+ * rounded down to 1 KiB and cut to 32 bits as the kernel lists them) and
+ * its IFMIB_IFDATA record (none when both byte counts are 0); a multicast
+ * message; interfaces en<first>... that
  * arrive between the caller's size probe and its read; a message that runs past
  * the end. */
 void dbl_netif_reset(void);
@@ -218,11 +220,14 @@ void dbl_ioreport_set(unsigned int channel, int64_t value);
 void dbl_ioreport_empty_group(int as_null);
 
 /* HID temperature services: a sensor's "Product" (NULL: it has none) and
- * reading, changed later or taken away (no event); hidd restarting: the
- * clients and services made before it answer no more. */
+ * reading, changed later or taken away (no event); a service going away
+ * (lists copied since lack it, it gives no event); hidd restarting: the
+ * clients and services made before it answer no more. dbl_calls counts
+ * the calls to hidd (IOHIDEventSystemClientCreate, ...CopyServices). */
 unsigned int dbl_hid_sensor(const char *product, double celsius);
 void dbl_hid_set(unsigned int sensor, double celsius);
 void dbl_hid_no_reading(unsigned int sensor);
+void dbl_hid_remove(unsigned int sensor);
 void dbl_hid_restart(void);
 
 /* The AppleSMC user client: a key (four characters), its type (four
@@ -230,10 +235,12 @@ void dbl_hid_restart(void);
  * bytes the SMC refuses with result (0x85: not readable); the nth call
  * naming key (1 = the next) answered with result (0: every call from the
  * next on). IOServiceOpen and IOConnectCallStructMethod fail as dbl_fail
- * says. */
+ * says, and answer kIOReturnBusy while the Mac sleeps and wakes: from now
+ * for ns of the virtual clock. */
 void dbl_smc_key(const char *key, const char *type, const void *bytes, size_t len);
 void dbl_smc_unreadable(const char *key, uint8_t result);
 void dbl_smc_fail(const char *key, unsigned int nth, uint8_t result);
+void dbl_smc_sleep_wake(uint64_t ns);
 
 /* notify(3): the state a name holds (a name never set holds 0). */
 void dbl_notify_state(const char *name, uint64_t state);

@@ -19,6 +19,8 @@ void dbl_mach_reset(void);
 void dbl_mach_held(struct dbl_held *h);
 void dbl_host_stats_reset(void);
 void dbl_sysctl_reset(void);
+/* KERN_PROCARGS2's answer for a process (sysctl.c says how it is cut). */
+void dbl_sysctl_procargs(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len);
 void dbl_procs_reset(void);
 void dbl_libc_reset(void);
 long dbl_libc_fds(void);

@@ -17,6 +17,7 @@
 #include "double.h"
 #include "dbl_mach.h"
 
+#include <IOKit/IOKitLib.h>
 #include <mach/mach.h>
 #include <mach/mach_time.h>
 #include <stddef.h>
@@ -330,6 +331,10 @@ mach_error_string(mach_error_t code)
     case KERN_INVALID_HOST: return "(os/kern) invalid host";
     case KERN_RESOURCE_SHORTAGE: return "(os/kern) resource shortage";
     case KERN_INVALID_NAME: return "(os/kern) invalid name";
+    /* xnu-11417.101.15 libsyscall/mach/err_iokit.sub:50, :70, :83 */
+    case kIOReturnNotPrivileged: return "(iokit/common) privilege violation";
+    case kIOReturnBusy: return "(iokit/common) Device Busy";
+    case kIOReturnNotPermitted: return "(iokit/common) not permitted";
     default: return "unknown error code";
     }
 }

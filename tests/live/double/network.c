@@ -5,7 +5,10 @@
  *    interface, an RTM_IFINFO2 message (struct if_msghdr2) followed by its
  *    link-level address (struct sockaddr_dl, rounded to 4 bytes), then an
  *    RTM_NEWMADDR2 message per multicast address (xnu-11417.101.15
- *    bsd/net/rtsock.c sysctl_iflist2);
+ *    bsd/net/rtsock.c sysctl_iflist2); for a program not Apple's its byte
+ *    counts are rounded down to 1 KiB and cut to 32 bits (ALIGN_BYTES,
+ *    rtsock.c:158-160, applied at :2197-2200 unless
+ *    csproc_get_platform_binary);
  *  - IFMIB_IFDATA ({CTL_NET, PF_LINK, NETLINK_GENERIC, IFMIB_IFDATA, index,
  *    IFDATA_GENERAL}) is one struct ifmibdata (bsd/net/if_mib.h, not in
  *    every SDK: written out below; bsd/net/if_mib.c
@@ -49,8 +52,15 @@ dbl_netif_reset(void)
     used = 0;
 }
 
+static uint64_t
+as_listed(uint64_t bytes)
+{
+    return (uint32_t)(bytes & ~(uint64_t)1023);
+}
+
 /* One interface: its route message (with counters 'counter' apart, from
- * base) and its IFMIB record (mib_ibytes, mib_obytes; no record when both
+ * base; the byte counts the kernel's, as listed) and its IFMIB record
+ * (mib_ibytes, mib_obytes, the kernel's byte counts; no record when both
  * are 0). */
 static void
 append(unsigned int index, const char *name, uint32_t flags, uint8_t type, uint64_t base, uint64_t mib_ibytes,
@@ -80,8 +90,8 @@ append(unsigned int index, const char *name, uint32_t flags, uint8_t type, uint6
     ifm.ifm_data.ifi_opackets = base + 2;
     ifm.ifm_data.ifi_oerrors = base + 3;
     ifm.ifm_data.ifi_collisions = base + 4;
-    ifm.ifm_data.ifi_ibytes = base + 5;
-    ifm.ifm_data.ifi_obytes = base + 6;
+    ifm.ifm_data.ifi_ibytes = as_listed(mib_ibytes || mib_obytes ? mib_ibytes : base + 5);
+    ifm.ifm_data.ifi_obytes = as_listed(mib_ibytes || mib_obytes ? mib_obytes : base + 6);
     ifm.ifm_data.ifi_imcasts = base + 7;
     ifm.ifm_data.ifi_omcasts = base + 8;
     ifm.ifm_data.ifi_iqdrops = base + 9;

@@ -54,6 +54,10 @@
  *    type 15 (temperature), or NULL when the sensor gives none;
  *    IOHIDEventGetFloatValue(event, 15 << 16) its level in degrees Celsius
  *    (HID/HIDEventAccessors.m: kIOHIDEventFieldTemperatureLevel).
+ * A service can go away while a client holds it (IOHIDFamily-2222.0.24
+ * HID/HIDServiceClient.m:49-73, setRemovalHandler registers
+ * IOHIDServiceClientRegisterRemovalCallback for it):
+ * the double's gone service gives no event and a list copied since lacks it.
  * What a client made before hidd restarted does no source says; the
  * double takes the worst: it and its services answer nothing more (its
  * service list NULL, their events NULL), and a new client sees the new
@@ -444,6 +448,7 @@ IOReportStateGetResidency(CFDictionaryRef ch, int32_t index)
 static struct sensor {
     char product[128];
     int has_product;
+    int gone;                       /* its service went away */
     int reading;                    /* CopyEvent gives an event */
     double celsius;
     CFDataRef service;              /* this generation's service, the double's reference */
@@ -518,6 +523,20 @@ dbl_hid_no_reading(unsigned int sensor)
     sensors[sensor].reading = 0;
 }
 
+/* A service that goes away (its driver stopped): a list copied since no
+ * longer has it, and its service from before gives no event. */
+void
+dbl_hid_remove(unsigned int sensor)
+{
+    if (sensor >= nsensors)
+        dbl_violation("dbl_hid_remove(%u)", sensor);
+    sensors[sensor].gone = 1;
+    if (sensors[sensor].service != NULL) {
+        CFRelease(sensors[sensor].service);
+        sensors[sensor].service = NULL;
+    }
+}
+
 static void
 forget_services(void)
 {
@@ -580,6 +599,8 @@ IOHIDEventSystemClientCopyServices(CFTypeRef client)
         return NULL;
     list = dbl_cf_array();
     for (unsigned int i = 0; i < nsensors; i++) {
+        if (sensors[i].gone)
+            continue;
         if (sensors[i].service == NULL)
             sensors[i].service = hid_new((struct hid_object){ .kind = HID_SERVICE, .generation = generation,
                                                                .sensor = i });
@@ -611,7 +632,7 @@ IOHIDServiceClientCopyEvent(CFTypeRef service, int64_t type, int32_t options, in
     if (type != HID_TEMPERATURE_EVENT || options != 0 || timestamp != 0)
         dbl_violation("IOHIDServiceClientCopyEvent(%lld, %d, %lld): not a temperature event", (long long)type,
                       options, (long long)timestamp);
-    if (s->generation != generation || !sensor->reading)
+    if (s->generation != generation || sensor->gone || !sensor->reading)
         return NULL;
     return hid_new((struct hid_object){ .kind = HID_EVENT, .generation = generation, .celsius = sensor->celsius });
 }

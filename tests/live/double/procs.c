@@ -30,8 +30,9 @@
  *    is NODEV and e_tpgid 0 unless P_CONTROLT; p_usrpri, p_wchan and
  *    e_wmesg are never filled.
  *  - KERN_PROCARGS2 (kern_sysctl.c sysctl_procargsx): argc then the
- *    strings; EINVAL for a process proc_find does not find or without a
- *    user stack, and, to anyone but root, for another user's.
+ *    strings (their last bytes when the buffer is short: sysctl.c);
+ *    EINVAL for a process proc_find does not find or without a user
+ *    stack, and, to anyone but root, for another user's.
  *  - getpwuid_r and getgrgid_r (Libinfo-600 lookup.subproj/libinfo.c,
  *    copy_user_r and copy_group_r): ERANGE for no buffer or one that cannot
  *    hold the entry's strings (a group's too: its members' pointers, the
@@ -275,7 +276,7 @@ publish_args(const struct dproc *p)
     char name[64];
 
     snprintf(name, sizeof(name), "kern.procargs2.%d", (int)p->d.pid);
-    dbl_sysctl_bytes(name, mib, 3, p->args, p->args ? p->args_len : 0);
+    dbl_sysctl_procargs(name, mib, 3, p->args, p->args ? p->args_len : 0);
     if (p->gone || p->d.stat == SZOMB || p->args == NULL || another_users(p))
         dbl_sysctl_error(name, EINVAL);     /* the entry keeps its MIB */
 }

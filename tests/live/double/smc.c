@@ -17,6 +17,13 @@
  *    Include/Apple/IndustryStandard/AppleSmc.h @a9cbcd9a, SMC_STATUS).
  * Keys come from a test or from Intel SMC key dumps (tests/live/harness/
  * real_macs.c reads shared/real-macs/smc).
+ * Around sleep and wake the SMC's answers fail for a while and then pass:
+ * Apple's own SMC clients read again on failure (PowerManagement-1846.0.25
+ * AppleSmartBatteryManager/AppleBatteryAuth.cpp:125-144, up to 5 more
+ * tries 700 ms apart). What the user client returns then no source says;
+ * the double answers opens and calls with kIOReturnBusy (xnu-11417.101.15
+ * iokit/IOKit/IOReturn.h:168) for the window a test sets on the virtual
+ * clock.
  */
 #include "double.h"
 
@@ -37,6 +44,7 @@ static struct key {
     uint8_t unreadable;             /* the result of reading its bytes; 0: readable */
 } keys[MAX_KEYS];
 static unsigned int nkeys;
+static uint64_t busy_until_ns;      /* the virtual clock's time the Mac is awake again */
 
 static struct key *
 find(const char *name)
@@ -97,11 +105,24 @@ dbl_smc_fail(const char *name, unsigned int nth, uint8_t result)
     dbl_fail(fault_name(name, fn, sizeof(fn)), nth, result);
 }
 
+void
+dbl_smc_sleep_wake(uint64_t ns)
+{
+    busy_until_ns = dbl_clock_ns() + ns;
+}
+
+static int
+sleeping_or_waking(void)
+{
+    return dbl_clock_ns() < busy_until_ns;
+}
+
 /* Part of dbl_private_reset (private.c). */
 void
 dbl_smc_reset(void)
 {
     nkeys = 0;
+    busy_until_ns = 0;
 }
 
 int
@@ -115,7 +136,7 @@ dbl_service_open(const char *class_name, uint32_t type)
         dbl_violation("IOServiceOpen(AppleSMC, type %u): the SMC tools open type 0", type);
     if ((err = dbl_failing("IOServiceOpen")) != 0)
         return err;
-    return KERN_SUCCESS;
+    return sleeping_or_waking() ? kIOReturnBusy : KERN_SUCCESS;
 }
 
 static uint32_t
@@ -199,6 +220,8 @@ dbl_service_call(const char *class_name, uint32_t selector, const void *in, size
         dbl_violation("IOConnectCallStructMethod: %zu bytes in, not the 80-byte SMCKeyData_t", in_size);
     if ((err = dbl_failing("IOConnectCallStructMethod")) != 0)
         return err;
+    if (sleeping_or_waking())
+        return kIOReturnBusy;
     memset(out, 0, CALL_SIZE);
     ((unsigned char *)out)[AT_RESULT] = answer(in, out);
     return KERN_SUCCESS;

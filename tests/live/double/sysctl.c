@@ -5,7 +5,12 @@
  *    adds room for entries that may come: the probe is an estimate);
  *  - a buffer shorter than the value: ENOMEM, nothing copied and a length
  *    of 0 (sysctl_old_user refuses before copying; userland_sysctl
- *    answers the bytes written);
+ *    answers the bytes written); but the TCP, UDP and IPv6 statistics'
+ *    handlers ask sysctl_old_user for no more than the buffer holds, so a
+ *    short buffer gets the struct's first bytes, its length, and success
+ *    (bsd/netinet/tcp_input.c:7570-7596 tcp_getstat, udp_usrreq.c:
+ *    2804-2812 udp_getstat, netinet6/in6_proto.c:599-607 ip6_getstat:
+ *    SYSCTL_OUT(req, stat, MIN(size, req->oldlen)));
  *  - an integer: 4 bytes for an int, 8 for a quad; a 4-byte buffer for a
  *    quad gets the value as an int, ERANGE when it does not fit
  *    (sysctl_io_number);
@@ -14,6 +19,10 @@
  *  - a name that does not exist: ENOENT; a handler's own error as it is
  *    (hw.perflevelN.l3cachesize is EINVAL where the level has no L3, as on
  *    Apple Silicon: sysctl_hw_generic, bsd/kern/kern_mib.c);
+ *  - KERN_PROCARGS2 with a buffer shorter than the arguments: argc in the
+ *    first word, then the LAST bytes of the strings that fit, the buffer's
+ *    length and success; EINVAL for a buffer with no room after argc
+ *    (kern_sysctl.c:1359-1367, :1553-1611 sysctl_procargsx);
  *  - the NFS client's statistics (vfs.nfs's NFS_NFSSTATS) are copied out
  *    by the kext itself, which sets the length in the request that
  *    userland_sysctl does not return: the caller always gets a length of
@@ -31,7 +40,7 @@
 #define MAX_SYSCTLS 1024
 #define AUTO_MIB 0x7000             /* the first number given to a name set without a MIB */
 
-enum kind { K_INT = 1, K_STRING, K_BYTES, K_LIST, K_ERROR, K_NFS };
+enum kind { K_INT = 1, K_STRING, K_BYTES, K_LIST, K_ERROR, K_NFS, K_PROCARGS };
 
 static struct sysctl {
     char name[128];
@@ -157,6 +166,12 @@ dbl_sysctl_error(const char *name, int err)
 }
 
 void
+dbl_sysctl_procargs(const char *name, const int *mib, unsigned int miblen, const void *bytes, size_t len)
+{
+    set(name, mib, miblen, K_PROCARGS, bytes, len);
+}
+
+void
 dbl_sysctl_nfs(int typenum, const void *stats, size_t len)
 {
     int mib[3] = { CTL_VFS, typenum, 1 /* NFS_NFSSTATS */ };
@@ -169,6 +184,17 @@ fail(int err)
 {
     dbl_set_errno(err);
     return -1;
+}
+
+static int
+copies_what_fits(const struct sysctl *s)
+{
+    static const char *const names[] = { "net.inet.tcp.stats", "net.inet.udp.stats", "net.inet6.ip6.stats" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (s->kind == K_BYTES && strcmp(s->name, names[i]) == 0)
+            return 1;
+    return 0;
 }
 
 static int
@@ -211,6 +237,17 @@ answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
             value = &small;
         }
         break;
+    case K_PROCARGS:
+        if (oldp != NULL && *oldlenp < need) {
+            size_t tail = *oldlenp - sizeof(int32_t);
+
+            if (*oldlenp <= sizeof(int32_t))
+                return fail(EINVAL);
+            memcpy(oldp, value, sizeof(int32_t));
+            memcpy((unsigned char *)oldp + sizeof(int32_t), s->bytes + need - tail, tail);
+            return 0;
+        }
+        break;
     case K_LIST:
         if (oldp == NULL) {
             *oldlenp = need + need / 8;     /* the handlers' slack, as tcp_pcblist_n's */
@@ -230,6 +267,8 @@ answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
         *oldlenp = need;
         return 0;
     }
+    if (*oldlenp < need && copies_what_fits(s))
+        need = *oldlenp;
     if (*oldlenp < need) {
         *oldlenp = 0;
         return fail(ENOMEM);

@@ -29,6 +29,7 @@
 #define D_KERN_INVALID_ARGUMENT 4
 #define D_IO_NOT_PRIVILEGED ((int)0xe00002c1)
 #define D_IO_NO_DEVICE ((int)0xe00002c0)
+#define D_IO_NOT_PERMITTED ((int)0xe00002e2)
 
 /* A fresh double and the live platform opened on it. */
 void live_setup(struct platform *p);
@@ -46,6 +47,13 @@ int live_test_teardown(void **state);
  * more CF objects, IOKit references, ports, regions, descriptors or tokens
  * after them than after the first. */
 void assert_steady(struct platform *p, void (*fn)(struct platform *p), unsigned int rounds);
+
+/* Calls read(p) once a second of the virtual clock for duration ns, each
+ * answering expect; fails unless the calls of fn come in tries (reads
+ * that call it) after waits that grow from PLAT_RETRY_FIRST_NS until
+ * PLAT_RETRY_CAP_NS and then stay there, none between. Returns the tries. */
+unsigned int assert_backs_off(struct platform *p, int (*read)(struct platform *p), int expect, const char *fn,
+                              uint64_t duration);
 
 /* Whether the platform's error text for the last call contains text. */
 void assert_error_has(struct platform *p, const char *text);

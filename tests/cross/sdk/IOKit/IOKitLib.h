@@ -1,6 +1,6 @@
 /*
  * For the cross-check only: the part of IOKitLib.h (IOKitUser's
- * IOKitLib.h, IOTypes.h, IOKitKeys.h) that src/macos/registry.c
+ * IOKitLib.h, IOTypes.h, IOKitKeys.h, IOReturn.h) that src/macos/
  * uses, declared as Apple documents it, because the Zig toolchain carries
  * no framework headers. Written here, not copied; on a Mac the real SDK is
  * used instead. IOKit.tbd beside it lets the linker resolve the symbols
@@ -24,6 +24,12 @@ typedef char io_string_t[512];
 typedef UInt32 IOOptionBits;
 
 #define IO_OBJECT_NULL ((io_object_t)0)
+
+/* IOReturn.h (xnu-11417.101.15 iokit/IOKit/IOReturn.h:146, :168, :183):
+ * iokit_common_err(0x2c1), (0x2d5), (0x2e2). */
+#define kIOReturnNotPrivileged ((kern_return_t)0xe00002c1)
+#define kIOReturnBusy ((kern_return_t)0xe00002d5)
+#define kIOReturnNotPermitted ((kern_return_t)0xe00002e2)
 #define kIOServicePlane "IOService"
 #define kIODeviceTreePlane "IODeviceTree"
 
