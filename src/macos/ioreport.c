@@ -10,14 +10,24 @@
  * iokit/IOKit/IOReportTypes.h, xnu-11417.101.15):
  *  - IOReportCopyChannelsInGroup(group, NULL, 0, 0, 0) -> the channels (a
  *    dictionary whose "IOReportChannels" array holds one dictionary per
- *    channel; NULL or none at all where the group does not exist),
+ *    channel; one without that array where the group does not exist, as
+ *    the decompilation below has it, and NULL taken as none too),
  *    IOReportCreateSubscription(NULL, channels, &subscribed, 0, NULL),
  *    IOReportCreateSamples(subscription, subscribed, NULL) -> a dictionary
  *    of the same shape, or NULL now and then;
  *  - IOReportChannelGetChannelName/GetSubGroup/GetUnitLabel (CFStrings it
  *    keeps), IOReportChannelGetFormat (1 simple, 2 state),
- *    IOReportSimpleGetIntegerValue(channel, 0): a counter since boot;
+ *    IOReportSimpleGetIntegerValue(channel, NULL): a counter since boot
+ *    (the second argument is where it would write the channel's unit);
  *    IOReportStateGetCount/GetNameForIndex/GetResidency for state channels.
+ * What libIOReport cannot read it answers with a sentinel, not an error
+ * (its decompilation, iOS 18.2: EthanArbuckle/iPhone17-1_18.2_22C152_Restore
+ * usr/lib/libIOReport/libIOReport.m): kIOReportInvalidValue (INT64_MIN,
+ * IOReportTypes.h:40-50, which providers report too) for a value,
+ * 0xFFFFFFFF for a state count (nelements is 16 bits: IOReportTypes.h:142),
+ * NULL for a state name (every one of the channel's, when one state ID is
+ * not printable). Such a channel has no value this round, never the
+ * sentinel as a reading; a state channel has all its states or none.
  * The subscription is asked for once, at the first read, and released at
  * close; each read takes one sample and releases it. Raw values and unit
  * labels are recorded; energy_decode.c converts them.
@@ -27,12 +37,14 @@
 #include <CoreFoundation/CoreFoundation.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define IOREPORT_LIBRARY "/usr/lib/libIOReport.dylib"
 enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOReportFormatState */
+#define INVALID_VALUE INT64_MIN                    /* kIOReportInvalidValue */
 
 /* The groups the queries name ("IOReport:energy"), each with the one
  * subgroup it needs (NULL: all of them), so that a subscription holds no
@@ -56,8 +68,8 @@ struct ioreport_api {
     CFStringRef (*subgroup)(CFDictionaryRef);
     CFStringRef (*unit_label)(CFDictionaryRef);
     int (*format)(CFDictionaryRef);
-    int64_t (*simple_value)(CFDictionaryRef, int32_t);
-    int32_t (*state_count)(CFDictionaryRef);
+    int64_t (*simple_value)(CFDictionaryRef, uint64_t *);
+    uint64_t (*state_count)(CFDictionaryRef);
     CFStringRef (*state_name)(CFDictionaryRef, int32_t);
     int64_t (*state_residency)(CFDictionaryRef, int32_t);
 };
@@ -190,10 +202,25 @@ text(CFStringRef s, char *out, size_t len)
         out[0] = '\0';
 }
 
-static int
-add_states(struct reg_builder *b, const struct ioreport_api *api, CFDictionaryRef ch)
+/* Why a state channel cannot be read whole this round, or NULL. */
+static const char *
+states_missing(const struct ioreport_api *api, CFDictionaryRef ch, uint64_t count)
 {
-    for (int32_t i = 0; i < api->state_count(ch); i++) {
+    if (count > UINT16_MAX)
+        return "no state count";
+    for (int32_t i = 0; i < (int32_t)count; i++) {
+        if (api->state_name(ch, i) == NULL)
+            return "a state without a name";
+        if (api->state_residency(ch, i) == INVALID_VALUE)
+            return "kIOReportInvalidValue";
+    }
+    return NULL;
+}
+
+static int
+add_states(struct reg_builder *b, const struct ioreport_api *api, CFDictionaryRef ch, uint64_t count)
+{
+    for (int32_t i = 0; i < (int32_t)count; i++) {
         char state[PLAT_REG_NAME_MAX], path[REG_PATH_MAX];
         int len, sts;
 
@@ -207,12 +234,17 @@ add_states(struct reg_builder *b, const struct ioreport_api *api, CFDictionaryRe
     return 0;
 }
 
-/* One channel of a sample as an entry. */
+/* One channel of a sample as an entry: its values, or none (the call's
+ * error text says why). */
 static int
-add_channel(struct live_source *src, const struct ioreport_api *api, CFDictionaryRef ch, uint64_t id)
+add_channel(struct live_source *src, const char *match, const struct ioreport_api *api, CFDictionaryRef ch,
+            uint64_t id)
 {
     struct reg_builder *b = &src->registry;
     char name[PLAT_REG_NAME_MAX], subgroup[PLAT_REG_NAME_MAX], unit[32];
+    const char *missing = NULL;
+    int64_t value;
+    uint64_t count;
     int sts;
 
     text(api->channel_name(ch), name, sizeof(name));
@@ -223,11 +255,19 @@ add_channel(struct live_source *src, const struct ioreport_api *api, CFDictionar
         return sts;
     switch (api->format(ch)) {
     case FORMAT_SIMPLE:
-        return reg_builder_number(b, "value", (uint64_t)api->simple_value(ch, 0));
+        if ((value = api->simple_value(ch, NULL)) != INVALID_VALUE)
+            return reg_builder_number(b, "value", (uint64_t)value);
+        missing = "kIOReportInvalidValue";
+        break;
     case FORMAT_STATE:
-        return add_states(b, api, ch);
+        count = api->state_count(ch);
+        if ((missing = states_missing(api, ch, count)) == NULL)
+            return add_states(b, api, ch, count);
+        break;
+    default:
+        return 0;                       /* histograms and arrays: no family reads one */
     }
-    return 0;                           /* histograms and arrays: no family reads one */
+    return live_fail(src, 0, "IOReport %s: \"%s\": no value (%s)", match, name, missing);
 }
 
 static size_t
@@ -263,7 +303,7 @@ live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct pl
         return live_fail(src, -EIO, "IOReport %s: no sample", q->match);
     channels = channels_of(r, sample);
     for (CFIndex i = 0; sts == 0 && channels != NULL && i < CFArrayGetCount(channels); i++)
-        sts = add_channel(src, &r->api, CFArrayGetValueAtIndex(channels, i), (uint64_t)i + 1);
+        sts = add_channel(src, q->match, &r->api, CFArrayGetValueAtIndex(channels, i), (uint64_t)i + 1);
     CFRelease(sample);
     if (sts < 0)
         return live_fail(src, sts, "IOReport %s: %s", q->match, strerror(-sts));

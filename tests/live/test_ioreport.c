@@ -13,6 +13,7 @@
 #include "registry_set.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,65 @@ test_a_failed_sample_fails_that_read_only(void **state)
     assert_error_has(p, "IOReport IOReport:energy: no sample");
     set = read_energy(p, 0);
     assert_int_equal(value_of(&set.entry[0]), 4200);
+}
+
+/* A channel that carries values no more gives its name, subgroup and unit
+ * and nothing else: no "value", no "state.*". */
+static void
+assert_no_value(const struct plat_reg_entry *e)
+{
+    if (e->nprops != 2)
+        fail_msg("\"%s\" has %u properties, not only its subgroup and unit: \"%s\" first", e->name, e->nprops,
+                 e->nprops > 0 ? e->prop[0].path : "");
+    assert_non_null(reg_prop(e, "subgroup"));
+    assert_non_null(reg_prop(e, "unit"));
+}
+
+/* kIOReportInvalidValue (INT64_MIN, xnu-11417.101.15
+ * iokit/IOKit/IOReportTypes.h:40-50) is what a provider reports for a
+ * value it does not have, and what libIOReport gives for one it cannot
+ * read: no value for that channel this round (9.2e15 J, read as a count),
+ * the others read as ever. */
+static void
+test_an_invalid_value_is_no_value(void **state)
+{
+    struct platform *p = *state;
+    unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", INT64_MIN);
+    struct plat_reg_set set;
+
+    dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "nJ", 1500000000);
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, 2);
+    assert_no_value(entry_named(&set, "CPU Energy"));
+    assert_error_has(p, "IOReport IOReport:energy: \"CPU Energy\": no value (kIOReportInvalidValue)");
+    assert_int_equal(value_of(entry_named(&set, "GPU Energy")), 1500000000);
+    dbl_ioreport_set(cpu, 4200);
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4200);
+}
+
+/* A state channel is whole or nothing: one residency that is
+ * kIOReportInvalidValue, or states without names (libIOReport names them
+ * all from their IDs or none), leave the channel without states, rather
+ * than a share of its time that the decoders would take for all of it. */
+static void
+test_a_state_channel_without_every_state_has_none(void **state)
+{
+    struct platform *p = *state;
+    unsigned int invalid = dbl_ioreport_states("Energy Model", "ECPU00", NULL, "24Mticks");
+    unsigned int unnamed = dbl_ioreport_states("Energy Model", "ECPU01", NULL, "24Mticks");
+    struct plat_reg_set set;
+
+    dbl_ioreport_state(invalid, "IDLE", 1200);
+    dbl_ioreport_state(invalid, "V0P5", INT64_MIN);
+    dbl_ioreport_state(unnamed, NULL, 1200);
+    dbl_ioreport_state(unnamed, NULL, 340);
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, 2);
+    assert_no_value(entry_named(&set, "ECPU00"));
+    assert_no_value(entry_named(&set, "ECPU01"));
+    assert_error_has(p, "\"ECPU00\": no value (kIOReportInvalidValue)");
+    assert_error_has(p, "\"ECPU01\": no value (a state without a name)");
 }
 
 static void
@@ -466,6 +526,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         T(test_channels_of_the_energy_model_group), T(test_state_channels_give_their_residencies),
         T(test_each_read_samples_the_one_subscription), T(test_a_failed_sample_fails_that_read_only),
+        T(test_an_invalid_value_is_no_value), T(test_a_state_channel_without_every_state_has_none),
         T(test_without_the_library_energy_is_unsupported),
         cmocka_unit_test(test_a_library_missing_any_function_is_unsupported_at_every_read),
         cmocka_unit_test(test_a_group_without_channels_is_not_subscribed),
