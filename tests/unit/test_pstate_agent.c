@@ -359,6 +359,52 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
 }
 
+/* An Ultra's CPU energy is the sum of its dies' channels: a round where
+ * one of them has no value (IOReport gave kIOReportInvalidValue, and the
+ * live source leaves the channel without one) has no CPU energy, not one
+ * die's share, which would step the counter back; the GPU keeps its value.
+ * pmcd's log says so once when it starts and once when it ends. */
+static void
+a_unit_short_of_a_channel_has_no_value(void **state_)
+{
+    static const char *const names[] = { "DIE_0_CPU Energy", "DIE_1_CPU Energy", "GPU Energy" };
+    static const uint64_t before[] = { 1000, 2000, 500 }, after[] = { 1100, 2100, 600 };
+    pmAtomValue v[1];
+    unsigned int starts, ends;
+    int cpu[3], gpu[2];
+
+    (void)state_;
+    channels_at(names, before, 3);
+    assert_int_equal(energy_of(0, v), 1);
+    assert_true(v[0].d > 2.999 && v[0].d < 3.001);
+    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    for (unsigned int i = 0; i < 3; i++) {
+        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
+        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
+        if (i != 1)
+            assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", after[i]), 0);
+    }
+    answer(PLAT_REGQ_ENERGY);
+    harness_log_start();
+    for (int round = 0; round < 2; round++) {
+        cpu[round] = energy_of(0, v);
+        gpu[round] = energy_of(1, v);
+    }
+    channels_at(names, after, 3);
+    cpu[2] = energy_of(0, v);
+    starts = harness_log_lines("energy: some metrics unavailable");
+    ends = harness_log_lines("energy: all metrics available again");
+    harness_log_stop();
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(cpu[round], PM_ERR_AGAIN);
+        assert_int_equal(gpu[round], 1);
+    }
+    assert_int_equal(cpu[2], 1);
+    assert_true(v[0].d > 3.199 && v[0].d < 3.201);
+    assert_int_equal(starts, 1);
+    assert_int_equal(ends, 1);
+}
+
 /* E and P clusters, with this much P work (in half seconds) and time (in
  * seconds) so far: ECPU rests, PCPU works, PCPU1 stays powered down, PCPM
  * (the states PCPU ran in) counts PCPU's work again. */
@@ -493,7 +539,7 @@ main(void)
         T(a_state_beyond_the_table_has_no_cycles), T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
-        T(every_energy_channel_of_an_m5_max_is_served),
+        T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
