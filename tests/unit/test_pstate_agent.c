@@ -275,6 +275,33 @@ a_state_beyond_the_table_has_no_cycles(void **state_)
     assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU"), 3000000000);
 }
 
+/* A cluster's channel without states this round (IOReport gave a sentinel
+ * for one, and the live source leaves the channel without any) has no
+ * values, not 0 s of work that would step its counters back; the other
+ * clusters keep theirs; a round where no cluster has states has no
+ * values at all. */
+static void
+a_cluster_without_states_has_no_value(void **state_)
+{
+    pmAtomValue v[4];
+    int inst[4];
+
+    (void)state_;
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", 3 * SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 4, inst), 1);
+    assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "ECPU"));
+    assert_int_equal(v[0].ull, 1000000000);
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 4, inst), 0);
+}
+
 /* A failing "CPU Stats" sample fails the clusters' values only: energy,
  * which reads their activity, carries on. */
 static void
@@ -540,6 +567,7 @@ main(void)
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
         T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
+        T(a_cluster_without_states_has_no_value),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
