@@ -226,8 +226,10 @@ energy_refresh(void *state, struct refresh_call *call)
     s->energy.n = 0;
     s->energy.have = s->energy.short_of = 0;
     names_begin(id);
-    if ((s->energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0)
+    if ((s->energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0) {
+        s->nmotion = 0;                 /* whether a channel moved meanwhile is not known */
         return s->energy_sts == -ENOENT ? 0 : collector_error(s->energy_sts);
+    }
     if ((sts = grow(s, set.n)) < 0)
         return sts;
     energy_decode(&set, &s->energy, s->channels, set.n);

@@ -432,6 +432,26 @@ a_unit_short_of_a_channel_has_no_value(void **state_)
     assert_int_equal(ends, 1);
 }
 
+/* Reads that fail say nothing of whether a counter moved meanwhile: after
+ * them (an IOReport subscription lost for 11 s while the clusters worked,
+ * then made again, whose first reading is the counter's last value), the
+ * channel is seen anew, not judged to stand still. */
+static void
+a_counter_is_not_judged_across_failed_reads(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    energy(1000, 2000, 0);
+    assert_int_equal(energy_of(0, v), 1);
+    fake.reg_sts[PLAT_REGQ_ENERGY] = -EIO;
+    clusters(2, 22);
+    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);
+    fake.reg_sts[PLAT_REGQ_ENERGY] = 0;
+    assert_int_equal(energy_of(0, v), 1);
+    assert_true(v[0].d > 0.999 && v[0].d < 1.001);
+}
+
 /* E and P clusters, with this much P work (in half seconds) and time (in
  * seconds) so far: ECPU rests, PCPU works, PCPU1 stays powered down, PCPM
  * (the states PCPU ran in) counts PCPU's work again. */
@@ -567,7 +587,7 @@ main(void)
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
         T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
-        T(a_cluster_without_states_has_no_value),
+        T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
