@@ -241,6 +241,7 @@ add_counter(struct reg_builder *b, struct counter_baseline *counters, char *key,
     uint64_t value;
     int sts;
 
+    _Static_assert(2 * PLAT_REG_NAME_MAX + REG_PATH_MAX + 2 <= COUNTER_KEY_MAX, "a key is never cut");
     snprintf(key + at, COUNTER_KEY_MAX - at, "\n%s", path);
     if ((sts = counter_baseline_value(counters, key, (uint64_t)raw, &value)) < 0)
         return sts;

@@ -36,7 +36,7 @@ void counter_baseline_reading(struct counter_baseline *b);
 /* The value to give for the counter key (shorter than COUNTER_KEY_MAX)
  * that reads raw: 0, -ENAMETOOLONG, or -ENOMEM (then nothing is
  * remembered of it). */
-#define COUNTER_KEY_MAX 512
+#define COUNTER_KEY_MAX 1024
 int counter_baseline_value(struct counter_baseline *b, const char *key, uint64_t raw, uint64_t *out);
 
 #endif
