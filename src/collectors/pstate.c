@@ -193,7 +193,11 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
     /* A failing source fails this family's values, not its refresh: the
      * energy family, which reads the clusters' activity, carries on. */
     f->sts = p->registry(p->ctx, &plat_reg_queries[def->query], &set);
-    for (unsigned int i = 0; f->sts == 0 && i < set.n && (def->role != PSTATE_GPU || f->n == 0); i++) {
+    if (f->sts < 0) {
+        collector_note_parts(def->name, f->sts != -ENOENT, &f->logged, p->error(p->ctx));
+        return 0;
+    }
+    for (unsigned int i = 0; i < set.n && (def->role != PSTATE_GPU || f->n == 0); i++) {
         struct pstate_channel ch;
 
         if ((sts = pstate_channel(&set.entry[i], def->role, &ch)) == -ENODATA)
@@ -201,9 +205,9 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
         else if (sts == 0 && (sts = add_value(def, f, &ch, id)) < 0)
             return sts;
     }
-    if (f->sts == 0 && f->n == 0)
+    if (f->n == 0)
         f->sts = short_of ? -ENODATA : -ENOENT;    /* ENOENT: a group without such channels */
-    collector_note_parts(def->name, (f->sts < 0 && f->sts != -ENOENT) || short_of, &f->logged, p->error(p->ctx));
+    collector_note_parts(def->name, short_of, &f->logged, p->error(p->ctx));
     return 0;
 }
 
