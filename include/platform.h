@@ -388,7 +388,12 @@ struct plat_reg_query {
  *                    States"): entries are channels (class IOReportChannel)
  *                    named as the channel; props "subgroup" and "unit"
  *                    (text), "value" (simple channels) and "state.STATE"
- *                    (state residencies, in the order IOReport gives them)
+ *                    (state residencies, in the order IOReport gives them);
+ *                    values are counters, since boot, that continue across
+ *                    a subscription made again (one whose channel's
+ *                    provider went away or registered again gives no
+ *                    sample ever again: the live source makes it again at
+ *                    most once every PLAT_IOREPORT_RETRY_S seconds)
  *   "HID:temperature" the HID temperature services (darwin/hid_sensors.c):
  *                    name the service's "Product", prop "celsius" (float)
  *   "SMC:NAME"       the SMC keys listed in keys (darwin/smc.c): entries are
@@ -404,6 +409,7 @@ struct plat_reg_query {
  * a sensor listed, the SMC awake) has it back within the cap. */
 #define PLAT_RETRY_FIRST_NS 1000000000ull
 #define PLAT_RETRY_CAP_NS 60000000000ull
+#define PLAT_IOREPORT_RETRY_S 10
 extern const char *const plat_smc_temperature_keys[];    /* PLAT_REGQ_SMC_TEMPERATURES' keys */
 
 enum plat_reg_query_id {

@@ -5,7 +5,9 @@
  * them into watts (pmval power.energy.cpu), without root and without
  * powermetrics. Every channel the machine reports is also its own instance
  * (an M5 Max reports 364). Where IOReport or a channel is missing (Intel
- * Macs), not supported.
+ * Macs), not supported; a unit one of whose channels has no value this
+ * round (IOReport gave a sentinel) has none either (PM_ERR_AGAIN), rather
+ * than the sum of the others.
  *
  * On macOS 27 the power manager's CPU and DRAM counters stop moving for
  * every program but powermetrics (exelban/stats issues 3336 and 3608,
@@ -65,6 +67,7 @@ struct energy_state {
     struct energy energy;
     unsigned int frozen_units;          /* bit 1u << unit */
     int logged;                         /* a frozen channel was logged */
+    unsigned int short_logged;          /* the units short of a channel, as last logged */
     unsigned long cluster_refreshes;    /* cluster 127's, at the last judgement */
     int energy_sts;
 };
@@ -221,13 +224,16 @@ energy_refresh(void *state, struct refresh_call *call)
     int sts;
 
     s->energy.n = 0;
-    s->energy.have = 0;
+    s->energy.have = s->energy.short_of = 0;
     names_begin(id);
-    if ((s->energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0)
+    if ((s->energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0) {
+        s->nmotion = 0;                 /* whether a channel moved meanwhile is not known */
         return s->energy_sts == -ENOENT ? 0 : collector_error(s->energy_sts);
+    }
     if ((sts = grow(s, set.n)) < 0)
         return sts;
     energy_decode(&set, &s->energy, s->channels, set.n);
+    collector_note_parts("energy", s->energy.short_of, &s->short_logged, p->error(p->ctx));
     if ((sts = judge(s, call->depends[0])) < 0)
         return sts;
     note_frozen(s);
@@ -258,7 +264,9 @@ energy_fetch(const void *state, const struct metric_row *row, unsigned int inst,
             }
         return PM_ERR_INST;
     }
-    if (!(s->energy.have & (1u << row->item)))    /* items follow energy_unit's order */
+    if (s->energy.short_of & (1u << row->item))  /* items follow energy_unit's order */
+        return PM_ERR_AGAIN;                        /* a channel of it has no value this round */
+    if (!(s->energy.have & (1u << row->item)))
         return PM_ERR_APPVERSION;                   /* this machine reports no such channel */
     if (s->frozen_units & (1u << row->item))
         return PM_ERR_AGAIN;

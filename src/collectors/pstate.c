@@ -231,7 +231,7 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
     const struct platform *p = call->p;
     pmInDom id = call->indom;
     struct plat_reg_set set;
-    int sts;
+    int sts, short_of = 0;
 
     f->n = 0;
     f->refreshes++;
@@ -242,18 +242,22 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
     /* A failing source fails this family's values, not its refresh: the
      * energy family, which reads the clusters' activity, carries on. */
     f->sts = p->registry(p->ctx, &plat_reg_queries[def->query], &set);
-    collector_note_parts(def->name, f->sts < 0 && f->sts != -ENOENT, &f->logged, p->error(p->ctx));
-    if (f->sts < 0)
+    if (f->sts < 0) {
+        collector_note_parts(def->name, f->sts != -ENOENT, &f->logged, p->error(p->ctx));
         return 0;
+    }
     for (unsigned int i = 0; i < set.n && (def->role != PSTATE_GPU || f->n == 0); i++) {
         struct pstate_channel ch;
 
-        if (pstate_channel(&set.entry[i], def->role, &ch) == 0 && (sts = add_value(def, f, &ch, id)) < 0)
+        if ((sts = pstate_channel(&set.entry[i], def->role, &ch)) == -ENODATA)
+            short_of = 1;           /* no values this round: neither served nor 0 */
+        else if (sts == 0 && (sts = add_value(def, f, &ch, id)) < 0)
             return sts;
     }
     if (f->n == 0)
-        f->sts = -ENOENT;           /* a group without such channels */
-    return note_unmatched(def, f);
+        f->sts = short_of ? -ENODATA : -ENOENT;    /* ENOENT: a group without such channels */
+    collector_note_parts(def->name, short_of, &f->logged, p->error(p->ctx));
+    return short_of ? 0 : note_unmatched(def, f);  /* judged on rounds with every channel */
 }
 
 static const struct pstate_value *

@@ -10,29 +10,51 @@
  * iokit/IOKit/IOReportTypes.h, xnu-11417.101.15):
  *  - IOReportCopyChannelsInGroup(group, NULL, 0, 0, 0) -> the channels (a
  *    dictionary whose "IOReportChannels" array holds one dictionary per
- *    channel; NULL or none at all where the group does not exist),
+ *    channel; one without that array where the group does not exist, as
+ *    the decompilation below has it, and NULL taken as none too),
  *    IOReportCreateSubscription(NULL, channels, &subscribed, 0, NULL),
  *    IOReportCreateSamples(subscription, subscribed, NULL) -> a dictionary
  *    of the same shape, or NULL now and then;
  *  - IOReportChannelGetChannelName/GetSubGroup/GetUnitLabel (CFStrings it
  *    keeps), IOReportChannelGetFormat (1 simple, 2 state),
- *    IOReportSimpleGetIntegerValue(channel, 0): a counter since boot;
+ *    IOReportSimpleGetIntegerValue(channel, NULL): a counter since boot
+ *    (the second argument is where it would write the channel's unit);
  *    IOReportStateGetCount/GetNameForIndex/GetResidency for state channels.
+ * What libIOReport cannot read it answers with a sentinel, not an error
+ * (its decompilation, iOS 18.2: EthanArbuckle/iPhone17-1_18.2_22C152_Restore
+ * usr/lib/libIOReport/libIOReport.m): kIOReportInvalidValue (INT64_MIN,
+ * IOReportTypes.h:40-50, which providers report too) for a value,
+ * 0xFFFFFFFF for a state count (nelements is 16 bits: IOReportTypes.h:142),
+ * NULL for a state name (every one of the channel's, when one state ID is
+ * not printable). Such a channel has no value this round, never the
+ * sentinel as a reading; a state channel has all its states or none.
  * The subscription is asked for once, at the first read, and released at
- * close; each read takes one sample and releases it. Raw values and unit
- * labels are recorded; energy_decode.c converts them.
+ * close; each read takes one sample and releases it. A subscription that
+ * gives no sample may be dead for good: libIOReport finds a subscribed
+ * channel by its provider's registry entry ID (DriverID; xnu
+ * iokit/Kernel/IOReporter.cpp:174), and a provider that went away or
+ * registered again (GPU, display and Neural Engine drivers) is not found
+ * again (the decompilation's _visitSample); so it is given back and made
+ * again from the channels listed then, at most once every
+ * PLAT_IOREPORT_RETRY_S seconds, each value continuing from its last
+ * reading (counter_baseline.h). Unit labels are recorded as they are;
+ * energy_decode.c converts the values.
  */
 #include "live_source.h"
+#include "counter_baseline.h"
 
 #include <CoreFoundation/CoreFoundation.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define IOREPORT_LIBRARY "/usr/lib/libIOReport.dylib"
 enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOReportFormatState */
+#define INVALID_VALUE INT64_MIN                    /* kIOReportInvalidValue */
+#define RETRY_NS ((uint64_t)PLAT_IOREPORT_RETRY_S * 1000000000u)
 
 /* The groups the queries name ("IOReport:energy"), each with the one
  * subgroup it needs (NULL: all of them), so that a subscription holds no
@@ -56,8 +78,8 @@ struct ioreport_api {
     CFStringRef (*subgroup)(CFDictionaryRef);
     CFStringRef (*unit_label)(CFDictionaryRef);
     int (*format)(CFDictionaryRef);
-    int64_t (*simple_value)(CFDictionaryRef, int32_t);
-    int32_t (*state_count)(CFDictionaryRef);
+    int64_t (*simple_value)(CFDictionaryRef, uint64_t *);
+    uint64_t (*state_count)(CFDictionaryRef);
     CFStringRef (*state_name)(CFDictionaryRef, int32_t);
     int64_t (*state_residency)(CFDictionaryRef, int32_t);
 };
@@ -67,6 +89,9 @@ struct subscription {
     const char *why;
     CFMutableDictionaryRef channels, subscribed;
     CFTypeRef sub;
+    int lost;                       /* a subscription gave no sample: made again, at most */
+    uint64_t retry_at;              /* once every RETRY_NS (live_clock_ns) */
+    struct counter_baseline counters;
 };
 
 struct live_ioreport {
@@ -118,6 +143,8 @@ library(struct live_source *src, struct live_ioreport **out)
     if (r == NULL) {
         if ((r = src->ioreport = calloc(1, sizeof(*r))) == NULL)
             return live_fail(src, -ENOMEM, "IOReport: out of memory");
+        for (size_t i = 0; i < NGROUPS; i++)
+            counter_baseline_init(&r->group[i].counters);
         r->status = resolve(r);
     }
     if (r->status < 0)
@@ -190,10 +217,42 @@ text(CFStringRef s, char *out, size_t len)
         out[0] = '\0';
 }
 
-static int
-add_states(struct reg_builder *b, const struct ioreport_api *api, CFDictionaryRef ch)
+/* Why a state channel cannot be read whole this round, or NULL. */
+static const char *
+states_missing(const struct ioreport_api *api, CFDictionaryRef ch, uint64_t count)
 {
-    for (int32_t i = 0; i < api->state_count(ch); i++) {
+    if (count > UINT16_MAX)
+        return "no state count";
+    for (int32_t i = 0; i < (int32_t)count; i++) {
+        if (api->state_name(ch, i) == NULL)
+            return "a state without a name";
+        if (api->state_residency(ch, i) == INVALID_VALUE)
+            return "kIOReportInvalidValue";
+    }
+    return NULL;
+}
+
+/* A counter at path of the channel whose key is in key (its length at):
+ * as it continues across subscriptions. */
+static int
+add_counter(struct reg_builder *b, struct counter_baseline *counters, char *key, size_t at, const char *path,
+            int64_t raw)
+{
+    uint64_t value;
+    int sts;
+
+    _Static_assert(2 * PLAT_REG_NAME_MAX + REG_PATH_MAX + 2 <= COUNTER_KEY_MAX, "a key is never cut");
+    snprintf(key + at, COUNTER_KEY_MAX - at, "\n%s", path);
+    if ((sts = counter_baseline_value(counters, key, (uint64_t)raw, &value)) < 0)
+        return sts;
+    return reg_builder_number(b, path, value);
+}
+
+static int
+add_states(struct reg_builder *b, struct subscription *s, const struct ioreport_api *api, CFDictionaryRef ch,
+           uint64_t count, char *key, size_t at)
+{
+    for (int32_t i = 0; i < (int32_t)count; i++) {
         char state[PLAT_REG_NAME_MAX], path[REG_PATH_MAX];
         int len, sts;
 
@@ -201,33 +260,75 @@ add_states(struct reg_builder *b, const struct ioreport_api *api, CFDictionaryRe
         memcpy(path, "state", 6);
         if ((len = reg_path_append(path, sizeof(path), 5, state, strlen(state))) < 0)
             return len;
-        if ((sts = reg_builder_number(b, path, (uint64_t)api->state_residency(ch, i))) < 0)
+        if ((sts = add_counter(b, &s->counters, key, at, path, api->state_residency(ch, i))) < 0)
             return sts;
     }
     return 0;
 }
 
-/* One channel of a sample as an entry. */
+/* One channel of a sample as an entry: its values, or none (the call's
+ * error text says why). */
 static int
-add_channel(struct live_source *src, const struct ioreport_api *api, CFDictionaryRef ch, uint64_t id)
+add_channel(struct live_source *src, const char *match, struct subscription *s, const struct ioreport_api *api,
+            CFDictionaryRef ch, uint64_t id)
 {
     struct reg_builder *b = &src->registry;
-    char name[PLAT_REG_NAME_MAX], subgroup[PLAT_REG_NAME_MAX], unit[32];
-    int sts;
+    char name[PLAT_REG_NAME_MAX], subgroup[PLAT_REG_NAME_MAX], unit[32], key[COUNTER_KEY_MAX];
+    const char *missing = NULL;
+    int64_t value;
+    uint64_t count;
+    int at, sts;
 
     text(api->channel_name(ch), name, sizeof(name));
     text(api->subgroup(ch), subgroup, sizeof(subgroup));
     text(api->unit_label(ch), unit, sizeof(unit));
+    at = snprintf(key, sizeof(key), "%s\n%s", subgroup, name);
     if ((sts = reg_builder_entry(b, id, 0, name, "IOReportChannel")) < 0 ||
         (sts = reg_builder_string(b, "subgroup", subgroup)) < 0 || (sts = reg_builder_string(b, "unit", unit)) < 0)
         return sts;
     switch (api->format(ch)) {
     case FORMAT_SIMPLE:
-        return reg_builder_number(b, "value", (uint64_t)api->simple_value(ch, 0));
+        if ((value = api->simple_value(ch, NULL)) != INVALID_VALUE)
+            return add_counter(b, &s->counters, key, (size_t)at, "value", value);
+        missing = "kIOReportInvalidValue";
+        break;
     case FORMAT_STATE:
-        return add_states(b, api, ch);
+        count = api->state_count(ch);
+        if ((missing = states_missing(api, ch, count)) == NULL)
+            return add_states(b, s, api, ch, count, key, (size_t)at);
+        break;
+    default:
+        return 0;                       /* histograms and arrays: no family reads one */
     }
-    return 0;                           /* histograms and arrays: no family reads one */
+    return live_fail(src, 0, "IOReport %s: \"%s\": no value (%s)", match, name, missing);
+}
+
+/* A sample of group g's subscription. One that gives none may be dead
+ * for good: it is given back, and made again and sampled at once, unless
+ * that was tried less than RETRY_NS ago. */
+static int
+sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char *match, CFDictionaryRef *out)
+{
+    struct subscription *s = &r->group[g];
+    uint64_t now = live_clock_ns();
+    int sts;
+
+    if (s->sub != NULL && (*out = r->api.create_samples(s->sub, s->subscribed, NULL)) != NULL)
+        return 0;
+    s->lost |= s->sub != NULL;
+    unsubscribe(s);
+    if (now < s->retry_at)
+        return live_fail(src, -EIO, "IOReport %s: no sample; the subscription is made again at most every %d s",
+                         match, PLAT_IOREPORT_RETRY_S);
+    s->retry_at = now + RETRY_NS;
+    if ((sts = subscribe(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
+        return sts;
+    if (s->sub == NULL)
+        return live_fail(src, -EIO, "IOReport %s: no sample; %s \"%s\"", match, s->why, groups[g].group);
+    counter_baseline_new_source(&s->counters);
+    if ((*out = r->api.create_samples(s->sub, s->subscribed, NULL)) == NULL)
+        return live_fail(src, -EIO, "IOReport %s: no sample from a subscription made again", match);
+    return 0;
 }
 
 static size_t
@@ -257,13 +358,14 @@ live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct pl
     s = &r->group[g];
     if (!s->tried && (sts = subscribe(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
         return sts;
-    if (s->sub == NULL)
+    if (s->sub == NULL && !s->lost)
         return live_fail(src, -ENOENT, "IOReport: %s \"%s\"", s->why, groups[g].group);
-    if ((sample = r->api.create_samples(s->sub, s->subscribed, NULL)) == NULL)
-        return live_fail(src, -EIO, "IOReport %s: no sample", q->match);
+    if ((sts = sample_of(src, r, g, q->match, &sample)) < 0)
+        return sts;
+    counter_baseline_reading(&s->counters);
     channels = channels_of(r, sample);
     for (CFIndex i = 0; sts == 0 && channels != NULL && i < CFArrayGetCount(channels); i++)
-        sts = add_channel(src, &r->api, CFArrayGetValueAtIndex(channels, i), (uint64_t)i + 1);
+        sts = add_channel(src, q->match, s, &r->api, CFArrayGetValueAtIndex(channels, i), (uint64_t)i + 1);
     CFRelease(sample);
     if (sts < 0)
         return live_fail(src, sts, "IOReport %s: %s", q->match, strerror(-sts));
@@ -278,8 +380,10 @@ live_ioreport_close(struct live_source *src)
 
     if (r == NULL)
         return;
-    for (size_t i = 0; i < NGROUPS; i++)
+    for (size_t i = 0; i < NGROUPS; i++) {
         unsubscribe(&r->group[i]);
+        counter_baseline_free(&r->group[i].counters);
+    }
     if (r->channels_key != NULL)
         CFRelease(r->channels_key);
     if (r->library != NULL)

@@ -26,8 +26,8 @@ energy_unit_joules(const char *label)
     return 0.0;
 }
 
-/* The joules of a channel with a name, a value and an energy unit: 1, or
- * 0 for any other channel. */
+/* A channel in an energy unit, with a name: its joules (1), no value this
+ * round (-1), or 0 for any other channel. */
 static int
 joules_of(const struct plat_reg_entry *e, double *joules)
 {
@@ -35,8 +35,10 @@ joules_of(const struct plat_reg_entry *e, double *joules)
     double scale = unit && unit->kind == PLAT_REG_STRING ? energy_unit_joules(unit->text) : 0.0;
     uint64_t raw;
 
-    if (scale == 0.0 || e->name[0] == '\0' || !reg_number(reg_prop(e, "value"), &raw))
+    if (scale == 0.0 || e->name[0] == '\0')
         return 0;
+    if (!reg_number(reg_prop(e, "value"), &raw))
+        return -1;
     *joules = (double)raw * scale;
     return 1;
 }
@@ -90,8 +92,11 @@ energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_
     for (unsigned int i = 0; i < set->n; i++) {
         enum energy_unit u = unit_of(set->entry[i].name, gpu_named);
         double j;
+        int has = joules_of(&set->entry[i], &j);
 
-        if (!joules_of(&set->entry[i], &j))
+        if (has < 0 && u != ENERGY_NUNITS)
+            out->short_of |= 1u << u;
+        if (has <= 0)
             continue;
         if (u != ENERGY_NUNITS) {
             out->unit[u] += j;

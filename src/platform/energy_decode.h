@@ -25,6 +25,7 @@ struct energy {
     unsigned int n;                     /* channels with a value in an energy unit */
     struct energy_channel *channel;     /* the caller's array */
     unsigned int have;                  /* bit 1u << unit when some channel gave it */
+    unsigned int short_of;              /* bit 1u << unit when one of its channels has no value */
     double unit[ENERGY_NUNITS];
 };
 
@@ -37,7 +38,10 @@ struct energy {
  * Channel names are not documented and vary between chips: these are the
  * ones macmon, Stats and mactop read. A name seen again (an Ultra's
  * second die repeats its DTL channels' names) is listed as "NAME #2",
- * "NAME #3". cap bounds out->channel; the units count every channel.
+ * "NAME #3". cap bounds out->channel; the units count every channel. A
+ * channel in an energy unit without a value (the source had none this
+ * round) is not listed, and the unit it adds to is short of it: its sum
+ * is not the unit's.
  */
 void energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_channel *channels,
                    unsigned int cap);

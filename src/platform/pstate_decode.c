@@ -159,7 +159,7 @@ int
 pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out)
 {
     const struct plat_reg_prop *unit;
-    unsigned int place = 0;
+    unsigned int place = 0, states = 0;
 
     memset(out, 0, sizeof(*out));
     if (!named(e->name, role, out))
@@ -177,8 +177,9 @@ pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pst
             continue;
         if (reg_path_part(p->path + 6, state, sizeof(state)) < 0 || add_state(out, state, ticks, &place) < 0)
             return -ENOENT;
+        states++;
     }
-    return 0;
+    return states > 0 ? 0 : -ENODATA;
 }
 
 int

@@ -48,9 +48,10 @@ enum pstate_role { PSTATE_NONE, PSTATE_CLUSTER, PSTATE_CORE, PSTATE_GPU };
 int pstate_die(const char *name, const char **rest);
 
 /*
- * The channel at set->entry[i] as role wants it: 0, or -ENOENT when it is
+ * The channel at set->entry[i] as role wants it: 0, -ENOENT when it is
  * not one of that role's ("PCPM_IDLE" and the like among the clusters) or
- * has a state that cannot be placed. Cluster channels are
+ * has a state that cannot be placed, -ENODATA when it has no states this
+ * round (the source had none it could read whole). Cluster channels are
  * "[DIE_n_]<L>CPU[k]" and, from the M3 on, "[DIE_n_]<L>CPM[k]"; core
  * channels "[DIE_n_]<L>CPU<digits>[_CPU<k>]"; the GPU's "GPUPH". A CPU
  * channel (a cluster's or a core's) counts the clock state its cores asked

@@ -1,9 +1,11 @@
 /*
  * ioreport.c on the double: the "Energy Model" channels as registry
- * entries, one subscription for the source's life, a sample per read; a
+ * entries, one subscription until it gives no sample, a sample per read; a
  * libIOReport that is missing or lacks a function, a group without
- * channels (Intel Macs, VMs), a refused subscription, a failed sample; and
- * the channel lists of real Macs through the live layer into the decoder.
+ * channels (Intel Macs, VMs), a refused subscription, a failed sample,
+ * libIOReport's sentinels, providers that register again under a live
+ * subscription; and the channel lists of real Macs through the live layer
+ * into the decoder.
  */
 #include "harness.h"
 #include "real_macs.h"
@@ -13,6 +15,7 @@
 #include "registry_set.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,19 +159,180 @@ test_each_read_samples_the_one_subscription(void **state)
     assert_int_equal(dbl_calls("IOReportCreateSamples"), 2);
 }
 
-/* Every peer checks each sample for NULL: that read fails, the next works. */
+/* A channel that carries values no more gives its name, subgroup and unit
+ * and nothing else: no "value", no "state.*". */
 static void
-test_a_failed_sample_fails_that_read_only(void **state)
+assert_no_value(const struct plat_reg_entry *e)
+{
+    if (e->nprops != 2)
+        fail_msg("\"%s\" has %u properties, not only its subgroup and unit: \"%s\" first", e->name, e->nprops,
+                 e->nprops > 0 ? e->prop[0].path : "");
+    assert_non_null(reg_prop(e, "subgroup"));
+    assert_non_null(reg_prop(e, "unit"));
+}
+
+/* kIOReportInvalidValue (INT64_MIN, xnu-11417.101.15
+ * iokit/IOKit/IOReportTypes.h:40-50) is what a provider reports for a
+ * value it does not have, and what libIOReport gives for one it cannot
+ * read: no value for that channel this round (9.2e15 J, read as a count),
+ * the others read as ever. */
+static void
+test_an_invalid_value_is_no_value(void **state)
+{
+    struct platform *p = *state;
+    unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", INT64_MIN);
+    struct plat_reg_set set;
+
+    dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "nJ", 1500000000);
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, 2);
+    assert_no_value(entry_named(&set, "CPU Energy"));
+    assert_error_has(p, "IOReport IOReport:energy: \"CPU Energy\": no value (kIOReportInvalidValue)");
+    assert_int_equal(value_of(entry_named(&set, "GPU Energy")), 1500000000);
+    dbl_ioreport_set(cpu, 4200);
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4200);
+}
+
+/* A state channel is whole or nothing: one residency that is
+ * kIOReportInvalidValue, or states without names (libIOReport names them
+ * all from their IDs or none), leave the channel without states, rather
+ * than a share of its time that the decoders would take for all of it. */
+static void
+test_a_state_channel_without_every_state_has_none(void **state)
+{
+    struct platform *p = *state;
+    unsigned int invalid = dbl_ioreport_states("Energy Model", "ECPU00", NULL, "24Mticks");
+    unsigned int unnamed = dbl_ioreport_states("Energy Model", "ECPU01", NULL, "24Mticks");
+    struct plat_reg_set set;
+
+    dbl_ioreport_state(invalid, "IDLE", 1200);
+    dbl_ioreport_state(invalid, "V0P5", INT64_MIN);
+    dbl_ioreport_state(unnamed, NULL, 1200);
+    dbl_ioreport_state(unnamed, NULL, 340);
+    set = read_energy(p, 0);
+    assert_int_equal(set.n, 2);
+    assert_no_value(entry_named(&set, "ECPU00"));
+    assert_no_value(entry_named(&set, "ECPU01"));
+    assert_error_has(p, "\"ECPU00\": no value (kIOReportInvalidValue)");
+    assert_error_has(p, "\"ECPU01\": no value (a state without a name)");
+}
+
+#define RETRY_NS ((uint64_t)PLAT_IOREPORT_RETRY_S * 1000000000u)
+
+/* A channel's provider that registers again under a new entry ID (xnu-11417.101.15
+ * iokit/Kernel/IOReporter.cpp:174) leaves the subscription without a
+ * sample for good: the next read gives it back, makes it again from a
+ * channel list copied anew, and reads that at once. Each value continues
+ * from its last reading, whether the provider counts from 0 again or
+ * not: none steps back, none jumps. */
+static void
+test_a_subscription_whose_provider_registered_again_is_made_again(void **state)
+{
+    static const int64_t counted_since[] = { 100, 9000 };  /* from 0 again; on as before */
+
+    (void)state;
+    for (unsigned int k = 0; k < sizeof(counted_since) / sizeof(counted_since[0]); k++) {
+        struct platform p;
+        unsigned int cpu, ecpu;
+        struct plat_reg_set set;
+        struct dbl_held held;
+        uint64_t idle;
+
+        live_setup(&p);
+        cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+        ecpu = dbl_ioreport_states("Energy Model", "ECPU00", NULL, "24Mticks");
+        dbl_ioreport_state(ecpu, "IDLE", 1200);
+        read_energy(&p, 0);
+        held = dbl_held();
+        dbl_ioreport_provider_gone(cpu);
+        dbl_ioreport_provider_back(cpu);
+        dbl_ioreport_set(cpu, counted_since[k]);
+        set = read_energy(&p, 0);
+        assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4200);
+        assert_true(reg_number(reg_prop_in(entry_named(&set, "ECPU00"), "state", "IDLE"), &idle));
+        assert_int_equal(idle, 1200);
+        dbl_ioreport_set(cpu, counted_since[k] + 250);
+        set = read_energy(&p, 0);
+        assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4450);
+        assert_int_equal(dbl_calls("IOReportCreateSubscription"), 2);
+        assert_int_equal(dbl_held().cf, held.cf);
+        live_teardown(&p);
+        assert_int_equal(dbl_held().cf, 0);
+    }
+}
+
+/* While the provider stays away the subscription is made again at most
+ * once every PLAT_IOREPORT_RETRY_S seconds of the Mac's clock, each read
+ * failing meanwhile (EIO: PM_ERR_AGAIN, not "unsupported"); the first read
+ * once it is back and the interval has passed has the values. */
+static void
+test_a_lost_subscription_is_made_again_at_a_bounded_rate(void **state)
+{
+    struct platform *p = *state;
+    unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    struct plat_reg_set set;
+    char waits[64];
+
+    read_energy(p, 0);
+    dbl_ioreport_provider_gone(cpu);
+    read_energy(p, -5);                 /* EIO: released, and tried again at once */
+    assert_error_has(p, "IOReport IOReport:energy: no sample");
+    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 2);
+    snprintf(waits, sizeof(waits), "made again at most every %d s", PLAT_IOREPORT_RETRY_S);
+    for (unsigned int s = 1; s < PLAT_IOREPORT_RETRY_S; s++) {
+        dbl_clock_advance(RETRY_NS / PLAT_IOREPORT_RETRY_S);
+        read_energy(p, -5);
+        assert_error_has(p, waits);
+    }
+    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 2);
+    assert_int_equal(dbl_calls("IOReportCreateSamples"), 2);
+    dbl_ioreport_provider_back(cpu);
+    dbl_clock_advance(RETRY_NS / PLAT_IOREPORT_RETRY_S);
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4200);
+    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 3);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 2);
+}
+
+/* Every peer checks each sample for NULL. A subscription that gives none
+ * is made again and read at once; a second NULL within the retry interval
+ * fails that read only, and the next one after it works. */
+static void
+test_a_failed_sample_is_taken_again_from_a_new_subscription(void **state)
 {
     struct platform *p = *state;
     struct plat_reg_set set;
 
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     dbl_fail("IOReportCreateSamples", 1, 1);
-    read_energy(p, -5);                 /* EIO */
-    assert_error_has(p, "IOReport IOReport:energy: no sample");
     set = read_energy(p, 0);
     assert_int_equal(value_of(&set.entry[0]), 4200);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 2);
+    dbl_fail("IOReportCreateSamples", 1, 1);
+    read_energy(p, -5);                 /* EIO */
+    assert_error_has(p, "IOReport IOReport:energy: no sample");
+    dbl_clock_advance(RETRY_NS);
+    set = read_energy(p, 0);
+    assert_int_equal(value_of(&set.entry[0]), 4200);
+}
+
+static void
+reregistering_round(struct platform *p)
+{
+    dbl_ioreport_provider_gone(0);
+    dbl_ioreport_provider_back(0);
+    dbl_clock_advance(RETRY_NS);
+    read_energy(p, 0);
+}
+
+/* Subscriptions made again and again hold nothing more than one. */
+static void
+test_subscriptions_made_again_hold_nothing_more(void **state)
+{
+    real_ioreport_channels(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"),
+                           millijoules);
+    assert_steady(*state, reregistering_round, 50);
 }
 
 static void
@@ -465,7 +629,10 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_channels_of_the_energy_model_group), T(test_state_channels_give_their_residencies),
-        T(test_each_read_samples_the_one_subscription), T(test_a_failed_sample_fails_that_read_only),
+        T(test_each_read_samples_the_one_subscription), T(test_an_invalid_value_is_no_value), T(test_a_state_channel_without_every_state_has_none),
+        cmocka_unit_test(test_a_subscription_whose_provider_registered_again_is_made_again),
+        T(test_a_lost_subscription_is_made_again_at_a_bounded_rate),
+        T(test_a_failed_sample_is_taken_again_from_a_new_subscription), T(test_subscriptions_made_again_hold_nothing_more),
         T(test_without_the_library_energy_is_unsupported),
         cmocka_unit_test(test_a_library_missing_any_function_is_unsupported_at_every_read),
         cmocka_unit_test(test_a_group_without_channels_is_not_subscribed),

@@ -773,6 +773,7 @@ time_units_and_channel_names(void **state)
     for (unsigned int i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
         reg_builder_reset(&b);
         channel(1, named[i].name, "24Mticks");
+        state_ticks("IDLE", 1);
         set = finish();
         assert_int_equal(pstate_channel(&set.entry[0], named[i].role, &ch), 0);
         assert_int_equal(ch.letter, named[i].letter);

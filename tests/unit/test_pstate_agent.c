@@ -309,6 +309,33 @@ each_channel_without_a_table_is_logged_once(void **state_)
     assert_int_equal(later, started);
 }
 
+/* A cluster's channel without states this round (IOReport gave a sentinel
+ * for one, and the live source leaves the channel without any) has no
+ * values, not 0 s of work that would step its counters back; the other
+ * clusters keep theirs; a round where no cluster has states has no
+ * values at all. */
+static void
+a_cluster_without_states_has_no_value(void **state_)
+{
+    pmAtomValue v[4];
+    int inst[4];
+
+    (void)state_;
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", 3 * SECOND);
+    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 4, inst), 1);
+    assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "ECPU"));
+    assert_int_equal(v[0].ull, 1000000000);
+    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
+    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
+    answer(PLAT_REGQ_CPU_CLUSTERS);
+    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 4, inst), 0);
+}
+
 /* A failing "CPU Stats" sample fails the clusters' values only: energy,
  * which reads their activity, carries on. */
 static void
@@ -391,6 +418,72 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
     energy(1200, 3000, 0);
     assert_int_equal(energy_of(0, v), 1);               /* it moves again */
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
+}
+
+/* An Ultra's CPU energy is the sum of its dies' channels: a round where
+ * one of them has no value (IOReport gave kIOReportInvalidValue, and the
+ * live source leaves the channel without one) has no CPU energy, not one
+ * die's share, which would step the counter back; the GPU keeps its value.
+ * pmcd's log says so once when it starts and once when it ends. */
+static void
+a_unit_short_of_a_channel_has_no_value(void **state_)
+{
+    static const char *const names[] = { "DIE_0_CPU Energy", "DIE_1_CPU Energy", "GPU Energy" };
+    static const uint64_t before[] = { 1000, 2000, 500 }, after[] = { 1100, 2100, 600 };
+    pmAtomValue v[1];
+    unsigned int starts, ends;
+    int cpu[3], gpu[2];
+
+    (void)state_;
+    channels_at(names, before, 3);
+    assert_int_equal(energy_of(0, v), 1);
+    assert_true(v[0].d > 2.999 && v[0].d < 3.001);
+    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    for (unsigned int i = 0; i < 3; i++) {
+        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
+        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
+        if (i != 1)
+            assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", after[i]), 0);
+    }
+    answer(PLAT_REGQ_ENERGY);
+    harness_log_start();
+    for (int round = 0; round < 2; round++) {
+        cpu[round] = energy_of(0, v);
+        gpu[round] = energy_of(1, v);
+    }
+    channels_at(names, after, 3);
+    cpu[2] = energy_of(0, v);
+    starts = harness_log_lines("energy: some metrics unavailable");
+    ends = harness_log_lines("energy: all metrics available again");
+    harness_log_stop();
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(cpu[round], PM_ERR_AGAIN);
+        assert_int_equal(gpu[round], 1);
+    }
+    assert_int_equal(cpu[2], 1);
+    assert_true(v[0].d > 3.199 && v[0].d < 3.201);
+    assert_int_equal(starts, 1);
+    assert_int_equal(ends, 1);
+}
+
+/* Reads that fail say nothing of whether a counter moved meanwhile: after
+ * them (an IOReport subscription lost for 11 s while the clusters worked,
+ * then made again, whose first reading is the counter's last value), the
+ * channel is seen anew, not judged to stand still. */
+static void
+a_counter_is_not_judged_across_failed_reads(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    energy(1000, 2000, 0);
+    assert_int_equal(energy_of(0, v), 1);
+    fake.reg_sts[PLAT_REGQ_ENERGY] = -EIO;
+    clusters(2, 22);
+    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);
+    fake.reg_sts[PLAT_REGQ_ENERGY] = 0;
+    assert_int_equal(energy_of(0, v), 1);
+    assert_true(v[0].d > 0.999 && v[0].d < 1.001);
 }
 
 /* E and P clusters, with this much P work (in half seconds) and time (in
@@ -528,7 +621,8 @@ main(void)
         T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
-        T(every_energy_channel_of_an_m5_max_is_served),
+        T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
+        T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -209,15 +209,21 @@ long dbl_dl_handles(void);
 
 /* IOReport channels, each of a group with a subgroup (NULL: none) and a
  * unit label: simple ones (format 1) with a value a test changes between
- * samples, state ones (format 2) with states added one by one; each call
- * returns the channel's number. What IOReportCopyChannelsInGroup gives for
- * a group without channels: NULL (as_null) or a dictionary without any. */
+ * samples, state ones (format 2) with states added one by one (a NULL
+ * name: a state whose ID is not printable); each call returns the
+ * channel's number. What IOReportCopyChannelsInGroup gives for a group
+ * without channels: a dictionary without any, as libIOReport does, or NULL
+ * (as_null). A channel's provider goes away (its channels are listed no
+ * more, and no subscription that holds them gets a sample again) and comes
+ * back, registered under a new entry ID (its channels listed again). */
 unsigned int dbl_ioreport_simple(const char *group, const char *name, const char *subgroup, const char *unit,
                                  int64_t value);
 unsigned int dbl_ioreport_states(const char *group, const char *name, const char *subgroup, const char *unit);
 void dbl_ioreport_state(unsigned int channel, const char *state, int64_t residency);
 void dbl_ioreport_set(unsigned int channel, int64_t value);
 void dbl_ioreport_empty_group(int as_null);
+void dbl_ioreport_provider_gone(unsigned int channel);
+void dbl_ioreport_provider_back(unsigned int channel);
 
 /* HID temperature services: a sensor's "Product" (NULL: it has none) and
  * reading, changed later or taken away (no event); a service going away

@@ -19,8 +19,11 @@
  *  - IOReportCopyChannelsInGroup(group, subgroup, 0, 0, 0) is a new
  *    dictionary whose "IOReportChannels" array holds one dictionary per
  *    channel (the caller releases it: Copy rule); a group with no channels
- *    gives NULL (mactop checks for it) or a dictionary without channels
- *    (Stats checks "IOReportChannels" before subscribing);
+ *    gives a dictionary without channels, not NULL (the decompilation below:
+ *    IOReportCopyFilteredChannels returns the aggregate it made whether or
+ *    not a service matched; Stats checks "IOReportChannels" before
+ *    subscribing), so NULL is a failure (dbl_ioreport_empty_group(1) gives
+ *    NULL for a group without channels: the live code takes both);
  *  - IOReportCreateSubscription(NULL, channels, &subscribed, 0, NULL) is a
  *    new subscription, and *subscribed a new dictionary of the channels it
  *    took (Stats releases both); it may be NULL for a group that lists
@@ -33,8 +36,41 @@
  *    channel's own strings (Get rule: the peers never release them), NULL
  *    where there is none; IOReportChannelGetFormat is 1 (simple) or 2
  *    (state), xnu-11417.101.15 iokit/IOKit/IOReportTypes.h;
- *    IOReportSimpleGetIntegerValue(channel, 0) and the state accessors read
- *    a sample's channel of that format.
+ *    IOReportSimpleGetIntegerValue and the state accessors read a sample's
+ *    channel of that format.
+ * What the library does with those reads, from its decompilation (iOS 18.2
+ * 22C152: EthanArbuckle/iPhone17-1_18.2_22C152_Restore @f2374d1a,
+ * usr/lib/libIOReport/libIOReport.m; the macOS library is not published):
+ *  - IOReportSimpleGetIntegerValue(channel, uint64_t *unit): the second
+ *    argument is where it writes the channel's unit (IOReportChannelGetUnit,
+ *    kIOReportInvalidValue for a channel without one, as the double's are),
+ *    only when it gives a value, and only when it is not NULL (its own
+ *    _compareSamples passes 0); it is not an index;
+ *  - a value it cannot give is a sentinel, not an error: a channel that is
+ *    not a sample's, or of another format than the call's, reads
+ *    kIOReportInvalidValue (INT64_MIN) from IOReportSimpleGetIntegerValue
+ *    and IOReportStateGetResidency, 0xFFFFFFFF from IOReportStateGetCount
+ *    (a uint64_t) and NULL from IOReportStateGetNameForIndex; so does a
+ *    state index below 0 or past the last, except the index one past the
+ *    last, which IOReportStateGetResidency lets through (_getStateValues
+ *    checks count >= index) and reads beyond the sample: the double stops
+ *    the test there;
+ *  - state names are the states' 64-bit IDs printed as text, made for every
+ *    state at once: one ID that is not printable leaves every state of
+ *    the channel without a name (copyPrintableIDString);
+ *  - providers report kIOReportInvalidValue themselves ("cardinal value
+ *    used to indicate data errors", xnu-11417.101.15
+ *    iokit/IOKit/IOReportTypes.h:40-50; every "AMC Stats" channel of an M3
+ *    Max on the macOS 27 beta: shared/real-macs/ioreport/m3max-macos27.0b-*),
+ *    which a test sets as any other value;
+ *  - a sample holds each subscribed channel's elements, found in the
+ *    subscription's kernel buffer by (DriverID, ChannelID) (_visitSample);
+ *    DriverID is the provider's registry entry ID (xnu-11417.101.15
+ *    iokit/Kernel/IOReporter.cpp:174). A channel whose provider went away,
+ *    or registered again under a new entry ID, is found no more, and
+ *    IOReportCreateSamples is NULL for that subscription at every call from
+ *    then on (_iterate fails, cloneAggregate gives NULL); a subscription
+ *    made from a channel list copied after the provider is back works.
  * The channels' dictionaries hold the double's own keys: the real layout
  * is private, and the live code reads them only through the accessors.
  *
@@ -160,12 +196,18 @@ static struct channel {
     int64_t value;
     unsigned int nstates;
     char state[MAX_STATES][64];
+    int unnamed;                    /* a state's ID is not printable */
     int64_t residency[MAX_STATES];
+    uint64_t driver;                /* its provider's registry entry ID */
+    int gone;                       /* the provider is not registered */
 } *channels;
 static unsigned int nchannels;
-static int empty_group_is_null = 1;
+static int empty_group_is_null;
+static uint64_t last_driver = 1;    /* every channel's provider until one registers again */
 
 enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };
+#define INVALID_VALUE INT64_MIN     /* kIOReportInvalidValue */
+#define NO_STATE_COUNT 0xFFFFFFFFu
 
 static unsigned int
 add_channel(const char *group, const char *name, const char *subgroup, const char *unit, int format)
@@ -184,6 +226,7 @@ add_channel(const char *group, const char *name, const char *subgroup, const cha
     snprintf(c->unit, sizeof(c->unit), "%s", unit);
     c->has_subgroup = subgroup != NULL;
     c->format = format;
+    c->driver = last_driver;
     return nchannels++;
 }
 
@@ -209,9 +252,10 @@ dbl_ioreport_state(unsigned int channel, const char *state, int64_t residency)
 
     if (channel >= nchannels || channels[channel].format != FORMAT_STATE ||
         channels[channel].nstates == MAX_STATES)
-        dbl_violation("dbl_ioreport_state(%u, %s)", channel, state);
+        dbl_violation("dbl_ioreport_state(%u): no state channel with room", channel);
     c = &channels[channel];
-    snprintf(c->state[c->nstates], sizeof(c->state[0]), "%s", state);
+    snprintf(c->state[c->nstates], sizeof(c->state[0]), "%s", state != NULL ? state : "");
+    c->unnamed |= state == NULL;
     c->residency[c->nstates++] = residency;
 }
 
@@ -227,6 +271,38 @@ void
 dbl_ioreport_empty_group(int as_null)
 {
     empty_group_is_null = as_null;
+}
+
+/* The channels of channel's provider go (gone) or come back under the
+ * provider's new registry entry ID. */
+static void
+provider_moves(unsigned int channel, int gone, const char *caller)
+{
+    uint64_t driver;
+
+    if (channel >= nchannels || channels[channel].gone == gone)
+        dbl_violation("%s(%u): no such channel, or its provider is %s already", caller, channel,
+                      gone ? "gone" : "there");
+    driver = channels[channel].driver;
+    if (!gone)
+        last_driver++;
+    for (unsigned int i = 0; i < nchannels; i++)
+        if (channels[i].driver == driver) {
+            channels[i].gone = gone;
+            channels[i].driver = gone ? driver : last_driver;
+        }
+}
+
+void
+dbl_ioreport_provider_gone(unsigned int channel)
+{
+    provider_moves(channel, 1, "dbl_ioreport_provider_gone");
+}
+
+void
+dbl_ioreport_provider_back(unsigned int channel)
+{
+    provider_moves(channel, 0, "dbl_ioreport_provider_back");
 }
 
 static void
@@ -274,6 +350,7 @@ channel_dict(unsigned int i, int sampled)
     dbl_cf_put(d, "Unit", dbl_cf_string(c->unit));
     dbl_cf_put(d, "Format", dbl_cf_number(c->format));
     dbl_cf_put(d, "Channel", dbl_cf_number(i));
+    dbl_cf_put(d, "DriverID", dbl_cf_number((int64_t)c->driver));
     if (!sampled)
         return d;
     dbl_cf_put(d, "Value", dbl_cf_number(c->value));
@@ -281,7 +358,8 @@ channel_dict(unsigned int i, int sampled)
         char key[32];
 
         snprintf(key, sizeof(key), "State%u", s);
-        dbl_cf_put(d, key, dbl_cf_string(c->state[s]));
+        if (!c->unnamed)
+            dbl_cf_put(d, key, dbl_cf_string(c->state[s]));
         snprintf(key, sizeof(key), "Residency%u", s);
         dbl_cf_put(d, key, dbl_cf_number(c->residency[s]));
     }
@@ -316,7 +394,8 @@ IOReportCopyChannelsInGroup(CFStringRef group, CFStringRef subgroup, uint64_t a,
     if (subgroup != NULL)
         text_of(subgroup, sg, sizeof(sg), "IOReportCopyChannelsInGroup subgroup");
     for (unsigned int i = 0; i < nchannels; i++)
-        if (strcmp(channels[i].group, g) == 0 && (subgroup == NULL || strcmp(channels[i].subgroup, sg) == 0)) {
+        if (!channels[i].gone && strcmp(channels[i].group, g) == 0 &&
+            (subgroup == NULL || strcmp(channels[i].subgroup, sg) == 0)) {
             dbl_cf_append(list, channel_dict(i, 0));
             n++;
         }
@@ -358,6 +437,12 @@ IOReportCreateSamples(CFTypeRef sub, CFMutableDictionaryRef chans, CFTypeRef unu
         dbl_violation("IOReportCreateSamples without a subscription");
     if (dbl_failing("IOReportCreateSamples"))
         return NULL;
+    for (CFIndex i = 0; i < CFArrayGetCount(list); i++) {
+        const struct channel *c = &channels[number_of(CFArrayGetValueAtIndex(list, i), "Channel")];
+
+        if (c->gone || (int64_t)c->driver != number_of(CFArrayGetValueAtIndex(list, i), "DriverID"))
+            return NULL;            /* its provider's elements are not in the buffer */
+    }
     values = dbl_cf_array();
     for (CFIndex i = 0; i < CFArrayGetCount(list); i++)
         dbl_cf_append(values, channel_dict((unsigned int)number_of(CFArrayGetValueAtIndex(list, i), "Channel"), 1));
@@ -390,37 +475,41 @@ IOReportChannelGetFormat(CFDictionaryRef ch)
     return (int)number_of(ch, "Format");
 }
 
-/* A sample's channel of that format (its values are read from samples). */
-static CFDictionaryRef
-sampled(CFDictionaryRef ch, int format, const char *caller)
+/* Whether ch is a sample's channel of that format: what libIOReport reads
+ * a value from (getRawElements finds the elements of that format). */
+static int
+sampled(CFDictionaryRef ch, int format)
 {
-    if (value_of(ch, "Value") == NULL)
-        dbl_violation("%s on a channel that is not a sample's", caller);
-    if (number_of(ch, "Format") != format)
-        dbl_violation("%s on a channel of format %d", caller, (int)number_of(ch, "Format"));
-    return ch;
+    return value_of(ch, "Value") != NULL && number_of(ch, "Format") == format;
 }
 
 static int64_t
-IOReportSimpleGetIntegerValue(CFDictionaryRef ch, int32_t index)
+IOReportSimpleGetIntegerValue(CFDictionaryRef ch, uint64_t *unit)
 {
-    if (index != 0)
-        dbl_violation("IOReportSimpleGetIntegerValue(%d): a simple channel has one value", index);
-    return number_of(sampled(ch, FORMAT_SIMPLE, "IOReportSimpleGetIntegerValue"), "Value");
+    if (!sampled(ch, FORMAT_SIMPLE))
+        return INVALID_VALUE;
+    if (unit != NULL)
+        *unit = (uint64_t)INVALID_VALUE;    /* the channel has no IOReportChannelUnit */
+    return number_of(ch, "Value");
 }
 
-static int32_t
+static uint64_t
 IOReportStateGetCount(CFDictionaryRef ch)
 {
-    return (int32_t)number_of(sampled(ch, FORMAT_STATE, "IOReportStateGetCount"), "States");
+    return sampled(ch, FORMAT_STATE) ? (uint64_t)number_of(ch, "States") : NO_STATE_COUNT;
 }
 
-static CFDictionaryRef
-state_of(CFDictionaryRef ch, int32_t index, const char *caller)
+/* Whether state index of ch is one libIOReport reads (the one past the
+ * last it reads beyond the sample). */
+static int
+state_index_read(CFDictionaryRef ch, int32_t index, const char *caller)
 {
-    if (index < 0 || index >= IOReportStateGetCount(sampled(ch, FORMAT_STATE, caller)))
-        dbl_violation("%s(%d): no such state", caller, index);
-    return ch;
+    uint64_t count = IOReportStateGetCount(ch);
+
+    if (count != NO_STATE_COUNT && index >= 0 && (uint64_t)index == count)
+        dbl_violation("%s(%d) of a channel of %d states: libIOReport reads past its elements", caller, index,
+                      (int)count);
+    return count != NO_STATE_COUNT && index >= 0 && (uint64_t)index < count;
 }
 
 static CFStringRef
@@ -428,8 +517,10 @@ IOReportStateGetNameForIndex(CFDictionaryRef ch, int32_t index)
 {
     char key[32];
 
+    if (!sampled(ch, FORMAT_STATE) || index < 0 || (uint64_t)index >= IOReportStateGetCount(ch))
+        return NULL;
     snprintf(key, sizeof(key), "State%d", index);
-    return value_of(state_of(ch, index, "IOReportStateGetNameForIndex"), key);
+    return value_of(ch, key);
 }
 
 static int64_t
@@ -437,8 +528,10 @@ IOReportStateGetResidency(CFDictionaryRef ch, int32_t index)
 {
     char key[32];
 
+    if (!state_index_read(ch, index, "IOReportStateGetResidency"))
+        return INVALID_VALUE;
     snprintf(key, sizeof(key), "Residency%d", index);
-    return number_of(state_of(ch, index, "IOReportStateGetResidency"), key);
+    return number_of(ch, key);
 }
 
 /* ---- The HID event system ---- */
@@ -700,7 +793,8 @@ dbl_private_reset(void)
     forget_services();
     memset(&dl, 0, sizeof(dl));
     nchannels = 0;
-    empty_group_is_null = 1;
+    empty_group_is_null = 0;
+    last_driver = 1;
     nsensors = 0;
     generation = 0;
 }
