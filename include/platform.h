@@ -392,8 +392,8 @@ struct plat_reg_query {
  *                    values are counters, since boot, that continue across
  *                    a subscription made again (one whose channel's
  *                    provider went away or registered again gives no
- *                    sample ever again: the live source makes it again at
- *                    most once every PLAT_IOREPORT_RETRY_S seconds)
+ *                    sample ever again: the live source makes it again,
+ *                    asking as often as PLAT_RETRY_FIRST_NS says below)
  *   "HID:temperature" the HID temperature services (darwin/hid_sensors.c):
  *                    name the service's "Product", prop "celsius" (float)
  *   "SMC:NAME"       the SMC keys listed in keys (darwin/smc.c): entries are
@@ -403,13 +403,12 @@ struct plat_reg_query {
  *                    one entry, prop "state" (number)
  */
 /* A private source that fails (no HID temperature service, an SMC that
- * refuses or is busy) is asked again after a wait that starts at
+ * refuses or is busy, an IOReport subscription that gives no sample) is asked again after a wait that starts at
  * PLAT_RETRY_FIRST_NS and doubles up to PLAT_RETRY_CAP_NS: a Mac without
  * the service costs one call a cap, and one that gains it (hidd restarted,
  * a sensor listed, the SMC awake) has it back within the cap. */
 #define PLAT_RETRY_FIRST_NS 1000000000ull
 #define PLAT_RETRY_CAP_NS 60000000000ull
-#define PLAT_IOREPORT_RETRY_S 10
 extern const char *const plat_smc_temperature_keys[];    /* PLAT_REGQ_SMC_TEMPERATURES' keys */
 
 enum plat_reg_query_id {

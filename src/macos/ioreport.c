@@ -35,8 +35,8 @@
  * iokit/Kernel/IOReporter.cpp:174), and a provider that went away or
  * registered again (GPU, display and Neural Engine drivers) is not found
  * again (the decompilation's _visitSample); so it is given back and made
- * again from the channels listed then, at most once every
- * PLAT_IOREPORT_RETRY_S seconds, each value continuing from its last
+ * again from the channels listed then, at the rate every failing private
+ * source is asked again (retry.c), each value continuing from its last
  * reading (counter_baseline.h). Unit labels are recorded as they are;
  * energy_decode.c converts the values.
  */
@@ -54,7 +54,6 @@
 #define IOREPORT_LIBRARY "/usr/lib/libIOReport.dylib"
 enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOReportFormatState */
 #define INVALID_VALUE INT64_MIN                    /* kIOReportInvalidValue */
-#define RETRY_NS ((uint64_t)PLAT_IOREPORT_RETRY_S * 1000000000u)
 
 /* The groups the queries name ("IOReport:energy"), each with the one
  * subgroup it needs (NULL: all of them), so that a subscription holds no
@@ -89,8 +88,8 @@ struct subscription {
     const char *why;
     CFMutableDictionaryRef channels, subscribed;
     CFTypeRef sub;
-    int lost;                       /* a subscription gave no sample: made again, at most */
-    uint64_t retry_at;              /* once every RETRY_NS (live_clock_ns) */
+    int lost;                       /* a subscription gave no sample: made again */
+    struct live_retry retry;        /* when */
     struct counter_baseline counters;
 };
 
@@ -303,24 +302,13 @@ add_channel(struct live_source *src, const char *match, struct subscription *s, 
     return live_fail(src, 0, "IOReport %s: \"%s\": no value (%s)", match, name, missing);
 }
 
-/* A sample of group g's subscription. One that gives none may be dead
- * for good: it is given back, and made again and sampled at once, unless
- * that was tried less than RETRY_NS ago. */
+/* Group g's subscription made again, and its first sample. */
 static int
-sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char *match, CFDictionaryRef *out)
+resample(struct live_source *src, struct live_ioreport *r, size_t g, const char *match, CFDictionaryRef *out)
 {
     struct subscription *s = &r->group[g];
-    uint64_t now = live_clock_ns();
     int sts;
 
-    if (s->sub != NULL && (*out = r->api.create_samples(s->sub, s->subscribed, NULL)) != NULL)
-        return 0;
-    s->lost |= s->sub != NULL;
-    unsubscribe(s);
-    if (now < s->retry_at)
-        return live_fail(src, -EIO, "IOReport %s: no sample; the subscription is made again at most every %d s",
-                         match, PLAT_IOREPORT_RETRY_S);
-    s->retry_at = now + RETRY_NS;
     if ((sts = subscribe(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
         return sts;
     if (s->sub == NULL)
@@ -329,6 +317,30 @@ sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char
     if ((*out = r->api.create_samples(s->sub, s->subscribed, NULL)) == NULL)
         return live_fail(src, -EIO, "IOReport %s: no sample from a subscription made again", match);
     return 0;
+}
+
+/* A sample of group g's subscription. One that gives none may be dead
+ * for good: it is given back, and made again and sampled at once, or when
+ * the retry is due; a provider that keeps going away costs one new
+ * subscription a PLAT_RETRY_FIRST_NS at most. */
+static int
+sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char *match, CFDictionaryRef *out)
+{
+    struct subscription *s = &r->group[g];
+    int sts;
+
+    if (s->sub != NULL && (*out = r->api.create_samples(s->sub, s->subscribed, NULL)) != NULL)
+        return 0;
+    s->lost |= s->sub != NULL;
+    unsubscribe(s);
+    if (!live_retry_due(&s->retry) && s->retry.status < 0)
+        return live_retry_repeat(src, &s->retry);
+    if (!live_retry_due(&s->retry))
+        return live_fail(src, -EIO, "IOReport %s: no sample; a subscription made again is not made again within %llu s",
+                         match, (unsigned long long)(PLAT_RETRY_FIRST_NS / 1000000000u));
+    if ((sts = live_retry_after(src, &s->retry, resample(src, r, g, match, out))) == 0)
+        live_retry_later(&s->retry);    /* not made again within the first wait, even if it dies at once */
+    return sts;
 }
 
 static size_t

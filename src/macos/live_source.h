@@ -66,7 +66,7 @@ uint64_t live_clock_ns(void);
 struct live_retry {
     uint64_t due_ns;                /* the next try; 0: now */
     uint64_t wait_ns;               /* the last wait; 0: the last try succeeded */
-    int status;                     /* the last failure, repeated while waiting */
+    int status;                     /* the last try's: a failure is repeated while waiting */
     char why[256];
 };
 

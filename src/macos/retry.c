@@ -30,11 +30,11 @@ live_retry_later(struct live_retry *r)
 int
 live_retry_after(struct live_source *src, struct live_retry *r, int sts)
 {
+    r->status = sts;
     if (sts >= 0) {
         r->due_ns = r->wait_ns = 0;
         return sts;
     }
-    r->status = sts;
     snprintf(r->why, sizeof(r->why), "%s", src->error);
     live_retry_later(r);
     return sts;

@@ -218,8 +218,6 @@ test_a_state_channel_without_every_state_has_none(void **state)
     assert_error_has(p, "\"ECPU01\": no value (a state without a name)");
 }
 
-#define RETRY_NS ((uint64_t)PLAT_IOREPORT_RETRY_S * 1000000000u)
-
 /* A channel's provider that registers again under a new entry ID (xnu-11417.101.15
  * iokit/Kernel/IOReporter.cpp:174) leaves the subscription without a
  * sample for good: the next read gives it back, makes it again from a
@@ -262,37 +260,44 @@ test_a_subscription_whose_provider_registered_again_is_made_again(void **state)
     }
 }
 
-/* While the provider stays away the subscription is made again at most
- * once every PLAT_IOREPORT_RETRY_S seconds of the Mac's clock, each read
- * failing meanwhile (EIO: PM_ERR_AGAIN, not "unsupported"); the first read
- * once it is back and the interval has passed has the values. */
+static int
+energy_status(struct platform *p)
+{
+    struct plat_reg_set set;
+
+    return p->registry(p->ctx, ENERGY, &set);
+}
+
+/* While the provider stays away the subscription is made again at the
+ * rate every failing private source is asked again (a wait that grows to
+ * the cap), each read failing meanwhile (EIO: PM_ERR_AGAIN, not
+ * "unsupported") and saying why; once it is back, a read within the cap
+ * has the values. */
 static void
 test_a_lost_subscription_is_made_again_at_a_bounded_rate(void **state)
 {
     struct platform *p = *state;
     unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    unsigned int tries, samples;
     struct plat_reg_set set;
-    char waits[64];
+    uint64_t back;
 
     read_energy(p, 0);
     dbl_ioreport_provider_gone(cpu);
-    read_energy(p, -5);                 /* EIO: released, and tried again at once */
+    samples = dbl_calls("IOReportCreateSamples");
+    tries = assert_backs_off(p, energy_status, -5, "IOReportCopyChannelsInGroup", 10 * PLAT_RETRY_CAP_NS);
     assert_error_has(p, "IOReport IOReport:energy: no sample");
-    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 2);
-    snprintf(waits, sizeof(waits), "made again at most every %d s", PLAT_IOREPORT_RETRY_S);
-    for (unsigned int s = 1; s < PLAT_IOREPORT_RETRY_S; s++) {
-        dbl_clock_advance(RETRY_NS / PLAT_IOREPORT_RETRY_S);
-        read_energy(p, -5);
-        assert_error_has(p, waits);
-    }
-    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 2);
-    assert_int_equal(dbl_calls("IOReportCreateSamples"), 2);
+    assert_true(tries > 1);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);     /* none while the channel is not listed */
+    assert_int_equal(dbl_calls("IOReportCreateSamples") - samples, 1);   /* the dead one's, once */
     dbl_ioreport_provider_back(cpu);
-    dbl_clock_advance(RETRY_NS / PLAT_IOREPORT_RETRY_S);
+    back = dbl_clock_ns();
+    while (energy_status(p) != 0) {
+        assert_true(dbl_clock_ns() - back <= PLAT_RETRY_CAP_NS);
+        dbl_clock_advance(PLAT_RETRY_FIRST_NS);
+    }
     set = read_energy(p, 0);
     assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4200);
-    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 3);
-    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 2);
 }
 
 /* Every peer checks each sample for NULL. A subscription that gives none
@@ -312,7 +317,7 @@ test_a_failed_sample_is_taken_again_from_a_new_subscription(void **state)
     dbl_fail("IOReportCreateSamples", 1, 1);
     read_energy(p, -5);                 /* EIO */
     assert_error_has(p, "IOReport IOReport:energy: no sample");
-    dbl_clock_advance(RETRY_NS);
+    dbl_clock_advance(PLAT_RETRY_FIRST_NS);
     set = read_energy(p, 0);
     assert_int_equal(value_of(&set.entry[0]), 4200);
 }
@@ -322,7 +327,7 @@ reregistering_round(struct platform *p)
 {
     dbl_ioreport_provider_gone(0);
     dbl_ioreport_provider_back(0);
-    dbl_clock_advance(RETRY_NS);
+    dbl_clock_advance(PLAT_RETRY_FIRST_NS);
     read_energy(p, 0);
 }
 
