@@ -1,0 +1,162 @@
+#include "day_machine.h"
+#include "dbl.h"
+#include "platform.h"
+#include "xnu_layouts.h"
+
+#include <string.h>
+
+#define NCPU 8
+#define HZ 100                      /* kern.clockrate's hz: each CPU's ticks a second */
+#define PAGE_SIZE 16384             /* Apple Silicon */
+#define CPU_STATES 4
+#define TDIE_CELSIUS 41.5                /* user, system, idle, nice: dbl_mach_cpus's rows */
+
+/* What one second adds to each kind of counter. */
+enum {
+    USER_TICKS = 30, SYSTEM_TICKS = 10, NICE_TICKS = 0,
+    VM_STEP = 1000,                 /* every vm_statistics64 field */
+    NET_STEP = 1500,                /* every interface counter */
+    PROTO_STEP = 40,                /* every protocol statistics field */
+    MILLIJOULES = 4200,             /* each Energy Model channel */
+};
+
+static unsigned int hid_sensor;
+static unsigned int energy_channels[3];
+
+static void
+cpus_at(unsigned int second)
+{
+    uint32_t ticks[NCPU * CPU_STATES];
+
+    for (unsigned int c = 0; c < NCPU; c++) {
+        uint32_t *row = &ticks[c * CPU_STATES];
+
+        row[0] = USER_TICKS * second;
+        row[1] = SYSTEM_TICKS * second;
+        row[2] = (HZ - USER_TICKS - SYSTEM_TICKS - NICE_TICKS) * second;
+        row[3] = NICE_TICKS * second;
+    }
+    dbl_mach_cpus(NCPU, ticks);
+}
+
+static void
+interfaces_at(unsigned int second)
+{
+    uint64_t base = (uint64_t)NET_STEP * second;
+
+    dbl_netif_reset();
+    dbl_netif(1, "lo0", 0x8049, 24 /* IFT_LOOP */, base, 0, 0);
+    dbl_netif(6, "en0", 0x8863, 6 /* IFT_ETHER */, base, base * 2, base * 3);
+}
+
+static void
+protocols_at(unsigned int second)
+{
+    uint32_t n = PROTO_STEP * second;
+    struct xnu_udpstat udp = { .udps_ipackets = n, .udps_opackets = n, .udps_noport = n / 8 };
+    struct xnu_icmpstat icmp = { .icps_error = n / 8 };
+    struct xnu_ip6stat_head ip6 = { .ip6s_total = n, .ip6s_localout = n };
+
+    icmp.icps_inhist[8] = n / 4;
+    icmp.icps_outhist[0] = n / 4;
+    dbl_sysctl_bytes("net.inet.udp.stats", NULL, 0, &udp, sizeof(udp));
+    dbl_sysctl_bytes("net.inet.icmp.stats", NULL, 0, &icmp, sizeof(icmp));
+    dbl_sysctl_bytes("net.inet6.ip6.stats", NULL, 0, &ip6, sizeof(ip6));
+}
+
+static void
+energy_at(unsigned int second)
+{
+    for (unsigned int i = 0; i < sizeof(energy_channels) / sizeof(energy_channels[0]); i++)
+        dbl_ioreport_set(energy_channels[i], (int64_t)MILLIJOULES * second);
+}
+
+/* The integer sysctl groups: a counter of 8 bytes that grows, a gauge of 4. */
+static void
+sysctl_groups_at(unsigned int second)
+{
+    for (int g = 0; g < PLAT_SYSCTL_NGROUPS; g++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)g, &n);
+
+        for (unsigned int i = 0; i < n; i++)
+            if (defs[i].growth == PLAT_SYSCTL_COUNTER)
+                dbl_sysctl_int(defs[i].name, second, 8);
+    }
+}
+
+void
+machine_sysctls(void)
+{
+    dbl_sysctl_clockrate(HZ, 0);
+    dbl_sysctl_int("hw.memsize", 17179869184ull, 8);
+    dbl_sysctl_string("hw.model", "Mac14,2");
+    dbl_sysctl_string("kern.osproductversion", "15.4");
+    dbl_sysctl_string("machdep.cpu.brand_string", "Apple M2");
+    dbl_sysctl_loadavg(2048, 1024, 512, 2048);
+    dbl_sysctl_boottime(1764000000, 0);
+    dbl_sysctl_swapusage(1073741824ull, 805306368ull, 268435456ull);
+    dbl_sysctl_argmax(1048576);
+    for (int g = 0; g < PLAT_SYSCTL_NGROUPS; g++) {
+        unsigned int n;
+        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)g, &n);
+
+        for (unsigned int i = 0; i < n; i++)
+            if (defs[i].growth == PLAT_SYSCTL_GAUGE)
+                dbl_sysctl_int(defs[i].name, NCPU, 4);
+    }
+    dbl_sysctl_int("kern.memorystatus_vm_pressure_level", 1, 4);    /* normal */
+    dbl_sysctl_int("kern.memorystatus_level", 60, 4);
+    dbl_sysctl_error("hw.nperflevels", 2);                              /* ENOENT: as before macOS 12 */
+}
+
+void
+machine_build(void)
+{
+    unsigned int states;
+
+    dbl_mach_page_size(PAGE_SIZE);
+    dbl_mach_timebase(125, 3);
+    dbl_mach_load(500, 2000);
+    dbl_uname("day-mac", "24.4.0", "Darwin Kernel Version 24.4.0", "arm64");
+    dbl_now(1764100000, 0);
+    dbl_login(7 /* USER_PROCESS */, "admin");
+    dbl_mount("/", "/dev/disk3s1s1", "apfs", 0x4001, 4096, 120000000, 60000000, 59000000, 4000000000ull,
+              3990000000ull);
+    dbl_mount("/System/Volumes/Data", "/dev/disk3s5", "apfs", 0x4000, 4096, 120000000, 60000000, 59000000,
+              4000000000ull, 3990000000ull);
+    dbl_netif_type("en0", 2 /* IFRTYPE_FUNCTIONAL_WIFI_INFRA */, 0);
+    machine_sysctls();
+    energy_channels[0] = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 0);
+    energy_channels[1] = dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "mJ", 0);
+    energy_channels[2] = dbl_ioreport_simple("Energy Model", "ANE", NULL, "mJ", 0);
+    states = dbl_ioreport_states("GPU Stats", "GPUPH", "GPU Performance States", "24Mticks");
+    dbl_ioreport_state(states, "OFF", 100);
+    dbl_ioreport_state(states, "P1", 7);
+    hid_sensor = dbl_hid_sensor("PMU tdie1", TDIE_CELSIUS);
+    dbl_hid_sensor("PMU tdie2", 40.25);
+    machine_tick(0);
+}
+
+void
+machine_tick(unsigned int second)
+{
+    cpus_at(second);
+    dbl_mach_vm((uint64_t)VM_STEP * second, 0);
+    interfaces_at(second);
+    protocols_at(second);
+    energy_at(second);
+    sysctl_groups_at(second);
+}
+
+void
+machine_hid_reading(void)
+{
+    dbl_hid_set(hid_sensor, TDIE_CELSIUS);
+}
+
+unsigned int
+machine_hid_sensor(void)
+{
+    return hid_sensor;
+}

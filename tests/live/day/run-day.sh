@@ -1,0 +1,21 @@
+#!/bin/sh
+# Link the day program (tests/live/day) and run it: its objects, the
+# agent's libraries as CMake built them for Linux, and the live layer and
+# the double as tests/live/build.sh compiled them into LIVE_DIR (with
+# Apple's declarations, renamed so that they link only with each other).
+# The live objects carry coverage counters; the day writes no profile.
+#
+# usage: run-day.sh LIVE_DIR ROUNDS LIBRARY... [-- LINK_FLAG...]
+set -eu
+live=$1
+rounds=$2
+shift 2
+libs=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do libs="$libs $1"; shift; done
+[ $# -gt 0 ] && shift
+cc=${PMDA_DARWIN_LIVE_CC:-clang}
+[ -n "$(ls "$live"/live/*.o 2>/dev/null)" ] || { echo "FAIL: no live objects in $live: run live.build first"; exit 1; }
+"$cc" -fsanitize=address,undefined -fprofile-instr-generate -Wl,--gc-sections -o "$live/day" \
+    "$live"/live/*.o "$live"/mac/*.o $libs "$@" -lm ||
+    { echo "FAIL: the day program does not link"; exit 1; }
+LLVM_PROFILE_FILE=/dev/null exec "$live/day" "$rounds"
