@@ -142,6 +142,7 @@ print_held(const char *when, struct dbl_held h)
 
 struct day {
     struct day_client *clients;
+    struct day_budget_plan **plans;     /* each client's request's */
     unsigned int nclients;
     pmID *all, *counters;
     unsigned int nall, ncounters;
@@ -178,7 +179,7 @@ requests_of_second(struct day *d, unsigned int second, const char *fault)
             continue;
         mark = budgets_mark();
         done(fetch(d->clients[c].pmids, d->clients[c].n));
-        problems += budgets_check(mark, d->clients[c].pmids, d->clients[c].n, d->clients[c].name, second, fault);
+        problems += budgets_check(mark, d->plans[c], d->clients[c].name, second, fault);
     }
     return problems;
 }
@@ -209,7 +210,7 @@ run(struct day *d, unsigned int rounds)
         dbl_clock_advance(SECOND_NS);
         machine_tick(s);
         if (ev != NULL && s == ev->start) {
-            count(&t, NULL, log_check(mark, 0, s, "none"));
+            count(&t, NULL, log_check(mark, 0, s, "none", NULL));
             mark = log_mark();
             ev->fault->start();
         }
@@ -218,11 +219,13 @@ run(struct day *d, unsigned int rounds)
         count(&t, ev, requests_of_second(d, s, fault));
         count(&t, ev, counters_of_second(d, s, fault));
         if (ev != NULL && s == deadline) {
-            printf("seconds %u-%u: %s%s%s\n", ev->start, ev->clear, fault,
-                   ev->fault->known_defect ? ", known defect: " : "",
-                   ev->fault->known_defect ? ev->fault->known_defect : "");
+            unsigned int lines;
+
             count(&t, ev, values_back(d->all, d->nall, d->baseline, s, fault));
-            count(&t, ev, log_check(mark, 1, s, fault));
+            count(&t, ev, log_check(mark, 1, s, fault, &lines));
+            printf("seconds %u-%u: %s: %u lines in pmcd.log%s%s\n", ev->start, ev->clear, fault, lines,
+                   ev->fault->known_defect ? "; known defect: " : "",
+                   ev->fault->known_defect ? ev->fault->known_defect : "");
             mark = log_mark();
             e++;
             in_window++;
@@ -233,7 +236,7 @@ run(struct day *d, unsigned int rounds)
             held_steady = dbl_held();
         }
     }
-    count(&t, NULL, log_check(mark, e < d->nevents, rounds, "none"));
+    count(&t, NULL, log_check(mark, e < d->nevents, rounds, "none", NULL));
     held_end = dbl_held();
     if (rounds >= STEADY_FROM) {
         long growth = heap_bytes() - heap_steady, rss_growth = rss_kib() - rss_steady;
@@ -302,6 +305,11 @@ main(int argc, char **argv)
         return 1;
     }
     d.nclients = day_clients(&d.clients);
+    if ((d.plans = calloc(d.nclients, sizeof(*d.plans))) == NULL)
+        return 1;
+    for (unsigned int c = 0; c < d.nclients; c++)
+        if ((d.plans[c] = budgets_plan(d.clients[c].pmids, d.clients[c].n)) == NULL)
+            return 1;
     d.nall = day_all_metrics(NULL, 0, 0);
     d.all = calloc(d.nall, sizeof(pmID));
     d.ncounters = day_all_metrics(NULL, 0, 1);
@@ -331,6 +339,9 @@ main(int argc, char **argv)
         sts = 1;
     }
     counters_free(d.tracks);
+    for (unsigned int c = 0; c < d.nclients; c++)
+        free(d.plans[c]);
+    free(d.plans);
     day_clients_free(d.clients, d.nclients);
     free(d.all);
     free(d.counters);

@@ -38,6 +38,10 @@ struct day_budget_mark {
     unsigned int calls[NBUDGETS];
 };
 
+struct day_budget_plan {
+    unsigned int allowed[NBUDGETS];
+};
+
 struct day_budget_mark *
 budgets_mark(void)
 {
@@ -74,15 +78,25 @@ needs_of(const struct budget *b, const pmID *pmids, unsigned int n)
     return count;
 }
 
+struct day_budget_plan *
+budgets_plan(const pmID *pmids, unsigned int n)
+{
+    struct day_budget_plan *plan = malloc(sizeof(*plan));
+
+    for (unsigned int i = 0; plan != NULL && i < NBUDGETS; i++)
+        plan->allowed[i] = budgets[i].per_need * needs_of(&budgets[i], pmids, n);
+    return plan;
+}
+
 unsigned int
-budgets_check(struct day_budget_mark *mark, const pmID *pmids, unsigned int n, const char *client,
+budgets_check(struct day_budget_mark *mark, const struct day_budget_plan *plan, const char *client,
               unsigned int round, const char *fault)
 {
     unsigned int problems = 0;
 
     for (unsigned int i = 0; mark != NULL && i < NBUDGETS; i++) {
         unsigned int calls = dbl_calls(budgets[i].fn) - mark->calls[i];
-        unsigned int allowed = budgets[i].per_need * needs_of(&budgets[i], pmids, n);
+        unsigned int allowed = plan->allowed[i];
 
         if (calls > allowed) {
             printf("FAIL: second %u: %s's request made %u calls of %s, its budget is %u (fault: %s)\n", round,

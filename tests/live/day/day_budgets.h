@@ -10,13 +10,17 @@
 #include "agent.h"
 
 struct day_budget_mark;
+struct day_budget_plan;
+
+/* What a request of these n pmids may cost, source by source (free() it). */
+struct day_budget_plan *budgets_plan(const pmID *pmids, unsigned int n);
 
 /* The double's call counts now, before a request. */
 struct day_budget_mark *budgets_mark(void);
 
-/* After the request of n pmids made by client at second round: print each
- * source over its budget; returns how many; frees mark. */
-unsigned int budgets_check(struct day_budget_mark *mark, const pmID *pmids, unsigned int n, const char *client,
+/* After the request that plan is for, made by client at second round:
+ * print each source over its budget; returns how many; frees mark. */
+unsigned int budgets_check(struct day_budget_mark *mark, const struct day_budget_plan *plan, const char *client,
                            unsigned int round, const char *fault);
 
 /* The table's rows, for the report. */

@@ -1,10 +1,8 @@
 #include "day_faults.h"
 #include "day_machine.h"
-#include "dbl.h"
+#include "harness.h"            /* Darwin's kern_return_t values; errno 1 to 34 are Linux's */
 
-/* Darwin's numbers (xnu-11417.101.15 bsd/sys/errno.h, osfmk/mach/kern_return.h). */
-#define D_EIO 5
-#define D_KERN_FAILURE 5
+#include <errno.h>
 
 /* dbl_fail with error 0 at the next call: the function answers again. */
 #define CLEARS(fn) static void clear_##fn(void) { dbl_fail(#fn, 1, 0); }
@@ -14,18 +12,22 @@
 CALL_FAULT(host_statistics64, D_KERN_FAILURE)
 CALL_FAULT(host_statistics, D_KERN_FAILURE)
 CALL_FAULT(host_processor_info, D_KERN_FAILURE)
-CALL_FAULT(sysctl, D_EIO)
-CALL_FAULT(sysctlbyname, D_EIO)
-CALL_FAULT(getfsstat, D_EIO)
+CALL_FAULT(sysctl, EIO)
+CALL_FAULT(sysctlbyname, EIO)
+CALL_FAULT(getfsstat, EIO)
 CALL_FAULT(IOReportCreateSamples, 1)
 CALL_FAULT(IOHIDEventSystemClientCopyServices, 1)
+CALL_FAULT(IOHIDEventSystemClientCreate, 1)
+CALL_FAULT(processor_set_statistics, D_KERN_FAILURE)
+CALL_FAULT(gettimeofday, EIO)
 
 static void hid_restart(void) { dbl_hid_restart(); }
 static void hid_silent(void) { dbl_hid_no_reading(machine_hid_sensor()); }
 static void hid_speaks(void) { machine_hid_reading(); }
-static void loadavg_gone(void) { dbl_sysctl_error("vm.loadavg", D_EIO); }
+static void loadavg_gone(void) { dbl_sysctl_error("vm.loadavg", EIO); }
 static void sysctls_back(void) { machine_sysctls(); }
 static void interfaces_arrive(void) { dbl_netif_arriving(10, 3); }
+static void volume_mounted(void) { machine_mount_volume(); }
 
 #define CALL(fn) { #fn " fails", fail_##fn, clear_##fn, 0, NULL }
 
@@ -38,10 +40,14 @@ const struct day_fault day_faults[] = {
     CALL(getfsstat),
     CALL(IOReportCreateSamples),
     CALL(IOHIDEventSystemClientCopyServices),
+    CALL(IOHIDEventSystemClientCreate),
+    CALL(processor_set_statistics),
+    CALL(gettimeofday),
     { "hidd restarts", hid_restart, NULL, 0, NULL },
     { "a HID sensor gives no reading", hid_silent, hid_speaks, 0, NULL },
     { "vm.loadavg fails", loadavg_gone, sysctls_back, 0, NULL },
     { "interfaces arrive during a read", interfaces_arrive, NULL, 0, NULL },
+    { "a volume is mounted", volume_mounted, NULL, 0, NULL },
 };
 const unsigned int day_nfaults = sizeof(day_faults) / sizeof(day_faults[0]);
 

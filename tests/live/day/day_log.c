@@ -44,7 +44,7 @@ message(const char *line)
 }
 
 unsigned int
-log_check(long mark, int once, unsigned int round, const char *fault)
+log_check(long mark, int once, unsigned int round, const char *fault, unsigned int *lines_seen)
 {
     static char lines[WINDOW_LINES][LINE_MAX_LEN];
     char line[LINE_MAX_LEN];
@@ -67,5 +67,7 @@ log_check(long mark, int once, unsigned int round, const char *fault)
             snprintf(lines[n++], LINE_MAX_LEN, "%s", m);
     }
     fseek(log_file, 0, SEEK_END);
+    if (lines_seen != NULL)
+        *lines_seen = n;
     return problems;
 }

@@ -18,7 +18,7 @@ long log_mark(void);
  * fault) and counted; with once, a line that repeats one since mark is a
  * problem (a condition logged again rather than once when it starts and
  * once when it ends); without, every line is one (nothing happened to log).
- * Returns how many problems. */
-unsigned int log_check(long mark, int once, unsigned int round, const char *fault);
+ * Returns how many problems; *lines (unless NULL) gets how many lines. */
+unsigned int log_check(long mark, int once, unsigned int round, const char *fault, unsigned int *lines);
 
 #endif

@@ -3,6 +3,7 @@
 #include "platform.h"
 #include "xnu_layouts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define NCPU 8
@@ -110,6 +111,24 @@ machine_sysctls(void)
     dbl_sysctl_error("hw.nperflevels", 2);                              /* ENOENT: as before macOS 12 */
 }
 
+/* As getfsstat lists APFS volumes: MNT_LOCAL and, for / , MNT_ROOTFS. */
+static void
+mount_apfs(const char *on, const char *from, uint32_t flags)
+{
+    dbl_mount(on, from, "apfs", flags, 4096, 120000000, 60000000, 59000000, 4000000000ull, 3990000000ull);
+}
+
+void
+machine_mount_volume(void)
+{
+    static unsigned int volumes;
+    char on[64], from[64];
+
+    snprintf(on, sizeof(on), "/Volumes/Backup %u", ++volumes);
+    snprintf(from, sizeof(from), "/dev/disk%us1", 4 + volumes);
+    mount_apfs(on, from, 0x1000 /* MNT_LOCAL */);
+}
+
 void
 machine_build(void)
 {
@@ -121,10 +140,8 @@ machine_build(void)
     dbl_uname("day-mac", "24.4.0", "Darwin Kernel Version 24.4.0", "arm64");
     dbl_now(1764100000, 0);
     dbl_login(7 /* USER_PROCESS */, "admin");
-    dbl_mount("/", "/dev/disk3s1s1", "apfs", 0x4001, 4096, 120000000, 60000000, 59000000, 4000000000ull,
-              3990000000ull);
-    dbl_mount("/System/Volumes/Data", "/dev/disk3s5", "apfs", 0x4000, 4096, 120000000, 60000000, 59000000,
-              4000000000ull, 3990000000ull);
+    mount_apfs("/", "/dev/disk3s1s1", 0x5001 /* MNT_ROOTFS | MNT_LOCAL | MNT_RDONLY, xnu bsd/sys/mount.h */);
+    mount_apfs("/System/Volumes/Data", "/dev/disk3s5", 0x1000 /* MNT_LOCAL */);
     dbl_netif_type("en0", 2 /* IFRTYPE_FUNCTIONAL_WIFI_INFRA */, 0);
     machine_sysctls();
     energy_channels[0] = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 0);

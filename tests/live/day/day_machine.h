@@ -21,4 +21,7 @@ void machine_sysctls(void);
 unsigned int machine_hid_sensor(void);
 void machine_hid_reading(void);
 
+/* One more volume, mounted now (each call a new one, up to a few dozen). */
+void machine_mount_volume(void);
+
 #endif
