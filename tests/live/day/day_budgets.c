@@ -4,7 +4,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define MAX_NEEDS 4
 
@@ -52,14 +51,6 @@ budgets_mark(void)
     return m;
 }
 
-static int
-under(const char *prefix, const char *name)
-{
-    size_t n = strlen(prefix);
-
-    return strncmp(prefix, name, n) == 0 && (name[n] == '\0' || name[n] == '.');
-}
-
 /* How many of b's needs the request's metrics have. */
 static unsigned int
 needs_of(const struct budget *b, const pmID *pmids, unsigned int n)
@@ -70,7 +61,7 @@ needs_of(const struct budget *b, const pmID *pmids, unsigned int n)
         for (unsigned int i = 0; i < n; i++) {
             const struct metric_row *row = day_row(pmids[i]);
 
-            if (row != NULL && under(b->needs[k], row->name)) {
+            if (row != NULL && day_name_under(b->needs[k], row->name)) {
                 count++;
                 break;
             }

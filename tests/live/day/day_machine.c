@@ -72,17 +72,18 @@ energy_at(unsigned int second)
         dbl_ioreport_set(energy_channels[i], (int64_t)MILLIJOULES * second);
 }
 
-/* The integer sysctl groups: a counter of 8 bytes that grows, a gauge of 4. */
+/* The integer sysctls of the groups that grow (or not) as growth says:
+ * each of value, in width bytes. */
 static void
-sysctl_groups_at(unsigned int second)
+sysctl_group_ints(enum plat_sysctl_growth growth, uint64_t value, unsigned int width)
 {
     for (int g = 0; g < PLAT_SYSCTL_NGROUPS; g++) {
         unsigned int n;
         const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)g, &n);
 
         for (unsigned int i = 0; i < n; i++)
-            if (defs[i].growth == PLAT_SYSCTL_COUNTER)
-                dbl_sysctl_int(defs[i].name, second, 8);
+            if (defs[i].growth == growth)
+                dbl_sysctl_int(defs[i].name, value, width);
     }
 }
 
@@ -98,14 +99,7 @@ machine_sysctls(void)
     dbl_sysctl_boottime(1764000000, 0);
     dbl_sysctl_swapusage(1073741824ull, 805306368ull, 268435456ull);
     dbl_sysctl_argmax(1048576);
-    for (int g = 0; g < PLAT_SYSCTL_NGROUPS; g++) {
-        unsigned int n;
-        const struct plat_sysctl_def *defs = plat_sysctl_defs((enum plat_sysctl_group)g, &n);
-
-        for (unsigned int i = 0; i < n; i++)
-            if (defs[i].growth == PLAT_SYSCTL_GAUGE)
-                dbl_sysctl_int(defs[i].name, NCPU, 4);
-    }
+    sysctl_group_ints(PLAT_SYSCTL_GAUGE, NCPU, 4);     /* a counter is 8 bytes (machine_tick), a gauge 4 */
     dbl_sysctl_int("kern.memorystatus_vm_pressure_level", 1, 4);    /* normal */
     dbl_sysctl_int("kern.memorystatus_level", 60, 4);
     dbl_sysctl_error("hw.nperflevels", 2);                              /* ENOENT: as before macOS 12 */
@@ -163,7 +157,7 @@ machine_tick(unsigned int second)
     interfaces_at(second);
     protocols_at(second);
     energy_at(second);
-    sysctl_groups_at(second);
+    sysctl_group_ints(PLAT_SYSCTL_COUNTER, second, 8);
 }
 
 void
