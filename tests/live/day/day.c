@@ -9,15 +9,18 @@
  * itself, or a request costs more OS calls than its budget.
  *
  * usage: day [ROUNDS]   (environment: DAY_SEED, a number, to replay a day)
+ *        day ROUNDS cost  (day_cost.h; DAY_REPLAY=SNAPSHOT: the same on the replay)
  */
 #include "agent.h"
 #include "day_budgets.h"
+#include "day_cost.h"
 #include "day_counters.h"
 #include "day_faults.h"
 #include "day_log.h"
 #include "day_machine.h"
 #include "day_requests.h"
 #include "dbl.h"
+#include "replay.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,13 +105,14 @@ values_back(const pmID *all, unsigned int n, const unsigned char *baseline, unsi
 }
 
 /* The heap in use as AddressSanitizer's allocator counts it (its
- * quarantine of freed blocks, which RSS includes, left out). */
-size_t __sanitizer_get_current_allocated_bytes(void);
+ * quarantine of freed blocks, which RSS includes, left out); weak: the
+ * cost bench links no sanitizer and measures no heap. */
+size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
 
 static long
 heap_bytes(void)
 {
-    return (long)__sanitizer_get_current_allocated_bytes();
+    return __sanitizer_get_current_allocated_bytes != NULL ? (long)__sanitizer_get_current_allocated_bytes() : 0;
 }
 
 /* The resident set in KiB (Linux's /proc/self/statm: pages). */
@@ -276,10 +280,22 @@ seed_of_day(void)
     return env != NULL && env[0] != '\0' ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
 }
 
+/* The live platform on the machine, or the replay DAY_REPLAY names. */
+static int
+open_platform(struct platform *p, char *msg, unsigned int len)
+{
+    const char *replay = getenv("DAY_REPLAY");
+
+    machine_build();
+    return replay != NULL && replay[0] != '\0' ? platform_snapshot_open(p, replay, msg, len)
+                                                : platform_live_open(p, msg, len);
+}
+
 int
 main(int argc, char **argv)
 {
     unsigned int rounds = argc > 1 ? (unsigned int)strtoul(argv[1], NULL, 10) : DAY_SECONDS;
+    int cost = argc > 2 && strcmp(argv[2], "cost") == 0;
     uint64_t seed = seed_of_day();
     struct platform p;
     struct day d = { 0 };
@@ -287,11 +303,12 @@ main(int argc, char **argv)
     char msg[256];
     int sts;
 
+    if (rounds == 0)
+        return 2;
     printf("day: %u seconds, seed %" PRIu64 " (DAY_SEED=%" PRIu64 " replays this day)\n", rounds, seed, seed);
     dbl_reset();
-    machine_build();
-    if ((sts = platform_live_open(&p, msg, sizeof(msg))) != 0) {
-        printf("FAIL: the live platform does not open on the double: %s\n", msg);
+    if ((sts = open_platform(&p, msg, sizeof(msg))) != 0) {
+        printf("FAIL: the platform does not open: %s\n", msg);
         return 1;
     }
     if (log_start() != 0)
@@ -303,6 +320,12 @@ main(int argc, char **argv)
         log_stop();
         printf("FAIL: agent_setup: %s\n", pmErrStr(sts));
         return 1;
+    }
+    if (cost) {
+        day_cost(&dp, rounds);
+        agent_teardown();
+        log_stop();
+        return 0;
     }
     d.nclients = day_clients(&d.clients);
     if ((d.plans = calloc(d.nclients, sizeof(*d.plans))) == NULL)
