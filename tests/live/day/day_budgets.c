@@ -1,34 +1,39 @@
 #include "day_budgets.h"
 #include "day_requests.h"
+#include "collector.h"
 #include "dbl.h"
+#include "families.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_NEEDS 4
+#define MAX_FAMILIES 4
 
-/* A doubled call, the metrics (name prefixes) whose refresh needs it, and
- * how many calls each of those needs in one request at most. */
+/* A doubled call, the families whose refresh makes it, and how many calls
+ * each of them makes in one request at most. A family is in a request
+ * when the request names one of its metrics or a family it names depends
+ * on it (the agent's own refresh plan, refresh_plan.h, says which). */
 struct budget {
     const char *fn;
-    unsigned int per_need;
-    const char *needs[MAX_NEEDS];
+    unsigned int per_family;
+    const struct collector *families[MAX_FAMILIES];
 };
 
 static const struct budget budgets[] = {
-    /* One sample per subscribed group: ioreport.c's groups, by the
-     * metrics that read each. */
-    { "IOReportCreateSamples", 1, { "power.energy", "kernel.cpucluster", "kernel.cpucore", "gpu.pstate" } },
-    /* One copy of the HID services per read of the temperatures. */
-    { "IOHIDEventSystemClientCopyServices", 1, { "thermal" } },
-    { "IOHIDEventSystemClientCreate", 1, { "thermal" } },
-    /* HOST_CPU_LOAD_INFO for the CPU totals, HOST_VM_INFO64 for memory. */
-    { "host_statistics", 1, { "kernel.all.cpu" } },
-    { "host_statistics64", 1, { "mem", "swap" } },
-    { "host_processor_info", 1, { "kernel.percpu", "kernel.all.cpu" } },
+    /* One sample per subscribed group: ioreport.c's groups, each one family's. */
+    { "IOReportCreateSamples", 1, { &energy_collector, &cpucluster_collector, &cpucore_collector,
+                                    &gpu_pstate_collector } },
+    /* At most one copy of the HID services, and one client, per read of the temperatures. */
+    { "IOHIDEventSystemClientCopyServices", 1, { &thermal_collector } },
+    { "IOHIDEventSystemClientCreate", 1, { &thermal_collector } },
+    /* HOST_CPU_LOAD_INFO for the CPU totals (none once they are the
+     * per-CPU sum), HOST_VM_INFO64 for memory. */
+    { "host_statistics", 1, { &cpu_total_collector } },
+    { "host_statistics64", 1, { &memory_collector } },
+    { "host_processor_info", 1, { &cpu_total_collector, &percpu_collector } },
     /* getfsstat's count, then the list. */
-    { "getfsstat", 2, { "filesys" } },
-    { "nfssvc", 1, { "nfs", "rpc" } },
+    { "getfsstat", 2, { &filesys_collector } },
+    { "nfssvc", 1, { &nfs_collector } },
 };
 
 #define NBUDGETS (sizeof(budgets) / sizeof(budgets[0]))
@@ -41,6 +46,61 @@ struct day_budget_plan {
     unsigned int allowed[NBUDGETS];
 };
 
+/* The families of a request of n pmids, as the agent plans its refresh:
+ * refreshed[c] for darwin_agent's collector c. */
+static int
+families_of(const pmID *pmids, unsigned int n, unsigned char *refreshed)
+{
+    unsigned int nc = darwin_agent.ncollectors, norder = 0;
+    struct plan_node *nodes = calloc(nc, sizeof(*nodes));
+    unsigned char *wanted = calloc(nc, 1);
+    unsigned int *order = calloc(nc, sizeof(*order));
+    int sts = -1;
+
+    if (nodes != NULL && wanted != NULL && order != NULL) {
+        for (unsigned int c = 0; c < nc; c++) {
+            const struct collector *col = darwin_agent.collectors[c];
+
+            nodes[c].id = col;
+            nodes[c].ndepends = col->ndepends;
+            for (unsigned int d = 0; d < col->ndepends; d++)
+                nodes[c].depends[d] = col->depends[d];
+            for (unsigned int r = 0; r < col->nrows; r++)
+                for (unsigned int i = 0; i < n; i++)
+                    wanted[c] |= pmids[i] == pmID_build(DAY_DOMAIN, col->rows[r].cluster, col->rows[r].item);
+        }
+        if ((sts = plan_check(nodes, nc)) == 0) {
+            plan_refresh(nodes, nc, wanted, order, &norder);
+            for (unsigned int i = 0; i < norder; i++)
+                refreshed[order[i]] = 1;
+        }
+    }
+    free(nodes);
+    free(wanted);
+    free(order);
+    return sts;
+}
+
+struct day_budget_plan *
+budgets_plan(const pmID *pmids, unsigned int n)
+{
+    struct day_budget_plan *plan = calloc(1, sizeof(*plan));
+    unsigned char *refreshed = calloc(darwin_agent.ncollectors, 1);
+
+    if (plan == NULL || refreshed == NULL || families_of(pmids, n, refreshed) != 0) {
+        free(plan);
+        free(refreshed);
+        return NULL;
+    }
+    for (unsigned int i = 0; i < NBUDGETS; i++)
+        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].families[k] != NULL; k++)
+            for (unsigned int c = 0; c < darwin_agent.ncollectors; c++)
+                if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].families[k])
+                    plan->allowed[i] += budgets[i].per_family;
+    free(refreshed);
+    return plan;
+}
+
 struct day_budget_mark *
 budgets_mark(void)
 {
@@ -51,34 +111,6 @@ budgets_mark(void)
     return m;
 }
 
-/* How many of b's needs the request's metrics have. */
-static unsigned int
-needs_of(const struct budget *b, const pmID *pmids, unsigned int n)
-{
-    unsigned int count = 0;
-
-    for (unsigned int k = 0; k < MAX_NEEDS && b->needs[k] != NULL; k++)
-        for (unsigned int i = 0; i < n; i++) {
-            const struct metric_row *row = day_row(pmids[i]);
-
-            if (row != NULL && day_name_under(b->needs[k], row->name)) {
-                count++;
-                break;
-            }
-        }
-    return count;
-}
-
-struct day_budget_plan *
-budgets_plan(const pmID *pmids, unsigned int n)
-{
-    struct day_budget_plan *plan = malloc(sizeof(*plan));
-
-    for (unsigned int i = 0; plan != NULL && i < NBUDGETS; i++)
-        plan->allowed[i] = budgets[i].per_need * needs_of(&budgets[i], pmids, n);
-    return plan;
-}
-
 unsigned int
 budgets_check(struct day_budget_mark *mark, const struct day_budget_plan *plan, const char *client,
               unsigned int round, const char *fault)
@@ -87,11 +119,10 @@ budgets_check(struct day_budget_mark *mark, const struct day_budget_plan *plan, 
 
     for (unsigned int i = 0; mark != NULL && i < NBUDGETS; i++) {
         unsigned int calls = dbl_calls(budgets[i].fn) - mark->calls[i];
-        unsigned int allowed = plan->allowed[i];
 
-        if (calls > allowed) {
+        if (calls > plan->allowed[i]) {
             printf("FAIL: second %u: %s's request made %u calls of %s, its budget is %u (fault: %s)\n", round,
-                   client, calls, budgets[i].fn, allowed, fault);
+                   client, calls, budgets[i].fn, plan->allowed[i], fault);
             problems++;
         }
     }
@@ -103,9 +134,9 @@ void
 budgets_print(void)
 {
     for (unsigned int i = 0; i < NBUDGETS; i++) {
-        printf("budget: %s: %u a request for each of", budgets[i].fn, budgets[i].per_need);
-        for (unsigned int k = 0; k < MAX_NEEDS && budgets[i].needs[k] != NULL; k++)
-            printf(" %s", budgets[i].needs[k]);
-        printf(", none otherwise\n");
+        printf("budget: %s: %u a request for each of the families", budgets[i].fn, budgets[i].per_family);
+        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].families[k] != NULL; k++)
+            printf(" \"%s\"", budgets[i].families[k]->name);
+        printf(" it refreshes, none otherwise\n");
     }
 }

@@ -53,8 +53,8 @@ static const struct client_def defs[] = {
 
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 
-int
-day_name_under(const char *pattern, const char *name)
+static int
+name_under(const char *pattern, const char *name)
 {
     size_t n = strlen(pattern);
 
@@ -72,7 +72,7 @@ resolve(const char *const *names, pmID *out, unsigned int max)
             const struct metric_row *row = &darwin_agent.collectors[c]->rows[r];
 
             for (const char *const *p = names; *p != NULL && n < max; p++)
-                if (day_name_under(*p, row->name)) {
+                if (name_under(*p, row->name)) {
                     out[n++] = pmID_build(DAY_DOMAIN, row->cluster, row->item);
                     break;
                 }

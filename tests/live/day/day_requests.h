@@ -25,9 +25,6 @@ struct day_client {
 unsigned int day_clients(struct day_client **out);
 void day_clients_free(struct day_client *clients, unsigned int n);
 
-/* Whether name is pattern or below it in the namespace. */
-int day_name_under(const char *pattern, const char *name);
-
 /* The row of pmid in the agent's table (NULL: none). */
 const struct metric_row *day_row(pmID pmid);
 
