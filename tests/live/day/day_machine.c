@@ -1,6 +1,7 @@
 #include "day_machine.h"
 #include "dbl.h"
 #include "platform.h"
+#include "pcblist_build.h"
 #include "xnu_layouts.h"
 
 #include <stdio.h>
@@ -60,6 +61,12 @@ protocols_at(unsigned int second)
 
     icmp.icps_inhist[8] = n / 4;
     icmp.icps_outhist[0] = n / 4;
+    uint32_t tcp[XNU_TCPSTAT_FIELDS_7195] = { 0 };
+    struct xnu_tcpstat_head head = { .tcps_connattempt = n / 8, .tcps_accepts = n / 8, .tcps_sndtotal = n,
+                                     .tcps_rcvtotal = n, .tcps_sndbyte = n * 64, .tcps_rcvbyte = n * 64 };
+
+    memcpy(tcp, &head, sizeof(head));
+    dbl_sysctl_bytes("net.inet.tcp.stats", NULL, 0, tcp, sizeof(tcp));
     dbl_sysctl_bytes("net.inet.udp.stats", NULL, 0, &udp, sizeof(udp));
     dbl_sysctl_bytes("net.inet.icmp.stats", NULL, 0, &icmp, sizeof(icmp));
     dbl_sysctl_bytes("net.inet6.ip6.stats", NULL, 0, &ip6, sizeof(ip6));
@@ -70,6 +77,21 @@ energy_at(unsigned int second)
 {
     for (unsigned int i = 0; i < sizeof(energy_channels) / sizeof(energy_channels[0]); i++)
         dbl_ioreport_set(energy_channels[i], (int64_t)MILLIJOULES * second);
+}
+
+/* Two connections established and one listening, in a list whose
+ * generation does not move (nothing connects during the day). */
+static void
+connections(void)
+{
+    static unsigned char list[4096];
+    size_t len = pcb_xinpgen(list, 0, 7);
+
+    len = pcb_connection(list, len, 4 /* TCPS_ESTABLISHED, xnu bsd/netinet/tcp_fsm.h */);
+    len = pcb_connection(list, len, 4);
+    len = pcb_connection(list, len, 1 /* TCPS_LISTEN */);
+    len = pcb_xinpgen(list, len, 7);
+    dbl_sysctl_list("net.inet.tcp.pcblist_n", NULL, 0, list, len);
 }
 
 /* The integer sysctls of the groups that grow (or not) as growth says:
@@ -99,6 +121,7 @@ machine_sysctls(void)
     dbl_sysctl_boottime(1764000000, 0);
     dbl_sysctl_swapusage(1073741824ull, 805306368ull, 268435456ull);
     dbl_sysctl_argmax(1048576);
+    dbl_sysctl_int("net.inet.tcp.disable_access_to_stats", 0, 4);
     sysctl_group_ints(PLAT_SYSCTL_GAUGE, NCPU, 4);     /* a counter is 8 bytes (machine_tick), a gauge 4 */
     dbl_sysctl_int("kern.memorystatus_vm_pressure_level", 1, 4);    /* normal */
     dbl_sysctl_int("kern.memorystatus_level", 60, 4);
@@ -137,6 +160,7 @@ machine_build(void)
     mount_apfs("/", "/dev/disk3s1s1", 0x5001 /* MNT_ROOTFS | MNT_LOCAL | MNT_RDONLY, xnu bsd/sys/mount.h */);
     mount_apfs("/System/Volumes/Data", "/dev/disk3s5", 0x1000 /* MNT_LOCAL */);
     dbl_netif_type("en0", 2 /* IFRTYPE_FUNCTIONAL_WIFI_INFRA */, 0);
+    connections();
     machine_sysctls();
     energy_channels[0] = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 0);
     energy_channels[1] = dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "mJ", 0);
