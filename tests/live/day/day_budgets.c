@@ -9,31 +9,38 @@
 
 #define MAX_FAMILIES 4
 
-/* A doubled call, the families whose refresh makes it, and how many calls
+/* A doubled call, the families whose refresh makes it and how many calls
  * each of them makes in one request at most. A family is in a request
  * when the request names one of its metrics or a family it names depends
  * on it (the agent's own refresh plan, refresh_plan.h, says which). */
+struct share {
+    const struct collector *family;
+    unsigned int calls;
+};
+
 struct budget {
     const char *fn;
-    unsigned int per_family;
-    const struct collector *families[MAX_FAMILIES];
+    struct share shares[MAX_FAMILIES];
 };
 
 static const struct budget budgets[] = {
     /* One sample per subscribed group: ioreport.c's groups, each one family's. */
-    { "IOReportCreateSamples", 1, { &energy_collector, &cpucluster_collector, &cpucore_collector,
-                                    &gpu_pstate_collector } },
+    { "IOReportCreateSamples", { { &energy_collector, 1 }, { &cpucluster_collector, 1 }, { &cpucore_collector, 1 },
+                                 { &gpu_pstate_collector, 1 } } },
     /* At most one copy of the HID services, and one client, per read of the temperatures. */
-    { "IOHIDEventSystemClientCopyServices", 1, { &thermal_collector } },
-    { "IOHIDEventSystemClientCreate", 1, { &thermal_collector } },
+    { "IOHIDEventSystemClientCopyServices", { { &thermal_collector, 1 } } },
+    { "IOHIDEventSystemClientCreate", { { &thermal_collector, 1 } } },
     /* HOST_CPU_LOAD_INFO for the CPU totals (none once they are the
      * per-CPU sum), HOST_VM_INFO64 for memory. */
-    { "host_statistics", 1, { &cpu_total_collector } },
-    { "host_statistics64", 1, { &memory_collector } },
-    { "host_processor_info", 1, { &cpu_total_collector, &percpu_collector } },
+    { "host_statistics", { { &cpu_total_collector, 1 } } },
+    { "host_statistics64", { { &memory_collector, 1 } } },
+    { "host_processor_info", { { &cpu_total_collector, 1 }, { &percpu_collector, 1 } } },
     /* getfsstat's count, then the list. */
-    { "getfsstat", 2, { &filesys_collector } },
-    { "nfssvc", 1, { &nfs_collector } },
+    { "getfsstat", { { &filesys_collector, 2 } } },
+    { "nfssvc", { { &nfs_collector, 1 } } },
+    /* The SMC's user client, one call a key read: the day's machine has one
+     * fan (FNum and its five keys) and the system's power (PSTR). */
+    { "IOConnectCallStructMethod", { { &thermal_collector, 6 }, { &system_power_collector, 1 } } },
 };
 
 #define NBUDGETS (sizeof(budgets) / sizeof(budgets[0]))
@@ -93,10 +100,10 @@ budgets_plan(const pmID *pmids, unsigned int n)
         return NULL;
     }
     for (unsigned int i = 0; i < NBUDGETS; i++)
-        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].families[k] != NULL; k++)
+        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
             for (unsigned int c = 0; c < darwin_agent.ncollectors; c++)
-                if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].families[k])
-                    plan->allowed[i] += budgets[i].per_family;
+                if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].shares[k].family)
+                    plan->allowed[i] += budgets[i].shares[k].calls;
     free(refreshed);
     return plan;
 }
@@ -134,9 +141,9 @@ void
 budgets_print(void)
 {
     for (unsigned int i = 0; i < NBUDGETS; i++) {
-        printf("budget: %s: %u a request for each of the families", budgets[i].fn, budgets[i].per_family);
-        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].families[k] != NULL; k++)
-            printf(" \"%s\"", budgets[i].families[k]->name);
-        printf(" it refreshes, none otherwise\n");
+        printf("budget: %s, a request:", budgets[i].fn);
+        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
+            printf(" %u if it refreshes \"%s\";", budgets[i].shares[k].calls, budgets[i].shares[k].family->name);
+        printf(" none otherwise\n");
     }
 }

@@ -1,6 +1,6 @@
 #include "day_faults.h"
 #include "day_machine.h"
-#include "harness.h"            /* Darwin's kern_return_t values; errno 1 to 34 are Linux's */
+#include "harness.h"            /* Darwin's kern_return_t and SMC results; errno 1 to 34 are Linux's */
 
 #include <errno.h>
 
@@ -26,6 +26,8 @@ static void hid_silent(void) { dbl_hid_no_reading(machine_hid_sensor()); }
 static void hid_speaks(void) { machine_hid_reading(); }
 static void loadavg_gone(void) { dbl_sysctl_error("vm.loadavg", EIO); }
 static void sysctls_back(void) { machine_sysctls(); }
+static void fan_refused(void) { dbl_smc_fail("F0Ac", 0, SMC_NOT_READABLE); }
+static void fan_read(void) { dbl_smc_fail("F0Ac", 1, 0); }
 static void interfaces_arrive(void) { dbl_netif_arriving(10, 3); }
 static void volume_mounted(void) { machine_mount_volume(); }
 
@@ -46,6 +48,7 @@ const struct day_fault day_faults[] = {
     { "hidd restarts", hid_restart, NULL, 0, NULL },
     { "a HID sensor gives no reading", hid_silent, hid_speaks, 0, NULL },
     { "vm.loadavg fails", loadavg_gone, sysctls_back, 0, NULL },
+    { "the SMC refuses the fan's speed", fan_refused, fan_read, 0, NULL },
     { "interfaces arrive during a read", interfaces_arrive, NULL, 0, NULL },
     { "a volume is mounted", volume_mounted, NULL, 0, NULL },
 };

@@ -79,6 +79,30 @@ energy_at(unsigned int second)
         dbl_ioreport_set(energy_channels[i], (int64_t)MILLIJOULES * second);
 }
 
+/* The SMC (its service, as every Mac but a VM has it) with one fan and
+ * the system's power, in the types smc_entry_value decodes. */
+static void
+smc_float(const char *key, float value)
+{
+    unsigned char bytes[sizeof(value)];
+
+    memcpy(bytes, &value, sizeof(bytes));           /* "flt ": little-endian, as x86_64 and arm64 keep it */
+    dbl_smc_key(key, "flt ", bytes, sizeof(bytes));
+}
+
+static void
+smc(void)
+{
+    dbl_reg_attach(dbl_reg_entry(0x100000400, "SMC", "0", "AppleSMC", NULL), "IOService", DBL_REG_ROOT);
+    dbl_smc_key("FNum", "ui8 ", "\x01", 1);
+    smc_float("F0Ac", 1850.0f);
+    smc_float("F0Tg", 1850.0f);
+    smc_float("F0Mn", 1200.0f);
+    smc_float("F0Mx", 4900.0f);
+    dbl_smc_key("F0Md", "ui8 ", "\x00", 1);
+    smc_float("PSTR", 12.5f);
+}
+
 /* Two connections established and one listening, in a list whose
  * generation does not move (nothing connects during the day). */
 static void
@@ -161,6 +185,7 @@ machine_build(void)
     mount_apfs("/System/Volumes/Data", "/dev/disk3s5", 0x1000 /* MNT_LOCAL */);
     dbl_netif_type("en0", 2 /* IFRTYPE_FUNCTIONAL_WIFI_INFRA */, 0);
     connections();
+    smc();
     machine_sysctls();
     energy_channels[0] = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 0);
     energy_channels[1] = dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "mJ", 0);

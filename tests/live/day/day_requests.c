@@ -36,13 +36,14 @@ static const char *const pmie_names[] = {
 };
 
 /* pmchart's stock Overview view (/var/lib/pcp/config/pmchart/Overview),
- * updated every second, with a temperature and power chart a Mac user adds. */
+ * updated every second, with the temperature, fan and power charts a Mac
+ * user adds. */
 static const char *const pmchart_names[] = {
     "kernel.all.cpu.user", "kernel.all.cpu.sys", "kernel.all.cpu.nice", "kernel.all.cpu.intr",
     "kernel.all.cpu.wait.total", "kernel.all.cpu.steal", "kernel.all.cpu.idle", "kernel.all.load", "hinv.ncpu",
     "disk.all.read", "disk.all.write", "network.interface.in.bytes", "network.interface.out.bytes",
     "mem.util.cached", "mem.util.bufmem", "mem.util.other", "mem.util.free", "thermal.cpu.die",
-    "power.energy", NULL,
+    "thermal.sensor.temperature", "thermal.fan.speed", "power.system.watts", "power.energy", NULL,
 };
 
 static const struct client_def defs[] = {
