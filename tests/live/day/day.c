@@ -29,7 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SECOND_NS 1000000000ull
 #define DAY_SECONDS 86400u
 #define STEADY_FROM 1000u           /* the second the memory and objects held are first measured */
 /* How much more heap the agent and the live layer may hold at the end of

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define SECOND_NS 1000000000ull
 
 static void
 round_at(pmdaInterface *dp, unsigned int second, const pmID *pmids, unsigned int n)

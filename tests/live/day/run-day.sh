@@ -4,13 +4,13 @@
 # the double as tests/live/build.sh compiled them into LIVE_DIR (with
 # Apple's declarations, renamed so that they link only with each other).
 # The live objects carry coverage counters; the day writes no profile.
-# DAY_LINK_ONLY=1 links the program and does not run it.
+# DAY_LINK_ONLY=1 links the program and does not run it; DAY_ROUNDS runs
+# that many seconds rather than a day.
 #
-# usage: run-day.sh LIVE_DIR ROUNDS LIBRARY... [-- LINK_FLAG...]
+# usage: run-day.sh LIVE_DIR LIBRARY... [-- LINK_FLAG...]
 set -eu
 live=$1
-rounds=$2
-shift 2
+shift
 libs=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do libs="$libs $1"; shift; done
 [ $# -gt 0 ] && shift
@@ -24,4 +24,4 @@ runtime="-fsanitize=address,undefined -fprofile-instr-generate"
     "$live"/live/*.o "$live"/mac/*.o $libs "$@" -lm ||
     { echo "FAIL: the day program does not link"; exit 1; }
 [ "${DAY_LINK_ONLY:-}" = 1 ] && exit 0
-LLVM_PROFILE_FILE=/dev/null exec "$live/day" "$rounds"
+LLVM_PROFILE_FILE=/dev/null exec "$live/day" ${DAY_ROUNDS:-}
