@@ -4,6 +4,7 @@
 #include "dbl.h"
 #include "families.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,6 +18,8 @@ struct share {
     const struct collector *family;
     unsigned int calls;
 };
+
+#define ANY_CALLS UINT_MAX          /* as many as the family needs: only other families get none */
 
 struct budget {
     const char *fn;
@@ -38,9 +41,11 @@ static const struct budget budgets[] = {
     /* getfsstat's count, then the list. */
     { "getfsstat", { { &filesys_collector, 2 } } },
     { "nfssvc", { { &nfs_collector, 1 } } },
-    /* The SMC's user client, one call a key read: the day's machine has one
-     * fan (FNum and its five keys) and the system's power (PSTR). */
-    { "IOConnectCallStructMethod", { { &thermal_collector, 6 }, { &system_power_collector, 1 } } },
+    /* The SMC's user client: only for the families that read keys. Each
+     * key costs a call the first time it is asked for (its type and size,
+     * then kept) and one a read; where the HID sensors fail the thermal
+     * family asks for every key of an Intel Mac's sensors once. */
+    { "IOConnectCallStructMethod", { { &thermal_collector, ANY_CALLS }, { &system_power_collector, ANY_CALLS } } },
 };
 
 #define NBUDGETS (sizeof(budgets) / sizeof(budgets[0]))
@@ -103,7 +108,8 @@ budgets_plan(const pmID *pmids, unsigned int n)
         for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
             for (unsigned int c = 0; c < darwin_agent.ncollectors; c++)
                 if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].shares[k].family)
-                    plan->allowed[i] += budgets[i].shares[k].calls;
+                    plan->allowed[i] = budgets[i].shares[k].calls == ANY_CALLS || plan->allowed[i] == ANY_CALLS
+                                           ? ANY_CALLS : plan->allowed[i] + budgets[i].shares[k].calls;
     free(refreshed);
     return plan;
 }
@@ -143,7 +149,10 @@ budgets_print(void)
     for (unsigned int i = 0; i < NBUDGETS; i++) {
         printf("budget: %s, a request:", budgets[i].fn);
         for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
-            printf(" %u if it refreshes \"%s\";", budgets[i].shares[k].calls, budgets[i].shares[k].family->name);
+            if (budgets[i].shares[k].calls == ANY_CALLS)
+                printf(" any number if it refreshes \"%s\";", budgets[i].shares[k].family->name);
+            else
+                printf(" %u if it refreshes \"%s\";", budgets[i].shares[k].calls, budgets[i].shares[k].family->name);
         printf(" none otherwise\n");
     }
 }
