@@ -201,7 +201,7 @@ static int
 run(struct day *d, unsigned int rounds)
 {
     struct tally t = { 0, 0 };
-    unsigned int e = 0, in_window = 0;
+    unsigned int e = 0;
     long mark = log_mark(), heap_steady = 0, rss_steady = 0;
     struct dbl_held held_steady = { 0 }, held_end;
 
@@ -231,7 +231,6 @@ run(struct day *d, unsigned int rounds)
                    ev->fault->known_defect ? ev->fault->known_defect : "");
             mark = log_mark();
             e++;
-            in_window++;
         }
         if (s == STEADY_FROM) {
             heap_steady = heap_bytes();
@@ -239,7 +238,7 @@ run(struct day *d, unsigned int rounds)
             held_steady = dbl_held();
         }
     }
-    count(&t, NULL, log_check(mark, e < d->nevents, rounds, "none", NULL));
+    count(&t, NULL, log_check(mark, 0, rounds, "none", NULL));  /* every fault was over a second before the end */
     held_end = dbl_held();
     if (rounds >= STEADY_FROM) {
         long growth = heap_bytes() - heap_steady, rss_growth = rss_kib() - rss_steady;
@@ -266,7 +265,7 @@ run(struct day *d, unsigned int rounds)
             t.failed++;
         }
     }
-    printf("%u faults of %u kinds over %u seconds; %u problems, %u more under known defects\n", in_window,
+    printf("%u faults of %u kinds over %u seconds; %u problems, %u more under known defects\n", e,
            day_nfaults, rounds, t.failed, t.known);
     return t.failed == 0 ? 0 : 1;
 }
