@@ -33,8 +33,15 @@ zig=$("$src/tests/cross/find-zig.sh")
 apple=$(dirname "$zig")/lib/libc/include
 cc=${PMDA_DARWIN_LIVE_CC:-clang}
 resource=$("$cc" -print-resource-dir)
-sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-common="-g -O0 -std=c11 $warnings -Werror $sanitize -ffunction-sections -fdata-sections"
+# PMDA_DARWIN_LIVE_PLAIN=1 (bench/live-cost.sh): optimised, without the
+# sanitizers and coverage, so that callgrind counts the code's own instructions.
+if [ "${PMDA_DARWIN_LIVE_PLAIN:-}" = 1 ]; then
+    sanitize="" coverage="" optimise=-O2
+else
+    sanitize="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    coverage="-fprofile-instr-generate -fcoverage-mapping" optimise=-O0
+fi
+common="-g $optimise -std=c11 $warnings -Werror $sanitize -ffunction-sections -fdata-sections"
 # Apple's headers for x86_64 macOS 13, on an ELF target that Linux runs.
 mac_flags="-target x86_64-linux-gnu -nostdinc -isystem $resource/include -isystem $apple/x86_64-macos.13-none
            -isystem $apple/any-macos.13-any -isystem $apple/any-macos-any -D__APPLE__ -D__MACH__
@@ -54,7 +61,7 @@ compile() {         # compile SET FILE EXTRA_FLAGS...
 }
 
 for f in $live; do
-    compile live "$src/$f" $mac_flags -fprofile-instr-generate -fcoverage-mapping
+    compile live "$src/$f" $mac_flags $coverage
 done
 for f in $portable; do
     compile mac "$src/$f" $mac_flags
@@ -102,7 +109,7 @@ harness=""
 for f in $helpers; do harness="$harness $out/linux/$(basename "$f" .c).o"; done
 for t in "$here"/test_*.c; do
     name=$(basename "$t" .c)
-    "$cc" $sanitize -fprofile-instr-generate -Wl,--gc-sections -o "$out/$name" "$out/linux/$name.o" \
+    "$cc" $sanitize ${coverage:+-fprofile-instr-generate} -Wl,--gc-sections -o "$out/$name" "$out/linux/$name.o" \
         $harness "$out"/live/*.o "$out"/mac/*.o "$out"/linux/portable/*.o -lcmocka -lm ||
         { echo "FAIL: $name does not link: each mac_NAME above is a macOS call without a double"; exit 1; }
 done

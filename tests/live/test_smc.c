@@ -20,11 +20,6 @@
 #define TEMPERATURES (&plat_reg_queries[PLAT_REGQ_SMC_TEMPERATURES])
 #define FANS (&plat_reg_queries[PLAT_REGQ_SMC_FANS])
 
-/* SMC results (acidanthera/OpenCorePkg AppleSmc.h): a collision and a
- * timeout pass; 0x85 is a key that cannot be read. */
-#define SMC_COLLISION 0x80
-#define SMC_TIMEOUT 0xb7
-#define SMC_NOT_READABLE 0x85
 #define IO_TIMEOUT ((int)0xe00002d6)    /* kIOReturnTimeout, IOReturn.h */
 
 static const unsigned char sp78_41[] = { 0x29, 0x40 };     /* 41.25 °C */

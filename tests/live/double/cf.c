@@ -28,7 +28,7 @@ enum type { T_NUMBER = 1, T_BOOLEAN, T_STRING, T_DATA, T_DICTIONARY, T_ARRAY, T_
 #define FREED 0x66726565u          /* "free" */
 
 struct cfobj {
-    struct cfobj *freed_next;       /* released objects, kept until dbl_reset */
+    struct cfobj *freed_next;       /* the next released after it (FREED_KEPT) */
     uint32_t magic;
     enum type type;
     long refs;
@@ -45,7 +45,13 @@ struct cfobj {
 
 static long alive;                  /* objects made and not freed */
 
-static struct cfobj *freed;         /* released objects: a use of one is caught */
+/* Released objects, oldest first: a use of one is caught by name. Only the
+ * newest FREED_KEPT are kept, so that a long run's heap stays flat; an
+ * older one is freed, and the sanitizer the harness runs under catches a
+ * use of it. */
+#define FREED_KEPT 4096
+static struct cfobj *freed, *freed_newest;
+static long nfreed;
 
 static struct cfobj true_obj = { NULL, MAGIC, T_BOOLEAN, 1, 1, { .boolean = 1 } };
 static struct cfobj false_obj = { NULL, MAGIC, T_BOOLEAN, 1, 1, { .boolean = 0 } };
@@ -62,6 +68,8 @@ dbl_cf_reset(void)
         free(freed);
         freed = next;
     }
+    freed_newest = NULL;
+    nfreed = 0;
     alive = 0;
 }
 
@@ -147,9 +155,20 @@ CFRelease(CFTypeRef cf)
     default:
         break;
     }
-    o->magic = FREED;               /* kept until dbl_reset: a later use is caught above */
-    o->freed_next = freed;
-    freed = o;
+    o->magic = FREED;               /* a later use is caught above */
+    o->freed_next = NULL;
+    if (freed_newest != NULL)
+        freed_newest->freed_next = o;
+    else
+        freed = o;
+    freed_newest = o;
+    if (++nfreed > FREED_KEPT) {
+        struct cfobj *oldest = freed;
+
+        freed = oldest->freed_next;
+        free(oldest);
+        nfreed--;
+    }
     alive--;
 }
 

@@ -48,6 +48,12 @@ dbl_calls(const char *fn)
     return function(fn)->calls;
 }
 
+const char *
+dbl_call_name(unsigned int i)
+{
+    return i < nfunctions ? functions[i].name : NULL;
+}
+
 int
 dbl_failing(const char *fn)
 {

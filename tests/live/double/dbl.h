@@ -28,6 +28,9 @@ uint64_t dbl_clock_ns(void);
 void dbl_fail(const char *fn, unsigned int nth, int err);
 /* How many times fn was called since the reset. */
 unsigned int dbl_calls(const char *fn);
+/* The name of the ith doubled function counted since the reset (0 first),
+ * or NULL past the last. */
+const char *dbl_call_name(unsigned int i);
 /* Consulted by each doubled call: nonzero (the error) when it must fail. */
 int dbl_failing(const char *fn);
 

@@ -94,8 +94,11 @@ dbl_port_new(enum dbl_port_kind kind, void *payload)
 
     for (unsigned int tried = 0; tried < MAX_PORTS; tried++, next = (next + 1) % MAX_PORTS)
         if (ports[next].kind == DBL_PORT_FREE) {
+            mach_port_t name = PORT_BASE + next;
+
             ports[next] = (struct port){ kind, 1, payload };
-            return PORT_BASE + next++;
+            next = (next + 1) % MAX_PORTS;      /* after the last name, the first again */
+            return name;
         }
     dbl_violation("more than %d port names held", MAX_PORTS);
 }

@@ -15,6 +15,12 @@
 #include "dbl.h"
 #include "platform.h"
 
+/* SMC results (acidanthera/OpenCorePkg AppleSmc.h): a collision and a
+ * timeout pass; 0x85 is a key that cannot be read. */
+#define SMC_COLLISION 0x80
+#define SMC_TIMEOUT 0xb7
+#define SMC_NOT_READABLE 0x85
+
 /* Darwin's errno numbers where they are not Linux's (xnu-11417.101.15
  * bsd/sys/errno.h): the live code returns these, negated. 1 to 34 are
  * the same on both. */

@@ -1,0 +1,158 @@
+#include "day_budgets.h"
+#include "day_requests.h"
+#include "collector.h"
+#include "dbl.h"
+#include "families.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_FAMILIES 4
+
+/* A doubled call, the families whose refresh makes it and how many calls
+ * each of them makes in one request at most. A family is in a request
+ * when the request names one of its metrics or a family it names depends
+ * on it (the agent's own refresh plan, refresh_plan.h, says which). */
+struct share {
+    const struct collector *family;
+    unsigned int calls;
+};
+
+#define ANY_CALLS UINT_MAX          /* as many as the family needs: only other families get none */
+
+struct budget {
+    const char *fn;
+    struct share shares[MAX_FAMILIES];
+};
+
+static const struct budget budgets[] = {
+    /* One sample per subscribed group: ioreport.c's groups, each one family's. */
+    { "IOReportCreateSamples", { { &energy_collector, 1 }, { &cpucluster_collector, 1 }, { &cpucore_collector, 1 },
+                                 { &gpu_pstate_collector, 1 } } },
+    /* At most one copy of the HID services, and one client, per read of the temperatures. */
+    { "IOHIDEventSystemClientCopyServices", { { &thermal_collector, 1 } } },
+    { "IOHIDEventSystemClientCreate", { { &thermal_collector, 1 } } },
+    /* HOST_CPU_LOAD_INFO for the CPU totals (none once they are the
+     * per-CPU sum), HOST_VM_INFO64 for memory. */
+    { "host_statistics", { { &cpu_total_collector, 1 } } },
+    { "host_statistics64", { { &memory_collector, 1 } } },
+    { "host_processor_info", { { &cpu_total_collector, 1 }, { &percpu_collector, 1 } } },
+    /* getfsstat's count, then the list. */
+    { "getfsstat", { { &filesys_collector, 2 } } },
+    { "nfssvc", { { &nfs_collector, 1 } } },
+    /* The SMC's user client: only for the families that read keys. Each
+     * key costs a call the first time it is asked for (its type and size,
+     * then kept) and one a read; where the HID sensors fail the thermal
+     * family asks for every key of an Intel Mac's sensors once. */
+    { "IOConnectCallStructMethod", { { &thermal_collector, ANY_CALLS }, { &system_power_collector, ANY_CALLS } } },
+};
+
+#define NBUDGETS (sizeof(budgets) / sizeof(budgets[0]))
+
+struct day_budget_mark {
+    unsigned int calls[NBUDGETS];
+};
+
+struct day_budget_plan {
+    unsigned int allowed[NBUDGETS];
+};
+
+/* The families of a request of n pmids, as the agent plans its refresh:
+ * refreshed[c] for darwin_agent's collector c. */
+static int
+families_of(const pmID *pmids, unsigned int n, unsigned char *refreshed)
+{
+    unsigned int nc = darwin_agent.ncollectors, norder = 0;
+    struct plan_node *nodes = calloc(nc, sizeof(*nodes));
+    unsigned char *wanted = calloc(nc, 1);
+    unsigned int *order = calloc(nc, sizeof(*order));
+    int sts = -1;
+
+    if (nodes != NULL && wanted != NULL && order != NULL) {
+        for (unsigned int c = 0; c < nc; c++) {
+            const struct collector *col = darwin_agent.collectors[c];
+
+            nodes[c].id = col;
+            nodes[c].ndepends = col->ndepends;
+            for (unsigned int d = 0; d < col->ndepends; d++)
+                nodes[c].depends[d] = col->depends[d];
+            for (unsigned int r = 0; r < col->nrows; r++)
+                for (unsigned int i = 0; i < n; i++)
+                    wanted[c] |= pmids[i] == pmID_build(DAY_DOMAIN, col->rows[r].cluster, col->rows[r].item);
+        }
+        if ((sts = plan_check(nodes, nc)) == 0) {
+            plan_refresh(nodes, nc, wanted, order, &norder);
+            for (unsigned int i = 0; i < norder; i++)
+                refreshed[order[i]] = 1;
+        }
+    }
+    free(nodes);
+    free(wanted);
+    free(order);
+    return sts;
+}
+
+struct day_budget_plan *
+budgets_plan(const pmID *pmids, unsigned int n)
+{
+    struct day_budget_plan *plan = calloc(1, sizeof(*plan));
+    unsigned char *refreshed = calloc(darwin_agent.ncollectors, 1);
+
+    if (plan == NULL || refreshed == NULL || families_of(pmids, n, refreshed) != 0) {
+        free(plan);
+        free(refreshed);
+        return NULL;
+    }
+    for (unsigned int i = 0; i < NBUDGETS; i++)
+        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
+            for (unsigned int c = 0; c < darwin_agent.ncollectors; c++)
+                if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].shares[k].family)
+                    plan->allowed[i] = budgets[i].shares[k].calls == ANY_CALLS || plan->allowed[i] == ANY_CALLS
+                                           ? ANY_CALLS : plan->allowed[i] + budgets[i].shares[k].calls;
+    free(refreshed);
+    return plan;
+}
+
+struct day_budget_mark *
+budgets_mark(void)
+{
+    struct day_budget_mark *m = malloc(sizeof(*m));
+
+    for (unsigned int i = 0; m != NULL && i < NBUDGETS; i++)
+        m->calls[i] = dbl_calls(budgets[i].fn);
+    return m;
+}
+
+unsigned int
+budgets_check(struct day_budget_mark *mark, const struct day_budget_plan *plan, const char *client,
+              unsigned int round, const char *fault)
+{
+    unsigned int problems = 0;
+
+    for (unsigned int i = 0; mark != NULL && i < NBUDGETS; i++) {
+        unsigned int calls = dbl_calls(budgets[i].fn) - mark->calls[i];
+
+        if (calls > plan->allowed[i]) {
+            printf("FAIL: second %u: %s's request made %u calls of %s, its budget is %u (fault: %s)\n", round,
+                   client, calls, budgets[i].fn, plan->allowed[i], fault);
+            problems++;
+        }
+    }
+    free(mark);
+    return problems + (mark == NULL);
+}
+
+void
+budgets_print(void)
+{
+    for (unsigned int i = 0; i < NBUDGETS; i++) {
+        printf("budget: %s, a request:", budgets[i].fn);
+        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
+            if (budgets[i].shares[k].calls == ANY_CALLS)
+                printf(" any number if it refreshes \"%s\";", budgets[i].shares[k].family->name);
+            else
+                printf(" %u if it refreshes \"%s\";", budgets[i].shares[k].calls, budgets[i].shares[k].family->name);
+        printf(" none otherwise\n");
+    }
+}

@@ -1,0 +1,89 @@
+#include "day_faults.h"
+#include "day_machine.h"
+#include "harness.h"            /* Darwin's kern_return_t and SMC results; errno 1 to 34 are Linux's */
+
+#include <errno.h>
+
+/* dbl_fail with error 0 at the next call: the function answers again. */
+#define CLEARS(fn) static void clear_##fn(void) { dbl_fail(#fn, 1, 0); }
+#define FAILS(fn, err) static void fail_##fn(void) { dbl_fail(#fn, 0, err); }
+#define CALL_FAULT(fn, err) FAILS(fn, err) CLEARS(fn)
+
+CALL_FAULT(host_statistics64, D_KERN_FAILURE)
+CALL_FAULT(host_statistics, D_KERN_FAILURE)
+CALL_FAULT(host_processor_info, D_KERN_FAILURE)
+CALL_FAULT(sysctl, EIO)
+CALL_FAULT(sysctlbyname, EIO)
+CALL_FAULT(getfsstat, EIO)
+CALL_FAULT(IOReportCreateSamples, 1)
+CALL_FAULT(IOHIDEventSystemClientCopyServices, 1)
+CALL_FAULT(IOHIDEventSystemClientCreate, 1)
+CALL_FAULT(processor_set_statistics, D_KERN_FAILURE)
+CALL_FAULT(gettimeofday, EIO)
+
+static void hid_restart(void) { dbl_hid_restart(); }
+static void hid_silent(void) { dbl_hid_no_reading(machine_hid_sensor()); }
+static void hid_speaks(void) { machine_hid_reading(); }
+static void loadavg_gone(void) { dbl_sysctl_error("vm.loadavg", EIO); }
+static void sysctls_back(void) { machine_sysctls(); }
+static void fan_refused(void) { dbl_smc_fail("F0Ac", 0, SMC_NOT_READABLE); }
+static void fan_read(void) { dbl_smc_fail("F0Ac", 1, 0); }
+static void interfaces_arrive(void) { dbl_netif_arriving(10, 3); }
+static void volume_mounted(void) { machine_mount_volume(); }
+
+#define CALL(fn) { #fn " fails", fail_##fn, clear_##fn, 0, NULL }
+
+const struct day_fault day_faults[] = {
+    CALL(host_statistics64),
+    CALL(host_statistics),
+    CALL(host_processor_info),
+    CALL(sysctl),
+    CALL(sysctlbyname),
+    CALL(getfsstat),
+    CALL(IOReportCreateSamples),
+    CALL(IOHIDEventSystemClientCopyServices),
+    CALL(IOHIDEventSystemClientCreate),
+    CALL(processor_set_statistics),
+    CALL(gettimeofday),
+    { "hidd restarts", hid_restart, NULL, 0, NULL },
+    { "a HID sensor gives no reading", hid_silent, hid_speaks, 0, NULL },
+    { "vm.loadavg fails", loadavg_gone, sysctls_back, 0, NULL },
+    { "the SMC refuses the fan's speed", fan_refused, fan_read, 0, NULL },
+    { "interfaces arrive during a read", interfaces_arrive, NULL, 0, NULL },
+    { "a volume is mounted", volume_mounted, NULL, 0, NULL },
+};
+const unsigned int day_nfaults = sizeof(day_faults) / sizeof(day_faults[0]);
+
+/* splitmix64: small, and the same sequence from the same seed everywhere. */
+static uint64_t
+next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A fault lasts up to LONGEST seconds; the machine is quiet up to QUIET
+ * seconds before the next, long enough for every value to come back. */
+#define LONGEST 600
+#define QUIET 900
+
+unsigned int
+day_schedule(uint64_t seed, unsigned int rounds, struct day_event *events, unsigned int max)
+{
+    uint64_t state = seed;
+    unsigned int n = 0, at = 1;
+
+    for (;;) {
+        const struct day_fault *f = &day_faults[next(&state) % day_nfaults];
+        unsigned int start = at + 1 + (unsigned int)(next(&state) % QUIET);
+        unsigned int clear = start + (f->clear ? 1 + (unsigned int)(next(&state) % LONGEST) : 0);
+
+        if (n == max || clear + f->retry_s + 2 > rounds)
+            return n;
+        events[n++] = (struct day_event){ f, start, clear };
+        at = clear + f->retry_s + 2;
+    }
+}
