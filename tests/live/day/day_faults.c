@@ -4,6 +4,11 @@
 
 #include <errno.h>
 
+/* The live source's stated retry interval for a failing private source
+ * (HID, the SMC, an IOReport subscription; platform.h), in seconds: its
+ * longest wait. */
+#define RETRY_S ((unsigned int)(PLAT_RETRY_CAP_NS / SECOND_NS))
+
 /* dbl_fail with error 0 at the next call: the function answers again. */
 #define CLEARS(fn) static void clear_##fn(void) { dbl_fail(#fn, 1, 0); }
 #define FAILS(fn, err) static void fail_##fn(void) { dbl_fail(#fn, 0, err); }
@@ -28,10 +33,21 @@ static void loadavg_gone(void) { dbl_sysctl_error("vm.loadavg", EIO); }
 static void sysctls_back(void) { machine_sysctls(); }
 static void fan_refused(void) { dbl_smc_fail("F0Ac", 0, SMC_NOT_READABLE); }
 static void fan_read(void) { dbl_smc_fail("F0Ac", 1, 0); }
+/* The Mac sleeps for a minute and wakes: the SMC is busy meanwhile. */
+#define SLEEP_S 60
+static void mac_sleeps(void) { dbl_smc_sleep_wake(SLEEP_S * SECOND_NS); }
 static void interfaces_arrive(void) { dbl_netif_arriving(10, 3); }
 static void volume_mounted(void) { machine_mount_volume(); }
 
 #define CALL(fn) { #fn " fails", fail_##fn, clear_##fn, 0, NULL }
+#define CALL_RETRY(fn, retry) { #fn " fails", fail_##fn, clear_##fn, retry, NULL }
+
+static void provider_gone(void) { dbl_ioreport_provider_gone(machine_energy_channel()); }
+static void provider_back(void) { dbl_ioreport_provider_back(machine_energy_channel()); }
+/* A Stats-like poller of both host_statistics flavors, 20 calls a second,
+ * its answers landing in the cache 50 ms after it took them. */
+static void stats_polls(void) { dbl_host_poller(20, 50000000ull); }
+static void stats_quits(void) { dbl_host_poller(0, 0); }
 
 const struct day_fault day_faults[] = {
     CALL(host_statistics64),
@@ -40,15 +56,18 @@ const struct day_fault day_faults[] = {
     CALL(sysctl),
     CALL(sysctlbyname),
     CALL(getfsstat),
-    CALL(IOReportCreateSamples),
-    CALL(IOHIDEventSystemClientCopyServices),
-    CALL(IOHIDEventSystemClientCreate),
+    CALL_RETRY(IOReportCreateSamples, RETRY_S),
+    CALL_RETRY(IOHIDEventSystemClientCopyServices, RETRY_S),
+    CALL_RETRY(IOHIDEventSystemClientCreate, RETRY_S),
+    { "the Energy Model's provider registers again", provider_gone, provider_back, RETRY_S, NULL },
+    { "Stats polls host_statistics", stats_polls, stats_quits, 0, NULL },
     CALL(processor_set_statistics),
     CALL(gettimeofday),
-    { "hidd restarts", hid_restart, NULL, 0, NULL },
-    { "a HID sensor gives no reading", hid_silent, hid_speaks, 0, NULL },
+    { "hidd restarts", hid_restart, NULL, RETRY_S, NULL },
+    { "a HID sensor gives no reading", hid_silent, hid_speaks, RETRY_S, NULL },
     { "vm.loadavg fails", loadavg_gone, sysctls_back, 0, NULL },
     { "the SMC refuses the fan's speed", fan_refused, fan_read, 0, NULL },
+    { "the Mac sleeps and wakes", mac_sleeps, NULL, SLEEP_S + RETRY_S, NULL },
     { "interfaces arrive during a read", interfaces_arrive, NULL, 0, NULL },
     { "a volume is mounted", volume_mounted, NULL, 0, NULL },
 };

@@ -220,3 +220,9 @@ machine_hid_sensor(void)
 {
     return hid_sensor;
 }
+
+unsigned int
+machine_energy_channel(void)
+{
+    return energy_channels[0];
+}

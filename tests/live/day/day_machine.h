@@ -24,6 +24,9 @@ void machine_sysctls(void);
 unsigned int machine_hid_sensor(void);
 void machine_hid_reading(void);
 
+/* An Energy Model channel (its provider the faults take away). */
+unsigned int machine_energy_channel(void);
+
 /* One more volume, mounted now (each call a new one, up to a few dozen). */
 void machine_mount_volume(void);
 
