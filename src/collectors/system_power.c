@@ -21,6 +21,7 @@ static const struct metric_row rows[] = {
 struct system_power_state {
     double watts;
     int status;                         /* the read's, or why there is no value */
+    unsigned int logged;                /* collector_note_parts' */
 };
 
 static int
@@ -31,7 +32,9 @@ system_power_refresh(void *state, struct refresh_call *call)
     struct plat_reg_set set;
     const struct plat_reg_entry *e;
 
-    if ((s->status = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set)) < 0)
+    s->status = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set);
+    collector_note_parts("system power", (unsigned int)collector_failing(s->status), &s->logged, p->error(p->ctx));
+    if (s->status < 0)
         return 0;                       /* the fetch says why */
     if ((e = reg_entry_named(&set, "PSTR")) == NULL)
         s->status = -ENOENT;

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 enum {
     ITEM_CPU_DIE = 0, ITEM_CPU_PROXIMITY, ITEM_GPU_DIE, ITEM_PACKAGE, ITEM_AMBIENT, ITEM_NFAN, ITEM_FAN_SPEED,
@@ -60,14 +61,19 @@ struct thermal_state {
     unsigned int wanted;                /* parts the coming refresh must read; 0: all */
     int temperature_sts, fan_sts, pressure_sts;
     int from_hid;                       /* the sensors are HID's (Apple Silicon) */
+    int had_hid;                        /* HID gave sensors once: none now is a failure, not an Intel Mac */
     struct sensor sensors[SENSOR_MAX];
     int sensor_inst[SENSOR_MAX];
     unsigned int nsensors;
     struct sensor die[2];               /* TCMz and TCMb where HID has no CPU sensor (M1) */
     unsigned int ndie;
     struct fans fans;
+    unsigned int fan_had[FAN_MAX_FANS]; /* the fields each fan has given (bit 1u << field) */
+    int fans_short;                     /* a fan lacks a field it gave before: logged, the rest served */
     int fan_inst[FAN_MAX_FANS];
     uint64_t pressure;
+    unsigned int failed, logged;        /* parts failing, and as last logged (collector_note_parts) */
+    char why[512];                      /* what the sources said of this refresh's failures */
 };
 static void
 thermal_want(void *state, const struct metric_row *row)
@@ -98,7 +104,10 @@ read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id
 
     th->nsensors = 0;
     th->from_hid = (th->temperature_sts = read_part(p, PLAT_REGQ_HID_TEMPERATURES, &set)) == 0;
+    th->had_hid |= th->from_hid;
     th->ndie = 0;
+    if (!th->from_hid && th->had_hid && th->temperature_sts == -ENOENT)
+        th->temperature_sts = -EIO;     /* hidd restarting or refusing: the SMC has none of Intel's keys */
     if (th->from_hid) {
         double c;
 
@@ -126,6 +135,7 @@ read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
     struct plat_reg_set set;
 
     names_begin(id);
+    th->fans_short = 0;
     if ((th->fan_sts = read_part(p, PLAT_REGQ_SMC_FANS, &set)) == 0)
         th->fan_sts = fans_decode(&set, &th->fans);
     if (th->fan_sts < 0)
@@ -133,11 +143,27 @@ read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
     for (unsigned int i = 0; i < th->fans.count; i++) {
         char name[16];
 
+        th->fans_short |= (th->fan_had[i] & ~th->fans.have[i]) != 0;
+        th->fan_had[i] |= th->fans.have[i];
         snprintf(name, sizeof(name), "fan%u", i);
         if ((th->fan_inst[i] = names_add(id, name)) < 0)
             return th->fan_inst[i];
     }
     return 0;
+}
+
+/* A part's status after its read, and why it failed (for the log). */
+static void
+note_part(struct thermal_state *th, enum part part, int sts, const char *why)
+{
+    size_t used = strlen(th->why);
+
+    if (!collector_failing(sts)) {
+        th->failed &= ~part;
+        return;
+    }
+    th->failed |= part;
+    snprintf(th->why + used, sizeof(th->why) - used, "%s%s", used ? "; " : "", why);
 }
 
 static int
@@ -151,12 +177,25 @@ thermal_refresh(void *state, struct refresh_call *call)
     int sts;
 
     th->wanted = 0;
-    if ((parts & PART_TEMPERATURES) &&
-        (sts = read_temperatures(th, p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
-        return sts;
-    if ((parts & PART_PRESSURE) && (th->pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)
-        th->pressure_sts = thermal_pressure_decode(&set, &th->pressure);
-    return parts & PART_FANS ? read_fans(th, p, id) : 0;
+    th->why[0] = '\0';
+    if (parts & PART_TEMPERATURES) {
+        if ((sts = read_temperatures(th, p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
+            return sts;
+        note_part(th, PART_TEMPERATURES, th->temperature_sts, p->error(p->ctx));
+    }
+    if (parts & PART_PRESSURE) {
+        if ((th->pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)
+            th->pressure_sts = thermal_pressure_decode(&set, &th->pressure);
+        note_part(th, PART_PRESSURE, th->pressure_sts, p->error(p->ctx));
+    }
+    if (parts & PART_FANS) {
+        if ((sts = read_fans(th, p, id)) < 0)
+            return sts;
+        note_part(th, PART_FANS, th->fan_sts < 0 ? th->fan_sts : th->fans_short ? -EAGAIN : 0,
+                  th->fan_sts < 0 ? p->error(p->ctx) : "the SMC refuses a fan's key it gave before");
+    }
+    collector_note_parts("thermal", th->failed, &th->logged, th->why);
+    return 0;
 }
 
 static const struct sensor *

@@ -25,6 +25,12 @@ collector_note_parts(const char *collector, unsigned int failed_mask, unsigned i
 }
 
 int
+collector_failing(int platform_status)
+{
+    return platform_status < 0 && collector_error(platform_status) != PM_ERR_APPVERSION;
+}
+
+int
 collector_error(int platform_status)
 {
     if (platform_status >= 0 || platform_status == PM_ERR_APPVERSION || platform_status == PM_ERR_PERMISSION ||

@@ -192,5 +192,9 @@ void collector_instance_name(const char *s, char *out, size_t len);
  * agent, instead. */
 int collector_error(int platform_status);
 
+/* Whether a part's status is a failure to log (collector_note_parts): an
+ * error other than the source's absence, which is no condition that ends. */
+int collector_failing(int platform_status);
+
 
 #endif

@@ -694,6 +694,34 @@ without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs(void **state)
     reg_builder_free(&smc);
 }
 
+/* Apple Silicon's temperatures come from HID. When hidd stops answering
+ * (restarting: the client or the list refused, which the live source says
+ * is no sensor), that is a failure of a source that was there, said in
+ * pmcd.log when it starts and when it ends, not an Intel Mac: the SMC's
+ * Intel keys are not read in its place. */
+static void
+hid_gone_after_it_gave_sensors_is_logged_not_an_intel_mac(void **state)
+{
+    pmAtomValue v[1];
+
+    (void)state;
+    reg_builder_reset(&b);
+    entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
+    assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
+    fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+    harness_log_start();
+    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);     /* thermal.cpu.die */
+    fake.reg_sts[PLAT_REGQ_HID_TEMPERATURES] = -ENOENT;
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_TEMPERATURES], 0);
+    fake.reg_sts[PLAT_REGQ_HID_TEMPERATURES] = 0;
+    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);
+    assert_int_equal(harness_log_lines("thermal: some metrics unavailable"), 1);
+    assert_int_equal(harness_log_lines("thermal: all metrics available again"), 1);
+    harness_log_stop();
+}
+
 int
 main(void)
 {
@@ -717,6 +745,7 @@ main(void)
         cmocka_unit_test(energy_unit_labels_are_read_without_their_padding),
         cmocka_unit_test(energy_of_an_ultra_is_the_sum_of_its_dies),
         HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
+        HARNESS_TEST(hid_gone_after_it_gave_sensors_is_logged_not_an_intel_mac),
         HARNESS_TEST(the_battery_pack_is_asked_once_where_there_is_none),
         HARNESS_TEST(without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs),
     };
