@@ -6,7 +6,8 @@
  * day_faults.c start and clear at seeded random seconds. Fails when a
  * value is not back in time after its fault clears, a counter steps back
  * or jumps, memory grows, an object is held at the end, pmcd.log repeats
- * itself, or a request costs more OS calls than its budget.
+ * itself or keeps silent about a fault that took values away, or a request
+ * costs more OS calls than its budget.
  *
  * usage: day [ROUNDS]   (environment: DAY_SEED, a number, to replay a day)
  *        day ROUNDS cost  (day_cost.h; DAY_REPLAY=SNAPSHOT: the same on the replay)
@@ -30,7 +31,10 @@
 #include <unistd.h>
 
 #define DAY_SECONDS 86400u
-#define STEADY_FROM 1000u           /* the second the memory and objects held are first measured */
+/* The memory and objects held are first measured at the first second
+ * from this one with no fault under way (a fault holds less or more:
+ * a subscription given back, a list copied again), then at the end. */
+#define STEADY_FROM 1000u
 /* How much more heap the agent and the live layer may hold at the end of
  * the day than at STEADY_FROM: a few instances' names and buffers grown
  * to a longer list, no more. */
@@ -41,6 +45,9 @@
  * touches, no more. */
 #define RSS_GROWTH_MAX_KIB (16 * 1024)
 #define MAX_EVENTS 1024
+/* How often, within a fault, every metric is fetched to see whether the
+ * fault took a value away (and so must be logged when it starts and ends). */
+#define LOSS_CHECK_S 10u
 
 /* stderr is pmcd's log here: the double reports on fd 2. */
 void
@@ -101,6 +108,22 @@ values_back(const pmID *all, unsigned int n, const unsigned char *baseline, unsi
         }
     free(has);
     return problems;
+}
+
+/* Whether a metric that had a value at the start has none now. */
+static int
+values_lost(const pmID *all, unsigned int n, const unsigned char *baseline)
+{
+    unsigned char *has = calloc(n, 1);
+    int lost = 0;
+
+    if (has == NULL)
+        return 0;
+    values_now(all, n, has);
+    for (unsigned int i = 0; i < n && !lost; i++)
+        lost = baseline[i] && !has[i];
+    free(has);
+    return lost;
 }
 
 /* The heap in use as AddressSanitizer's allocator counts it (its
@@ -202,8 +225,10 @@ run(struct day *d, unsigned int rounds)
 {
     struct tally t = { 0, 0 };
     unsigned int e = 0;
+    int lost = 0;                       /* the current fault took a value away */
     long mark = log_mark(), heap_steady = 0, rss_steady = 0;
     struct dbl_held held_steady = { 0 }, held_end;
+    unsigned int steady = 0;            /* the second they were measured */
 
     for (unsigned int s = 1; s <= rounds; s++) {
         const struct day_event *ev = e < d->nevents && s >= d->events[e].start ? &d->events[e] : NULL;
@@ -221,18 +246,27 @@ run(struct day *d, unsigned int rounds)
             ev->fault->clear();
         count(&t, ev, requests_of_second(d, s, fault));
         count(&t, ev, counters_of_second(d, s, fault));
+        if (ev != NULL && !lost && (s - ev->start) % LOSS_CHECK_S == 0 && s < deadline)
+            lost = values_lost(d->all, d->nall, d->baseline);
         if (ev != NULL && s == deadline) {
             unsigned int lines;
 
             count(&t, ev, values_back(d->all, d->nall, d->baseline, s, fault));
             count(&t, ev, log_check(mark, 1, s, fault, &lines));
+            if (lost && lines < 2) {
+                printf("FAIL: second %u: \"%s\" took values away and pmcd.log has %u lines of it, not one "
+                       "when it started and one when it ended\n", s, fault, lines);
+                count(&t, ev, 1);
+            }
+            lost = 0;
             printf("seconds %u-%u: %s: %u lines in pmcd.log%s%s\n", ev->start, ev->clear, fault, lines,
                    ev->fault->known_defect ? "; known defect: " : "",
                    ev->fault->known_defect ? ev->fault->known_defect : "");
             mark = log_mark();
             e++;
         }
-        if (s == STEADY_FROM) {
+        if (steady == 0 && s >= STEADY_FROM && ev == NULL) {
+            steady = s;
             heap_steady = heap_bytes();
             rss_steady = rss_kib();
             held_steady = dbl_held();
@@ -240,28 +274,28 @@ run(struct day *d, unsigned int rounds)
     }
     count(&t, NULL, log_check(mark, 0, rounds, "none", NULL));  /* every fault was over a second before the end */
     held_end = dbl_held();
-    if (rounds >= STEADY_FROM) {
+    if (steady != 0) {
         long growth = heap_bytes() - heap_steady, rss_growth = rss_kib() - rss_steady;
         char when[32];
 
-        printf("heap in use: %ld bytes at second %u, %+ld at the end (bound %+d)\n", heap_steady, STEADY_FROM,
+        printf("heap in use: %ld bytes at second %u, %+ld at the end (bound %+d)\n", heap_steady, steady,
                growth, HEAP_GROWTH_MAX);
-        printf("resident set: %ld KiB at second %u, %+ld KiB at the end (bound %+d KiB)\n", rss_steady, STEADY_FROM,
+        printf("resident set: %ld KiB at second %u, %+ld KiB at the end (bound %+d KiB)\n", rss_steady, steady,
                rss_growth, RSS_GROWTH_MAX_KIB);
 
-        snprintf(when, sizeof(when), "at second %u", STEADY_FROM);
+        snprintf(when, sizeof(when), "at second %u", steady);
         print_held(when, held_steady);
         print_held("at the end", held_end);
         if (growth > HEAP_GROWTH_MAX) {
-            printf("FAIL: the heap grew by %ld bytes from second %u to the end\n", growth, STEADY_FROM);
+            printf("FAIL: the heap grew by %ld bytes from second %u to the end\n", growth, steady);
             t.failed++;
         }
         if (rss_growth > RSS_GROWTH_MAX_KIB) {
-            printf("FAIL: the resident set grew by %ld KiB from second %u to the end\n", rss_growth, STEADY_FROM);
+            printf("FAIL: the resident set grew by %ld KiB from second %u to the end\n", rss_growth, steady);
             t.failed++;
         }
         if (!same_held(held_steady, held_end)) {
-            printf("FAIL: the live layer holds more or fewer objects at the end than at second %u\n", STEADY_FROM);
+            printf("FAIL: the live layer holds more or fewer objects at the end than at second %u\n", steady);
             t.failed++;
         }
     }
