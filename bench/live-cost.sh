@@ -14,7 +14,7 @@
 # usage: bench/live-cost.sh [BUILD_DIR]      (after a build with tests)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$src/build}
+build=$(cd "${1:-$src/build}" && pwd)     # absolute: ctest names its folders so
 work=$(mktemp -d)
 trap "rm -rf \"\$work\"" EXIT
 cmake --build "$build" --target live_day >/dev/null
