@@ -19,6 +19,7 @@
 
 #define TEMPERATURES (&plat_reg_queries[PLAT_REGQ_SMC_TEMPERATURES])
 #define FANS (&plat_reg_queries[PLAT_REGQ_SMC_FANS])
+#define POWER (&plat_reg_queries[PLAT_REGQ_SMC_POWER])
 
 #define IO_TIMEOUT ((int)0xe00002d6)    /* kIOReturnTimeout, IOReturn.h */
 
@@ -335,6 +336,29 @@ test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it(void **state)
     assert_memory_equal(reg_prop(reg_entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
 }
 
+/* A passing SMC error (0x80, a collision: another program talks to the
+ * SMC, as Stats does at every update) on the system power's one key is
+ * an answer from an SMC that is awake, not a busy one: that key has no
+ * bytes this read, and the temperatures read a moment later are read.
+ * (PSTR as shared/real-macs/smc/imac13_1.txt has it.) */
+static void
+test_a_passing_error_of_one_query_refuses_no_other(void **state)
+{
+    static const unsigned char pstr[] = { 0x07, 0x1c };
+    struct platform *p = *state;
+    struct plat_reg_set set;
+
+    applesmc();
+    dbl_smc_key("TC0P", "sp78", sp78_41, 2);
+    dbl_smc_key("PSTR", "sp96", pstr, 2);
+    read_keys(p, POWER, 0);
+    dbl_smc_fail("PSTR", 1, SMC_COLLISION);             /* its bytes */
+    set = read_keys(p, POWER, 0);
+    assert_null(reg_prop(reg_entry_named(&set, "PSTR"), "bytes"));
+    set = read_keys(p, TEMPERATURES, 0);
+    assert_memory_equal(reg_prop(reg_entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
+}
+
 /* An open while the Mac wakes is refused busy: it is made again after. */
 static void
 test_an_open_refused_busy_is_made_again_after_wake(void **state)
@@ -411,7 +435,7 @@ main(void)
         T(test_without_an_smc_every_read_says_it_is_absent), T(test_a_refused_connection_says_why_at_every_read),
         T(test_an_open_not_permitted_says_so_and_is_asked_again_at_a_bounded_rate),
         T(test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it),
-        T(test_an_open_refused_busy_is_made_again_after_wake), T(test_an_smc_without_any_of_the_keys_says_so), T(test_every_key_of_both_queries_is_read),
+        T(test_an_open_refused_busy_is_made_again_after_wake), T(test_a_passing_error_of_one_query_refuses_no_other), T(test_an_smc_without_any_of_the_keys_says_so), T(test_every_key_of_both_queries_is_read),
         T(test_reads_hold_one_connection),
     };
 
