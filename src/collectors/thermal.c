@@ -152,6 +152,17 @@ read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
     return 0;
 }
 
+/* Whether HID listed its sensors and none gave a reading (hid_sensors.c
+ * lists them so when every service is silent): every temperature is lost. */
+static int
+hid_silent(const struct thermal_state *th)
+{
+    for (unsigned int i = 0; th->from_hid && i < th->nsensors; i++)
+        if (th->sensors[i].valid)
+            return 0;
+    return th->from_hid;
+}
+
 /* A part's status after its read, and why it failed (for the log). */
 static void
 note_part(struct thermal_state *th, enum part part, int sts, const char *why)
@@ -174,14 +185,16 @@ thermal_refresh(void *state, struct refresh_call *call)
     pmInDom id = call->indom;
     unsigned int parts = th->wanted ? th->wanted : PART_ALL;
     struct plat_reg_set set;
-    int sts;
+    int silent, sts;
 
     th->wanted = 0;
     th->why[0] = '\0';
     if (parts & PART_TEMPERATURES) {
         if ((sts = read_temperatures(th, p, pmInDom_build(pmInDom_domain(id), INDOM_SENSOR))) < 0)
             return sts;
-        note_part(th, PART_TEMPERATURES, th->temperature_sts, p->error(p->ctx));
+        silent = hid_silent(th);
+        note_part(th, PART_TEMPERATURES, silent ? -EAGAIN : th->temperature_sts,
+                  silent ? "HID: no temperature sensor gave a reading" : p->error(p->ctx));
     }
     if (parts & PART_PRESSURE) {
         if ((th->pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)

@@ -18,10 +18,11 @@
  * connection is opened at the first read and closed at the source's
  * close. A Mac without an SMC (a VM), a refused open (macOS 27 refuses
  * unprivileged ones with kIOReturnNotPermitted: crystalidea/
- * macs-fan-control 908) and a read of which no call passed (the SMC is
- * busy around sleep and wake; Apple's own SMC clients read again then,
- * PowerManagement-1846.0.25 AppleSmartBatteryManager/AppleBatteryAuth.cpp:
- * 125-144) are tried again at retry.c's bounded rate, and every read
+ * macs-fan-control 908) and a read of which no call reached the SMC (it
+ * is busy around sleep and wake; a result from it, even a passing
+ * error, is an answer, and fails only its key; Apple's own SMC clients
+ * read again then, PowerManagement-1846.0.25 AppleSmartBatteryManager/
+ * AppleBatteryAuth.cpp:125-144) are tried again at retry.c's bounded rate, and every read
  * between says why. The bytes are recorded raw; thermal_decode.c decodes
  * them by type.
  */
@@ -80,7 +81,8 @@ fourcc(const char *s)
 }
 
 /* 0; -ENOENT for a key the SMC does not have, -EACCES for one it cannot
- * read; -EIO for any other failure, which passes (its text in smc->why). */
+ * read; -EIO for any other result, which passes, and for a call that did
+ * not reach the SMC (its text in smc->why). */
 static int
 smc_call(struct live_smc *smc, struct smc_call *in, struct smc_call *out)
 {
@@ -93,13 +95,9 @@ smc_call(struct live_smc *smc, struct smc_call *in, struct smc_call *out)
         smc->failed++;
         return -EIO;
     }
-    if (out->result != SMC_OK && out->result != SMC_NO_KEY && out->result != SMC_NOT_READABLE) {
-        snprintf(smc->why, sizeof(smc->why), "SMC result %#x", out->result);
-        smc->failed++;
-        return -EIO;
-    }
-    smc->passed++;
-    return out->result == SMC_OK ? 0 : out->result == SMC_NO_KEY ? -ENOENT : -EACCES;
+    smc->passed++;                  /* the SMC answered, whatever its result */
+    return out->result == SMC_OK ? 0 : out->result == SMC_NO_KEY ? -ENOENT
+           : out->result == SMC_NOT_READABLE ? -EACCES : -EIO;
 }
 
 static int

@@ -42,9 +42,6 @@ copies(void)
     return dbl_calls("IOHIDEventSystemClientCopyServices");
 }
 
-#define SECOND 1000000000ull
-#define WATCHED (10 * PLAT_RETRY_CAP_NS)  /* how long a test reads to see the rate of calls */
-
 static int
 read_status(struct platform *p)
 {
@@ -71,10 +68,10 @@ read_until_listed(struct platform *p, unsigned int n)
 {
     struct plat_reg_set set = { 0 };
 
-    for (uint64_t waited = 0; p->registry(p->ctx, SENSORS, &set) < 0 || set.n != n; waited += SECOND) {
+    for (uint64_t waited = 0; p->registry(p->ctx, SENSORS, &set) < 0 || set.n != n; waited += SECOND_NS) {
         if (waited > PLAT_RETRY_CAP_NS)
-            fail_msg("%u sensors not listed within %llu s", n, (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND));
-        dbl_clock_advance(SECOND);
+            fail_msg("%u sensors not listed within %llu s", n, (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND_NS));
+        dbl_clock_advance(SECOND_NS);
     }
     return set;
 }
@@ -246,9 +243,9 @@ test_services_that_come_and_go_are_followed_within_the_cap(void **state)
     set = read_until_listed(p, 1);
     assert_string_equal(set.entry[0].name, "PMU tdie3");
     before = copies();
-    for (uint64_t t = 0; t < WATCHED; t += SECOND) {
+    for (uint64_t t = 0; t < WATCHED; t += SECOND_NS) {
         read_sensors(p, 0);
-        dbl_clock_advance(SECOND);
+        dbl_clock_advance(SECOND_NS);
     }
     assert_in_range(copies() - before, WATCHED / PLAT_RETRY_CAP_NS - 1, WATCHED / PLAT_RETRY_CAP_NS);
 }

@@ -285,7 +285,7 @@ test_a_lost_subscription_is_made_again_at_a_bounded_rate(void **state)
     read_energy(p, 0);
     dbl_ioreport_provider_gone(cpu);
     samples = dbl_calls("IOReportCreateSamples");
-    tries = assert_backs_off(p, energy_status, -5, "IOReportCopyChannelsInGroup", 10 * PLAT_RETRY_CAP_NS);
+    tries = assert_backs_off(p, energy_status, -5, "IOReportCopyChannelsInGroup", WATCHED);
     assert_error_has(p, "IOReport IOReport:energy: no sample");
     assert_true(tries > 1);
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);     /* none while the channel is not listed */

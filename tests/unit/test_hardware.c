@@ -722,6 +722,35 @@ hid_gone_after_it_gave_sensors_is_logged_not_an_intel_mac(void **state)
     harness_log_stop();
 }
 
+/* Every HID sensor listed without a reading (hid_sensors.c lists the
+ * services so when none gives an event: hidd restarting, the services of
+ * a client made again silent too) takes every temperature away: said in
+ * pmcd.log when it starts and when it ends, as hidd refusing is. */
+static void
+hid_sensors_all_silent_are_logged(void **state)
+{
+    pmAtomValue v[1];
+    unsigned int unavailable, available;
+
+    (void)state;
+    harness_log_start();
+    for (int round = 0; round < 7; round++) {
+        int silent = round > 0 && round < 6;
+
+        reg_builder_reset(&b);
+        entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
+        if (!silent)
+            assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
+        fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+        assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), silent ? 0 : 1);   /* thermal.cpu.die */
+    }
+    unavailable = harness_log_lines("thermal: some metrics unavailable");
+    available = harness_log_lines("thermal: all metrics available again");
+    harness_log_stop();
+    assert_int_equal(unavailable, 1);
+    assert_int_equal(available, 1);
+}
+
 int
 main(void)
 {
@@ -746,6 +775,7 @@ main(void)
         cmocka_unit_test(energy_of_an_ultra_is_the_sum_of_its_dies),
         HARNESS_TEST(a_mac_without_a_battery_has_no_battery_values),
         HARNESS_TEST(hid_gone_after_it_gave_sensors_is_logged_not_an_intel_mac),
+        HARNESS_TEST(hid_sensors_all_silent_are_logged),
         HARNESS_TEST(the_battery_pack_is_asked_once_where_there_is_none),
         HARNESS_TEST(without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs),
     };

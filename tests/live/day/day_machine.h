@@ -7,9 +7,6 @@
 #ifndef PMDA_DARWIN_DAY_MACHINE_H
 #define PMDA_DARWIN_DAY_MACHINE_H
 
-/* A second of the double's virtual clock. */
-#define SECOND_NS 1000000000ull
-
 /* Describe the machine to a double just reset. */
 void machine_build(void);
 

@@ -21,6 +21,7 @@ void dbl_reset(void);
  * agree. dbl_clock_ns: nanoseconds since the reset. */
 void dbl_clock_advance(uint64_t ns);
 uint64_t dbl_clock_ns(void);
+#define SECOND_NS 1000000000ull     /* a second of the virtual clock */
 
 /* Faults: the nth call (1 = the next; 0 = every call from now on) of the
  * doubled function named fn fails with err: a Darwin errno for the POSIX

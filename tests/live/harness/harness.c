@@ -81,8 +81,6 @@ assert_steady(struct platform *p, void (*fn)(struct platform *p), unsigned int r
     assert_int_equal(last.tokens, first.tokens);
 }
 
-#define SECOND 1000000000ull
-
 unsigned int
 assert_backs_off(struct platform *p, int (*read)(struct platform *p), int expect, const char *fn,
                  uint64_t duration)
@@ -90,7 +88,7 @@ assert_backs_off(struct platform *p, int (*read)(struct platform *p), int expect
     uint64_t start = dbl_clock_ns(), last = start, gap = 0;
     unsigned int seen = dbl_calls(fn), tries = 0;
 
-    for (uint64_t t = start; t - start <= duration; t += SECOND) {
+    for (uint64_t t = start; t - start <= duration; t += SECOND_NS) {
         assert_int_equal(read(p), expect);
         if (dbl_calls(fn) != seen) {
             uint64_t waited = t - last;
@@ -98,16 +96,16 @@ assert_backs_off(struct platform *p, int (*read)(struct platform *p), int expect
             if (tries > 0 && (waited < PLAT_RETRY_FIRST_NS || waited > PLAT_RETRY_CAP_NS ||
                               (waited <= gap && waited < PLAT_RETRY_CAP_NS)))
                 fail_msg("%s called again after %llu s, the wait before %llu s", fn,
-                         (unsigned long long)(waited / SECOND), (unsigned long long)(gap / SECOND));
+                         (unsigned long long)(waited / SECOND_NS), (unsigned long long)(gap / SECOND_NS));
             gap = tries > 0 ? waited : 0;
             last = t;
             seen = dbl_calls(fn);
             tries++;
         }
-        dbl_clock_advance(SECOND);
+        dbl_clock_advance(SECOND_NS);
     }
-    if (dbl_clock_ns() - last > PLAT_RETRY_CAP_NS + SECOND)
-        fail_msg("%s not called for %llu s", fn, (unsigned long long)((dbl_clock_ns() - last) / SECOND));
+    if (dbl_clock_ns() - last > PLAT_RETRY_CAP_NS + SECOND_NS)
+        fail_msg("%s not called for %llu s", fn, (unsigned long long)((dbl_clock_ns() - last) / SECOND_NS));
     return tries;
 }
 

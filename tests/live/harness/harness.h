@@ -54,6 +54,9 @@ int live_test_teardown(void **state);
  * after them than after the first. */
 void assert_steady(struct platform *p, void (*fn)(struct platform *p), unsigned int rounds);
 
+/* How long a test reads to see the rate of a source's calls. */
+#define WATCHED (10 * PLAT_RETRY_CAP_NS)
+
 /* Calls read(p) once a second of the virtual clock for duration ns, each
  * answering expect; fails unless the calls of fn come in tries (reads
  * that call it) after waits that grow from PLAT_RETRY_FIRST_NS until
