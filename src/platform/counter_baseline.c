@@ -80,8 +80,9 @@ counter_baseline_value(struct counter_baseline *b, const char *key, uint64_t raw
         s->source = b->source;
         b->table.n++;
     } else if (s->source != b->source) {
-        s->offset = s->last - raw;  /* the new source's first reading is the last value given */
-        s->source = b->source;
+        if (raw < s->last - s->offset)
+            s->offset = s->last - raw;  /* counted from 0 again: its first reading is the last value given */
+        s->source = b->source;          /* at or above the old one's last reading: the same counter */
     }
     s->last = *out = raw + s->offset;
     s->reading = b->reading;

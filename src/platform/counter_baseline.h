@@ -1,10 +1,11 @@
 /*
  * Counters read from a source that can start over (a new IOReport
  * subscription, whose provider may have registered again and counted from
- * 0, or not): each continues from the last value given for it, so that what
- * the agent exports never steps back or jumps; what happened between the
- * last reading of the old source and the first of the new one is not
- * counted. Counters are found by a key (a channel and state); a key met
+ * 0, or not), so that what the agent exports never steps back or jumps: a
+ * counter the new source reads below the old one's last reading continues
+ * from the last value given (what happened between the two readings is not
+ * counted); one it reads at or above is the same counter, and goes on as
+ * read. Counters are found by a key (a channel and state); a key met
  * again within one reading is the next one of that name (an Ultra's
  * second die repeats its channels' names). Portable.
  */
