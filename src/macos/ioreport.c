@@ -321,26 +321,32 @@ resample(struct live_source *src, struct live_ioreport *r, size_t g, const char 
 
 /* A sample of group g's subscription. One that gives none may be dead
  * for good: it is given back, and made again and sampled at once, or when
- * the retry is due; a provider that keeps going away costs one new
- * subscription a PLAT_RETRY_FIRST_NS at most. */
+ * the retry is due. Each subscription made again waits longer than the
+ * last before the next (retry.c's doubling), until one outlives its wait:
+ * a provider that keeps going away, or a library that keeps giving no
+ * sample, costs one new subscription a PLAT_RETRY_CAP_NS at most. */
 static int
 sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char *match, CFDictionaryRef *out)
 {
     struct subscription *s = &r->group[g];
     int sts;
 
-    if (s->sub != NULL && (*out = r->api.create_samples(s->sub, s->subscribed, NULL)) != NULL)
+    if (s->sub != NULL && (*out = r->api.create_samples(s->sub, s->subscribed, NULL)) != NULL) {
+        if (s->retry.wait_ns != 0 && live_retry_due(&s->retry))
+            live_retry_after(src, &s->retry, 0);    /* outlived its wait: a loss is made good at once */
         return 0;
+    }
     s->lost |= s->sub != NULL;
     unsubscribe(s);
     if (!live_retry_due(&s->retry) && s->retry.status < 0)
         return live_retry_repeat(src, &s->retry);
     if (!live_retry_due(&s->retry))
-        return live_fail(src, -EIO, "IOReport %s: no sample; a subscription made again is not made again within %llu s",
-                         match, (unsigned long long)(PLAT_RETRY_FIRST_NS / 1000000000u));
-    if ((sts = live_retry_after(src, &s->retry, resample(src, r, g, match, out))) == 0)
-        live_retry_later(&s->retry);    /* not made again within the first wait, even if it dies at once */
-    return sts;
+        return live_fail(src, -EIO, "IOReport %s: no sample; the subscription was made again less than %llu s ago",
+                         match, (unsigned long long)(s->retry.wait_ns / 1000000000u));
+    if ((sts = resample(src, r, g, match, out)) < 0)
+        return live_retry_after(src, &s->retry, sts);
+    live_retry_spaced(&s->retry);
+    return 0;
 }
 
 static size_t

@@ -27,6 +27,13 @@ live_retry_later(struct live_retry *r)
     r->due_ns = live_clock_ns() + r->wait_ns;
 }
 
+void
+live_retry_spaced(struct live_retry *r)
+{
+    r->status = 0;
+    live_retry_later(r);
+}
+
 int
 live_retry_after(struct live_source *src, struct live_retry *r, int sts)
 {

@@ -221,16 +221,19 @@ test_a_state_channel_without_every_state_has_none(void **state)
 /* A channel's provider that registers again under a new entry ID (xnu-11417.101.15
  * iokit/Kernel/IOReporter.cpp:174) leaves the subscription without a
  * sample for good: the next read gives it back, makes it again from a
- * channel list copied anew, and reads that at once. Each value continues
- * from its last reading, whether the provider counts from 0 again or
- * not: none steps back, none jumps. */
+ * channel list copied anew, and reads that at once. A provider that counts
+ * from 0 again goes on from the last value (the time between is lost); one
+ * that counted on is served as it reads: none steps back, none jumps. */
 static void
 test_a_subscription_whose_provider_registered_again_is_made_again(void **state)
 {
-    static const int64_t counted_since[] = { 100, 9000 };  /* from 0 again; on as before */
+    static const struct {
+        int64_t raw;                    /* what the provider reads when it is back */
+        uint64_t given;
+    } back[] = { { 100, 4200 }, { 9000, 9000 } };   /* from 0 again; on as before */
 
     (void)state;
-    for (unsigned int k = 0; k < sizeof(counted_since) / sizeof(counted_since[0]); k++) {
+    for (unsigned int k = 0; k < sizeof(back) / sizeof(back[0]); k++) {
         struct platform p;
         unsigned int cpu, ecpu;
         struct plat_reg_set set;
@@ -245,19 +248,53 @@ test_a_subscription_whose_provider_registered_again_is_made_again(void **state)
         held = dbl_held();
         dbl_ioreport_provider_gone(cpu);
         dbl_ioreport_provider_back(cpu);
-        dbl_ioreport_set(cpu, counted_since[k]);
+        dbl_ioreport_set(cpu, back[k].raw);
         set = read_energy(&p, 0);
-        assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4200);
+        assert_int_equal(value_of(entry_named(&set, "CPU Energy")), back[k].given);
         assert_true(reg_number(reg_prop_in(entry_named(&set, "ECPU00"), "state", "IDLE"), &idle));
         assert_int_equal(idle, 1200);
-        dbl_ioreport_set(cpu, counted_since[k] + 250);
+        dbl_ioreport_set(cpu, back[k].raw + 250);
         set = read_energy(&p, 0);
-        assert_int_equal(value_of(entry_named(&set, "CPU Energy")), 4450);
+        assert_int_equal(value_of(entry_named(&set, "CPU Energy")), back[k].given + 250);
         assert_int_equal(dbl_calls("IOReportCreateSubscription"), 2);
         assert_int_equal(dbl_held().cf, held.cf);
         live_teardown(&p);
         assert_int_equal(dbl_held().cf, 0);
     }
+}
+
+/* A subscription that dies at every sample after it was made again (a
+ * provider that keeps registering again, or a library that keeps giving
+ * no sample) is made again after waits that grow to the cap, not at every
+ * read; one that outlives its wait is made good at once when it dies. */
+static void
+test_a_subscription_that_keeps_dying_is_made_again_ever_less_often(void **state)
+{
+    struct platform *p = *state;
+    unsigned int made;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    read_energy(p, 0);
+    for (uint64_t t = 0; t < WATCHED; t += SECOND_NS) {
+        struct plat_reg_set set;
+
+        dbl_fail("IOReportCreateSamples", 1, 1);     /* the standing subscription's sample */
+        (void)p->registry(p->ctx, ENERGY, &set);
+        dbl_clock_advance(SECOND_NS);
+    }
+    made = dbl_calls("IOReportCreateSubscription") - 1;
+    assert_true(made > 2);
+    assert_true(made <= 2 + WATCHED / PLAT_RETRY_CAP_NS + 6);  /* 1, 2, 4 ... 32 s, then once a cap */
+    dbl_fail("IOReportCreateSamples", 1, 0);           /* the last round's fault, if no sample took it: none */
+    dbl_clock_advance(PLAT_RETRY_CAP_NS);
+    read_energy(p, 0);                                  /* made again: waits a cap before the next */
+    for (uint64_t t = 0; t <= PLAT_RETRY_CAP_NS; t += SECOND_NS) {
+        read_energy(p, 0);
+        dbl_clock_advance(SECOND_NS);
+    }
+    dbl_fail("IOReportCreateSamples", 1, 1);
+    read_energy(p, 0);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription") - 1, made + 2);
 }
 
 static int
@@ -327,7 +364,7 @@ reregistering_round(struct platform *p)
 {
     dbl_ioreport_provider_gone(0);
     dbl_ioreport_provider_back(0);
-    dbl_clock_advance(PLAT_RETRY_FIRST_NS);
+    dbl_clock_advance(PLAT_RETRY_CAP_NS);
     read_energy(p, 0);
 }
 
@@ -636,6 +673,7 @@ main(void)
         T(test_channels_of_the_energy_model_group), T(test_state_channels_give_their_residencies),
         T(test_each_read_samples_the_one_subscription), T(test_an_invalid_value_is_no_value), T(test_a_state_channel_without_every_state_has_none),
         cmocka_unit_test(test_a_subscription_whose_provider_registered_again_is_made_again),
+        T(test_a_subscription_that_keeps_dying_is_made_again_ever_less_often),
         T(test_a_lost_subscription_is_made_again_at_a_bounded_rate),
         T(test_a_failed_sample_is_taken_again_from_a_new_subscription), T(test_subscriptions_made_again_hold_nothing_more),
         T(test_without_the_library_energy_is_unsupported),
