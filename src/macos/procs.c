@@ -228,9 +228,10 @@ live_proc_args(void *ctx, int32_t pid, struct plat_bytes *out)
             err = EPERM;
         return live_fail(src, -err, "KERN_PROCARGS2 of %d: %s", (int)pid, strerror(errno));
     }
-    /* A buffer too short gets argc and the strings' last bytes, and
-     * success (xnu-11417.101.15 bsd/kern/kern_sysctl.c:1553-1611): a full
-     * buffer does not begin with the path and arguments. */
+    /* A buffer too short gets argc, the bytes that end where the strings
+     * end (zeros after the first of them), and success (xnu-11417.101.15
+     * bsd/kern/kern_sysctl.c:1553-1611): a full buffer does not begin with
+     * the path and arguments. */
     if (len == src->args.cap)
         return live_fail(src, -EMSGSIZE, "KERN_PROCARGS2 of %d: cut short at %zu bytes", (int)pid, len);
     out->data = src->args.data;

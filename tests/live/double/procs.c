@@ -30,7 +30,7 @@
  *    is NODEV and e_tpgid 0 unless P_CONTROLT; p_usrpri, p_wchan and
  *    e_wmesg are never filled.
  *  - KERN_PROCARGS2 (kern_sysctl.c sysctl_procargsx): argc then the
- *    strings (their last bytes when the buffer is short: sysctl.c);
+ *    strings (cut as xnu cuts them when the buffer is short: sysctl.c);
  *    EINVAL for a process proc_find does not find or without a user
  *    stack, and, to anyone but root, for another user's.
  *  - getpwuid_r and getgrgid_r (Libinfo-600 lookup.subproj/libinfo.c,

@@ -197,6 +197,23 @@ copies_what_fits(const struct sysctl *s)
     return 0;
 }
 
+/* What a buffer of buflen bytes (after argc) too short for the len
+ * bytes of strings gets (xnu-11417.101.15 bsd/kern/kern_sysctl.c:1553-1604,
+ * sysctl_procargsx): the buflen bytes that end where the strings end, with
+ * success, of which all past round_page(buflen) from that end, less
+ * buflen, are zeros (kept from before rdar://25397314): with less than
+ * half a page, nothing but zeros. Pages are an arm64 process's. */
+#define PROCARGS_PAGE 16384u
+static void
+procargs_cut(unsigned char *out, size_t buflen, const unsigned char *strings, size_t len)
+{
+    size_t rounded = (buflen + PROCARGS_PAGE - 1) / PROCARGS_PAGE * PROCARGS_PAGE;
+    size_t kept = 2 * buflen > rounded ? 2 * buflen - rounded : 0;    /* from data to smallbuffer_start + buflen */
+
+    memset(out, 0, buflen);
+    memcpy(out, strings + len - buflen, kept);      /* buflen < len: the call is short */
+}
+
 static int
 answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
 {
@@ -239,12 +256,11 @@ answer(struct sysctl *s, void *oldp, size_t *oldlenp, const void *newp)
         break;
     case K_PROCARGS:
         if (oldp != NULL && *oldlenp < need) {
-            size_t tail = *oldlenp - sizeof(int32_t);
-
             if (*oldlenp <= sizeof(int32_t))
                 return fail(EINVAL);
             memcpy(oldp, value, sizeof(int32_t));
-            memcpy((unsigned char *)oldp + sizeof(int32_t), s->bytes + need - tail, tail);
+            procargs_cut((unsigned char *)oldp + sizeof(int32_t), *oldlenp - sizeof(int32_t), s->bytes + sizeof(int32_t),
+                         need - sizeof(int32_t));
             return 0;
         }
         break;
