@@ -181,8 +181,11 @@ live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_re
             (sts = reg_builder_data(&src->registry, "bytes", res.bytes, k->size)) < 0)
             return live_fail(src, sts, "SMC %s: %s", *name, strerror(-sts));
     }
-    if (smc->failed > 0 && smc->passed == 0)        /* asleep or waking */
+    if (smc->failed > 0 && smc->passed == 0) {      /* asleep or waking, or a connection gone bad */
+        IOServiceClose(smc->conn);                  /* the retry opens a new one */
+        smc->conn = IO_OBJECT_NULL;
         return live_retry_after(src, &smc->retry, live_fail(src, -EBUSY, "SMC: busy: %s", smc->why));
+    }
     live_retry_after(src, &smc->retry, 0);
     reg_builder_finish(&src->registry, out);
     return out->n > 0 ? 0 : live_fail(src, -ENOENT, "SMC: none of the keys of %s", q->match);

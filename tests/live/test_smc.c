@@ -310,8 +310,10 @@ test_an_open_not_permitted_says_so_and_is_asked_again_at_a_bounded_rate(void **s
     assert_int_equal(dbl_held().io, 0);
 }
 
-/* Asleep or waking, the SMC answers busy: reads say so and ask it at the
- * bounded rate; within the cap after it wakes, the keys read again. */
+/* Asleep or waking, the SMC answers busy: reads say so, the connection is
+ * closed (one that went bad for good would never answer again) and opened
+ * again at the bounded rate; within the cap after it wakes, the keys read
+ * again. */
 static void
 test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it(void **state)
 {
@@ -323,8 +325,11 @@ test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it(void **state)
     dbl_smc_key("TC0P", "sp78", sp78_41, 2);
     read_keys(p, TEMPERATURES, 0);
     dbl_smc_sleep_wake(WATCHED + SECOND_NS);            /* awake when the reads below end */
-    assert_backs_off(p, read_temperatures, -16, "IOConnectCallStructMethod", WATCHED);     /* EBUSY */
+    assert_int_equal(read_temperatures(p), -16);       /* EBUSY: the keys' reads */
     assert_error_has(p, "SMC: busy: (iokit/common) Device Busy");
+    assert_int_equal(dbl_held().io, 0);                 /* closed */
+    assert_backs_off(p, read_temperatures, -16, "IOServiceOpen", WATCHED);
+    assert_error_has(p, "SMC: IOServiceOpen(AppleSMC): (iokit/common) Device Busy");
     while (p->registry(p->ctx, TEMPERATURES, &set) < 0) {
         if ((waited += SECOND_NS) > PLAT_RETRY_CAP_NS)
             fail_msg("the SMC not read within %llu s of waking", (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND_NS));
