@@ -26,7 +26,7 @@ static const struct metric_row rows[] = {
 struct cpu_total_state {
     struct cpu_counters total;
     struct tick_rate rate;          /* hinv's, at the last refresh */
-    int held;                       /* this refresh read an older copy: no value this round */
+    int held;                       /* this refresh read below the last: no value this round */
     unsigned int logged_held;       /* collector_note_parts' */
 };
 
@@ -41,7 +41,7 @@ cpu_total_refresh(void *state, struct refresh_call *call)
         return collector_error(sts);
     s->held = cpu_counters_update(&s->total, &ticks);
     collector_note_parts("cpu_total", (unsigned int)s->held, &s->logged_held,
-                         "the host's CPU ticks read below the last reading: an older copy, not a wrap");
+                         "the host's CPU ticks read below the last reading: held, not taken for a wrap");
     s->rate.status = hinv_clock_hz(call->depends[0], &s->rate.hz);
     return 0;
 }
