@@ -309,7 +309,8 @@ write_processes(FILE *fp, const struct platform *p)
     /* the per-process calls may reuse the source's buffers: keep the list */
     if ((copy = malloc((set.n ? set.n : 1) * sizeof(*copy))) == NULL)
         return;
-    memcpy(copy, set.proc, set.n * sizeof(*copy));
+    if (set.n > 0)
+        memcpy(copy, set.proc, set.n * sizeof(*copy));     /* an empty list may be NULL */
     for (unsigned int i = 0; i < set.n; i++) {
         const struct plat_proc *proc = &copy[i];
 
