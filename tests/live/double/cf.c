@@ -337,6 +337,17 @@ CFDictionaryGetValue(CFDictionaryRef dict, const void *key)
     return NULL;
 }
 
+void *
+dbl_cf_get(const void *dict, const char *key)
+{
+    struct cfobj *d = typed(dict, T_DICTIONARY, "dbl_cf_get");
+
+    for (size_t i = 0; i < d->u.dict.n; i++)
+        if (d->u.dict.keys[i]->type == T_STRING && strcmp(d->u.dict.keys[i]->u.string, key) == 0)
+            return d->u.dict.values[i];
+    return NULL;
+}
+
 void
 CFDictionaryApplyFunction(CFDictionaryRef dict, CFDictionaryApplierFunction applier, void *context)
 {
