@@ -1,4 +1,6 @@
 #include "day_budgets.h"
+#include "day_machine.h"
+#include "day_silicon.h"
 #include "day_requests.h"
 #include "collector.h"
 #include "dbl.h"
@@ -29,18 +31,22 @@ struct budget {
     const char *one_more_each;
 };
 
-/* One call for each of ioreport.c's groups, each one family's. */
-#define ONE_PER_IOREPORT_GROUP                                                                                 \
-    { { &energy_collector, 1 }, { &cpucluster_collector, 1 }, { &cpucore_collector, 1 },                      \
-      { &gpu_pstate_collector, 1 } }
+/* IOReport, per group (dbl.h: the subgroup, or the group where the
+ * channels have none): one sample per subscribed group, and the first
+ * sample of a subscription made again in the request (after one that gave
+ * none: ioreport.c's resample); one subscription per group, made at the
+ * first read or again after it gave no sample. None for a group whose
+ * family the request does not refresh: nothing for clusters no one asked
+ * for. */
+#define IOREPORT_GROUP(family, group)                                                                          \
+    { "IOReportCreateSamples " group, { { &family, 1 } }, "IOReportCreateSubscription " group },              \
+    { "IOReportCreateSubscription " group, { { &family, 1 } }, NULL }
 
 static const struct budget budgets[] = {
-    /* One sample per subscribed group, and the first sample of a
-     * subscription made again in the request (after one that gave none:
-     * ioreport.c's resample). */
-    { "IOReportCreateSamples", ONE_PER_IOREPORT_GROUP, "IOReportCreateSubscription" },
-    /* A group's subscription, made at the first read or again after it gave no sample. */
-    { "IOReportCreateSubscription", ONE_PER_IOREPORT_GROUP, NULL },
+    IOREPORT_GROUP(energy_collector, MACHINE_ENERGY_GROUP),
+    IOREPORT_GROUP(cpucluster_collector, SILICON_CLUSTERS),
+    IOREPORT_GROUP(cpucore_collector, SILICON_CORES),
+    IOREPORT_GROUP(gpu_pstate_collector, SILICON_GPU),
     /* At most one copy of the HID services, and one client, per read of the temperatures. */
     { "IOHIDEventSystemClientCopyServices", { { &thermal_collector, 1 } } },
     { "IOHIDEventSystemClientCreate", { { &thermal_collector, 1 } } },

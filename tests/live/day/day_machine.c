@@ -186,9 +186,9 @@ machine_build(void)
     connections();
     smc();
     machine_sysctls();
-    energy_channels[0] = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 0);
-    energy_channels[1] = dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "mJ", 0);
-    energy_channels[2] = dbl_ioreport_simple("Energy Model", "ANE", NULL, "mJ", 0);
+    energy_channels[0] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "CPU Energy", NULL, "mJ", 0);
+    energy_channels[1] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "GPU Energy", NULL, "mJ", 0);
+    energy_channels[2] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "ANE", NULL, "mJ", 0);
     silicon_build(NCPU);
     hid_sensor = dbl_hid_sensor("PMU tdie1", TDIE_CELSIUS);
     dbl_hid_sensor("PMU tdie2", 40.25);

@@ -127,7 +127,7 @@ gpu_states(void)
 {
     struct channel *c = &channels[nchannels++];
 
-    c->id = dbl_ioreport_states("GPU Stats", "GPUPH", "GPU Performance States", "24Mticks");
+    c->id = dbl_ioreport_states("GPU Stats", "GPUPH", SILICON_GPU, "24Mticks");
     c->nclocks = GPU_CLOCKS;
     c->gpu = 1;
     dbl_ioreport_state(c->id, "OFF", 0);
@@ -172,14 +172,14 @@ silicon_build(unsigned int ncpu)
     cpus(ncpu);
     pmgr();
     dbl_ioreport_provider_next();
-    cluster_channel = cpu_channel("ECPU", "CPU Complex Performance States", e_table.nclocks);
-    cpu_channel("PCPU", "CPU Complex Performance States", p_table.nclocks);
+    cluster_channel = cpu_channel("ECPU", SILICON_CLUSTERS, e_table.nclocks);
+    cpu_channel("PCPU", SILICON_CLUSTERS, p_table.nclocks);
     for (unsigned int i = 0; i < ncpu; i++) {
         char name[16];
         int efficiency = i < ncpu / 2;
 
         snprintf(name, sizeof(name), "%cCPU%u", efficiency ? 'E' : 'P', efficiency ? i : i - ncpu / 2);
-        cpu_channel(name, "CPU Core Performance States", efficiency ? e_table.nclocks : p_table.nclocks);
+        cpu_channel(name, SILICON_CORES, efficiency ? e_table.nclocks : p_table.nclocks);
     }
     dbl_ioreport_provider_next();
     gpu_states();

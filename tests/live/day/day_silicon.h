@@ -6,6 +6,11 @@
 #ifndef PMDA_DARWIN_DAY_SILICON_H
 #define PMDA_DARWIN_DAY_SILICON_H
 
+/* IOReport's subgroups of the performance states, as the channels give them. */
+#define SILICON_CLUSTERS "CPU Complex Performance States"
+#define SILICON_CORES "CPU Core Performance States"
+#define SILICON_GPU "GPU Performance States"
+
 /* Describe it to a double just reset: ncpu CPUs, the first half
  * efficiency cores (as on M1 and M2), the rest performance cores. */
 void silicon_build(unsigned int ncpu);

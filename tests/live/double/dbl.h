@@ -232,6 +232,10 @@ void dbl_ioreport_provider_next(void);
 void dbl_ioreport_empty_group(int as_null);
 void dbl_ioreport_provider_gone(unsigned int channel);
 void dbl_ioreport_provider_back(unsigned int channel);
+/* IOReportCreateSubscription and IOReportCreateSamples are also counted
+ * and failed per group, as "IOReportCreateSamples CPU Core Performance
+ * States": the subgroup of the channels they are given, or their group
+ * where they have none ("IOReportCreateSamples Energy Model"). */
 
 /* HID temperature services: a sensor's "Product" (NULL: it has none) and
  * reading, changed later or taken away (no event); a service going away

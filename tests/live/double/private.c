@@ -422,6 +422,22 @@ IOReportCopyChannelsInGroup(CFStringRef group, CFStringRef subgroup, uint64_t a,
     return dict;
 }
 
+/* Whether a call of fn for these channels fails, counted (dbl_calls) and
+ * failed (dbl_fail) under "fn SUBGROUP" too, or "fn GROUP" for channels
+ * of no subgroup: a call for one group, as the first channel's. */
+static int
+failing_for(const char *fn, CFArrayRef list)
+{
+    const struct channel *c;
+    char name[64];
+
+    if (CFArrayGetCount(list) == 0)
+        return 0;
+    c = &channels[number_of(CFArrayGetValueAtIndex(list, 0), "Channel")];
+    snprintf(name, sizeof(name), "%s %s", fn, c->has_subgroup ? c->subgroup : c->group);
+    return dbl_failing(name);
+}
+
 /* A subscription: an object of its own kind (CF data with a mark). */
 static const char subscription_mark[] = "IOReportSubscription";
 
@@ -430,11 +446,15 @@ IOReportCreateSubscription(void *a, CFMutableDictionaryRef chans, CFMutableDicti
                            CFTypeRef e)
 {
     CFTypeRef list;
+    int failed;
 
     if (a != NULL || chans == NULL || d != 0 || e != NULL || subscribed == NULL)
         dbl_violation("IOReportCreateSubscription with arguments no peer passes");
     list = value_of(chans, "IOReportChannels");
-    if (dbl_failing("IOReportCreateSubscription") || list == NULL || CFArrayGetCount(list) == 0)
+    failed = dbl_failing("IOReportCreateSubscription");
+    if (list != NULL)
+        failed |= failing_for("IOReportCreateSubscription", list);
+    if (failed || list == NULL || CFArrayGetCount(list) == 0)
         return NULL;
     *subscribed = dbl_cf_copy(chans);
     return dbl_cf_data(subscription_mark, sizeof(subscription_mark));
@@ -449,7 +469,7 @@ IOReportCreateSamples(CFTypeRef sub, CFMutableDictionaryRef chans, CFTypeRef unu
     if (sub == NULL || CFGetTypeID(sub) != CFDataGetTypeID() || CFDataGetLength(sub) != sizeof(subscription_mark) ||
         memcmp(CFDataGetBytePtr(sub), subscription_mark, sizeof(subscription_mark)) != 0 || unused != NULL)
         dbl_violation("IOReportCreateSamples without a subscription");
-    if (dbl_failing("IOReportCreateSamples"))
+    if ((dbl_failing("IOReportCreateSamples") | failing_for("IOReportCreateSamples", list)) != 0)
         return NULL;
     for (CFIndex i = 0; i < CFArrayGetCount(list); i++) {
         const struct channel *c = &channels[number_of(CFArrayGetValueAtIndex(list, i), "Channel")];
