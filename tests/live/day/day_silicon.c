@@ -84,6 +84,31 @@ pmgr(void)
                    arm_io);
 }
 
+/* The GPU's accelerator below its device-tree node, with the statistics
+ * a real one gives (real-macs gpu/m1pro-or-max-macos12.6-stats1094.txt:
+ * utilizations in %, unified memory in bytes): busy as its performance
+ * states say, the tiler half of that; its model, cores and memory as
+ * tests/fixtures/ioreg/m2-gpu.txt has them. Gauges: they do not move. */
+static void
+gpu_accelerator(void)
+{
+    unsigned int node = dbl_reg_entry(0x1000002a1, "gpu", NULL, "AppleARMIODevice", NULL), agx;
+    void *stats = dbl_cf_dict(), *props = dbl_cf_dict();
+
+    dbl_cf_put(stats, "Device Utilization %", dbl_cf_number(GPU_BUSY_PERCENT));
+    dbl_cf_put(stats, "Renderer Utilization %", dbl_cf_number(GPU_BUSY_PERCENT));
+    dbl_cf_put(stats, "Tiler Utilization %", dbl_cf_number(GPU_BUSY_PERCENT / 2));
+    dbl_cf_put(stats, "In use system memory", dbl_cf_number(612368384));
+    dbl_cf_put(stats, "Alloc system memory", dbl_cf_number(1489403904));
+    dbl_cf_put(props, "model", dbl_cf_string("Apple M2"));
+    dbl_cf_put(props, "gpu-core-count", dbl_cf_number(10));
+    dbl_cf_put(props, "PerformanceStatistics", stats);
+    dbl_reg_attach(node, "IOService", DBL_REG_ROOT);
+    agx = dbl_reg_entry(0x1000005c3, "AGXAcceleratorG14G", NULL, "AGXAcceleratorG14G", props);
+    dbl_reg_superclass(agx, "IOAccelerator");
+    dbl_reg_attach(agx, "IOService", node);
+}
+
 /* /cpus and its CPUs, each with the two properties the agent reads. */
 static void
 cpus(unsigned int ncpu)
@@ -171,6 +196,7 @@ silicon_build(unsigned int ncpu)
 {
     cpus(ncpu);
     pmgr();
+    gpu_accelerator();
     dbl_ioreport_provider_next();
     cluster_channel = cpu_channel("ECPU", SILICON_CLUSTERS, e_table.nclocks);
     cpu_channel("PCPU", SILICON_CLUSTERS, p_table.nclocks);
