@@ -170,10 +170,10 @@ silicon_sysctls(unsigned int ncpu)
 {
     static const struct {
         const char *name;
-        uint64_t value[PLAT_PL_N];      /* the CPU counts are ncpu's halves; no L3: the sysctls are absent */
+        uint64_t value[PLAT_PL_N];      /* no L3: the sysctls are absent */
     } levels[] = {
-        { "Performance", { [PLAT_PL_L1ICACHESIZE] = 196608, 131072, 16777216, 4 } },
-        { "Efficiency", { [PLAT_PL_L1ICACHESIZE] = 131072, 65536, 4194304, 4 } },
+        { "Performance", { [PLAT_PL_L1ICACHESIZE] = 196608, 131072, 16777216 } },
+        { "Efficiency", { [PLAT_PL_L1ICACHESIZE] = 131072, 65536, 4194304 } },
     };
     char name[64];
 
@@ -182,7 +182,8 @@ silicon_sysctls(unsigned int ncpu)
         snprintf(name, sizeof(name), "hw.perflevel%u.name", l);
         dbl_sysctl_string(name, levels[l].name);
         for (unsigned int f = 0; f < PLAT_PL_N; f++) {
-            uint64_t value = f == PLAT_PL_PHYSICALCPU || f == PLAT_PL_LOGICALCPU ? ncpu / 2 : levels[l].value[f];
+            int per_level = f == PLAT_PL_PHYSICALCPU || f == PLAT_PL_LOGICALCPU || f == PLAT_PL_CPUSPERL2;
+            uint64_t value = per_level ? ncpu / 2 : levels[l].value[f];    /* a level's CPUs share its L2 */
 
             snprintf(name, sizeof(name), "hw.perflevel%u.%s", l, plat_perflevel_fields[f]);
             if (value != 0)
