@@ -1,5 +1,6 @@
 #include "day_faults.h"
 #include "day_machine.h"
+#include "day_silicon.h"
 #include "harness.h"            /* Darwin's kern_return_t and SMC results; errno 1 to 34 are Linux's */
 
 #include <errno.h>
@@ -42,8 +43,15 @@ static void volume_mounted(void) { machine_mount_volume(); }
 #define CALL(fn) { #fn " fails", fail_##fn, clear_##fn, 0, NULL }
 #define CALL_RETRY(fn, retry) { #fn " fails", fail_##fn, clear_##fn, retry, NULL }
 
-static void provider_gone(void) { dbl_ioreport_provider_gone(machine_energy_channel()); }
-static void provider_back(void) { dbl_ioreport_provider_back(machine_energy_channel()); }
+/* A provider of each IOReport group registers again (a new entry ID). */
+#define PROVIDER_FAULT(group, channel)                                                                         \
+    static void group##_gone(void) { dbl_ioreport_provider_gone(channel()); }                                \
+    static void group##_back(void) { dbl_ioreport_provider_back(channel()); }
+PROVIDER_FAULT(energy, machine_energy_channel)
+PROVIDER_FAULT(cpu_stats, silicon_cpu_channel)
+PROVIDER_FAULT(gpu_stats, silicon_gpu_channel)
+static void gpu_state_invalid(void) { silicon_gpu_invalid(1); }
+static void gpu_state_valid(void) { silicon_gpu_invalid(0); }
 /* A Stats-like poller of both host_statistics flavors, 20 calls a second,
  * its answers landing in the cache 50 ms after it took them. */
 static void stats_polls(void) { dbl_host_poller(20, 50000000ull); }
@@ -59,7 +67,10 @@ const struct day_fault day_faults[] = {
     CALL_RETRY(IOReportCreateSamples, RETRY_S),
     CALL_RETRY(IOHIDEventSystemClientCopyServices, RETRY_S),
     CALL_RETRY(IOHIDEventSystemClientCreate, RETRY_S),
-    { "the Energy Model's provider registers again", provider_gone, provider_back, RETRY_S, NULL },
+    { "the Energy Model's provider registers again", energy_gone, energy_back, RETRY_S, NULL },
+    { "CPU Stats' provider registers again", cpu_stats_gone, cpu_stats_back, RETRY_S, NULL },
+    { "GPU Stats' provider registers again", gpu_stats_gone, gpu_stats_back, RETRY_S, NULL },
+    { "a GPU state reports kIOReportInvalidValue", gpu_state_invalid, gpu_state_valid, 0, NULL },
     { "Stats polls host_statistics", stats_polls, stats_quits, 0, NULL },
     CALL(processor_set_statistics),
     CALL(gettimeofday),

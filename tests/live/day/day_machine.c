@@ -1,4 +1,5 @@
 #include "day_machine.h"
+#include "day_silicon.h"
 #include "dbl.h"
 #include "platform.h"
 #include "pcblist_build.h"
@@ -7,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NCPU 8
+#define NCPU 4
 #define HZ 100                      /* kern.clockrate's hz: each CPU's ticks a second */
 #define PAGE_SIZE 16384             /* Apple Silicon */
 #define CPU_STATES 4
@@ -149,7 +150,7 @@ machine_sysctls(void)
     sysctl_group_ints(PLAT_SYSCTL_GAUGE, NCPU, 4);     /* a counter is 8 bytes (machine_tick), a gauge 4 */
     dbl_sysctl_int("kern.memorystatus_vm_pressure_level", 1, 4);    /* normal */
     dbl_sysctl_int("kern.memorystatus_level", 60, 4);
-    dbl_sysctl_error("hw.nperflevels", 2);                              /* ENOENT: as before macOS 12 */
+    silicon_sysctls(NCPU);
 }
 
 /* As getfsstat lists APFS volumes: MNT_LOCAL and, for / , MNT_ROOTFS. */
@@ -173,8 +174,6 @@ machine_mount_volume(void)
 void
 machine_build(void)
 {
-    unsigned int states;
-
     dbl_mach_page_size(PAGE_SIZE);
     dbl_mach_timebase(125, 3);
     dbl_mach_load(500, 2000);
@@ -187,12 +186,10 @@ machine_build(void)
     connections();
     smc();
     machine_sysctls();
-    energy_channels[0] = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 0);
-    energy_channels[1] = dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "mJ", 0);
-    energy_channels[2] = dbl_ioreport_simple("Energy Model", "ANE", NULL, "mJ", 0);
-    states = dbl_ioreport_states("GPU Stats", "GPUPH", "GPU Performance States", "24Mticks");
-    dbl_ioreport_state(states, "OFF", 100);
-    dbl_ioreport_state(states, "P1", 7);
+    energy_channels[0] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "CPU Energy", NULL, "mJ", 0);
+    energy_channels[1] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "GPU Energy", NULL, "mJ", 0);
+    energy_channels[2] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "ANE", NULL, "mJ", 0);
+    silicon_build(NCPU);
     hid_sensor = dbl_hid_sensor("PMU tdie1", TDIE_CELSIUS);
     dbl_hid_sensor("PMU tdie2", 40.25);
     machine_tick(0);
@@ -202,6 +199,7 @@ void
 machine_tick(unsigned int second)
 {
     cpus_at(second);
+    silicon_tick(second, USER_TICKS + SYSTEM_TICKS + NICE_TICKS, HZ);
     dbl_mach_vm((uint64_t)VM_STEP * second, 0);
     interfaces_at(second);
     protocols_at(second);

@@ -21,6 +21,9 @@ void machine_sysctls(void);
 unsigned int machine_hid_sensor(void);
 void machine_hid_reading(void);
 
+/* IOReport's group of the energy counters. */
+#define MACHINE_ENERGY_GROUP "Energy Model"
+
 /* An Energy Model channel (its provider the faults take away). */
 unsigned int machine_energy_channel(void);
 

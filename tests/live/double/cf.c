@@ -19,6 +19,7 @@
 #include "double.h"
 
 #include <CoreFoundation/CoreFoundation.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,6 +338,17 @@ CFDictionaryGetValue(CFDictionaryRef dict, const void *key)
     return NULL;
 }
 
+void *
+dbl_cf_get(const void *dict, const char *key)
+{
+    struct cfobj *d = typed(dict, T_DICTIONARY, "dbl_cf_get");
+
+    for (size_t i = 0; i < d->u.dict.n; i++)
+        if (d->u.dict.keys[i]->type == T_STRING && strcmp(d->u.dict.keys[i]->u.string, key) == 0)
+            return d->u.dict.values[i];
+    return NULL;
+}
+
 void
 CFDictionaryApplyFunction(CFDictionaryRef dict, CFDictionaryApplierFunction applier, void *context)
 {
@@ -416,10 +428,38 @@ dbl_cf_opaque(void)
     return make(T_OPAQUE);
 }
 
+/* The keys the double's own dictionaries are given by name, each made
+ * once and kept as a constant (never freed, not counted alive), as a
+ * CFSTR is: a day's samples put thousands a second. Half the table at
+ * most; past that a key is made each time. */
+#define KEYS 2048
+static struct cfobj key_objs[KEYS];
+static unsigned int nkeys;
+
+static struct cfobj *
+key_named(const char *key)
+{
+    uint32_t h = 2166136261u;           /* FNV-1a */
+    unsigned int at;
+
+    for (const char *c = key; *c != '\0'; c++)
+        h = (h ^ (unsigned char)*c) * 16777619u;
+    for (at = h % KEYS; key_objs[at].magic == MAGIC; at = (at + 1) % KEYS)
+        if (strcmp(key_objs[at].u.string, key) == 0)
+            return &key_objs[at];
+    if (nkeys == KEYS / 2)
+        return dbl_cf_string(key);
+    key_objs[at] = (struct cfobj){ NULL, MAGIC, T_STRING, 1, 1, { .string = strdup(key) } };
+    if (key_objs[at].u.string == NULL)
+        dbl_violation("out of memory");
+    nkeys++;
+    return &key_objs[at];
+}
+
 void
 dbl_cf_put(void *dict, const char *key, void *value)
 {
-    struct cfobj *k = (struct cfobj *)dbl_cf_string(key);
+    struct cfobj *k = key_named(key);
 
     dict_put(typed(dict, T_DICTIONARY, "dbl_cf_put"), k, obj(value, "dbl_cf_put"));
     CFRelease(k);

@@ -225,9 +225,18 @@ unsigned int dbl_ioreport_simple(const char *group, const char *name, const char
 unsigned int dbl_ioreport_states(const char *group, const char *name, const char *subgroup, const char *unit);
 void dbl_ioreport_state(unsigned int channel, const char *state, int64_t residency);
 void dbl_ioreport_set(unsigned int channel, int64_t value);
+/* A state channel's state (its index, in the order added) gets another
+ * residency. The channels added from now on are another provider's, so
+ * that a test can take one provider away and leave the others. */
+void dbl_ioreport_residency(unsigned int channel, unsigned int state, int64_t residency);
+void dbl_ioreport_provider_next(void);
 void dbl_ioreport_empty_group(int as_null);
 void dbl_ioreport_provider_gone(unsigned int channel);
 void dbl_ioreport_provider_back(unsigned int channel);
+/* IOReportCreateSubscription and IOReportCreateSamples are also counted
+ * and failed per group, as "IOReportCreateSamples CPU Core Performance
+ * States": the subgroup of the channels they are given, or their group
+ * where they have none ("IOReportCreateSamples Energy Model"). */
 
 /* HID temperature services: a sensor's "Product" (NULL: it has none) and
  * reading, changed later or taken away (no event); a service going away

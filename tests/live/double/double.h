@@ -33,6 +33,9 @@ void dbl_private_reset(void);
 void *dbl_cf_retain(void *o);
 void *dbl_cf_copy(const void *o);
 void *dbl_cf_opaque(void);
+/* The value of a dictionary the double made at a string key, or NULL:
+ * the double reading its own objects, without making a key to ask. */
+void *dbl_cf_get(const void *dict, const char *key);
 
 /* The port names of one kind held (mach.c; the kind is dbl_mach.h's). */
 long dbl_ports_of(int kind);

@@ -203,7 +203,7 @@ static struct channel {
 } *channels;
 static unsigned int nchannels;
 static int empty_group_is_null;
-static uint64_t last_driver = 1;    /* every channel's provider until one registers again */
+static uint64_t last_driver = 1;    /* the provider of the channels added now (dbl_ioreport_provider_next) */
 
 enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };
 #define INVALID_VALUE INT64_MIN     /* kIOReportInvalidValue */
@@ -268,6 +268,20 @@ dbl_ioreport_set(unsigned int channel, int64_t value)
 }
 
 void
+dbl_ioreport_residency(unsigned int channel, unsigned int state, int64_t residency)
+{
+    if (channel >= nchannels || channels[channel].format != FORMAT_STATE || state >= channels[channel].nstates)
+        dbl_violation("dbl_ioreport_residency(%u, %u): no such state", channel, state);
+    channels[channel].residency[state] = residency;
+}
+
+void
+dbl_ioreport_provider_next(void)
+{
+    last_driver++;
+}
+
+void
 dbl_ioreport_empty_group(int as_null)
 {
     empty_group_is_null = as_null;
@@ -316,11 +330,7 @@ text_of(CFStringRef s, char *out, size_t len, const char *caller)
 static CFTypeRef
 value_of(CFDictionaryRef dict, const char *key)
 {
-    CFStringRef k = dbl_cf_string(key);
-    CFTypeRef v = CFDictionaryGetValue(dict, k);
-
-    CFRelease(k);
-    return v;
+    return dbl_cf_get(dict, key);
 }
 
 static int64_t
@@ -335,35 +345,39 @@ number_of(CFDictionaryRef dict, const char *key)
     return n;
 }
 
-/* A channel as a list or a sample holds it: its name, group, subgroup and
- * unit, its number in the table, and in a sample its values. */
+/* A channel as a list or a sample holds it: its format and, in a sample,
+ * its values (first, and each state's name and residency in arrays at its
+ * index: every state read asks for them), then its name, group, subgroup and
+ * unit and its number in the table. */
 static void *
 channel_dict(unsigned int i, int sampled)
 {
     const struct channel *c = &channels[i];
     void *d = dbl_cf_dict();
 
+    dbl_cf_put(d, "Format", dbl_cf_number(c->format));
+    if (sampled) {
+        void *names = dbl_cf_array(), *residencies = dbl_cf_array();
+
+        dbl_cf_put(d, "Value", dbl_cf_number(c->value));
+        dbl_cf_put(d, "States", dbl_cf_number(c->nstates));
+        for (unsigned int s = 0; s < c->nstates; s++) {
+            dbl_cf_append(names, dbl_cf_string(c->state[s]));
+            dbl_cf_append(residencies, dbl_cf_number(c->residency[s]));
+        }
+        if (c->unnamed)
+            dbl_cf_release(names);
+        else
+            dbl_cf_put(d, "StateNames", names);
+        dbl_cf_put(d, "Residencies", residencies);
+    }
     dbl_cf_put(d, "IOReportGroupName", dbl_cf_string(c->group));
     dbl_cf_put(d, "IOReportChannelName", dbl_cf_string(c->name));
     if (c->has_subgroup)
         dbl_cf_put(d, "IOReportSubGroupName", dbl_cf_string(c->subgroup));
     dbl_cf_put(d, "Unit", dbl_cf_string(c->unit));
-    dbl_cf_put(d, "Format", dbl_cf_number(c->format));
     dbl_cf_put(d, "Channel", dbl_cf_number(i));
     dbl_cf_put(d, "DriverID", dbl_cf_number((int64_t)c->driver));
-    if (!sampled)
-        return d;
-    dbl_cf_put(d, "Value", dbl_cf_number(c->value));
-    for (unsigned int s = 0; s < c->nstates; s++) {
-        char key[32];
-
-        snprintf(key, sizeof(key), "State%u", s);
-        if (!c->unnamed)
-            dbl_cf_put(d, key, dbl_cf_string(c->state[s]));
-        snprintf(key, sizeof(key), "Residency%u", s);
-        dbl_cf_put(d, key, dbl_cf_number(c->residency[s]));
-    }
-    dbl_cf_put(d, "States", dbl_cf_number(c->nstates));
     return d;
 }
 
@@ -408,6 +422,22 @@ IOReportCopyChannelsInGroup(CFStringRef group, CFStringRef subgroup, uint64_t a,
     return dict;
 }
 
+/* Whether a call of fn for these channels fails, counted (dbl_calls) and
+ * failed (dbl_fail) under "fn SUBGROUP" too, or "fn GROUP" for channels
+ * of no subgroup: a call for one group, as the first channel's. */
+static int
+failing_for(const char *fn, CFArrayRef list)
+{
+    const struct channel *c;
+    char name[64];
+
+    if (CFArrayGetCount(list) == 0)
+        return 0;
+    c = &channels[number_of(CFArrayGetValueAtIndex(list, 0), "Channel")];
+    snprintf(name, sizeof(name), "%s %s", fn, c->has_subgroup ? c->subgroup : c->group);
+    return dbl_failing(name);
+}
+
 /* A subscription: an object of its own kind (CF data with a mark). */
 static const char subscription_mark[] = "IOReportSubscription";
 
@@ -416,11 +446,15 @@ IOReportCreateSubscription(void *a, CFMutableDictionaryRef chans, CFMutableDicti
                            CFTypeRef e)
 {
     CFTypeRef list;
+    int failed;
 
     if (a != NULL || chans == NULL || d != 0 || e != NULL || subscribed == NULL)
         dbl_violation("IOReportCreateSubscription with arguments no peer passes");
     list = value_of(chans, "IOReportChannels");
-    if (dbl_failing("IOReportCreateSubscription") || list == NULL || CFArrayGetCount(list) == 0)
+    failed = dbl_failing("IOReportCreateSubscription");
+    if (list != NULL)
+        failed |= failing_for("IOReportCreateSubscription", list);
+    if (failed || list == NULL || CFArrayGetCount(list) == 0)
         return NULL;
     *subscribed = dbl_cf_copy(chans);
     return dbl_cf_data(subscription_mark, sizeof(subscription_mark));
@@ -435,7 +469,7 @@ IOReportCreateSamples(CFTypeRef sub, CFMutableDictionaryRef chans, CFTypeRef unu
     if (sub == NULL || CFGetTypeID(sub) != CFDataGetTypeID() || CFDataGetLength(sub) != sizeof(subscription_mark) ||
         memcmp(CFDataGetBytePtr(sub), subscription_mark, sizeof(subscription_mark)) != 0 || unused != NULL)
         dbl_violation("IOReportCreateSamples without a subscription");
-    if (dbl_failing("IOReportCreateSamples"))
+    if ((dbl_failing("IOReportCreateSamples") | failing_for("IOReportCreateSamples", list)) != 0)
         return NULL;
     for (CFIndex i = 0; i < CFArrayGetCount(list); i++) {
         const struct channel *c = &channels[number_of(CFArrayGetValueAtIndex(list, i), "Channel")];
@@ -515,23 +549,23 @@ state_index_read(CFDictionaryRef ch, int32_t index, const char *caller)
 static CFStringRef
 IOReportStateGetNameForIndex(CFDictionaryRef ch, int32_t index)
 {
-    char key[32];
+    CFArrayRef names;
 
     if (!sampled(ch, FORMAT_STATE) || index < 0 || (uint64_t)index >= IOReportStateGetCount(ch))
         return NULL;
-    snprintf(key, sizeof(key), "State%d", index);
-    return value_of(ch, key);
+    names = value_of(ch, "StateNames");
+    return names != NULL ? CFArrayGetValueAtIndex(names, index) : NULL;
 }
 
 static int64_t
 IOReportStateGetResidency(CFDictionaryRef ch, int32_t index)
 {
-    char key[32];
+    int64_t residency = 0;
 
     if (!state_index_read(ch, index, "IOReportStateGetResidency"))
         return INVALID_VALUE;
-    snprintf(key, sizeof(key), "Residency%d", index);
-    return number_of(ch, key);
+    CFNumberGetValue(CFArrayGetValueAtIndex(value_of(ch, "Residencies"), index), kCFNumberSInt64Type, &residency);
+    return residency;
 }
 
 /* ---- The HID event system ---- */
