@@ -1,4 +1,5 @@
 #include "day_machine.h"
+#include "day_disk.h"
 #include "day_silicon.h"
 #include "dbl.h"
 #include "platform.h"
@@ -190,6 +191,7 @@ machine_build(void)
     energy_channels[1] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "GPU Energy", NULL, "mJ", 0);
     energy_channels[2] = dbl_ioreport_simple(MACHINE_ENERGY_GROUP, "ANE", NULL, "mJ", 0);
     silicon_build(NCPU);
+    disk_build();
     hid_sensor = dbl_hid_sensor("PMU tdie1", TDIE_CELSIUS);
     dbl_hid_sensor("PMU tdie2", 40.25);
     machine_tick(0);
@@ -200,6 +202,7 @@ machine_tick(unsigned int second)
 {
     cpus_at(second);
     silicon_tick(second, USER_TICKS + SYSTEM_TICKS + NICE_TICKS, HZ);
+    disk_tick(second);
     dbl_mach_vm((uint64_t)VM_STEP * second, 0);
     interfaces_at(second);
     protocols_at(second);
