@@ -333,7 +333,7 @@ struct plat_netif {
 #define PLAT_MAX_NETIFS 1024
 
 /*
- * IORegistry entries as plain data. One live file (darwin/registry.c)
+ * IORegistry entries as plain data. One live file (src/macos/registry.c)
  * reads the registry; it decides and converts nothing. A property is a key
  * path (nested dictionary keys and array indexes joined by '.', each part
  * escaped as registry_set.h says) and a value: a number (the 64 bits the
@@ -380,7 +380,7 @@ struct plat_reg_query {
  * Sources outside the registry that answer in the same shape have a match
  * with a prefix that names them (one live file each, resolved at run time
  * where the interface is private):
- *   "IOReport:NAME"  the channels of an IOReport group (darwin/ioreport.c):
+ *   "IOReport:NAME"  the channels of an IOReport group (src/macos/ioreport.c):
  *                    "energy" ("Energy Model"), "cpu-clusters" and
  *                    "cpu-cores" ("CPU Stats", its subgroups "CPU Complex
  *                    Performance States" and "CPU Core Performance
@@ -389,17 +389,18 @@ struct plat_reg_query {
  *                    named as the channel; props "subgroup" and "unit"
  *                    (text), "value" (simple channels) and "state.STATE"
  *                    (state residencies, in the order IOReport gives them);
- *                    values are counters, since boot, that continue across
- *                    a subscription made again (one whose channel's
- *                    provider went away or registered again gives no
- *                    sample ever again: the live source makes it again,
- *                    asking as often as PLAT_RETRY_FIRST_NS says below)
- *   "HID:temperature" the HID temperature services (darwin/hid_sensors.c):
+ *                    values are counters, since boot, that never step
+ *                    back across a subscription made again (one whose
+ *                    channel's provider went away or registered again
+ *                    gives no sample ever again: the live source makes it
+ *                    again at the rate below, each time waiting longer
+ *                    than the last; counter_baseline.h)
+ *   "HID:temperature" the HID temperature services (src/macos/hid_sensors.c):
  *                    name the service's "Product", prop "celsius" (float)
- *   "SMC:NAME"       the SMC keys listed in keys (darwin/smc.c): entries are
+ *   "SMC:NAME"       the SMC keys listed in keys (src/macos/smc.c): entries are
  *                    the keys the SMC has, props "type" (the four-character
  *                    data type) and "bytes" (its raw value)
- *   "notify:NAME"    the state of a notify(3) name (darwin/notify_state.c):
+ *   "notify:NAME"    the state of a notify(3) name (src/macos/notify_state.c):
  *                    one entry, prop "state" (number)
  */
 /* A private source that fails (no HID temperature service, an SMC that

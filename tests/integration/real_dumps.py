@@ -109,7 +109,7 @@ SMC_LINE = re.compile(r"^\[(?P<key>.{4})\] type \[(?P<type>.{4})\] [0-9A-Fa-f]{8
 
 
 def smc_records(dump, queries):
-    """The records of the SMC keys each query reads (live: darwin/smc.c): an
+    """The records of the SMC keys each query reads (live: src/macos/smc.c): an
     entry per key the SMC has, id its four characters, props type and, where
     it could be read, its bytes."""
     found = {}
@@ -135,7 +135,7 @@ HID_BAR = re.compile(r"^\s*(?P<name>\S.*?)\s*\|\s*(?P<celsius>-?[0-9.]+)\s*$")
 
 
 def hid_records(dump):
-    """The HID temperature services a listing names (live: darwin/hid_sensors.c):
+    """The HID temperature services a listing names (live: src/macos/hid_sensors.c):
     an entry per sensor, named by its Product, prop celsius. iSMC's table
     is read by its header's columns: DESCRIPTION is the name."""
     sensors, columns = [], None
