@@ -56,9 +56,115 @@ struct memory_state {
     FIELD_OF(struct memory_state, mem.compressor[which], mem.compressor_status[which], FIELD_PLAIN)
 #define MEMSIZE FIELD_OF(struct memory_state, memsize, memsize_status, FIELD_BYTES_KB)
 
+/* The rows macOS gives no field for, each computed from the state. */
+
+/* hinv.physmem, in MB as upstream gives it. */
+static int
+physmem_mb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct memory_state *s = state;
+
+    (void)row;
+    (void)inst;
+    if (s->memsize_status < 0)
+        return s->memsize_status;
+    atom->ul = (uint32_t)(s->memsize >> 20);
+    return PMDA_FETCH_STATIC;
+}
+
+/* A 64-bit kernel maps all memory: none is high. */
+static int
+no_high_memory(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)state;
+    (void)row;
+    (void)inst;
+    atom->ull = 0;
+    return PMDA_FETCH_STATIC;
+}
+
+/* Why there is no page count this round (vm_status, then the page size), or 0. */
+static int
+pages_status(const struct memory_state *s)
+{
+    if (s->mem.vm_status < 0)
+        return collector_error(s->mem.vm_status);
+    return s->page_status < 0 ? s->page_status : 0;
+}
+
+/* A count of pages in KB, or why there is none. */
+static int
+pages_kb(const struct memory_state *s, uint64_t pages, pmAtomValue *atom)
+{
+    int sts = pages_status(s);
+
+    if (sts < 0)
+        return sts;
+    atom->ull = pages_to_kbytes(pages, s->page_size);
+    return PMDA_FETCH_STATIC;
+}
+
+/* mem.util.used: wired, active, inactive and the compressor's pages. */
+static int
+used_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct plat_vm *vm = &((const struct memory_state *)state)->mem.vm;
+
+    (void)row;
+    (void)inst;
+    return pages_kb(state, (uint64_t)vm->wire_count + vm->active_count + vm->inactive_count +
+                               vm->compressor_page_count, atom);
+}
+
+static int
+app_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    return pages_kb(state, vm_app_pages(&((const struct memory_state *)state)->mem.vm), atom);
+}
+
+static int
+memory_used_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)row;
+    (void)inst;
+    return pages_kb(state, vm_used_pages(&((const struct memory_state *)state)->mem.vm), atom);
+}
+
+static int
+available_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct memory_state *s = state;
+    int sts = pages_status(s);
+
+    (void)row;
+    (void)inst;
+    if (sts < 0)
+        return sts;
+    if (s->memsize_status < 0)
+        return s->memsize_status;
+    atom->ull = vm_available_bytes(&s->mem.vm, s->memsize, s->page_size) / 1024;
+    return PMDA_FETCH_STATIC;
+}
+
+/* An empty compressor has no ratio: no value, rather than 0 or 1. */
+static int
+compression_ratio(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct memory_state *s = state;
+    int sts = pages_status(s);
+
+    (void)row;
+    (void)inst;
+    if (sts < 0)
+        return sts;
+    return vm_compression_ratio(&s->mem.vm, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+}
+
 static const struct metric_row rows[] = {
     MEMORY("hinv.physmem", ITEM_HINV_PHYSMEM,
-           PM_TYPE_U32, PM_SEM_DISCRETE, PMDA_PMUNITS(1, 0, 0, PM_SPACE_MBYTE, 0, 0)),
+           PM_TYPE_U32, PM_SEM_DISCRETE, PMDA_PMUNITS(1, 0, 0, PM_SPACE_MBYTE, 0, 0), .derive = physmem_mb),
     MEMORY("mem.physmem", ITEM_PHYSMEM, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE, MEMSIZE),
     MEMORY("mem.freemem", ITEM_FREEMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(free_count, FIELD_PAGES_KB)),
     MEMORY("mem.active", ITEM_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(active_count, FIELD_PAGES_KB)),
@@ -88,7 +194,7 @@ static const struct metric_row rows[] = {
     MEMORY("mem.util.inactive", ITEM_UTIL_INACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
            VM(inactive_count, FIELD_PAGES_KB)),
     MEMORY("mem.util.free", ITEM_UTIL_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(free_count, FIELD_PAGES_KB)),
-    MEMORY("mem.util.used", ITEM_UTIL_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    MEMORY("mem.util.used", ITEM_UTIL_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = used_kb),
     MEMORY("swap.length", ITEM_SWAP_LENGTH, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(total)),
     MEMORY("swap.used", ITEM_SWAP_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(used)),
     MEMORY("swap.free", ITEM_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(avail)),
@@ -112,7 +218,9 @@ static const struct metric_row rows[] = {
            COMPRESSOR(PLAT_COMP_SWAPOUTS_UNDER_300S)),
     MEMORY("mem.compressor.thrashing_detected", ITEM_THRASHING_DETECTED, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
            COMPRESSOR(PLAT_COMP_THRASHING_DETECTED)),
-    MEMORY("mem.compressor.major_compactions", ITEM_MAJOR_COMPACTIONS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT),
+    /* no XNU release declares a sysctl that counts them */
+    MEMORY("mem.compressor.major_compactions", ITEM_MAJOR_COMPACTIONS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
+           .derive = collector_no_source),
     MEMORY("mem.compressor.lz4_compressions", ITEM_LZ4_COMPRESSIONS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
            COMPRESSOR(PLAT_COMP_LZ4_COMPRESSIONS)),
     VMSTAT("mem.pages.speculative", ITEM_PAGES_SPECULATIVE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT,
@@ -134,20 +242,24 @@ static const struct metric_row rows[] = {
            VM(external_page_count, FIELD_PAGES_KB)),
     VMSTAT("mem.util.anonymous", ITEM_UTIL_ANONYMOUS, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
            VM(internal_page_count, FIELD_PAGES_KB)),
-    VMSTAT("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE),
+    VMSTAT("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = app_kb),
+    VMSTAT("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = memory_used_kb),
+    VMSTAT("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = available_kb),
+    VMSTAT("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE,
+           .derive = compression_ratio),
     VMSTAT("mem.util.cached", ITEM_UTIL_CACHED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
            VM(external_page_count, FIELD_PAGES_KB)),
     VMSTAT("mem.util.swapTotal", ITEM_UTIL_SWAP_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(total)),
     VMSTAT("mem.util.swapFree", ITEM_UTIL_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(avail)),
     /* the rest of what pcp free reads: on a 64-bit kernel all memory is low memory */
-    VMSTAT("mem.util.shmem", ITEM_UTIL_SHMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.bufmem", ITEM_UTIL_BUFMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.slabReclaimable", ITEM_UTIL_SLAB_RECLAIMABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.highTotal", ITEM_UTIL_HIGH_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    VMSTAT("mem.util.highFree", ITEM_UTIL_HIGH_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
+    /* no count of shared memory, of a buffer cache apart from the unified
+     * one (mem.util.cached), or of kernel zones that could be reclaimed */
+    VMSTAT("mem.util.shmem", ITEM_UTIL_SHMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = collector_no_source),
+    VMSTAT("mem.util.bufmem", ITEM_UTIL_BUFMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = collector_no_source),
+    VMSTAT("mem.util.slabReclaimable", ITEM_UTIL_SLAB_RECLAIMABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
+           .derive = collector_no_source),
+    VMSTAT("mem.util.highTotal", ITEM_UTIL_HIGH_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = no_high_memory),
+    VMSTAT("mem.util.highFree", ITEM_UTIL_HIGH_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = no_high_memory),
     VMSTAT("mem.util.lowTotal", ITEM_UTIL_LOW_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, MEMSIZE),
     VMSTAT("mem.util.lowFree", ITEM_UTIL_LOW_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
            VM(free_count, FIELD_PAGES_KB)),
@@ -178,65 +290,12 @@ memory_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-/* A value the platform does not give as a field, by cluster and item. */
-#define KEY(cluster, item) ((cluster) << 16 | (item))
-static int
-derived_fetch(const struct memory_state *s, const struct metric_row *row, pmAtomValue *atom)
-{
-    unsigned int key = KEY(row->cluster, row->item);
-    const struct plat_vm *vm = &s->mem.vm;
-    uint64_t pages;
-
-    switch (key) {
-    case KEY(CLUSTER_MEMORY, ITEM_HINV_PHYSMEM):
-        if (s->memsize_status < 0)
-            return s->memsize_status;
-        atom->ul = (uint32_t)(s->memsize >> 20);
-        return PMDA_FETCH_STATIC;
-    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_HIGH_TOTAL): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_HIGH_FREE):
-        atom->ull = 0;                  /* a 64-bit kernel maps all memory: none is high */
-        return PMDA_FETCH_STATIC;
-    /* no count of shared memory, of a buffer cache apart from the unified
-     * one (mem.util.cached), or of kernel zones that could be reclaimed */
-    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_SHMEM): case KEY(CLUSTER_VMSTAT, ITEM_UTIL_BUFMEM):
-    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_SLAB_RECLAIMABLE):
-        return PM_ERR_APPVERSION;
-    case KEY(CLUSTER_MEMORY, ITEM_MAJOR_COMPACTIONS):
-        return PM_ERR_APPVERSION;       /* no XNU release declares a sysctl that counts them */
-    }
-    if (s->mem.vm_status < 0)
-        return collector_error(s->mem.vm_status);
-    if (s->page_status < 0)
-        return s->page_status;
-    switch (key) {
-    case KEY(CLUSTER_MEMORY, ITEM_UTIL_USED):
-        pages = (uint64_t)vm->wire_count + vm->active_count + vm->inactive_count + vm->compressor_page_count;
-        break;
-    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_APP): pages = vm_app_pages(vm); break;
-    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_MEMORY_USED): pages = vm_used_pages(vm); break;
-    case KEY(CLUSTER_VMSTAT, ITEM_UTIL_AVAILABLE):
-        if (s->memsize_status < 0)
-            return s->memsize_status;
-        atom->ull = vm_available_bytes(vm, s->memsize, s->page_size) / 1024;
-        return PMDA_FETCH_STATIC;
-    case KEY(CLUSTER_VMSTAT, ITEM_COMPRESSION_RATIO):
-        /* An empty compressor has no ratio: no value, rather than 0 or 1. */
-        return vm_compression_ratio(vm, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
-    default:
-        return PM_ERR_PMID;
-    }
-    atom->ull = pages_to_kbytes(pages, s->page_size);
-    return PMDA_FETCH_STATIC;
-}
-
 static int
 memory_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct memory_state *s = state;
 
     (void)inst;
-    if (row->field.kind == FIELD_NONE)
-        return derived_fetch(s, row, atom);
     if (row->field.kind == FIELD_PAGES_KB && s->page_status < 0)
         return s->page_status;  /* a page count needs the page size; nothing else here does */
     return collector_field(row, s, s->page_size, atom);
