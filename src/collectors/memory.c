@@ -140,10 +140,8 @@ available_kb(const void *state, const struct metric_row *row, unsigned int inst,
 
     (void)row;
     (void)inst;
-    if (sts < 0)
+    if (sts < 0 || (sts = s->memsize_status) < 0)
         return sts;
-    if (s->memsize_status < 0)
-        return s->memsize_status;
     atom->ull = vm_available_bytes(&s->mem.vm, s->memsize, s->page_size) / 1024;
     return PMDA_FETCH_STATIC;
 }
