@@ -329,6 +329,7 @@ static int
 sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char *match, CFDictionaryRef *out)
 {
     struct subscription *s = &r->group[g];
+    char why[sizeof(s->retry.why)];
     int sts;
 
     if (s->sub != NULL && (*out = r->api.create_samples(s->sub, s->subscribed, NULL)) != NULL) {
@@ -338,14 +339,12 @@ sample_of(struct live_source *src, struct live_ioreport *r, size_t g, const char
     }
     s->lost |= s->sub != NULL;
     unsubscribe(s);
-    if (!live_retry_due(&s->retry) && s->retry.status < 0)
-        return live_retry_repeat(src, &s->retry);
     if (!live_retry_due(&s->retry))
-        return live_fail(src, -EIO, "IOReport %s: no sample; the subscription was made again less than %llu s ago",
-                         match, (unsigned long long)(s->retry.wait_ns / 1000000000u));
+        return live_retry_repeat(src, &s->retry);
     if ((sts = resample(src, r, g, match, out)) < 0)
         return live_retry_after(src, &s->retry, sts);
-    live_retry_spaced(&s->retry);
+    snprintf(why, sizeof(why), "IOReport %s: no sample; the subscription was made again within its wait", match);
+    live_retry_spaced(&s->retry, -EIO, why);
     return 0;
 }
 

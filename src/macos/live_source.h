@@ -80,8 +80,9 @@ int live_retry_after(struct live_source *src, struct live_retry *r, int sts);
 /* After a try that gave nothing and failed nothing: the next try is set. */
 void live_retry_later(struct live_retry *r);
 /* After a try that succeeded but must not come again soon (its success
- * may not last): the next try waits longer than the last. */
-void live_retry_spaced(struct live_retry *r);
+ * may not last): the next try waits longer than the last, and a call
+ * meanwhile fails with status and why (live_retry_repeat). */
+void live_retry_spaced(struct live_retry *r, int status, const char *why);
 
 /* Start a platform call: clears the failures of the previous one. */
 struct live_source *live_begin(void *ctx);

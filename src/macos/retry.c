@@ -28,9 +28,10 @@ live_retry_later(struct live_retry *r)
 }
 
 void
-live_retry_spaced(struct live_retry *r)
+live_retry_spaced(struct live_retry *r, int status, const char *why)
 {
-    r->status = 0;
+    r->status = status;
+    snprintf(r->why, sizeof(r->why), "%s", why);
     live_retry_later(r);
 }
 
