@@ -114,7 +114,7 @@ apfs_fetch(const void *state, const struct metric_row *row, unsigned int inst, p
     int i;
 
     if (row->indom == COLLECTOR_NO_INDOM)
-        return collector_field(row, s, 0, atom);
+        return collector_field(row, s, atom);
     if (row->indom == INDOM_APFS_VOLUME) {
         if ((i = index_of(s->volume_inst, s->nvolumes, inst)) < 0)
             return PM_ERR_INST;
@@ -124,7 +124,7 @@ apfs_fetch(const void *state, const struct metric_row *row, unsigned int inst, p
         return PM_ERR_INST;
     c = &s->containers[i];
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, c, 0, atom);
+        return collector_field(row, c, atom);
     if (!c->block_size_ok)                  /* the one container row not bound */
         return PMDA_FETCH_NOVALUES;
     atom->ull = c->block_size;

@@ -334,12 +334,12 @@ disk_fetch(const void *state, const struct metric_row *row, unsigned int inst, p
     const struct disk_entry *e;
 
     if (row->indom == COLLECTOR_NO_INDOM)
-        return row->field.kind != FIELD_NONE ? collector_field(row, s, 0, atom)
+        return row->field.kind != FIELD_NONE ? collector_field(row, s, atom)
                                              : io_value(&s->all, dev_item_of(row->item), &atom->ull);
     if ((e = disk_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, &e->io, 0, atom);
+        return collector_field(row, &e->io, atom);
     if (row->cluster == CLUSTER_DISK_LINUX)
         return linux_value(&e->io, row->item, &atom->ull);
     return io_value(&e->io, row->item, &atom->ull);

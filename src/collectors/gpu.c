@@ -88,11 +88,11 @@ gpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pm
     const struct gpu *g;
 
     if (row->indom == COLLECTOR_NO_INDOM)
-        return collector_field(row, s, 0, atom);
+        return collector_field(row, s, atom);
     if ((g = gpu_of_inst(s, inst)) == NULL)
         return PM_ERR_INST;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, g, 0, atom);
+        return collector_field(row, g, atom);
     if (g->model[0] == '\0')                 /* the model, the one row not bound */
         return PMDA_FETCH_NOVALUES;
     atom->cp = (char *)g->model;

@@ -94,5 +94,4 @@ const struct collector hinv_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct hinv_state),
     .refresh = hinv_refresh,
-    .fetch = collector_fetch_state,
 };

@@ -15,8 +15,8 @@ struct icmp_state {
     struct wrap32 badcode, tooshort, checksum, badlen;
 };
 
-static int messages(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive messages;
+static row_derive inerrors;
 
 #define ROW(name, item, ...) { name, CLUSTER_ICMP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE), __VA_ARGS__ }
@@ -67,10 +67,12 @@ icmp_refresh(void *state, struct refresh_call *call)
 
 /* All messages received or sent: the sum of a histogram. */
 static int
-messages(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+messages(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+         pmAtomValue *atom)
 {
     const struct icmp_state *s = state;
 
+    (void)entry;
     (void)inst;
     atom->ull = sum(row == &rows[ROW_INMSGS] ? s->in : s->out);
     return PMDA_FETCH_STATIC;
@@ -79,10 +81,12 @@ messages(const void *state, const struct metric_row *row, unsigned int inst, pmA
 /* Input errors only: icps_error counts the ICMP errors this host
  * generated, which is output. */
 static int
-inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+inerrors(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+         pmAtomValue *atom)
 {
     const struct icmp_state *s = state;
 
+    (void)entry;
     (void)row;
     (void)inst;
     atom->ull = s->badcode.total + s->tooshort.total + s->checksum.total + s->badlen.total;
@@ -95,5 +99,4 @@ const struct collector icmp_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct icmp_state),
     .refresh = icmp_refresh,
-    .fetch = collector_fetch_state,
 };

@@ -4,7 +4,7 @@
 #include "collector.h"
 #include "metric_units.h"
 
-static int indiscards(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive indiscards;
 
 #define COUNTER(name, item, ...) { name, CLUSTER_IPV6, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                    UNITS_COUNT, __VA_ARGS__ }
@@ -27,10 +27,12 @@ ipv6_refresh(void *state, struct refresh_call *call)
 
 /* Datagrams dropped on input for being too short or too small. */
 static int
-indiscards(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+indiscards(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+           pmAtomValue *atom)
 {
     const struct plat_ip6 *ip6 = state;
 
+    (void)entry;
     (void)row;
     (void)inst;
     atom->ull = ip6->toosmall + ip6->tooshort;
@@ -43,5 +45,4 @@ const struct collector ipv6_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct plat_ip6),
     .refresh = ipv6_refresh,
-    .fetch = collector_fetch_state,
 };

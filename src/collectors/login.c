@@ -52,5 +52,4 @@ const struct collector login_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct login_state),
     .refresh = login_refresh,
-    .fetch = collector_fetch_state,
 };

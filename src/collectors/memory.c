@@ -51,6 +51,8 @@ struct memory_state {
 #define MEMORY(name, item, type, sem, ...) { name, CLUSTER_MEMORY, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define VMSTAT(name, item, type, sem, ...) { name, CLUSTER_VMSTAT, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define VM(member, kind) FIELD_OF(struct memory_state, mem.vm.member, mem.vm_status, kind)
+#define PAGES(member) \
+    FIELD_SCALED_OF(struct memory_state, mem.vm.member, offsetof(struct memory_state, mem.vm_status), page_size)
 #define SWAP(member) FIELD_OF(struct memory_state, mem.swap.member, mem.swap_status, FIELD_BYTES_KB)
 #define COMPRESSOR(which) \
     FIELD_OF(struct memory_state, mem.compressor[which], mem.compressor_status[which], FIELD_PLAIN)
@@ -60,10 +62,12 @@ struct memory_state {
 
 /* hinv.physmem, in MB as upstream gives it. */
 static int
-physmem_mb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+physmem_mb(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+           pmAtomValue *atom)
 {
     const struct memory_state *s = state;
 
+    (void)entry;
     (void)row;
     (void)inst;
     if (s->memsize_status < 0)
@@ -74,8 +78,10 @@ physmem_mb(const void *state, const struct metric_row *row, unsigned int inst, p
 
 /* A 64-bit kernel maps all memory: none is high. */
 static int
-no_high_memory(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+no_high_memory(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+               pmAtomValue *atom)
 {
+    (void)entry;
     (void)state;
     (void)row;
     (void)inst;
@@ -106,10 +112,12 @@ pages_kb(const struct memory_state *s, uint64_t pages, pmAtomValue *atom)
 
 /* mem.util.used: wired, active, inactive and the compressor's pages. */
 static int
-used_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+used_kb(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+        pmAtomValue *atom)
 {
     const struct plat_vm *vm = &((const struct memory_state *)state)->mem.vm;
 
+    (void)entry;
     (void)row;
     (void)inst;
     return pages_kb(state, (uint64_t)vm->wire_count + vm->active_count + vm->inactive_count +
@@ -117,27 +125,33 @@ used_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAt
 }
 
 static int
-app_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+app_kb(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+       pmAtomValue *atom)
 {
+    (void)entry;
     (void)row;
     (void)inst;
     return pages_kb(state, vm_app_pages(&((const struct memory_state *)state)->mem.vm), atom);
 }
 
 static int
-memory_used_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+memory_used_kb(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+               pmAtomValue *atom)
 {
+    (void)entry;
     (void)row;
     (void)inst;
     return pages_kb(state, vm_used_pages(&((const struct memory_state *)state)->mem.vm), atom);
 }
 
 static int
-available_kb(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+available_kb(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+             pmAtomValue *atom)
 {
     const struct memory_state *s = state;
     int sts = pages_status(s);
 
+    (void)entry;
     (void)row;
     (void)inst;
     if (sts < 0 || (sts = s->memsize_status) < 0)
@@ -148,11 +162,13 @@ available_kb(const void *state, const struct metric_row *row, unsigned int inst,
 
 /* An empty compressor has no ratio: no value, rather than 0 or 1. */
 static int
-compression_ratio(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+compression_ratio(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+                  pmAtomValue *atom)
 {
     const struct memory_state *s = state;
     int sts = pages_status(s);
 
+    (void)entry;
     (void)row;
     (void)inst;
     if (sts < 0)
@@ -164,10 +180,10 @@ static const struct metric_row rows[] = {
     MEMORY("hinv.physmem", ITEM_HINV_PHYSMEM,
            PM_TYPE_U32, PM_SEM_DISCRETE, PMDA_PMUNITS(1, 0, 0, PM_SPACE_MBYTE, 0, 0), .derive = physmem_mb),
     MEMORY("mem.physmem", ITEM_PHYSMEM, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE, MEMSIZE),
-    MEMORY("mem.freemem", ITEM_FREEMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(free_count, FIELD_PAGES_KB)),
-    MEMORY("mem.active", ITEM_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(active_count, FIELD_PAGES_KB)),
+    MEMORY("mem.freemem", ITEM_FREEMEM, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, PAGES(free_count)),
+    MEMORY("mem.active", ITEM_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, PAGES(active_count)),
     MEMORY("mem.inactive", ITEM_INACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(inactive_count, FIELD_PAGES_KB)),
+           PAGES(inactive_count)),
     MEMORY("mem.pages.freemem", ITEM_PAGES_FREE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT,
            VM(free_count, FIELD_PLAIN)),
     MEMORY("mem.pages.active", ITEM_PAGES_ACTIVE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT,
@@ -186,12 +202,12 @@ static const struct metric_row rows[] = {
     MEMORY("mem.pageins", ITEM_PAGEINS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT, VM(pageins, FIELD_PLAIN)),
     MEMORY("mem.pageouts", ITEM_PAGEOUTS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT, VM(pageouts, FIELD_PLAIN)),
     MEMORY("mem.util.wired", ITEM_UTIL_WIRED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(wire_count, FIELD_PAGES_KB)),
+           PAGES(wire_count)),
     MEMORY("mem.util.active", ITEM_UTIL_ACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(active_count, FIELD_PAGES_KB)),
+           PAGES(active_count)),
     MEMORY("mem.util.inactive", ITEM_UTIL_INACTIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(inactive_count, FIELD_PAGES_KB)),
-    MEMORY("mem.util.free", ITEM_UTIL_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, VM(free_count, FIELD_PAGES_KB)),
+           PAGES(inactive_count)),
+    MEMORY("mem.util.free", ITEM_UTIL_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, PAGES(free_count)),
     MEMORY("mem.util.used", ITEM_UTIL_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = used_kb),
     MEMORY("swap.length", ITEM_SWAP_LENGTH, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(total)),
     MEMORY("swap.used", ITEM_SWAP_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(used)),
@@ -199,7 +215,7 @@ static const struct metric_row rows[] = {
     MEMORY("swap.pagesin", ITEM_SWAP_PAGESIN, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT, VM(swapins, FIELD_PLAIN)),
     MEMORY("swap.pagesout", ITEM_SWAP_PAGESOUT, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT, VM(swapouts, FIELD_PLAIN)),
     MEMORY("mem.util.compressed", ITEM_UTIL_COMPRESSED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(compressor_page_count, FIELD_PAGES_KB)),
+           PAGES(compressor_page_count)),
     MEMORY("mem.compressions", ITEM_COMPRESSIONS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
            VM(compressions, FIELD_PLAIN)),
     MEMORY("mem.decompressions", ITEM_DECOMPRESSIONS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
@@ -233,20 +249,20 @@ static const struct metric_row rows[] = {
            VM(internal_page_count, FIELD_PLAIN)),
     VMSTAT("mem.purges", ITEM_PURGES, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT, VM(purges, FIELD_PLAIN)),
     VMSTAT("mem.util.speculative", ITEM_UTIL_SPECULATIVE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(speculative_count, FIELD_PAGES_KB)),
+           PAGES(speculative_count)),
     VMSTAT("mem.util.purgeable", ITEM_UTIL_PURGEABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(purgeable_count, FIELD_PAGES_KB)),
+           PAGES(purgeable_count)),
     VMSTAT("mem.util.file_backed", ITEM_UTIL_FILE_BACKED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(external_page_count, FIELD_PAGES_KB)),
+           PAGES(external_page_count)),
     VMSTAT("mem.util.anonymous", ITEM_UTIL_ANONYMOUS, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(internal_page_count, FIELD_PAGES_KB)),
+           PAGES(internal_page_count)),
     VMSTAT("mem.util.app", ITEM_UTIL_APP, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = app_kb),
     VMSTAT("mem.util.memory_used", ITEM_UTIL_MEMORY_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = memory_used_kb),
     VMSTAT("mem.util.available", ITEM_UTIL_AVAILABLE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = available_kb),
     VMSTAT("mem.compressor.ratio", ITEM_COMPRESSION_RATIO, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE,
            .derive = compression_ratio),
     VMSTAT("mem.util.cached", ITEM_UTIL_CACHED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(external_page_count, FIELD_PAGES_KB)),
+           PAGES(external_page_count)),
     VMSTAT("mem.util.swapTotal", ITEM_UTIL_SWAP_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(total)),
     VMSTAT("mem.util.swapFree", ITEM_UTIL_SWAP_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, SWAP(avail)),
     /* the rest of what pcp free reads: on a 64-bit kernel all memory is low memory */
@@ -260,10 +276,10 @@ static const struct metric_row rows[] = {
     VMSTAT("mem.util.highFree", ITEM_UTIL_HIGH_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, .derive = no_high_memory),
     VMSTAT("mem.util.lowTotal", ITEM_UTIL_LOW_TOTAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, MEMSIZE),
     VMSTAT("mem.util.lowFree", ITEM_UTIL_LOW_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(free_count, FIELD_PAGES_KB)),
+           PAGES(free_count)),
     /* the file cache under vm_statistics64's name, which PCP 7.2's pcp-htop reads on macOS */
     VMSTAT("mem.util.external", ITEM_UTIL_EXTERNAL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,
-           VM(external_page_count, FIELD_PAGES_KB)),
+           PAGES(external_page_count)),
 };
 
 static int
@@ -275,7 +291,8 @@ memory_refresh(void *state, struct refresh_call *call)
     unsigned int failures = 0;
     int sts;
 
-    s->page_status = hinv_page_size(call->depends[0], &s->page_size);
+    if ((s->page_status = hinv_page_size(call->depends[0], &s->page_size)) < 0)
+        s->page_size = 0;       /* page counts then have no value (FIELD_SCALED_KB) */
     s->memsize_status = hinv_memsize(call->depends[0], &s->memsize);
     memset(&s->mem, 0, sizeof(s->mem));
     if ((sts = p->memory(p->ctx, &s->mem)) < 0)
@@ -288,17 +305,6 @@ memory_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-static int
-memory_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct memory_state *s = state;
-
-    (void)inst;
-    if (row->field.kind == FIELD_PAGES_KB && s->page_status < 0)
-        return s->page_status;  /* a page count needs the page size; nothing else here does */
-    return collector_field(row, s, s->page_size, atom);
-}
-
 const struct collector memory_collector = {
     .name = "memory",
     .ndepends = 1,
@@ -307,5 +313,4 @@ const struct collector memory_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct memory_state),
     .refresh = memory_refresh,
-    .fetch = memory_fetch,
 };

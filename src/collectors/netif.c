@@ -275,7 +275,7 @@ netif_fetch(const void *state, const struct metric_row *row, unsigned int inst, 
         return state_fetch(row, &v, atom);
     f = v.raw;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, f, 0, atom);
+        return collector_field(row, f, atom);
     switch (row->item) {
     case ITEM_IN_BYTES:
     case ITEM_OUT_BYTES:

@@ -94,7 +94,7 @@ network_all_fetch(const void *state, const struct metric_row *row, unsigned int 
 
     (void)inst;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, state, 0, atom);
+        return collector_field(row, state, atom);
     switch (row->item) {
     case ITEM_TOTAL_BYTES: atom->ull = sums[SUM_IBYTES] + sums[SUM_OBYTES]; break;
     case ITEM_TOTAL_PACKETS: atom->ull = sums[SUM_IPACKETS] + sums[SUM_OPACKETS]; break;

@@ -38,9 +38,9 @@ struct nfs_state {
     unsigned int logged;
 };
 
-static int calls(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int reqs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-static int cache_hits(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive calls;
+static row_derive reqs;
+static row_derive cache_hits;
 
 #define COUNTER(name, item, ...) { name, CLUSTER_NFS, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                    UNITS_COUNT, __VA_ARGS__ }
@@ -162,12 +162,14 @@ side(const struct plat_nfs *nfs, unsigned int item, const uint64_t **counts)
 
 /* All NFSv3 calls of a side: the sum of its procedures'. */
 static int
-calls(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+calls(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+      pmAtomValue *atom)
 {
     const struct nfs_state *s = state;
     const uint64_t *counts;
     int sts = side(&s->nfs, row->item, &counts);
 
+    (void)entry;
     (void)inst;
     if (sts < 0)
         return collector_error(sts);
@@ -176,12 +178,14 @@ calls(const void *state, const struct metric_row *row, unsigned int inst, pmAtom
 }
 
 static int
-reqs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+reqs(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+     pmAtomValue *atom)
 {
     const struct nfs_state *s = state;
     const uint64_t *counts;
     int sts = side(&s->nfs, row->item, &counts);
 
+    (void)entry;
     if (sts < 0)
         return collector_error(sts);
     if (inst >= PLAT_NFS_NPROCS)
@@ -191,11 +195,13 @@ reqs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomV
 }
 
 static int
-cache_hits(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+cache_hits(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+           pmAtomValue *atom)
 {
     const struct nfs_state *s = state;
     const struct plat_nfs_client *c = &s->nfs.client;
 
+    (void)entry;
     (void)inst;
     if (s->nfs.client_status < 0)
         return collector_error(s->nfs.client_status);
@@ -215,5 +221,4 @@ const struct collector nfs_collector = {
     .indom = &indom,
     .state_size = sizeof(struct nfs_state),
     .refresh = nfs_refresh,
-    .fetch = collector_fetch_state,
 };

@@ -180,7 +180,7 @@ power_fetch(const void *state, const struct metric_row *row, unsigned int inst, 
     if (!s->have_battery || !battery_installed(battery))
         return PMDA_FETCH_NOVALUES;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, battery, 0, atom);
+        return collector_field(row, battery, atom);
     return row->cluster == CLUSTER_BATTERY ? detail_fetch(battery, row, atom) : battery_fetch(battery, row, atom);
 }
 

@@ -7,7 +7,7 @@
 #include "metric_units.h"
 #include "sysctl_values.h"
 
-static int state(const void *values, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive state;
 
 enum { ROW_LEVEL };     /* the row the state is named from */
 
@@ -36,14 +36,15 @@ state_name(uint32_t level)
 }
 
 static int
-state(const void *values, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+state(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     pmAtomValue level;
     int sts;
 
+    (void)state;
     (void)row;
     (void)inst;
-    if ((sts = collector_field(&rows[ROW_LEVEL], values, 0, &level)) != PMDA_FETCH_STATIC)
+    if ((sts = collector_field(&rows[ROW_LEVEL], entry, &level)) != PMDA_FETCH_STATIC)
         return sts;
     atom->cp = (char *)state_name(level.ul);
     return PMDA_FETCH_STATIC;

@@ -32,7 +32,7 @@ struct tcp_bound {
     int established_status;
 };
 
-static int inerrs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive inerrs;
 
 #define COUNTER(name, item, member) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                       UNITS_COUNT, FIELD_ALWAYS(struct plat_tcp, member, FIELD_WRAP32) }
@@ -127,7 +127,7 @@ tcp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pm
 
     (void)inst;
     if (row->field.kind != FIELD_WRAP32)
-        return collector_field(row, s, 0, atom);
+        return collector_field(row, s, atom);
     if ((sts = counters_unreadable(s)) < 0)
         return sts;
     atom->ull = s->wraps[row - rows].total;
@@ -135,11 +135,13 @@ tcp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pm
 }
 
 static int
-inerrs(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+inerrs(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+       pmAtomValue *atom)
 {
     const struct tcp_state *s = state;
     int sts;
 
+    (void)entry;
     (void)row;
     (void)inst;
     if ((sts = counters_unreadable(s)) < 0)

@@ -61,5 +61,4 @@ const struct collector tcpconn_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct tcpconn_state),
     .refresh = tcpconn_refresh,
-    .fetch = collector_fetch_state,
 };

@@ -181,6 +181,17 @@ name_levels(struct topology_state *topo, pmInDom id)
     return 0;
 }
 
+/* A read that failed: the level rows have no instances, and the bound
+ * rows give status. */
+static void
+unloaded(struct topology_state *topo, int status)
+{
+    topo->status = status;
+    topo->t.brand_status = status;
+    for (unsigned int i = 0; i < PLAT_SYSCTL_SET_MAX; i++)
+        topo->t.counts.status[i] = status;
+}
+
 static int
 topology_refresh(void *state, struct refresh_call *call)
 {
@@ -193,12 +204,12 @@ topology_refresh(void *state, struct refresh_call *call)
         return 0;
     memset(&topo->t, 0, sizeof(topo->t));
     if ((sts = p->topology(p->ctx, &topo->t)) < 0) {
-        topo->status = collector_error(sts);
+        unloaded(topo, collector_error(sts));
         collector_note_parts("topology", 1, &topo->logged, p->error(p->ctx));
         return 0;
     }
     if ((sts = map_cpus(topo, &topo->t)) < 0 || (sts = name_levels(topo, call->indom)) < 0) {
-        topo->status = sts;
+        unloaded(topo, sts);
         return 0;
     }
     topo->t.cluster = NULL;          /* the source's array; cpu_level holds what was needed */
@@ -250,7 +261,7 @@ topology_fetch(const void *state, const struct metric_row *row, unsigned int ins
     if (!topo->loaded)
         return topo->status < 0 ? topo->status : PM_ERR_AGAIN;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, topo, 0, atom);
+        return collector_field(row, topo, atom);
     return fetch_level(topo, row, inst, atom);
 }
 

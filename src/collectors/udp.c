@@ -10,7 +10,7 @@
 /* The rows the input error total adds up. */
 enum { ROW_HDROPS = 5, ROW_BADSUM, ROW_BADLEN };
 
-static int inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive inerrors;
 
 #define COUNTER(name, item, member) { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                       UNITS_COUNT, FIELD_ALWAYS(struct plat_udp, member, FIELD_WRAP32) }
@@ -43,10 +43,12 @@ udp_refresh(void *wraps, struct refresh_call *call)
 }
 
 static int
-inerrors(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+inerrors(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+         pmAtomValue *atom)
 {
     const struct wrap32 *wraps = state;
 
+    (void)entry;
     (void)row;
     (void)inst;
     atom->ull = wraps[ROW_HDROPS].total + wraps[ROW_BADSUM].total + wraps[ROW_BADLEN].total;

@@ -58,5 +58,4 @@ const struct collector uname_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct uname_state),
     .refresh = uname_refresh,
-    .fetch = collector_fetch_state,
 };

@@ -16,7 +16,7 @@ struct vfs_state {
     unsigned int logged_tasks;
 };
 
-static int files_free(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+static row_derive files_free;
 
 /* The rows files free is computed from. */
 enum { ROW_FILES, ROW_FILES_MAX };
@@ -52,15 +52,17 @@ vfs_refresh(void *state, struct refresh_call *call)
 /* Files that can still be opened; 0 when kern.maxfiles was lowered below
  * the number open (the kernel allows that and refuses new opens). */
 static int
-files_free(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+files_free(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+           pmAtomValue *atom)
 {
     pmAtomValue count, max;
     int sts;
 
+    (void)entry;
     (void)row;
     (void)inst;
-    if ((sts = collector_field(&rows[ROW_FILES], state, 0, &count)) != PMDA_FETCH_STATIC ||
-        (sts = collector_field(&rows[ROW_FILES_MAX], state, 0, &max)) != PMDA_FETCH_STATIC)
+    if ((sts = collector_field(&rows[ROW_FILES], state, &count)) != PMDA_FETCH_STATIC ||
+        (sts = collector_field(&rows[ROW_FILES_MAX], state, &max)) != PMDA_FETCH_STATIC)
         return sts;
     atom->ul = max.ul > count.ul ? max.ul - count.ul : 0;
     return PMDA_FETCH_STATIC;
@@ -72,5 +74,4 @@ const struct collector vfs_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct vfs_state),
     .refresh = vfs_refresh,
-    .fetch = collector_fetch_state,
 };

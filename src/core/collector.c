@@ -65,11 +65,27 @@ collector_instance_name(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* The unsigned integer of size bytes (4 or 8) at at. */
+static uint64_t
+unsigned_at(const char *at, unsigned int size)
+{
+    if (size == sizeof(uint32_t)) {
+        uint32_t narrow;
+
+        memcpy(&narrow, at, sizeof(narrow));
+        return narrow;
+    }
+    uint64_t wide;
+
+    memcpy(&wide, at, sizeof(wide));
+    return wide;
+}
+
 int
-collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom)
+collector_field(const struct metric_row *row, const void *entry, pmAtomValue *atom)
 {
     const struct field *f = &row->field;
-    const char *at = base;
+    const char *at = entry;
     uint64_t value;
 
     if (f->kind == FIELD_WRAP32)
@@ -91,18 +107,20 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
         atom->cp = (char *)(uintptr_t)(at + f->offset);
         return PMDA_FETCH_STATIC;
     }
-    if (f->size == sizeof(uint32_t)) {
-        uint32_t narrow;
+    value = unsigned_at(at + f->offset, f->size);
+    switch (f->kind) {
+    case FIELD_SCALED_KB: {
+        uint64_t unit = unsigned_at(at + f->arg, f->arg_size);
 
-        memcpy(&narrow, at + f->offset, sizeof(narrow));
-        value = narrow;
-    } else {
-        memcpy(&value, at + f->offset, sizeof(value));
+        if (unit == 0)
+            return PM_ERR_AGAIN;        /* no unit size: no value rather than 0 */
+        value = blocks_to_kbytes(value, unit);
+        break;
     }
-    if (f->kind == FIELD_PAGES_KB)
-        value = pages_to_kbytes(value, page_size);
-    else if (f->kind == FIELD_BYTES_KB)
-        value /= 1024;
+    case FIELD_BYTES_KB: value /= 1024; break;
+    case FIELD_NS_MS: value /= NS_PER_MS; break;
+    case FIELD_FLAG: value = (value & f->arg) == f->arg; break;
+    }
     if (row->type == PM_TYPE_U32) {
         if (value > UINT32_MAX)
             return PM_ERR_AGAIN;        /* never a cut number */
@@ -113,20 +131,42 @@ collector_field(const struct metric_row *row, const void *base, uint64_t page_si
 }
 
 int
-collector_fetch_state(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)inst;
-    return collector_field(row, state, 0, atom);
-}
-
-int
-collector_no_source(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+collector_no_source(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+                    pmAtomValue *atom)
 {
     (void)state;
+    (void)entry;
     (void)row;
     (void)inst;
     (void)atom;
     return PM_ERR_APPVERSION;
+}
+
+const void *
+collector_entry(const struct indom_def *def, const void *state, unsigned int inst)
+{
+    const struct instance_table *t = &def->table;
+    const char *entries = (const char *)state + t->entries;
+    unsigned int count;
+
+    if (t->size == 0)
+        return def->entry != NULL ? def->entry(state, inst) : state;
+    if (t->pointer) {
+        const void *array;
+
+        memcpy(&array, entries, sizeof(array));
+        entries = array;
+    }
+    memcpy(&count, (const char *)state + t->count, sizeof(count));
+    for (unsigned int i = 0; i < count; i++) {
+        const char *e = entries + (size_t)i * t->size;
+        int id;
+
+        memcpy(&id, e + t->inst, sizeof(id));
+        if ((unsigned int)id == inst)
+            return e;
+    }
+    return NULL;
 }
 
 void

@@ -25,8 +25,12 @@ struct wrap32;
 enum field_kind {
     FIELD_NONE,                     /* not bound: the collector's fetch computes the value */
     FIELD_PLAIN,                    /* the integer as the platform gives it */
-    FIELD_PAGES_KB,                 /* a page count, served in KiB at the host's page size */
+    FIELD_SCALED_KB,                /* a count of units (pages, blocks) served in KiB: times
+                                     * the unit's size, the field at scale in the same struct
+                                     * (no value while that is 0: no size known) */
     FIELD_BYTES_KB,                 /* bytes, served in KiB */
+    FIELD_NS_MS,                    /* nanoseconds, served in milliseconds */
+    FIELD_FLAG,                     /* 1 when the bits in mask are set in the field, else 0 */
     FIELD_WRAP32,                   /* a 32-bit counter the kernel lets wrap, served as a 64-bit
                                      * count (collector_extend keeps it; U64 rows only) */
     FIELD_TEXT,                     /* a NUL-terminated char array (STRING rows only) */
@@ -35,37 +39,58 @@ enum field_kind {
 #define FIELD_NO_STATUS 0xffffffffu
 #define FIELD_STATUS_INT 0xffu
 
-/* A metric that is one field of a struct: where the field is in the
- * struct its fetch names as base (the family's state for a row with no
- * indom; an instance's struct, as the fetch finds it, for an instanced
- * one; for FIELD_WRAP32, the struct the refresh hands collector_extend),
- * its width, and what says whether it was read:
+/* A metric that is one field of a struct: where the field is in its
+ * entry (the family's state for a row with no indom or an indom without
+ * an instance table; the instance's struct, which the core finds in the
+ * table, for the others; for FIELD_WRAP32, the struct the refresh hands
+ * collector_extend), its width, and what says whether it was read:
  * nothing (FIELD_NO_STATUS), the int status at status (a platform call's:
  * negative when it failed), or a decoder's presence bit `bit` in the
- * unsigned int at status (absent: no value). */
+ * unsigned int at status (absent: no value). An array element is bound by
+ * its offset (member[INDEX]): the binding carries the index. */
 struct field {
     unsigned int offset;            /* a family's state may hold large arrays before a bound member */
     unsigned int status;
+    unsigned int arg;               /* FIELD_SCALED_KB: the offset of the unit's size;
+                                     * FIELD_FLAG: the mask */
     unsigned char size;             /* 4 or 8 for an integer; 0 for text */
     unsigned char kind;             /* enum field_kind */
     unsigned char bit;              /* FIELD_STATUS_INT, or the presence bit */
+    unsigned char arg_size;         /* FIELD_SCALED_KB: the unit size's width, 4 or 8 */
 };
 
 #define FIELD_SIZE(type, member) sizeof(((type *)0)->member)
 /* The binding of type's member; its status is type's int member status. */
 #define FIELD_OF(type, member, status, kind) \
-    { offsetof(type, member), offsetof(type, status), FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
+    { offsetof(type, member), offsetof(type, status), 0, FIELD_SIZE(type, member), kind, FIELD_STATUS_INT, 0 }
 #define FIELD_ALWAYS(type, member, kind) \
-    { offsetof(type, member), FIELD_NO_STATUS, FIELD_SIZE(type, member), kind, FIELD_STATUS_INT }
+    { offsetof(type, member), FIELD_NO_STATUS, 0, FIELD_SIZE(type, member), kind, FIELD_STATUS_INT, 0 }
 /* The binding of type's char array member, always read, or read when
  * type's int member status is not negative. */
-#define FIELD_TEXT_ALWAYS(type, member) { offsetof(type, member), FIELD_NO_STATUS, 0, FIELD_TEXT, FIELD_STATUS_INT }
+#define FIELD_TEXT_ALWAYS(type, member) { offsetof(type, member), FIELD_NO_STATUS, 0, 0, FIELD_TEXT, FIELD_STATUS_INT, 0 }
 #define FIELD_TEXT_OF(type, member, status) \
-    { offsetof(type, member), offsetof(type, status), 0, FIELD_TEXT, FIELD_STATUS_INT }
+    { offsetof(type, member), offsetof(type, status), 0, 0, FIELD_TEXT, FIELD_STATUS_INT, 0 }
 /* The binding of type's member, present when bit of type's unsigned int
  * member have is set. */
 #define FIELD_PRESENT(type, member, have, bit, kind) \
-    { offsetof(type, member), offsetof(type, have), FIELD_SIZE(type, member), kind, bit }
+    { offsetof(type, member), offsetof(type, have), 0, FIELD_SIZE(type, member), kind, bit, 0 }
+/* The binding of type's count member in KiB at the unit size in type's
+ * member unit, read when type's int member status is not negative (status
+ * FIELD_NO_STATUS: always). */
+#define FIELD_SCALED_OF(type, member, status, unit) \
+    { offsetof(type, member), status, offsetof(type, unit), FIELD_SIZE(type, member), FIELD_SCALED_KB, \
+      FIELD_STATUS_INT, FIELD_SIZE(type, unit) }
+/* 1 when type's member has the bits of mask set, else 0. */
+#define FIELD_FLAG_OF(type, member, mask) \
+    { offsetof(type, member), FIELD_NO_STATUS, mask, FIELD_SIZE(type, member), FIELD_FLAG, FIELD_STATUS_INT, 0 }
+
+struct metric_row;
+
+/* A row's value computed from others (a sum, a ratio), given the family's
+ * state, the entry a bound field of the row would be read from (the
+ * instance's struct, or the state) and the instance. */
+typedef int row_derive(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+                       pmAtomValue *atom);
 
 /* One metric: everything pmcd, the PMNS and the help file need to agree on. */
 struct metric_row {
@@ -77,25 +102,19 @@ struct metric_row {
     int sem;
     pmUnits units;
     struct field field;             /* zero (FIELD_NONE) unless the row is a plain field */
-    /* Optional: the row's value computed from others (a sum, a ratio): the
-     * core asks it instead of the collector's fetch, with the same state. */
-    int (*derive)(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+    row_derive *derive;             /* optional: the core asks it instead of the collector's fetch */
+    unsigned int index;             /* for derive: the element, counter or part the row reads */
 };
 
 /* The value of a bound row (row->field.kind != FIELD_NONE) from the struct
- * at base: its status's error, or PMDA_FETCH_STATIC with the field in atom
+ * at entry: its status's error, or PMDA_FETCH_STATIC with the field in atom
  * at the row's type; a value too wide for a U32 row is PM_ERR_AGAIN, never
- * a cut number. Text points into base, which must outlive the fetch.
- * page_size serves FIELD_PAGES_KB only. */
-int collector_field(const struct metric_row *row, const void *base, uint64_t page_size, pmAtomValue *atom);
-
-/* The fetch of a family whose every row is derived or bound to an offset
- * into its state: collector_field from the state. */
-int collector_fetch_state(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+ * a cut number. Text points into entry, which must outlive the fetch. */
+int collector_field(const struct metric_row *row, const void *entry, pmAtomValue *atom);
 
 /* The derive function of a row that macOS has no source for (upstream
  * names it, or Linux tools read it): PM_ERR_APPVERSION, never a zero. */
-int collector_no_source(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
+row_derive collector_no_source;
 
 /* Advance the count of each FIELD_WRAP32 row of rows[0..nrows) from the
  * struct at base: wraps[i] is rows[i]'s, kept by the collector across
@@ -103,17 +122,57 @@ int collector_no_source(const void *state, const struct metric_row *row, unsigne
  * wraps[row - rows].total. */
 void collector_extend(const struct metric_row *rows, unsigned int nrows, const void *base, struct wrap32 *wraps);
 
+/* Where an instance domain's instances are in its collector's state, for
+ * the core to find an instance's struct: count entries of size bytes at
+ * entries (the array itself, or a pointer to it), each holding its int
+ * instance id at inst. size 0: the domain has no table. */
+struct instance_table {
+    unsigned int entries;
+    unsigned int count;             /* the offset of the unsigned int count */
+    unsigned int size;
+    unsigned int inst;
+    unsigned char pointer;          /* entries holds a pointer to the array */
+};
+
+/* A member's offset, when the member has the type expected (a compile
+ * error otherwise). */
+#define OFFSET_OF_TYPED(type, member, expected) \
+    (offsetof(type, member) + 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((type *)0)->member), \
+                                                                           expected) ? 1 : -1]))
+#define INSTANCE_TABLE(state, member, count, entry, inst, pointer) \
+    { offsetof(state, member), OFFSET_OF_TYPED(state, count, unsigned int), sizeof(entry), \
+      OFFSET_OF_TYPED(entry, inst, int), pointer }
+/* The table of state's entry array member (INSTANCES_IN) or of the array
+ * state's member points to (INSTANCES_AT), with count entries. */
+#define INSTANCES_IN(state, member, count, entry, inst) INSTANCE_TABLE(state, member, count, entry, inst, 0)
+#define INSTANCES_AT(state, member, count, entry, inst) INSTANCE_TABLE(state, member, count, entry, inst, 1)
+
 /* An instance domain a collector owns. A NULL set means its refresh names
  * its instances (instance_names.h), unless instances is given: then the
  * owner's refresh builds the set and instances hands it over (the instance
- * ids are the collector's own). */
+ * ids are the collector's own). With a table, the core finds an instance's
+ * struct there (collector_entry); else with entry, by asking it. */
 struct indom_def {
     unsigned int serial;
     const char *label_name;         /* the indom_name label */
     pmdaInstid *set;
     int nset;
     int (*instances)(void *state, pmdaInstid **set);    /* after a refresh: the count, and *set */
+    struct instance_table table;
+    const void *(*entry)(const void *state, unsigned int inst);     /* NULL: no such instance */
 };
+
+/* Whether the core can find an instance's struct of def's domain. */
+static inline int
+collector_has_entries(const struct indom_def *def)
+{
+    return def->table.size != 0 || def->entry != NULL;
+}
+
+/* The struct of instance inst of def's domain in state (NULL when the last
+ * refresh gave no such instance), or state itself when the domain has
+ * neither a table nor an entry function. */
+const void *collector_entry(const struct indom_def *def, const void *state, unsigned int inst);
 
 /* What a refresh is handed besides its family's state. */
 struct refresh_call {
@@ -146,8 +205,9 @@ struct collector {
      * source error fails it, and the agent's one line about the failure
      * gives that reason instead of the source's last error. */
     int (*refresh)(void *state, struct refresh_call *call);
-    /* Value of one row for one instance after a successful refresh:
-     * PMDA_FETCH_STATIC, or a negative error for this value alone. */
+    /* Optional: the value of a row neither bound nor derived, for one
+     * instance after a successful refresh: PMDA_FETCH_STATIC, or a negative
+     * error for this value alone. */
     int (*fetch)(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
     /* Optional: told each requested row before a fetch's refresh, so that a
      * refresh can skip the work that no requested row needs. */

@@ -23,6 +23,7 @@ struct binding {
     unsigned int collector;
     const struct metric_row *row;
     const struct help_entry *help;
+    const struct indom_def *indom;  /* the row's, among its collector's; NULL with no indom */
 };
 
 /* A cluster's metrics by item number, for finding a PMID's row at once. */
@@ -141,6 +142,17 @@ refresh(const unsigned char *wanted, int with_depends)
     }
 }
 
+/* The indom_def of row among c's (NULL for a row with no indom, or one
+ * its collector does not own). */
+static const struct indom_def *
+indom_of(const struct collector *c, const struct metric_row *row)
+{
+    for (unsigned int k = 0; k < collector_nindoms(c); k++)
+        if (row->indom != COLLECTOR_NO_INDOM && c->indom[k].serial == row->indom)
+            return &c->indom[k];
+    return NULL;
+}
+
 /* The binding of pmid, or NULL: an unknown PMID refreshes nothing. */
 static const struct binding *
 binding_of(pmID pmid)
@@ -189,16 +201,28 @@ static int
 agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
     const struct binding *b = mdesc->m_user;
-    const void *state;
+    const struct collector *c;
+    const void *state, *entry;
     int sts;
 
     if (b == NULL)
         return PM_ERR_PMID;
     if (agent.families[b->collector].status < 0)
         return collector_error(agent.families[b->collector].status);
+    c = agent.desc->collectors[b->collector];
     state = agent.states[b->collector];
-    sts = b->row->derive != NULL ? b->row->derive(state, b->row, inst, atom)
-                                 : agent.desc->collectors[b->collector]->fetch(state, b->row, inst, atom);
+    entry = b->indom != NULL ? collector_entry(b->indom, state, inst) : state;
+    if (entry == NULL)
+        return PM_ERR_INST;
+    if (b->row->derive != NULL)
+        sts = b->row->derive(state, entry, b->row, inst, atom);
+    else if (b->row->field.kind != FIELD_NONE && b->row->field.kind != FIELD_WRAP32 &&
+             (b->indom == NULL || collector_has_entries(b->indom)))
+        sts = collector_field(b->row, entry, atom);
+    else if (c->fetch != NULL)
+        sts = c->fetch(state, b->row, inst, atom);
+    else
+        sts = PM_ERR_PMID;
     /* A row its collector does not serve is a bug, for pmdaFetch to log;
      * any other failure was logged once, by the family, and stays quiet. */
     return sts == PM_ERR_PMID ? sts : collector_error(sts);
@@ -360,7 +384,7 @@ build_tables(void)
         for (unsigned int r = 0; r < c->nrows; r++, m++) {
             const struct metric_row *row = &c->rows[r];
 
-            agent.bindings[m] = (struct binding){ i, row, help_find(&agent.help, row->name) };
+            agent.bindings[m] = (struct binding){ i, row, help_find(&agent.help, row->name), indom_of(c, row) };
             agent.metrics[m].m_user = &agent.bindings[m];
             agent.metrics[m].m_desc.pmid = pmID_build(agent.domain, row->cluster, row->item);
             agent.metrics[m].m_desc.type = row->type;

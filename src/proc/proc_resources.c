@@ -18,7 +18,7 @@ proc_id_fetch(const struct proc_table *t, const struct metric_row *row, unsigned
     if (e == NULL)
         return sts;
     if (row->field.kind != FIELD_NONE)
-        return collector_field(row, e, 0, atom);
+        return collector_field(row, e, atom);
     switch (row->item) {
     case 4: return proc_fetch_string(atom, proc_table_user(t, e->kp.ruid));
     case 5: return proc_fetch_string(atom, proc_table_user(t, e->kp.uid));

@@ -276,43 +276,91 @@ struct sample {
     uint32_t pages;
     uint64_t bytes;
     uint64_t count;
+    uint64_t page_size;
+    uint64_t ns;
+    uint32_t flags;
 };
 
 static const struct metric_row bound[] = {
     { "pages", 0, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       FIELD_OF(struct sample, pages, status, FIELD_PLAIN) },
     { "kbytes", 0, 1, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
-      FIELD_OF(struct sample, pages, status, FIELD_PAGES_KB) },
+      FIELD_SCALED_OF(struct sample, pages, offsetof(struct sample, status), page_size) },
     { "bytes", 0, 2, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       FIELD_OF(struct sample, bytes, status, FIELD_BYTES_KB) },
     { "count", 0, 3, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE,
       FIELD_ALWAYS(struct sample, count, FIELD_PLAIN) },
+    { "ms", 0, 4, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE,
+      FIELD_ALWAYS(struct sample, ns, FIELD_NS_MS) },
+    { "up", 0, 5, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_FLAG_OF(struct sample, flags, 0x41) },
 };
 
 static void
 bound_rows_read_their_field_and_status(void **state)
 {
-    struct sample v = { 0, 3000000000u, 10239, UINT64_MAX };
+    struct sample v = { 0, 3000000000u, 10239, UINT64_MAX, 16384, 2999999, 0x41 };
     pmAtomValue atom;
 
     (void)state;
-    assert_int_equal(collector_field(&bound[0], &v, 16384, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(collector_field(&bound[0], &v, &atom), PMDA_FETCH_STATIC);
     assert_int_equal(atom.ul, 3000000000u);
-    assert_int_equal(collector_field(&bound[1], &v, 16384, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(collector_field(&bound[1], &v, &atom), PMDA_FETCH_STATIC);
     assert_int_equal(atom.ull, 3000000000ull * 16);         /* past 32 bits: widened first */
-    assert_int_equal(collector_field(&bound[1], &v, 4096, &atom), PMDA_FETCH_STATIC);
+    v.page_size = 4096;
+    assert_int_equal(collector_field(&bound[1], &v, &atom), PMDA_FETCH_STATIC);
     assert_int_equal(atom.ull, 3000000000ull * 4);
-    assert_int_equal(collector_field(&bound[2], &v, 0, &atom), PMDA_FETCH_STATIC);
+    v.page_size = 0;                                        /* no unit size known: no value, not 0 */
+    assert_int_equal(collector_field(&bound[1], &v, &atom), PM_ERR_AGAIN);
+    assert_int_equal(collector_field(&bound[2], &v, &atom), PMDA_FETCH_STATIC);
     assert_int_equal(atom.ull, 9);                          /* whole KiB, rounded down */
-    assert_int_equal(collector_field(&bound[3], &v, 0, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(collector_field(&bound[3], &v, &atom), PMDA_FETCH_STATIC);
     assert_true(atom.ull == UINT64_MAX);
+    assert_int_equal(collector_field(&bound[4], &v, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ull, 2);                          /* whole ms, rounded down */
+    assert_int_equal(collector_field(&bound[5], &v, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ul, 1);
+    v.flags = 0x40;                                         /* one of the mask's bits is not all of them */
+    assert_int_equal(collector_field(&bound[5], &v, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.ul, 0);
 
     /* a failed part: its status's error, a missing source told apart from a failure */
     v.status = -ENOENT;
-    assert_int_equal(collector_field(&bound[0], &v, 16384, &atom), PM_ERR_APPVERSION);
+    assert_int_equal(collector_field(&bound[0], &v, &atom), PM_ERR_APPVERSION);
     v.status = -EIO;
-    assert_int_equal(collector_field(&bound[2], &v, 0, &atom), PM_ERR_AGAIN);
-    assert_int_equal(collector_field(&bound[3], &v, 0, &atom), PMDA_FETCH_STATIC);   /* no status */
+    assert_int_equal(collector_field(&bound[2], &v, &atom), PM_ERR_AGAIN);
+    assert_int_equal(collector_field(&bound[3], &v, &atom), PMDA_FETCH_STATIC);   /* no status */
+}
+
+/* A family's instances as collectors keep them: a pointer to entries
+ * (INSTANCES_AT) or an array in the state (INSTANCES_IN). */
+struct thing {
+    uint64_t value;
+    int inst;
+};
+struct things {
+    struct thing *at;
+    unsigned int nat;
+    struct thing in[3];
+    unsigned int nin;
+};
+
+static void
+the_core_finds_an_instance_in_its_table(void **state)
+{
+    struct thing kept[] = { { 10, 7 }, { 20, 3 } };
+    struct things s = { kept, 2, { { 30, 0 }, { 40, 5 }, { 50, 9 } }, 2 };
+    const struct indom_def at = { .table = INSTANCES_AT(struct things, at, nat, struct thing, inst) };
+    const struct indom_def in = { .table = INSTANCES_IN(struct things, in, nin, struct thing, inst) };
+    const struct indom_def none = { 0 };
+
+    (void)state;
+    assert_ptr_equal(collector_entry(&at, &s, 3), &kept[1]);
+    assert_ptr_equal(collector_entry(&at, &s, 7), &kept[0]);
+    assert_null(collector_entry(&at, &s, 5));
+    assert_ptr_equal(collector_entry(&in, &s, 5), &s.in[1]);
+    assert_null(collector_entry(&in, &s, 9));               /* past the count: gone at the last refresh */
+    assert_ptr_equal(collector_entry(&none, &s, 5), &s);    /* no table: the state */
 }
 
 int
@@ -321,6 +369,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pages_to_kbytes_at_both_page_sizes),
         cmocka_unit_test(bound_rows_read_their_field_and_status),
+        cmocka_unit_test(the_core_finds_an_instance_in_its_table),
         cmocka_unit_test(ticks_to_msec_without_overflow),
         cmocka_unit_test(wrap32_extends_past_the_wrap),
         cmocka_unit_test(wrap32_holds_a_step_back),

@@ -38,7 +38,6 @@ int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group
     const struct collector ident = {                                                          \
         .name = cname, .rows = table, .nrows = sizeof(table) / sizeof(table[0]),              \
         .state_size = sizeof(struct sysctl_state), .refresh = ident##_refresh,                \
-        .fetch = collector_fetch_state,                                                       \
     }
 
 #endif
