@@ -58,7 +58,7 @@ cmake -DINPUT="$src/help/proc.help" -DOUTPUT="$work/gen/proc_help_source.c" -DSY
 sed "s/@PROJECT_VERSION@/$version/" "$src/cmake/pmda_darwin_version.h.in" > "$work/gen/pmda_darwin_version.h"
 
 list() { for f in "$@"; do grep -v '^#' "$src/$f"; done | sed "s|^|$src/|"; }
-platform=$(list src/platform/portable-sources.txt src/macos/sources.txt src/replay/sources.txt)
+platform=$(list src/decode/sources.txt src/containers/sources.txt src/macos/sources.txt src/replay/sources.txt)
 agent=$(list src/core/sources.txt src/collectors/sources.txt)
 proc=$(list src/proc/sources.txt)
 writer=$(list tools/writer/sources.txt)
@@ -68,7 +68,7 @@ writer=$(list tools/writer/sources.txt)
 warnings=$(sed -n 's/^set(PMDA_DARWIN_WARNINGS \(.*\))$/\1/p' "$src/CMakeLists.txt")
 [ -n "$warnings" ] || { echo "FAIL: PMDA_DARWIN_WARNINGS not found in CMakeLists.txt" >&2; exit 1; }
 cflags="-std=c11 -O2 -g -D_DARWIN_C_SOURCE $pcp_defs $warnings -Werror -fPIC -fvisibility=hidden
-        -I$src/include -I$src/src/platform -I$src/src/replay -I$src/src/core -I$src/src/collectors
+        -I$src/include -I$src/src/decode -I$src/src/containers -I$src/src/replay -I$src/src/core -I$src/src/collectors
         -I$src/src/collectors/common -I$src/src/proc
         -I$src/tools/writer -I$work/gen -I$work/include -I$src/packaging/macos/include -I$src/tests/cross/sdk"
 
@@ -76,7 +76,7 @@ cflags="-std=c11 -O2 -g -D_DARWIN_C_SOURCE $pcp_defs $warnings -Werror -fPIC -fv
 # release whose SDK declares all the live source uses (tests/cross/check-macos.sh
 # compiles for the same).
 targets="aarch64-macos.13.0 x86_64-macos.13.0"
-sources="$platform $agent $proc $writer $src/src/core/darwin_main.c $src/src/proc/main.c $src/tools/darwin-snapshot.c
+sources="$platform $agent $proc $writer $src/src/collectors/darwin_main.c $src/src/proc/main.c $src/tools/darwin-snapshot.c
          $work/gen/help_source.c $work/gen/proc_help_source.c"
 o() { for f in "$@"; do echo "$t/obj/$(echo "${f#"$src"/}" | sed "s|^$work/||" | tr / _).o"; done; }
 for t in $targets; do
@@ -108,7 +108,7 @@ for target in $targets; do
     p=$(o $platform)
     a=$(o $agent "$work/gen/help_source.c")
     $ld -dylib -install_name pmda_darwin.dylib -exported_symbol _darwin_init -o "$t/pmda_darwin.dylib" \
-        $(o "$src/src/core/darwin_main.c") $a $p $pcp_libs $system
+        $(o "$src/src/collectors/darwin_main.c") $a $p $pcp_libs $system
     $ld -o "$t/pmdaproc" $(o "$src/src/proc/main.c" $proc "$work/gen/proc_help_source.c") $a $p $pcp_libs $system
     $ld -o "$t/darwin-snapshot" $(o "$src/tools/darwin-snapshot.c" $writer) $p $system
 done

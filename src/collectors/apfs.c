@@ -9,6 +9,7 @@
  * (instance_names.h).
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "instance_names.h"
 #include "metric_units.h"
 #include "registry_decode.h"

@@ -4,6 +4,7 @@
  * (cpu_linux.h).
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "metric_units.h"
 #include "cpu_counters.h"

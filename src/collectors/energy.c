@@ -20,6 +20,7 @@
  * Ultra, all-smi pull request 424), hence a span well beyond that.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "instance_names.h"
 #include "energy_decode.h"

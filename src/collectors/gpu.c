@@ -8,6 +8,7 @@
  * has no value on unified memory.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "instance_names.h"
 #include "metric_units.h"
 #include "gpu_decode.h"

@@ -3,6 +3,7 @@
  * They are read once, on the first request that needs them.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "hinv.h"
 
 #include <errno.h>

@@ -4,6 +4,7 @@
  * the counters and sums survive the kernel's wrap.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "convert.h"
 
 /* ICMP types (netinet/ip_icmp.h) */

@@ -3,6 +3,7 @@
  * made defunct.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "sysctl_values.h"
 

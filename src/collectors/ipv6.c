@@ -2,6 +2,7 @@
  * Cluster 23: IPv6 statistics (net.inet6.ip6.stats, 64-bit counters).
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 
 static row_derive indiscards;

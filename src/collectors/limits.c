@@ -3,6 +3,7 @@
  * vnodes, refreshed whenever one of them is asked for.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "sysctl_values.h"
 

@@ -2,6 +2,7 @@
  * Cluster 3: load averages from vm.loadavg.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "convert.h"
 
 #include <string.h>

@@ -6,6 +6,7 @@
  * sessions.
  */
 #include "collector.h"
+#include "metric_ids.h"
 
 #include <string.h>
 

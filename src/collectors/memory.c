@@ -6,6 +6,7 @@
  * under the names that pcp-htop, pmstat and pcp free read (cluster 101).
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "metric_units.h"
 #include "convert.h"

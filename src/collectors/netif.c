@@ -20,6 +20,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "metric_ids.h"
 #include "instance_names.h"
 #include "metric_units.h"
 #include "convert.h"

@@ -7,6 +7,7 @@
  * cannot.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "metric_units.h"
 #include "delta_sum.h"

@@ -12,6 +12,7 @@
  * counters.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 
 #include <errno.h>

@@ -9,6 +9,7 @@
  */
 #include "array_grow.h"
 #include "collector.h"
+#include "metric_ids.h"
 #include "instance_names.h"
 #include "families.h"
 #include "metric_units.h"

@@ -9,6 +9,7 @@
  * not known, no level has a value.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "metric_units.h"
 #include "cpu_counters.h"

@@ -11,6 +11,7 @@
  * in power.battery.present and has no value for the other battery metrics.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "battery_decode.h"
 

@@ -4,6 +4,7 @@
  * the kernel counts as available (kern.memorystatus_level).
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "sysctl_values.h"
 

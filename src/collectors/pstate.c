@@ -19,6 +19,7 @@
  * own subgroup per refresh, and only when one of its metrics is fetched.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "instance_names.h"
 #include "metric_units.h"

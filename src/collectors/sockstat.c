@@ -3,6 +3,7 @@
  * net.inet.udp.pcbcount); each fails on its own.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "sysctl_values.h"
 

@@ -6,6 +6,7 @@
  * (shared/real-macs/smc). Not supported where the SMC has no PSTR.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "registry_props.h"
 #include "thermal_decode.h"
 

@@ -14,6 +14,7 @@
  * have no macOS source and report an error.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "families.h"
 #include "metric_units.h"
 #include "convert.h"

@@ -1,11 +1,12 @@
 /*
  * Cluster 16: TCP connections by state, counted from the records of
- * net.inet.tcp.pcblist_n (the walk is src/platform/netstat_parse.c).
+ * net.inet.tcp.pcblist_n (the walk is src/decode/netstat_parse.c).
  *
  * macOS keeps connections in TIME_WAIT off that list, so their count is
  * not available: network.tcpconn.time_wait reports an error, not 0.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "tcpconn.h"
 
 struct tcpconn_state {

@@ -14,6 +14,7 @@
  * levels. Each part is read only when a requested metric needs it.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "instance_names.h"
 #include "metric_units.h"
 #include "thermal_decode.h"

@@ -8,6 +8,7 @@
  * level) carry on with levels unknown.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "instance_names.h"
 #include "metric_units.h"
 #include "cpu_topology.h"

@@ -4,6 +4,7 @@
  * counters and their sums survive the kernel's wrap.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "convert.h"
 #include "metric_units.h"
 

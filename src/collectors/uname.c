@@ -3,6 +3,7 @@
  * agent's own version.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "pmda_darwin_version.h"
 

@@ -3,6 +3,7 @@
  * microsecond (cluster 102), from kern.boottime and the wall clock.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "convert.h"
 
 static const struct metric_row rows[] = {

@@ -4,6 +4,7 @@
  * thread totals.
  */
 #include "collector.h"
+#include "metric_ids.h"
 #include "metric_units.h"
 #include "sysctl_values.h"
 

@@ -13,7 +13,6 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
-#include "metric_ids.h"
 #include "platform.h"
 #include "refresh_plan.h"
 

@@ -4,6 +4,7 @@
  */
 #include "agent.h"
 #include "collector.h"
+#include "proc_ids.h"
 #include "proc_values.h"
 
 static const struct metric_row control_rows[] = {

@@ -8,6 +8,7 @@
 
 #include "collector.h"
 #include "metric_units.h"
+#include "proc_ids.h"
 #include "proc_context.h"
 #include "proc_table.h"
 

@@ -15,10 +15,10 @@ if [ -z "$clang" ]; then
 fi
 rm -rf "$work"; mkdir -p "$work/corpus"
 cp "$src"/tests/fuzz/corpus/* "$src"/tests/fixtures/*.snapshot "$work/corpus/"     # seeds: the corpus and the fixtures
-sources=$(cat "$src/src/platform/portable-sources.txt" "$src/src/replay/sources.txt" | grep -v '^#' | sed "s|^|$src/|")
+sources=$(cat "$src/src/decode/sources.txt" "$src/src/containers/sources.txt" "$src/src/replay/sources.txt" | grep -v '^#' | sed "s|^|$src/|")
 # shellcheck disable=SC2086 # one word per source path
 "$clang" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -I"$src/include" -I"$src/src/platform" -I"$src/src/replay" \
+    -fno-sanitize-recover=undefined -I"$src/include" -I"$src/src/decode" -I"$src/src/containers" -I"$src/src/replay" \
     -o "$work/fuzz_snapshot" "$src/tests/fuzz/fuzz_snapshot.c" $sources
 cmake -S "$src" -B "$work/agent" -DCMAKE_C_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPMDA_DARWIN_FUZZ=ON -DPMDA_DARWIN_WERROR=ON \
     > "$work/agent-build.log" 2>&1 &&

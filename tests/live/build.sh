@@ -45,11 +45,11 @@ common="-g $optimise -std=c11 $warnings -Werror $sanitize -ffunction-sections -f
 # Apple's headers for x86_64 macOS 13, on an ELF target that Linux runs.
 mac_flags="-target x86_64-linux-gnu -nostdinc -isystem $resource/include -isystem $apple/x86_64-macos.13-none
            -isystem $apple/any-macos.13-any -isystem $apple/any-macos-any -D__APPLE__ -D__MACH__
-           -D_DARWIN_C_SOURCE -I$src/include -I$src/src/platform -I$src/src/macos
+           -D_DARWIN_C_SOURCE -I$src/include -I$src/src/decode -I$src/src/containers -I$src/src/macos
            -I$src/tests/cross/sdk -I$here/double"
-linux_flags="-D_GNU_SOURCE -I$src/tests/unit -I$src/include -I$src/src/platform -I$src/src/replay -I$here/harness -I$here/double"
+linux_flags="-D_GNU_SOURCE -I$src/tests/unit -I$src/include -I$src/src/decode -I$src/src/containers -I$src/src/replay -I$here/harness -I$here/double"
 
-portable=$(grep -v '^#' "$src/src/platform/portable-sources.txt")
+portable=$(cat "$src/src/decode/sources.txt" "$src/src/containers/sources.txt" | grep -v '^#')
 replay=$(grep -v '^#' "$src/src/replay/sources.txt")
 live=$(grep -v '^#' "$src/src/macos/sources.txt")
 

@@ -16,6 +16,7 @@
 
 #include "agent_harness.h"
 #include "collector.h"
+#include "proc_ids.h"
 #include "fault_platform.h"
 #include "replay.h"
 #include "proc_policy.h"
