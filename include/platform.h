@@ -207,7 +207,7 @@ struct plat_sysctl_def {
 };
 
 /* The definitions of a group; *n receives how many. */
-const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_group family, unsigned int *n);
+const struct plat_sysctl_def *plat_sysctl_defs(enum plat_sysctl_group group, unsigned int *n);
 
 struct plat_sysctl_set {
     unsigned int n;
@@ -362,7 +362,7 @@ struct plat_reg_entry {
     const struct plat_reg_prop *prop;
 };
 
-/* What a family asks of the registry: the children of a plane path
+/* What a collector asks of the registry: the children of a plane path
  * ("IODeviceTree:/cpus"), or the services of a class ("IOBlockStorageDriver"),
  * and with each, its descendants down to depth levels and its ancestors up
  * to ancestors levels (each entry once, however many share it); the
@@ -646,7 +646,7 @@ struct platform {
     const char *name;           /* what the source is, for the agent's "data_source" label: "live" on a Mac */
     void *ctx;
     PLATFORM_CALLS(PLATFORM_CALL)
-    int (*sysctls)(void *ctx, enum plat_sysctl_group family, struct plat_sysctl_set *out);
+    int (*sysctls)(void *ctx, enum plat_sysctl_group group, struct plat_sysctl_set *out);
     int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
     PLATFORM_PROCESS_CALLS(PLATFORM_PROCESS_CALL)
     PLATFORM_PROCESS_TEXT_CALLS(PLATFORM_PROCESS_TEXT_CALL)

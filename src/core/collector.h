@@ -1,6 +1,7 @@
 /*
- * The contract between the agent core (src/core/pmda.c) and a collector: one
- * metric family, its rows, its refresh, its values, its instance domain.
+ * The contract between the agent core (src/core/pmda.c) and a collector:
+ * the code that serves a set of rows, with its refresh, its values and its
+ * instance domains.
  * The core knows no metric; a collector knows no other collector except
  * through a function the other one exports.
  */
@@ -39,7 +40,7 @@ enum field_kind {
 #define FIELD_STATUS_INT 0xffu
 
 /* A metric that is one field of a struct: where the field is in its
- * entry (the family's state for a row with no indom or an indom without
+ * entry (the collector's state for a row with no indom or an indom without
  * an instance table; the instance's struct, which the core finds in the
  * table, for the others; for FIELD_WRAP32, the struct the refresh hands
  * collector_extend), its width, and what says whether it was read:
@@ -48,7 +49,7 @@ enum field_kind {
  * unsigned int at status (absent: no value). An array element is bound by
  * its offset (member[INDEX]): the binding carries the index. */
 struct field {
-    unsigned int offset;            /* a family's state may hold large arrays before a bound member */
+    unsigned int offset;            /* a collector's state may hold large arrays before a bound member */
     unsigned int status;
     unsigned int arg;               /* FIELD_SCALED_KB: the offset of the unit's size;
                                      * FIELD_FLAG: the mask */
@@ -85,7 +86,7 @@ struct field {
 
 struct metric_row;
 
-/* A row's value computed from others (a sum, a ratio), given the family's
+/* A row's value computed from others (a sum, a ratio), given the collector's
  * state, the entry a bound field of the row would be read from (the
  * instance's struct, or the state) and the instance. */
 typedef int row_derive(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
@@ -173,25 +174,25 @@ collector_has_entries(const struct indom_def *def)
  * neither a table nor an entry function. */
 const void *collector_entry(const struct indom_def *def, const void *state, unsigned int inst);
 
-/* What a refresh is handed besides its family's state. */
+/* What a refresh is handed besides its collector's state. */
 struct refresh_call {
     const struct platform *p;
     pmInDom indom;                              /* the full id of the first owned indom (PM_INDOM_NULL if
                                                  * none); the others share its domain */
-    /* the state of each family in depends[], refreshed for this request;
+    /* the state of each collector in depends[], refreshed for this request;
      * an instance request refreshes no dependency, and hands their states
      * as the last refresh left them (zeroed before the first) */
     const void *depends[PLAN_MAX_DEPENDS];
     const char *reason;                         /* out: why a refresh refused, if it did */
 };
 
-/* A metric family: its rows (in any of its clusters), its instance domains,
- * its state, one refresh for all of them, and the families whose state it
+/* A collector: its rows (in any of its clusters), its instance domains,
+ * its state, one refresh for all of them, and the collectors whose state it
  * reads. The core owns the state: state_size zeroed bytes from setup to
  * teardown, handed to every function below (NULL when state_size is 0). */
 struct collector {
     const char *name;
-    unsigned int ndepends;                          /* families refreshed before this one */
+    unsigned int ndepends;                          /* collectors refreshed before this one */
     const struct collector *depends[PLAN_MAX_DEPENDS];
     const struct metric_row *rows;
     unsigned int nrows;
@@ -200,7 +201,7 @@ struct collector {
     size_t state_size;
     /* Read the platform once (none: the values need no read); 0 or a
      * negative error (PCP or errno). A refresh that refuses what the source gave (a 0 it would divide by)
-     * sets call->reason and returns PM_ERR_AGAIN: the family fails as a
+     * sets call->reason and returns PM_ERR_AGAIN: the collector fails as a
      * source error fails it, and the agent's one line about the failure
      * gives that reason instead of the source's last error. */
     int (*refresh)(void *state, struct refresh_call *call);

@@ -32,7 +32,7 @@ struct cluster_items {
     const struct binding **item;    /* NULL where the cluster has no such item */
 };
 
-struct family_state {
+struct refresh_outcome {
     int status;             /* result of this request's refresh */
     int logged;             /* last status written to the log, to log each change once */
 };
@@ -43,7 +43,7 @@ static struct agent {
     struct platform platform;
     int platform_status;            /* 0, or why no source could be opened */
     struct plan_node *nodes;        /* one per collector, same order */
-    struct family_state *families;    /* one per collector, same order */
+    struct refresh_outcome *outcomes;    /* one per collector, same order */
     void **states;                  /* each collector's state, same order (NULL for none) */
     pmdaMetric *metrics;
     struct binding *bindings;
@@ -62,13 +62,13 @@ owned_indom(const struct collector *c)
     return c->indom ? pmInDom_build(agent.domain, c->indom->serial) : PM_INDOM_NULL;
 }
 
-/* One line in pmcd's log per change of a family's status, not per fetch;
+/* One line in pmcd's log per change of a collector's status, not per fetch;
  * the reason is the failed dependency's name, or else the source's text. */
 static void
 note_status(unsigned int i, int sts, const struct collector *failed_dependency, const char *refusal)
 {
     const struct collector *c = agent.desc->collectors[i];
-    struct family_state *cs = &agent.families[i];
+    struct refresh_outcome *cs = &agent.outcomes[i];
     char errmsg[PM_MAXERRMSGLEN];
 
     if (sts == cs->logged || agent.platform_status < 0)
@@ -106,7 +106,7 @@ adopt_instances(unsigned int i, int sts)
     }
 }
 
-/* Refresh the families in wanted[] and their dependencies, each once. */
+/* Refresh the collectors in wanted[] and their dependencies, each once. */
 static void
 refresh(const unsigned char *wanted, int with_depends)
 {
@@ -128,13 +128,13 @@ refresh(const unsigned char *wanted, int with_depends)
 
         for (unsigned int d = 0; d < c->ndepends; d++) {
             call.depends[d] = agent.states[agent.nodes[i].dep_index[d]];
-            if (sts == 0 && with_depends && (sts = agent.families[agent.nodes[i].dep_index[d]].status) < 0)
+            if (sts == 0 && with_depends && (sts = agent.outcomes[agent.nodes[i].dep_index[d]].status) < 0)
                 failed_dependency = agent.desc->collectors[agent.nodes[i].dep_index[d]];
         }
         if (sts == 0 && c->refresh != NULL)
             sts = c->refresh(agent.states[i], &call);
         adopt_instances(i, sts);
-        agent.families[i].status = sts;
+        agent.outcomes[i].status = sts;
         /* Only a fetch logs: an instance request refreshes without the
          * dependencies that values need, so its success says nothing of them. */
         if (with_depends)
@@ -207,8 +207,8 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 
     if (b == NULL)
         return PM_ERR_PMID;
-    if (agent.families[b->collector].status < 0)
-        return collector_error(agent.families[b->collector].status);
+    if (agent.outcomes[b->collector].status < 0)
+        return collector_error(agent.outcomes[b->collector].status);
     c = agent.desc->collectors[b->collector];
     state = agent.states[b->collector];
     entry = b->indom != NULL ? collector_entry(b->indom, state, inst) : state;
@@ -224,7 +224,7 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
     else
         sts = PM_ERR_PMID;
     /* A row its collector does not serve is a bug, for pmdaFetch to log;
-     * any other failure was logged once, by the family, and stays quiet. */
+     * any other failure was logged once, by the collector, and stays quiet. */
     return sts == PM_ERR_PMID ? sts : collector_error(sts);
 }
 
@@ -363,9 +363,9 @@ build_tables(void)
     agent.bindings = calloc(agent.nmetrics, sizeof(*agent.bindings));
     agent.indoms = calloc(agent.nindoms ? agent.nindoms : 1, sizeof(*agent.indoms));
     agent.nodes = calloc(agent.desc->ncollectors, sizeof(*agent.nodes));
-    agent.families = calloc(agent.desc->ncollectors, sizeof(*agent.families));
+    agent.outcomes = calloc(agent.desc->ncollectors, sizeof(*agent.outcomes));
     agent.states = calloc(agent.desc->ncollectors, sizeof(*agent.states));
-    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.families || !agent.states)
+    if (!agent.metrics || !agent.bindings || !agent.indoms || !agent.nodes || !agent.outcomes || !agent.states)
         return -ENOMEM;
     for (unsigned int i = 0; i < agent.desc->ncollectors; i++) {
         const struct collector *c = agent.desc->collectors[i];
@@ -510,7 +510,7 @@ agent_teardown(void)
     free(agent.bindings);
     free(agent.indoms);
     free(agent.nodes);
-    free(agent.families);
+    free(agent.outcomes);
     free(agent.states);
     memset(&agent, 0, sizeof(agent));
 }

@@ -1,5 +1,5 @@
 /*
- * Which metric families a request refreshes, in what order. Portable, no
+ * Which collectors a request refreshes, in what order. Portable, no
  * PCP types: a node is whatever its id points at.
  */
 #ifndef PMDA_DARWIN_REFRESH_PLAN_H

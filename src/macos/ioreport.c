@@ -58,7 +58,7 @@ enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOR
 /* The groups the queries name ("IOReport:energy"), each with the one
  * subgroup it needs (NULL: all of them), so that a subscription holds no
  * channel nobody reads: "CPU Stats" also has voltage-state times, per
- * cluster and per core, that no family reads. */
+ * cluster and per core, that no collector reads. */
 static const struct {
     const char *token, *group, *subgroup;
 } groups[] = {
@@ -297,7 +297,7 @@ add_channel(struct live_source *src, const char *match, struct subscription *s, 
             return add_states(b, s, api, ch, count, key, (size_t)at);
         break;
     default:
-        return 0;                       /* histograms and arrays: no family reads one */
+        return 0;                       /* histograms and arrays: no collector reads one */
     }
     return live_fail(src, 0, "IOReport %s: \"%s\": no value (%s)", match, name, missing);
 }

@@ -1,6 +1,6 @@
 /*
  * The live macOS platform source: opening, closing and error text. The
- * readers live in one file per family beside this one.
+ * readers live in one file per kind of source beside this one.
  */
 #include "live_source.h"
 #include "error_text.h"

@@ -1,5 +1,5 @@
 /*
- * Internal to the live macOS source: its state and the per-family readers.
+ * Internal to the live macOS source: its state and the readers, one per kind of source.
  * Only files under src/macos/ include this.
  */
 #ifndef PMDA_DARWIN_LIVE_SOURCE_H

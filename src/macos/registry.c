@@ -43,7 +43,7 @@ add_dictionary_entry(const void *key, const void *value, void *context)
 
     if (w->sts < 0 || CFGetTypeID((CFTypeRef)key) != CFStringGetTypeID() ||
         !CFStringGetCString((CFStringRef)key, part, sizeof(part), kCFStringEncodingUTF8))
-        return;                     /* registry keys are strings; a longer one is not one a family reads */
+        return;                     /* registry keys are strings; a longer one is not one a collector reads */
     if ((len = reg_path_append(w->path, sizeof(w->path), at, part, strlen(part))) >= 0)
         add_value(w, (size_t)len, (CFTypeRef)value);
     w->path[at] = '\0';
@@ -60,7 +60,7 @@ add_value(struct walk *w, size_t at, CFTypeRef value)
     if (type == CFNumberGetTypeID()) {
         SInt64 n;
 
-        /* Floating-point numbers are left out: no family reads one. */
+        /* Floating-point numbers are left out: no collector reads one. */
         if (!CFNumberIsFloatType((CFNumberRef)value) && CFNumberGetValue((CFNumberRef)value, kCFNumberSInt64Type, &n))
             sts = reg_builder_number(b, w->path, (uint64_t)n);
     } else if (type == CFBooleanGetTypeID()) {

@@ -23,8 +23,8 @@
 #define DIVISOR(type, key, kind, member, status, source) \
     { key, kind, offsetof(struct type, member), 0, 0, status, REC_DIVISOR, source }
 #define STATUS(type, member) offsetof(struct type, member)
-#define DESC(name, family, instancing, instance_doc, fields, most) \
-    const struct rec_desc name = { family, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]), most }
+#define DESC(name, record, instancing, instance_doc, fields, most) \
+    const struct rec_desc name = { record, instancing, instance_doc, fields, sizeof(fields) / sizeof(fields[0]), most }
 
 static const struct rec_field host_fields[] = {
     DIVISOR(plat_host, "host.page_size", SNAP_GAUGE64, page_size, STATUS(plat_host, page_status), "`host_page_size()`"),
@@ -457,17 +457,17 @@ rec_registry_is_counter(const struct plat_reg_query *q, const char *path)
     return 0;                           /* a query the agent does not make has none */
 }
 
-/* Each field's key has its family: the prefix is written once per record. */
+/* Each field's key has its record: the prefix is written once per record. */
 size_t
 rec_key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instance)
 {
     int n = 0;
 
     buf[0] = '\0';
-    if (d->family != NULL && instance == NULL)
-        n = snprintf(buf, size, "%s.", d->family);
-    else if (d->family != NULL)
-        n = snprintf(buf, size, "%s[%s].", d->family, instance);
+    if (d->record != NULL && instance == NULL)
+        n = snprintf(buf, size, "%s.", d->record);
+    else if (d->record != NULL)
+        n = snprintf(buf, size, "%s[%s].", d->record, instance);
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
@@ -733,20 +733,20 @@ rec_cache_free(struct rec_cache *c)
     rec_cache_init(c);
 }
 
-/* A schema entry whose family and field share one allocation, "family\0field". */
+/* A schema entry whose record and field share one allocation, "record\0field". */
 static int
-schema_entry(struct snap_field *out, const char *family, size_t family_len, const char *field, int instanced,
+schema_entry(struct snap_field *out, const char *record, size_t record_len, const char *field, int instanced,
              enum snap_kind kind, int divisor, unsigned int most)
 {
     size_t field_len = strlen(field);
-    char *both = malloc(family_len + field_len + 2);
+    char *both = malloc(record_len + field_len + 2);
 
     if (both == NULL)
         return -ENOMEM;
-    memcpy(both, family, family_len);
-    both[family_len] = '\0';
-    memcpy(both + family_len + 1, field, field_len + 1);
-    *out = (struct snap_field){ both, both + family_len + 1, instanced, kind, divisor, most };
+    memcpy(both, record, record_len);
+    both[record_len] = '\0';
+    memcpy(both + record_len + 1, field, field_len + 1);
+    *out = (struct snap_field){ both, both + record_len + 1, instanced, kind, divisor, most };
     return 0;
 }
 
@@ -798,10 +798,10 @@ rec_schema(const struct snap_field *extra, size_t nextra, int processes)
                 goto fail;
     }
     for (size_t e = 0; e < nextra; e++)
-        if (schema_entry(&schema[k++], extra[e].family, strlen(extra[e].family), extra[e].field,
+        if (schema_entry(&schema[k++], extra[e].record, strlen(extra[e].record), extra[e].field,
                          extra[e].instanced, extra[e].kind, extra[e].divisor, extra[e].most) < 0)
             goto fail;
-    return schema;                      /* calloc left the terminator's family NULL */
+    return schema;                      /* calloc left the terminator's record NULL */
 fail:
     rec_schema_free(schema);
     return NULL;
@@ -812,7 +812,7 @@ rec_schema_free(struct snap_field *schema)
 {
     if (schema == NULL)
         return;
-    for (struct snap_field *f = schema; f->family != NULL; f++)
-        free((char *)f->family);        /* and the field with it */
+    for (struct snap_field *f = schema; f->record != NULL; f++)
+        free((char *)f->record);        /* and the field with it */
     free(schema);
 }

@@ -19,7 +19,7 @@
 
 /* One field, or an array of them. */
 struct rec_field {
-    const char *key;            /* "vm.free_count" (plain records) or "index" (after "family[NAME].") */
+    const char *key;            /* "vm.free_count" (plain records) or "index" (after "record[NAME].") */
     enum snap_kind kind;        /* SNAP_TIME: an int64_t of seconds followed by an int32_t of microseconds */
     size_t offset;              /* where it lives in the struct */
     size_t size;                /* SNAP_TEXT: the char array's size */
@@ -37,7 +37,7 @@ struct rec_field {
 enum rec_instancing { REC_PLAIN, REC_INSTANCED, REC_BOTH };
 
 struct rec_desc {
-    const char *family;         /* NULL: each field's key carries its family */
+    const char *record;         /* NULL: each field's key carries its record */
     enum rec_instancing instancing;
     const char *instance_doc;   /* the docs' name for the instance: "NAME", "N" */
     const struct rec_field *fields;
@@ -115,7 +115,7 @@ int rec_present(struct rec_cache *c, struct snap *s, const struct rec_desc *d, c
 void rec_cache_init(struct rec_cache *c);
 void rec_cache_free(struct rec_cache *c);
 
-/* The prefix of a record's keys ("family.", "family[instance]." or
+/* The prefix of a record's keys ("record.", "record[instance]." or
  * nothing) written into buf: its length. Then the key of element i of
  * field f after that prefix, in buf. */
 size_t rec_key_prefix(char *buf, size_t size, const struct rec_desc *d, const char *instance);
@@ -123,7 +123,7 @@ const char *rec_field_key(char *buf, size_t size, size_t prefix, const struct re
 
 /* The parser's schema: an entry for every key of every description and of
  * every sysctl group (sysctl_defs.c), then the extra entries, then a
- * NULL-family terminator; without processes, the keys that only the
+ * NULL-record terminator; without processes, the keys that only the
  * per-process calls read are marked unread. Free with rec_schema_free. */
 struct snap_field *rec_schema(const struct snap_field *extra, size_t nextra, int processes);
 void rec_schema_free(struct snap_field *schema);

@@ -21,7 +21,7 @@
 #define HOLDS_TEXT(kind) ((kind) == SNAP_TEXT || (kind) == SNAP_REGISTRY)
 #define SNAP_NOTES_MAX 4096
 #define SNAP_MAX_SAMPLES 100000
-#define SNAP_MAX_FAMILIES 64            /* instanced families in a schema: fewer than 30 */
+#define SNAP_MAX_RECORDS 64            /* instanced records in a schema: fewer than 30 */
 
 /* One key: its values per slot. Slot 0 holds the value given before the
  * first sample line (a default for every sample); slot i+1 holds sample i. */
@@ -41,12 +41,12 @@ struct snap_entry {
 };
 
 struct snap_instance {
-    const char *family;         /* points into the schema */
+    const char *record;         /* points into the schema */
     char *name;
 };
 
-struct family_range {
-    const char *family;
+struct record_range {
+    const char *record;
     size_t start, n;
 };
 
@@ -66,15 +66,15 @@ struct snap {
     struct snap_entry *entries;
     size_t nentries;
     size_t entries_cap;
-    struct snap_instance *instances;    /* grouped by family after loading, each in file order */
+    struct snap_instance *instances;    /* grouped by record after loading, each in file order */
     size_t ninstances;
     size_t instances_cap;
-    struct family_range *families;      /* where each family's instances are, after loading */
-    size_t nfamilies;
+    struct record_range *records;      /* where each record's instances are, after loading */
+    size_t nrecords;
     struct name_index entry_index, instance_index;     /* while loading: keys seen so far */
     struct name_index schema_index[2];                  /* while loading: the schema, plain and instanced */
     size_t *wild, nwild;                                /* while loading: the schema's '*' fields */
-    struct family_range counted[SNAP_MAX_FAMILIES];     /* while loading: instances of each family (n) */
+    struct record_range counted[SNAP_MAX_RECORDS];     /* while loading: instances of each record (n) */
     size_t ncounted;
     char notes[SNAP_NOTES_MAX];
     char error[SNAP_MSG_MAX];
@@ -229,19 +229,19 @@ kind_name(enum snap_kind kind)
 }
 
 /*
- * Split "family[instance].field" or "family.field". Returns 0 and fills the
+ * Split "record[instance].field" or "record.field". Returns 0 and fills the
  * parts (pointing into buf, which is modified), or -EINVAL.
  */
 static int
-split_key(char *buf, char **family, char **instance, char **field)
+split_key(char *buf, char **record, char **instance, char **field)
 {
     char *p = buf;
 
     *instance = NULL;
-    *family = p;
+    *record = p;
     while (*p != '\0' && (islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_'))
         p++;
-    if (p == *family)
+    if (p == *record)
         return -EINVAL;
     if (*p == '[') {
         *p++ = '\0';
@@ -325,11 +325,11 @@ entry_hash(const void *owner, size_t pos)
 }
 
 static int
-same_instance(const void *owner, size_t pos, const char *family, const char *name)
+same_instance(const void *owner, size_t pos, const char *record, const char *name)
 {
     const struct snap_instance *in = &((const struct snap *)owner)->instances[pos];
 
-    return strcmp(in->family, family) == 0 && strcmp(in->name, name) == 0;
+    return strcmp(in->record, record) == 0 && strcmp(in->name, name) == 0;
 }
 
 static uint32_t
@@ -337,7 +337,7 @@ instance_hash(const void *owner, size_t pos)
 {
     const struct snap_instance *in = &((const struct snap *)owner)->instances[pos];
 
-    return name_hash(in->family, in->name);
+    return name_hash(in->record, in->name);
 }
 
 static int
@@ -349,11 +349,11 @@ is_wild(const struct snap_field *f)
 }
 
 static int
-same_field(const void *owner, size_t pos, const char *family, const char *field)
+same_field(const void *owner, size_t pos, const char *record, const char *field)
 {
     const struct snap_field *f = &((const struct snap_field *)owner)[pos];
 
-    return strcmp(f->family, family) == 0 && strcmp(f->field, field) == 0;
+    return strcmp(f->record, record) == 0 && strcmp(f->field, field) == 0;
 }
 
 static uint32_t
@@ -361,10 +361,10 @@ field_hash(const void *owner, size_t pos)
 {
     const struct snap_field *f = &((const struct snap_field *)owner)[pos];
 
-    return name_hash(f->family, f->field);
+    return name_hash(f->record, f->field);
 }
 
-/* The schema's fields by family and field, plain and instanced apart, for
+/* The schema's fields by record and field, plain and instanced apart, for
  * every line's look-up; the few ending in '*' (any path below) are listed
  * apart and tried in order after. */
 static int
@@ -372,7 +372,7 @@ index_schema(struct snap *s)
 {
     size_t n = 0;
 
-    while (s->schema[n].family != NULL)
+    while (s->schema[n].record != NULL)
         n++;
     if ((s->wild = malloc((n + 1) * sizeof(*s->wild))) == NULL)
         return -ENOMEM;
@@ -387,7 +387,7 @@ index_schema(struct snap *s)
         }
         if (name_index_room(x, field_hash, s->schema) < 0)
             return -ENOMEM;
-        if (*(slot = name_slot(x, f->family, f->field, same_field, s->schema)) == 0) {
+        if (*(slot = name_slot(x, f->record, f->field, same_field, s->schema)) == 0) {
             *slot = (uint32_t)pos + 1;      /* a field given twice: the first stands */
             x->n++;
         }
@@ -396,10 +396,10 @@ index_schema(struct snap *s)
 }
 
 static const struct snap_field *
-schema_find(const struct snap *s, const char *family, const char *field, int instanced)
+schema_find(const struct snap *s, const char *record, const char *field, int instanced)
 {
     const struct name_index *x = &s->schema_index[instanced != 0];
-    uint32_t pos = x->cap != 0 ? *name_slot(x, family, field, same_field, s->schema) : 0;
+    uint32_t pos = x->cap != 0 ? *name_slot(x, record, field, same_field, s->schema) : 0;
 
     if (pos != 0)
         return &s->schema[pos - 1];
@@ -407,7 +407,7 @@ schema_find(const struct snap *s, const char *family, const char *field, int ins
         const struct snap_field *f = &s->schema[s->wild[w]];
         size_t len = strlen(f->field);
 
-        if ((f->instanced != 0) == (instanced != 0) && strcmp(f->family, family) == 0 &&
+        if ((f->instanced != 0) == (instanced != 0) && strcmp(f->record, record) == 0 &&
             strncmp(f->field, field, len - 1) == 0 && field[len - 1] != '\0')
             return f;
     }
@@ -470,7 +470,7 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
     return e;
 }
 
-/* One more instance of field's family, unless that makes more than the
+/* One more instance of field's record, unless that makes more than the
  * agent reads: then the file is refused at this line, before it costs more
  * memory (-E2BIG, s->error says why). */
 static int
@@ -479,17 +479,17 @@ instance_count(struct snap *s, const struct snap_field *field, int lineno)
     unsigned int most = field->most ? field->most : SNAP_MAX_INSTANCES;
     size_t k = 0;
 
-    while (k < s->ncounted && strcmp(s->counted[k].family, field->family) != 0)
+    while (k < s->ncounted && strcmp(s->counted[k].record, field->record) != 0)
         k++;
     if (k == s->ncounted) {
-        if (k == SNAP_MAX_FAMILIES)
+        if (k == SNAP_MAX_RECORDS)
             return 0;
-        s->counted[s->ncounted++] = (struct family_range){ .family = field->family };
+        s->counted[s->ncounted++] = (struct record_range){ .record = field->record };
     }
     if (++s->counted[k].n <= most)
         return 0;
     snprintf(s->error, sizeof(s->error), "%s:%d: more than %u %s instances, %s: refused", s->name, lineno, most,
-             field->family, field->most ? "more than the agent reads" : "more than any Mac has");
+             field->record, field->most ? "more than the agent reads" : "more than any Mac has");
     return -E2BIG;
 }
 
@@ -498,7 +498,7 @@ instance_note(struct snap *s, const struct snap_field *field, const char *name, 
 {
     int sts;
 
-    if (s->instance_index.cap != 0 && *name_slot(&s->instance_index, field->family, name, same_instance, s) != 0)
+    if (s->instance_index.cap != 0 && *name_slot(&s->instance_index, field->record, name, same_instance, s) != 0)
         return 0;
     if ((sts = instance_count(s, field, lineno)) < 0)
         return sts;
@@ -513,10 +513,10 @@ instance_note(struct snap *s, const struct snap_field *field, const char *name, 
         s->instances = grown;
         s->instances_cap = cap;
     }
-    s->instances[s->ninstances].family = field->family;
+    s->instances[s->ninstances].record = field->record;
     if ((s->instances[s->ninstances].name = strdup(name)) == NULL)
         return -ENOMEM;
-    *name_slot(&s->instance_index, field->family, name, same_instance, s) = (uint32_t)++s->ninstances;
+    *name_slot(&s->instance_index, field->record, name, same_instance, s) = (uint32_t)++s->ninstances;
     s->instance_index.n++;
     return 0;
 }
@@ -542,7 +542,7 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
     char *sep = line + strcspn(line, " \t");
     char *value = sep + strspn(sep, " \t");
     char keybuf[SNAP_KEY_MAX];
-    char *family, *instance, *field;
+    char *record, *instance, *field;
     const struct snap_field *def;
     struct snap_entry *e;
     uint64_t num = 0;
@@ -555,11 +555,11 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
     memcpy(keybuf, line, (size_t)(sep - line));
     keybuf[sep - line] = '\0';
     *sep = '\0';
-    if (split_key(keybuf, &family, &instance, &field) < 0) {
+    if (split_key(keybuf, &record, &instance, &field) < 0) {
         add_note(s, "%s:%d: not a snapshot line, ignored: %.60s", s->name, lineno, line);
         return 0;
     }
-    if ((def = schema_find(s, family, field, instance != NULL)) == NULL) {
+    if ((def = schema_find(s, record, field, instance != NULL)) == NULL) {
         add_note(s, "%s:%d: unknown key %s, ignored", s->name, lineno, line);
         return 0;
     }
@@ -737,8 +737,8 @@ free_index(struct name_index *x)
     memset(x, 0, sizeof(*x));
 }
 
-/* Instances grouped by family (each family in file order), and where each
- * family starts: snap_instance then finds the i-th of a family at once. */
+/* Instances grouped by record (each record in file order), and where each
+ * record starts: snap_instance then finds the i-th of a record at once. */
 static int
 group_instances(struct snap *s)
 {
@@ -748,24 +748,24 @@ group_instances(struct snap *s)
     if (grouped == NULL)
         return -ENOMEM;
     for (size_t i = 0; i < s->ninstances; i++) {
-        struct family_range *grown;
+        struct record_range *grown;
         int seen = 0;
 
-        for (size_t f = 0; f < s->nfamilies && !seen; f++)
-            seen = strcmp(s->families[f].family, s->instances[i].family) == 0;
+        for (size_t f = 0; f < s->nrecords && !seen; f++)
+            seen = strcmp(s->records[f].record, s->instances[i].record) == 0;
         if (seen)
             continue;
-        if ((grown = realloc(s->families, (s->nfamilies + 1) * sizeof(*grown))) == NULL) {
+        if ((grown = realloc(s->records, (s->nrecords + 1) * sizeof(*grown))) == NULL) {
             free(grouped);
             return -ENOMEM;
         }
-        s->families = grown;
-        s->families[s->nfamilies] = (struct family_range){ s->instances[i].family, n, 0 };
+        s->records = grown;
+        s->records[s->nrecords] = (struct record_range){ s->instances[i].record, n, 0 };
         for (size_t k = i; k < s->ninstances; k++)
-            if (strcmp(s->instances[k].family, s->instances[i].family) == 0)
+            if (strcmp(s->instances[k].record, s->instances[i].record) == 0)
                 grouped[n++] = s->instances[k];
-        s->families[s->nfamilies].n = n - s->families[s->nfamilies].start;
-        s->nfamilies++;
+        s->records[s->nrecords].n = n - s->records[s->nrecords].start;
+        s->nrecords++;
     }
     free(s->instances);
     s->instances = grouped;
@@ -859,7 +859,7 @@ snap_close(struct snap *s)
     for (size_t i = 0; i < s->ninstances; i++)
         free(s->instances[i].name);
     free(s->instances);
-    free(s->families);
+    free(s->records);
     free_index(&s->entry_index);
     free_index(&s->instance_index);
     free_index(&s->schema_index[0]);
@@ -1166,10 +1166,10 @@ snap_first_line(const struct snap *s, const struct snap_entry *e)
 }
 
 const char *
-snap_instance(const struct snap *s, const char *family, unsigned int index)
+snap_instance(const struct snap *s, const char *record, unsigned int index)
 {
-    for (size_t f = 0; f < s->nfamilies; f++)
-        if (strcmp(s->families[f].family, family) == 0)
-            return index < s->families[f].n ? s->instances[s->families[f].start + index].name : NULL;
+    for (size_t f = 0; f < s->nrecords; f++)
+        if (strcmp(s->records[f].record, record) == 0)
+            return index < s->records[f].n ? s->instances[s->records[f].start + index].name : NULL;
     return NULL;
 }

@@ -29,28 +29,28 @@ enum snap_kind {
     SNAP_REGISTRY       /* an IORegistry property value, "number 42" etc. (registry_set.h); text */
 };
 
-/* One key the format knows: "family.field" or "family[instance].field".
+/* One key the format knows: "record.field" or "record[instance].field".
  * A field ending in '*' stands for every field that starts with the rest
  * ("prop.*": IORegistry property paths, which may hold any printable
  * character but brackets). */
 struct snap_field {
-    const char *family;
+    const char *record;
     const char *field;
     int instanced;
     enum snap_kind kind;
     int divisor;                /* the agent divides by it: a 0 makes the key unusable, at its line */
-    unsigned int most;          /* instances of its family the agent reads (0: SNAP_MAX_INSTANCES); a
+    unsigned int most;          /* instances of its record the agent reads (0: SNAP_MAX_INSTANCES); a
                                  * file with more is refused at the line that goes past it */
     int unread;                 /* a key this reader never asks for: its lines are skipped, not kept */
 };
 
-/* The most instances of any one family a file may have. */
+/* The most instances of any one record a file may have. */
 #define SNAP_MAX_INSTANCES (1u << 20)
 
 struct snap;
 
 /*
- * Parse the file at path against the schema (terminated by a NULL family).
+ * Parse the file at path against the schema (terminated by a NULL record).
  * Returns NULL only when the file cannot be used at all (unreadable, no
  * version line, unsupported version, no samples); msg then says why. Any
  * other problem is kept per key and reported by look-ups and snap_notes().
@@ -117,8 +117,8 @@ const char *snap_key_with_prefix(const struct snap *s, const char *prefix, size_
  * put it among its neighbours (0: a key no line gave). */
 int snap_first_line(const struct snap *s, const struct snap_entry *e);
 
-/* The index-th instance name seen for a family, in order of first appearance; NULL past the end. */
-const char *snap_instance(const struct snap *s, const char *family, unsigned int index);
+/* The index-th instance name seen for a record, in order of first appearance; NULL past the end. */
+const char *snap_instance(const struct snap *s, const char *record, unsigned int index);
 
 /* Every failure since the last snap_clear_error, "; "-separated. */
 const char *snap_error(const struct snap *s);

@@ -197,7 +197,7 @@ the_docs_list_every_key(void **state)
 
 /* Whether some fixture line has the key (instances: any instance). */
 static int
-in_fixtures(const char *family, const char *field, int instanced)
+in_fixtures(const char *record, const char *field, int instanced)
 {
     static const char *const files[] = { FIXTURES "/apple-silicon.snapshot", FIXTURES "/intel.snapshot" };
     char line[4096];
@@ -208,10 +208,10 @@ in_fixtures(const char *family, const char *field, int instanced)
 
         assert_non_null(fp);
         while (!found && fgets(line, sizeof(line), fp) != NULL) {
-            size_t fl = strlen(family);
+            size_t fl = strlen(record);
             const char *rest = line + fl;
 
-            if (strncmp(line, family, fl) != 0)
+            if (strncmp(line, record, fl) != 0)
                 continue;
             if (instanced && *rest == '[' && (rest = strchr(rest, ']')) != NULL)
                 rest++;
@@ -234,10 +234,10 @@ every_described_key_is_in_a_fixture(void **state)
 
     (void)state;
     assert_non_null(schema);
-    for (const struct snap_field *f = schema; f->family != NULL; f++) {
-        if (!in_fixtures(f->family, f->field, f->instanced))
-            fprintf(stderr, "no fixture has %s%s.%s\n", f->family, f->instanced ? "[...]" : "", f->field);
-        assert_true(in_fixtures(f->family, f->field, f->instanced));
+    for (const struct snap_field *f = schema; f->record != NULL; f++) {
+        if (!in_fixtures(f->record, f->field, f->instanced))
+            fprintf(stderr, "no fixture has %s%s.%s\n", f->record, f->instanced ? "[...]" : "", f->field);
+        assert_true(in_fixtures(f->record, f->field, f->instanced));
     }
     rec_schema_free(schema);
 }
@@ -264,9 +264,9 @@ no_two_fields_share_bytes_or_keys(void **state)
                 assert_false(a->offset < b_end && b->offset < a_end);
             }
     }
-    for (const struct snap_field *a = schema; a->family != NULL; a++)
-        for (const struct snap_field *b = a + 1; b->family != NULL; b++)
-            assert_false(strcmp(a->family, b->family) == 0 && strcmp(a->field, b->field) == 0 &&
+    for (const struct snap_field *a = schema; a->record != NULL; a++)
+        for (const struct snap_field *b = a + 1; b->record != NULL; b++)
+            assert_false(strcmp(a->record, b->record) == 0 && strcmp(a->field, b->field) == 0 &&
                          a->instanced == b->instanced);
     rec_schema_free(schema);
 }

@@ -32,7 +32,7 @@ source_of(const struct rec_desc *d, unsigned int j)
 
 #define DIVISOR_NOTE(f) (((f)->flags & REC_DIVISOR) ? ", not 0" : "")
 
-/* The row's source, and on a family's first instanced row how many
+/* The row's source, and on a record's first instanced row how many
  * instances a file may have. */
 static const char *
 row_source(const struct rec_desc *d, int inst, unsigned int start, unsigned int j, char *buf, size_t len)

@@ -18,7 +18,7 @@ struct cpu_counters {
  * a state read below its last reading (an older copy, held: wrap32), else 0. */
 int cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t);
 
-/* The tick rate (hinv's kernel.all.hz) a family read at its refresh: hz,
+/* The tick rate (hinv's kernel.all.hz) a collector read at its refresh: hz,
  * or the error of its read (status). */
 struct tick_rate {
     uint32_t hz;

@@ -11,13 +11,13 @@
 #include "cpu_counters.h"
 #include "metric_units.h"
 
-/* The states, then the interrupt count (its row's name is the family's own). */
+/* The states, then the interrupt count (its row's name is the collector's own). */
 enum cpu_linux_state {
     CPU_LINUX_VUSER, CPU_LINUX_VNICE, CPU_LINUX_GUEST, CPU_LINUX_GUEST_NICE, CPU_LINUX_WAIT, CPU_LINUX_IRQ_HARD,
     CPU_LINUX_IRQ_SOFT, CPU_LINUX_STEAL, CPU_LINUX_NSTATES, CPU_LINUX_INTR = CPU_LINUX_NSTATES
 };
 
-/* The rows of a CPU family's cluster, items 0 to CPU_LINUX_NSTATES - 1. */
+/* The rows of a CPU collector's cluster, items 0 to CPU_LINUX_NSTATES - 1. */
 #define CPU_LINUX_ROW(prefix, name, state, cluster, indom) \
     { prefix name, cluster, state, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_MSEC }
 #define CPU_LINUX_ROWS(prefix, cluster, indom)                                        \

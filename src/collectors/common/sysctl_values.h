@@ -8,7 +8,7 @@
 
 #include "collector.h"
 
-/* A sysctl group's values, as a family's state holds them: the values
+/* A sysctl group's values, as a collector's state holds them: the values
  * first, so that a row's SYSCTL_FIELD is at the same offset in both. */
 struct sysctl_state {
     struct plat_sysctl_set values;
