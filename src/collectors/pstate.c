@@ -242,13 +242,13 @@ add_value(const struct family_def *def, struct pstate_family *f, const struct ps
     v->letter = ch->letter;
     v->ran = ch->ran;
     v->die = ch->die;
-    v->times_sts = pstate_times(ch, &v->time[0], &v->time[1], &v->time[2]);
+    v->times_sts = pstate_times(ch, &v->time[PSTATE_ACTIVE], &v->time[PSTATE_IDLE], &v->time[PSTATE_DOWN]);
     v->cycles_sts = table == NULL ? -ENOENT : pstate_cycles(ch, table, &cycles);
+    if (v->cycles_sts == 0)
+        v->cycles = (uint64_t)cycles;
     v->clocks_sts = table == NULL ? -ENOENT : 0;
     if (table != NULL)
         clock_range(table, &v->clock_min, &v->clock_max);
-    if (v->cycles_sts == 0)
-        v->cycles = (uint64_t)cycles;
     v->unmatched = v->cycles_sts < 0 && v->cycles_sts != -ENOTSUP;
     v->states = ch->need ? ch->need : ch->nactive;
     v->states_named = ch->need != 0;
@@ -337,14 +337,14 @@ pstate_cluster_activity(const struct pstate_family *clusters, int die, const cha
         return clusters->sts;
     for (unsigned int i = 0; i < clusters->n; i++) {
         const struct pstate_value *v = &clusters->value[i];
-        uint64_t all = v->time[0] + v->time[1] + v->time[2];
+        uint64_t all = v->time[PSTATE_ACTIVE] + v->time[PSTATE_IDLE] + v->time[PSTATE_DOWN];
 
         if (v->ran || (name != NULL ? strcmp(v->name, name) != 0 : die >= 0 && v->die != die))
             continue;
         if (v->times_sts < 0)
             return v->times_sts;
         found++;
-        *active_ns += v->time[0];
+        *active_ns += v->time[PSTATE_ACTIVE];
         if (all > *elapsed_ns)
             *elapsed_ns = all;
     }
