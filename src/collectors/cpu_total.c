@@ -11,24 +11,27 @@
 #include "cpu_linux.h"
 #include "hinv.h"
 
-/* Items 42..45 follow enum cpu_state_index: user, nice, sys, idle. */
-#define ITEM_FIRST 42
-
-static const struct metric_row rows[] = {
-    { "kernel.all.cpu.user", CLUSTER_CPU, ITEM_FIRST + CPU_USER, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.all.cpu.nice", CLUSTER_CPU, ITEM_FIRST + CPU_NICE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.all.cpu.sys", CLUSTER_CPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.all.cpu.idle", CLUSTER_CPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_MSEC },
-    CPU_LINUX_ROWS("kernel.all.cpu.", CLUSTER_CPU_LINUX, COLLECTOR_NO_INDOM),
-    { "kernel.all.intr", CLUSTER_CPU_LINUX, CPU_LINUX_INTR, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER,
-      UNITS_COUNT },
-};
-
 struct cpu_total_state {
     struct cpu_counters total;
     struct tick_rate rate;          /* hinv's, at the last refresh */
     int held;                       /* this refresh read below the last: no value this round */
     unsigned int logged_held;       /* collector_note_parts' */
+};
+
+static row_derive time_msec;
+
+#define TIME(name, item, state) { "kernel.all.cpu." name, CLUSTER_CPU, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, \
+                                  PM_SEM_COUNTER, UNITS_MSEC, .derive = time_msec, .index = state }
+
+static const struct metric_row rows[] = {
+    TIME("user", 42, CPU_USER),
+    TIME("nice", 43, CPU_NICE),
+    TIME("sys", 44, CPU_SYS),
+    TIME("idle", 45, CPU_IDLE),
+    CPU_LINUX_ROWS("kernel.all.cpu.", CLUSTER_CPU_LINUX, COLLECTOR_NO_INDOM, time_msec),
+    /* XNU offers no count of interrupts */
+    { "kernel.all.intr", CLUSTER_CPU_LINUX, CPU_LINUX_INTR, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER,
+      UNITS_COUNT, .derive = collector_no_source },
 };
 
 static int
@@ -48,18 +51,15 @@ cpu_total_refresh(void *state, struct refresh_call *call)
 }
 
 static int
-cpu_total_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+time_msec(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct cpu_total_state *s = state;
-    int sts;
 
+    (void)entry;
     (void)inst;
     if (s->held)
         return PM_ERR_AGAIN;
-    if (row->cluster == CLUSTER_CPU_LINUX)
-        return cpu_linux_fetch(&s->total, &s->rate, (enum cpu_linux_state)row->item, atom);
-    sts = cpu_counters_msec(&s->total, (enum cpu_state_index)(row->item - ITEM_FIRST), &s->rate, &atom->ull);
-    return sts < 0 ? sts : PMDA_FETCH_STATIC;
+    return cpu_time_msec(&s->total, row, &s->rate, atom);
 }
 
 const struct collector cpu_total_collector = {
@@ -70,5 +70,4 @@ const struct collector cpu_total_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct cpu_total_state),
     .refresh = cpu_total_refresh,
-    .fetch = cpu_total_fetch,
 };

@@ -37,22 +37,23 @@
 #define FROZEN_SPAN_NS 10000000000ull
 #define FROZEN_ACTIVE_NS 1000000000ull
 
-enum { ITEM_CPU = 0, ITEM_GPU, ITEM_ANE, ITEM_DRAM, ITEM_CHANNEL };
+static row_derive unit_joules;
+static row_derive channel_joules;
 
 /* Joules: PCP 6 has no unit for energy, so the help says it. */
 #define JOULES PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define E(name, item, indom) { "power.energy." name, CLUSTER_ENERGY, item, PM_TYPE_DOUBLE, indom, PM_SEM_COUNTER, JOULES }
+#define E(name, item, indom, ...) \
+    { "power.energy." name, CLUSTER_ENERGY, item, PM_TYPE_DOUBLE, indom, PM_SEM_COUNTER, JOULES, __VA_ARGS__ }
+#define UNIT(name, item, unit) E(name, item, COLLECTOR_NO_INDOM, .derive = unit_joules, .index = unit)
 
 static const struct metric_row rows[] = {
-    E("cpu", ITEM_CPU, COLLECTOR_NO_INDOM), E("gpu", ITEM_GPU, COLLECTOR_NO_INDOM),
-    E("ane", ITEM_ANE, COLLECTOR_NO_INDOM), E("dram", ITEM_DRAM, COLLECTOR_NO_INDOM),
-    E("channel", ITEM_CHANNEL, INDOM_ENERGY_CHANNEL),
+    UNIT("cpu", 0, ENERGY_CPU), UNIT("gpu", 1, ENERGY_GPU), UNIT("ane", 2, ENERGY_ANE), UNIT("dram", 3, ENERGY_DRAM),
+    E("channel", 4, INDOM_ENERGY_CHANNEL, .derive = channel_joules),
 };
 
-static const struct indom_def indom = { .serial = INDOM_ENERGY_CHANNEL, .label_name = "energy channel" };
-
-/* What a channel did since it last moved. */
+/* What a channel did since it last moved: the instance of its indom. */
 struct motion {
+    int inst;
     char name[PLAT_REG_NAME_MAX];
     double joules;
     int based;                          /* its clusters' activity was known when it last moved */
@@ -62,15 +63,20 @@ struct motion {
 
 struct energy_state {
     struct energy_channel *channels;
-    int *channel_inst;
     struct motion *motion, *spare;      /* by channel, as channels[]; spare: the next refresh's */
-    unsigned int cap, inst_cap, motion_cap, spare_cap, nmotion;
+    unsigned int cap, motion_cap, spare_cap, nmotion;
     struct energy energy;
     unsigned int frozen_units;          /* bit 1u << unit */
     int logged;                         /* a frozen channel was logged */
     unsigned int short_logged;          /* the units short of a channel, as last logged */
     unsigned long cluster_refreshes;    /* cluster 127's, at the last judgement */
     int energy_sts;
+};
+
+static const struct indom_def indom = {
+    .serial = INDOM_ENERGY_CHANNEL,
+    .label_name = "energy channel",
+    .table = INSTANCES_AT(struct energy_state, motion, nmotion, struct motion, inst),
 };
 
 /*
@@ -206,16 +212,6 @@ note_frozen(struct energy_state *s)
 }
 
 static int
-grow(struct energy_state *s, unsigned int n)
-{
-    int sts = 0;
-
-    if (n > 0 && (sts = array_grow((void **)&s->channels, &s->cap, n - 1, sizeof(*s->channels))) == 0)
-        sts = array_grow((void **)&s->channel_inst, &s->inst_cap, n - 1, sizeof(*s->channel_inst));
-    return sts;
-}
-
-static int
 energy_refresh(void *state, struct refresh_call *call)
 {
     struct energy_state *s = state;
@@ -231,7 +227,7 @@ energy_refresh(void *state, struct refresh_call *call)
         s->nmotion = 0;                 /* whether a channel moved meanwhile is not known */
         return s->energy_sts == -ENOENT ? 0 : collector_error(s->energy_sts);
     }
-    if ((sts = grow(s, set.n)) < 0)
+    if (set.n > 0 && (sts = array_grow((void **)&s->channels, &s->cap, set.n - 1, sizeof(*s->channels))) < 0)
         return sts;
     energy_decode(&set, &s->energy, s->channels, set.n);
     collector_note_parts("energy", s->energy.short_of, &s->short_logged, p->error(p->ctx));
@@ -242,36 +238,45 @@ energy_refresh(void *state, struct refresh_call *call)
         char name[PLAT_REG_NAME_MAX];
 
         collector_instance_name(s->channels[i].name, name, sizeof(name));
-        if ((s->channel_inst[i] = names_add(id, name)) < 0)
-            return s->channel_inst[i];
+        if ((s->motion[i].inst = names_add(id, name)) < 0)
+            return s->motion[i].inst;
     }
     return 0;
 }
 
+/* A unit's sum (row->index: its enum energy_unit). */
 static int
-energy_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+unit_joules(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct energy_state *s = state;
+    unsigned int bit = 1u << row->index;
 
+    (void)entry;
+    (void)inst;
     if (s->energy_sts < 0)
         return collector_error(s->energy_sts); /* no IOReport: not supported */
-    if (row->item == ITEM_CHANNEL) {
-        for (unsigned int i = 0; i < s->energy.n; i++)
-            if ((unsigned int)s->channel_inst[i] == inst) {
-                if (s->motion[i].frozen)
-                    return PM_ERR_AGAIN;        /* standing still while the CPU works */
-                atom->d = s->channels[i].joules;
-                return PMDA_FETCH_STATIC;
-            }
-        return PM_ERR_INST;
-    }
-    if (s->energy.short_of & (1u << row->item))  /* items follow energy_unit's order */
-        return PM_ERR_AGAIN;                        /* a channel of it has no value this round */
-    if (!(s->energy.have & (1u << row->item)))
-        return PM_ERR_APPVERSION;                   /* this machine reports no such channel */
-    if (s->frozen_units & (1u << row->item))
+    if (s->energy.short_of & bit)
+        return PM_ERR_AGAIN;                    /* a channel of it has no value this round */
+    if (!(s->energy.have & bit))
+        return PM_ERR_APPVERSION;               /* this machine reports no such channel */
+    if (s->frozen_units & bit)
         return PM_ERR_AGAIN;
-    atom->d = s->energy.unit[row->item];
+    atom->d = s->energy.unit[row->index];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+channel_joules(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+               pmAtomValue *atom)
+{
+    const struct motion *m = entry;
+
+    (void)state;
+    (void)row;
+    (void)inst;
+    if (m->frozen)
+        return PM_ERR_AGAIN;        /* standing still while the CPU works */
+    atom->d = m->joules;
     return PMDA_FETCH_STATIC;
 }
 
@@ -281,7 +286,6 @@ energy_teardown(void *state)
     struct energy_state *s = state;
 
     free(s->channels);
-    free(s->channel_inst);
     free(s->motion);
     free(s->spare);
 }
@@ -295,6 +299,5 @@ const struct collector energy_collector = {
     .indom = &indom,
     .state_size = sizeof(struct energy_state),
     .refresh = energy_refresh,
-    .fetch = energy_fetch,
     .teardown = energy_teardown,
 };

@@ -7,20 +7,37 @@
 
 #include <string.h>
 
+static row_derive average;
+
 static const struct metric_row rows[] = {
-    { "kernel.all.load", CLUSTER_LOADAVG, 30, PM_TYPE_FLOAT, INDOM_LOADAVG, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "kernel.all.load", CLUSTER_LOADAVG, 30, PM_TYPE_FLOAT, INDOM_LOADAVG, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0),
+      .derive = average },
 };
 
-/* Instance ids are the averaging periods in minutes, as on every PCP platform. */
+/* Instance ids are the averaging periods in minutes, as on every PCP
+ * platform; in the order of vm.loadavg's averages. */
 static pmdaInstid periods[] = {
     { 1, "1 minute" }, { 5, "5 minute" }, { 15, "15 minute" },
 };
+
+/* A period's fixed-point average in the state. */
+static const void *
+average_of(const void *state, unsigned int inst)
+{
+    const struct plat_loadavg *load = state;
+
+    for (unsigned int k = 0; k < sizeof(periods) / sizeof(periods[0]); k++)
+        if ((unsigned int)periods[k].i_inst == inst)
+            return &load->ldavg[k];
+    return NULL;
+}
 
 static const struct indom_def indom = {
     .serial = INDOM_LOADAVG,
     .label_name = "load average period",
     .set = periods,
     .nset = sizeof(periods) / sizeof(periods[0]),
+    .entry = average_of,
 };
 
 static int
@@ -40,17 +57,11 @@ loadavg_refresh(void *state, struct refresh_call *call)
 }
 
 static int
-loadavg_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+average(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct plat_loadavg *load = state;
-
     (void)row;
-    switch (inst) {
-    case 1: atom->f = loadavg_value(load->ldavg[0], load->fscale); break;
-    case 5: atom->f = loadavg_value(load->ldavg[1], load->fscale); break;
-    case 15: atom->f = loadavg_value(load->ldavg[2], load->fscale); break;
-    default: return PM_ERR_INST;
-    }
+    (void)inst;
+    atom->f = loadavg_value(*(const uint32_t *)entry, ((const struct plat_loadavg *)state)->fscale);
     return PMDA_FETCH_STATIC;
 }
 
@@ -61,5 +72,4 @@ const struct collector loadavg_collector = {
     .indom = &indom,
     .state_size = sizeof(struct plat_loadavg),
     .refresh = loadavg_refresh,
-    .fetch = loadavg_fetch,
 };

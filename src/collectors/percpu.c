@@ -20,36 +20,23 @@
 #include "topology.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ITEM_NCPU 71
-#define ITEM_FIRST 72           /* 72..75 follow enum cpu_state_index */
 /* cluster 107, after the CPU states and the interrupt count */
 enum { ITEM_CPU_NUM = CPU_LINUX_INTR + 1, ITEM_ONLINE };
 
-static const struct metric_row rows[] = {
-    { "hinv.ncpu", CLUSTER_PERCPU, ITEM_NCPU, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
-    { "kernel.percpu.cpu.user", CLUSTER_PERCPU, ITEM_FIRST + CPU_USER, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.percpu.cpu.nice", CLUSTER_PERCPU, ITEM_FIRST + CPU_NICE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.percpu.cpu.sys", CLUSTER_PERCPU, ITEM_FIRST + CPU_SYS, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
-    { "kernel.percpu.cpu.idle", CLUSTER_PERCPU, ITEM_FIRST + CPU_IDLE, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_MSEC },
-    CPU_LINUX_ROWS("kernel.percpu.cpu.", CLUSTER_PERCPU_LINUX, INDOM_CPU),
-    { "kernel.percpu.intr", CLUSTER_PERCPU_LINUX, CPU_LINUX_INTR, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_COUNT },
-    { "hinv.map.cpu_num", CLUSTER_PERCPU_LINUX, ITEM_CPU_NUM, PM_TYPE_U32, INDOM_CPU, PM_SEM_DISCRETE, UNITS_NONE },
-    { "hinv.cpu.online", CLUSTER_PERCPU_LINUX, ITEM_ONLINE, PM_TYPE_U32, INDOM_CPU, PM_SEM_INSTANT, UNITS_NONE },
-};
-
-static const struct indom_def indom = {
-    .serial = INDOM_CPU,
-    .label_name = "per cpu",
-};
+/* The presence bit of a CPU's number, as macOS lists it (cpuN) */
+#define HAS_NUMBER 0
 
 struct cpu_entry {
     int inst;
     int present;
     char name[PLAT_NAME_MAX];
+    unsigned int has;                           /* bit HAS_NUMBER: the name gave number */
+    uint32_t number;
     struct cpu_counters counters;
 };
 
@@ -65,20 +52,40 @@ struct percpu_state {
     const struct topology_state *topology;      /* for the CPUs' labels */
 };
 
+static row_derive time_msec;
+static row_derive online;
+
+#define TIME(name, item, state) { "kernel.percpu.cpu." name, CLUSTER_PERCPU, item, PM_TYPE_U64, INDOM_CPU, \
+                                  PM_SEM_COUNTER, UNITS_MSEC, .derive = time_msec, .index = state }
+
+static const struct metric_row rows[] = {
+    { "hinv.ncpu", CLUSTER_PERCPU, 71, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE,
+      FIELD_ALWAYS(struct percpu_state, ncpus, FIELD_PLAIN) },
+    TIME("user", 72, CPU_USER),
+    TIME("nice", 73, CPU_NICE),
+    TIME("sys", 74, CPU_SYS),
+    TIME("idle", 75, CPU_IDLE),
+    CPU_LINUX_ROWS("kernel.percpu.cpu.", CLUSTER_PERCPU_LINUX, INDOM_CPU, time_msec),
+    /* XNU offers no count of interrupts */
+    { "kernel.percpu.intr", CLUSTER_PERCPU_LINUX, CPU_LINUX_INTR, PM_TYPE_U64, INDOM_CPU, PM_SEM_COUNTER, UNITS_COUNT,
+      .derive = collector_no_source },
+    { "hinv.map.cpu_num", CLUSTER_PERCPU_LINUX, ITEM_CPU_NUM, PM_TYPE_U32, INDOM_CPU, PM_SEM_DISCRETE, UNITS_NONE,
+      FIELD_PRESENT(struct cpu_entry, number, has, HAS_NUMBER, FIELD_PLAIN) },
+    { "hinv.cpu.online", CLUSTER_PERCPU_LINUX, ITEM_ONLINE, PM_TYPE_U32, INDOM_CPU, PM_SEM_INSTANT, UNITS_NONE,
+      .derive = online },
+};
+
+static const struct indom_def indom = {
+    .serial = INDOM_CPU,
+    .label_name = "per cpu",
+    .table = INSTANCES_AT(struct percpu_state, cpus, ncpus, struct cpu_entry, inst),
+};
+
 static struct cpu_entry *
 entry_by_name(const struct percpu_state *s, const char *name)
 {
     for (unsigned int i = 0; i < s->ncpus; i++)
         if (strcmp(s->cpus[i].name, name) == 0)
-            return &s->cpus[i];
-    return NULL;
-}
-
-static const struct cpu_entry *
-entry_by_inst(const struct percpu_state *s, unsigned int inst)
-{
-    for (unsigned int i = 0; i < s->ncpus; i++)
-        if ((unsigned int)s->cpus[i].inst == inst)
             return &s->cpus[i];
     return NULL;
 }
@@ -93,6 +100,7 @@ entry_add(struct percpu_state *s, const char *name)
     e = &s->cpus[s->ncpus++];
     memset(e, 0, sizeof(*e));
     snprintf(e->name, sizeof(e->name), "%s", name);
+    e->has = (unsigned int)(sscanf(name, "cpu%" SCNu32, &e->number) == 1) << HAS_NUMBER;
     return e;
 }
 
@@ -150,19 +158,25 @@ percpu_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-static void
-percpu_want(void *state, const struct metric_row *row)
+/* The CPU time a row names of one CPU, at hinv's clock rate. */
+static int
+time_msec(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    struct percpu_state *s = state;
-
-    s->want_online |= row->cluster == CLUSTER_PERCPU_LINUX && row->item == ITEM_ONLINE;
+    (void)inst;
+    return cpu_time_msec(&((const struct cpu_entry *)entry)->counters, row, &((const struct percpu_state *)state)->rate,
+                         atom);
 }
 
 /* Every CPU is online when as many are available as are listed; when fewer
  * are, macOS does not say which: no value. */
 static int
-online(const struct percpu_state *s, pmAtomValue *atom)
+online(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
+    const struct percpu_state *s = state;
+
+    (void)entry;
+    (void)row;
+    (void)inst;
     if (s->active_sts < 0)
         return collector_error(s->active_sts);
     if (s->active != s->ncpus)
@@ -171,49 +185,19 @@ online(const struct percpu_state *s, pmAtomValue *atom)
     return PMDA_FETCH_STATIC;
 }
 
-/* A cluster 107 value of one CPU. */
-static int
-linux_fetch(const struct percpu_state *s, const struct metric_row *row, const struct cpu_entry *e, pmAtomValue *atom)
+static void
+percpu_want(void *state, const struct metric_row *row)
 {
-    unsigned int number;
+    struct percpu_state *s = state;
 
-    switch (row->item) {
-    case ITEM_CPU_NUM:
-        if (sscanf(e->name, "cpu%u", &number) != 1)
-            return PMDA_FETCH_NOVALUES;
-        atom->ul = number;              /* the processor's number as macOS lists them, cpuN */
-        return PMDA_FETCH_STATIC;
-    case ITEM_ONLINE:
-        return online(s, atom);
-    default:
-        return cpu_linux_fetch(&e->counters, &s->rate, (enum cpu_linux_state)row->item, atom);
-    }
-}
-
-static int
-percpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct percpu_state *s = state;
-    const struct cpu_entry *e;
-    int sts;
-
-    if (row->item == ITEM_NCPU && row->cluster == CLUSTER_PERCPU) {
-        atom->ul = s->ncpus;
-        return PMDA_FETCH_STATIC;
-    }
-    if ((e = entry_by_inst(s, inst)) == NULL)
-        return PM_ERR_INST;
-    if (row->cluster == CLUSTER_PERCPU_LINUX)
-        return linux_fetch(s, row, e, atom);
-    sts = cpu_counters_msec(&e->counters, (enum cpu_state_index)(row->item - ITEM_FIRST), &s->rate, &atom->ull);
-    return sts < 0 ? sts : PMDA_FETCH_STATIC;
+    s->want_online |= row->derive == online;
 }
 
 static int
 percpu_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct percpu_state *s = state;
-    const struct cpu_entry *e = entry_by_inst(s, inst);
+    const struct cpu_entry *e = collector_entry(&indom, s, inst);
     int level;
 
     (void)id;
@@ -248,7 +232,6 @@ const struct collector percpu_collector = {
     .indom = &indom,
     .state_size = sizeof(struct percpu_state),
     .refresh = percpu_refresh,
-    .fetch = percpu_fetch,
     .want = percpu_want,
     .instance_labels = percpu_labels,
     .teardown = percpu_teardown,

@@ -20,21 +20,24 @@
 
 #include <errno.h>
 
-#define ROW(name, state) { name, CLUSTER_PERFLEVEL_CPU, state, PM_TYPE_U64, INDOM_PERFLEVEL, PM_SEM_COUNTER, UNITS_MSEC }
-
-/* Items follow enum cpu_state_index. */
-static const struct metric_row rows[] = {
-    ROW("kernel.perflevel.cpu.user", CPU_USER),
-    ROW("kernel.perflevel.cpu.nice", CPU_NICE),
-    ROW("kernel.perflevel.cpu.sys", CPU_SYS),
-    ROW("kernel.perflevel.cpu.idle", CPU_IDLE),
-};
-
 struct perflevel_cpu_state {
     uint64_t level_ticks[PLAT_MAX_PERFLEVELS][CPU_NSTATES];
     struct delta_sum seen;
     struct tick_rate rate;                      /* hinv's, at the last refresh */
-    const struct topology_state *topology;      /* which CPU is in which level */
+    const struct topology_state *topology;      /* which CPU is in which level, and the levels' instances */
+};
+
+static row_derive level_msec;
+
+/* The levels' indom is the topology's: a row's entry is this family's state. */
+#define ROW(name, item, state) { "kernel.perflevel.cpu." name, CLUSTER_PERFLEVEL_CPU, item, PM_TYPE_U64, \
+                                 INDOM_PERFLEVEL, PM_SEM_COUNTER, UNITS_MSEC, .derive = level_msec, .index = state }
+
+static const struct metric_row rows[] = {
+    ROW("user", 0, CPU_USER),
+    ROW("nice", 1, CPU_NICE),
+    ROW("sys", 2, CPU_SYS),
+    ROW("idle", 3, CPU_IDLE),
 };
 
 static int
@@ -66,19 +69,21 @@ perflevel_cpu_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
+/* The time a level's CPUs spent in the state row->index. */
 static int
-perflevel_cpu_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+level_msec(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     const struct perflevel_cpu_state *s = state;
-    int level = topology_level_of_inst(s->topology, inst);
+    int level = topology_level_index(s->topology, inst);
 
+    (void)entry;
     if (s->rate.status < 0)
         return s->rate.status;
     if (level < 0)
         return PM_ERR_INST;
     if (!topology_levels_known(s->topology))
         return PMDA_FETCH_NOVALUES;     /* which CPU is in which level is not known: no sum is right */
-    atom->ull = ticks_to_msec(s->level_ticks[level][row->item], s->rate.hz);
+    atom->ull = ticks_to_msec(s->level_ticks[level][row->index], s->rate.hz);
     return PMDA_FETCH_STATIC;
 }
 
@@ -96,6 +101,5 @@ const struct collector perflevel_cpu_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct perflevel_cpu_state),
     .refresh = perflevel_cpu_refresh,
-    .fetch = perflevel_cpu_fetch,
     .teardown = perflevel_cpu_teardown,
 };

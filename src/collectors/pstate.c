@@ -33,32 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ITEM_ACTIVE = 0, ITEM_IDLE, ITEM_DOWN, ITEM_CYCLES, ITEM_CLOCK_MAX, ITEM_CLOCK_MIN };
-enum { NTIMES = ITEM_DOWN - ITEM_ACTIVE + 1 };
-
-#define TIME(name, cluster, item, indom) { name, cluster, item, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_NSEC }
-#define CYCLES(name, cluster, indom) { name, cluster, ITEM_CYCLES, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_COUNT }
-#define CLOCK(name, cluster, item, indom) { name, cluster, item, PM_TYPE_U32, indom, PM_SEM_DISCRETE, UNITS_MHZ }
-#define COUNTERS(prefix, cluster, indom)                                                                       \
-    TIME(prefix ".active", cluster, ITEM_ACTIVE, indom), TIME(prefix ".idle", cluster, ITEM_IDLE, indom),      \
-    TIME(prefix ".down", cluster, ITEM_DOWN, indom), CYCLES(prefix ".cycles", cluster, indom)
-#define CLOCKS(prefix, cluster, indom)                                                                         \
-    CLOCK(prefix ".clock.max", cluster, ITEM_CLOCK_MAX, indom), CLOCK(prefix ".clock.min", cluster, ITEM_CLOCK_MIN, indom)
-
-static const struct metric_row cluster_rows[] = {
-    COUNTERS("kernel.cpucluster", CLUSTER_CPU_CLUSTER, INDOM_CPU_CLUSTER),
-    CLOCKS("kernel.cpucluster", CLUSTER_CPU_CLUSTER, INDOM_CPU_CLUSTER),
-};
-static const struct metric_row core_rows[] = {
-    COUNTERS("kernel.cpucore", CLUSTER_CPU_CORE, INDOM_CPU_CORE),
-};
-static const struct metric_row gpu_rows[] = {
-    COUNTERS("gpu.pstate", CLUSTER_GPU_PSTATE, COLLECTOR_NO_INDOM),
-    CLOCKS("gpu.pstate", CLUSTER_GPU_PSTATE, COLLECTOR_NO_INDOM),
-};
-
-static const struct indom_def cluster_indom = { .serial = INDOM_CPU_CLUSTER, .label_name = "CPU cluster" };
-static const struct indom_def core_indom = { .serial = INDOM_CPU_CORE, .label_name = "CPU core" };
+enum { PSTATE_ACTIVE, PSTATE_IDLE, PSTATE_DOWN, NTIMES };   /* the times pstate_times() gives */
 
 struct pstate_value {
     char name[PLAT_REG_NAME_MAX];
@@ -69,17 +44,38 @@ struct pstate_value {
     int times_sts, cycles_sts;
     uint64_t time[NTIMES];          /* ns: active, idle, down */
     uint64_t cycles;
-    const struct dvfs_table *table; /* NULL: none */
+    int clocks_sts;                 /* of the clocks: -ENOENT without a table */
+    uint32_t clock_min, clock_max;  /* MHz: its table's lowest and highest */
     int unmatched;                  /* no cycles: no table fits it (judged where the tables are read) */
     unsigned int states;            /* the table length its states need */
     int states_named;               /* by their names, not their count */
 };
 
-/* What a family is. */
-struct family_def {
-    const char *name;
-    enum plat_reg_query_id query;
-    enum pstate_role role;
+#define VALUE(member, status) FIELD_OF(struct pstate_value, member, status, FIELD_PLAIN)
+#define TIME(name, cluster, item, indom, which) \
+    { name, cluster, item, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_NSEC, VALUE(time[which], times_sts) }
+#define CLOCK(name, cluster, item, indom, member) \
+    { name, cluster, item, PM_TYPE_U32, indom, PM_SEM_DISCRETE, UNITS_MHZ, VALUE(member, clocks_sts) }
+#define COUNTERS(prefix, cluster, indom)                                                                       \
+    TIME(prefix ".active", cluster, 0, indom, PSTATE_ACTIVE), TIME(prefix ".idle", cluster, 1, indom, PSTATE_IDLE), \
+    TIME(prefix ".down", cluster, 2, indom, PSTATE_DOWN),                                                      \
+    { prefix ".cycles", cluster, 3, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_COUNT, VALUE(cycles, cycles_sts) }
+#define CLOCKS(prefix, cluster, indom) \
+    CLOCK(prefix ".clock.max", cluster, 4, indom, clock_max), CLOCK(prefix ".clock.min", cluster, 5, indom, clock_min)
+
+/* The rows of the CPU clusters and cores read a value in the family's
+ * table; the GPU's, with no indom, read the GPU family's state, whose first
+ * member is its one value (struct gpu_pstate). */
+static const struct metric_row cluster_rows[] = {
+    COUNTERS("kernel.cpucluster", CLUSTER_CPU_CLUSTER, INDOM_CPU_CLUSTER),
+    CLOCKS("kernel.cpucluster", CLUSTER_CPU_CLUSTER, INDOM_CPU_CLUSTER),
+};
+static const struct metric_row core_rows[] = {
+    COUNTERS("kernel.cpucore", CLUSTER_CPU_CORE, INDOM_CPU_CORE),
+};
+static const struct metric_row gpu_rows[] = {
+    COUNTERS("gpu.pstate", CLUSTER_GPU_PSTATE, COLLECTOR_NO_INDOM),
+    CLOCKS("gpu.pstate", CLUSTER_GPU_PSTATE, COLLECTOR_NO_INDOM),
 };
 
 /* What a family read: its state. */
@@ -93,6 +89,24 @@ struct pstate_family {
     unsigned int logged;                /* collector_note_parts' */
     const struct dvfs_tables *tables;   /* the dvfs family's state */
     const struct topology_state *topology;  /* for the labels; NULL for the GPU */
+};
+
+/* The GPU family's state: its one value first, as its rows read it. */
+struct gpu_pstate {
+    struct pstate_value value;
+    struct pstate_family family;
+};
+
+/* Both indoms' instances are their family's values. */
+#define VALUES INSTANCES_AT(struct pstate_family, value, n, struct pstate_value, inst)
+static const struct indom_def cluster_indom = { .serial = INDOM_CPU_CLUSTER, .label_name = "CPU cluster", .table = VALUES };
+static const struct indom_def core_indom = { .serial = INDOM_CPU_CORE, .label_name = "CPU core", .table = VALUES };
+
+/* What a family is. */
+struct family_def {
+    const char *name;
+    enum plat_reg_query_id query;
+    enum pstate_role role;
 };
 
 /* The pmgr's DVFS tables: the state of a family with no metrics of its
@@ -197,10 +211,27 @@ note_unmatched(const struct family_def *def, struct pstate_family *f)
     return 0;
 }
 
+/* A table's lowest and highest clock. */
+static void
+clock_range(const struct dvfs_table *t, uint32_t *min_mhz, uint32_t *max_mhz)
+{
+    uint32_t low = t->khz[0], high = t->khz[0];
+
+    for (unsigned int i = 1; i < t->n; i++) {
+        if (t->khz[i] < low)
+            low = t->khz[i];
+        if (t->khz[i] > high)
+            high = t->khz[i];
+    }
+    *min_mhz = low / 1000;
+    *max_mhz = high / 1000;
+}
+
 static int
 add_value(const struct family_def *def, struct pstate_family *f, const struct pstate_channel *ch, pmInDom id)
 {
     struct pstate_value *v;
+    const struct dvfs_table *table = table_of(def, f->tables, ch);
     double cycles;
     int sts;
 
@@ -212,11 +243,13 @@ add_value(const struct family_def *def, struct pstate_family *f, const struct ps
     v->letter = ch->letter;
     v->ran = ch->ran;
     v->die = ch->die;
-    v->times_sts = pstate_times(ch, &v->time[0], &v->time[1], &v->time[2]);
-    v->table = table_of(def, f->tables, ch);
-    v->cycles_sts = v->table == NULL ? -ENOENT : pstate_cycles(ch, v->table, &cycles);
+    v->times_sts = pstate_times(ch, &v->time[PSTATE_ACTIVE], &v->time[PSTATE_IDLE], &v->time[PSTATE_DOWN]);
+    v->cycles_sts = table == NULL ? -ENOENT : pstate_cycles(ch, table, &cycles);
     if (v->cycles_sts == 0)
         v->cycles = (uint64_t)cycles;
+    v->clocks_sts = table == NULL ? -ENOENT : 0;
+    if (table != NULL)
+        clock_range(table, &v->clock_min, &v->clock_max);
     v->unmatched = v->cycles_sts < 0 && v->cycles_sts != -ENOTSUP;
     v->states = ch->need ? ch->need : ch->nactive;
     v->states_named = ch->need != 0;
@@ -261,65 +294,16 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
     return short_of ? 0 : note_unmatched(def, f);  /* judged on rounds with every channel */
 }
 
-static const struct pstate_value *
-value_of(const struct pstate_family *f, unsigned int inst, int indexed)
-{
-    for (unsigned int i = 0; i < f->n; i++)
-        if (!indexed || (unsigned int)f->value[i].inst == inst)
-            return &f->value[i];
-    return NULL;
-}
-
-static uint32_t
-clock_mhz(const struct dvfs_table *t, int top)
-{
-    uint32_t khz = t->khz[0];
-
-    for (unsigned int i = 1; i < t->n; i++)
-        if (top ? t->khz[i] > khz : t->khz[i] < khz)
-            khz = t->khz[i];
-    return khz / 1000;
-}
-
-static int
-family_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct pstate_family *f = state;
-    const struct pstate_value *v;
-
-    if (f->sts < 0)
-        return collector_error(f->sts);
-    if ((v = value_of(f, inst, row->indom != COLLECTOR_NO_INDOM)) == NULL)
-        return PM_ERR_INST;
-    switch (row->item) {
-    case ITEM_CYCLES:
-        if (v->cycles_sts < 0)
-            return collector_error(v->cycles_sts);
-        atom->ull = v->cycles;
-        return PMDA_FETCH_STATIC;
-    case ITEM_CLOCK_MAX:
-    case ITEM_CLOCK_MIN:
-        if (v->table == NULL)
-            return PM_ERR_APPVERSION;
-        atom->ul = clock_mhz(v->table, row->item == ITEM_CLOCK_MAX);
-        return PMDA_FETCH_STATIC;
-    }
-    if (v->times_sts < 0)
-        return collector_error(v->times_sts);
-    atom->ull = v->time[row->item - ITEM_ACTIVE];
-    return PMDA_FETCH_STATIC;
-}
-
 /* A cluster's or core's level, as its CPUs carry it, and its die on an Ultra. */
 static int
 family_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
     const struct pstate_family *f = state;
-    const struct pstate_value *v = value_of(f, inst, 1);
+    const struct pstate_value *v = collector_entry(pmInDom_serial(id) == INDOM_CPU_CORE ? &core_indom : &cluster_indom,
+                                                   f, inst);
     int level = v != NULL && f->topology != NULL ? topology_type_level(f->topology, v->letter) : -1;
     size_t at;
 
-    (void)id;
     if (level < 0)
         return -1;              /* level unknown: no label, nothing invented */
     topology_level_labels(f->topology, level, json, len);
@@ -354,36 +338,92 @@ pstate_cluster_activity(const struct pstate_family *clusters, int die, const cha
         return clusters->sts;
     for (unsigned int i = 0; i < clusters->n; i++) {
         const struct pstate_value *v = &clusters->value[i];
-        uint64_t all = v->time[0] + v->time[1] + v->time[2];
+        uint64_t all = v->time[PSTATE_ACTIVE] + v->time[PSTATE_IDLE] + v->time[PSTATE_DOWN];
 
         if (v->ran || (name != NULL ? strcmp(v->name, name) != 0 : die >= 0 && v->die != die))
             continue;
         if (v->times_sts < 0)
             return v->times_sts;
         found++;
-        *active_ns += v->time[0];
+        *active_ns += v->time[PSTATE_ACTIVE];
         if (all > *elapsed_ns)
             *elapsed_ns = all;
     }
     return found > 0 ? 0 : -ENOENT;
 }
 
-/* A family's collector: its refresh hands its description to family_refresh. */
-#define FAMILY_COLLECTOR(var, def_name, query_, role_, rows_, indom_, labels, ...)                           \
-    static int var##_refresh(void *state, struct refresh_call *call)                                         \
-    {                                                                                                         \
-        static const struct family_def def = { def_name, query_, role_ };                                    \
-        return family_refresh(&def, state, call);                                                             \
-    }                                                                                                         \
-    const struct collector var##_collector = {                                                                \
-        .name = #var, __VA_ARGS__, .rows = rows_, .nrows = sizeof(rows_) / sizeof(rows_[0]), .indom = indom_, \
-        .state_size = sizeof(struct pstate_family), .refresh = var##_refresh, .fetch = family_fetch,         \
-        .instance_labels = labels, .teardown = family_teardown,                                               \
-    }
+static const struct family_def cpucluster = { "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER };
+static const struct family_def cpucore = { "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE };
+static const struct family_def gpu = { "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU };
 
-FAMILY_COLLECTOR(cpucluster, "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER, cluster_rows, &cluster_indom,
-                 family_labels, .ndepends = 2, .depends = { &dvfs_collector, &topology_collector });
-FAMILY_COLLECTOR(cpucore, "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE, core_rows, &core_indom, family_labels,
-                 .ndepends = 2, .depends = { &dvfs_collector, &topology_collector });
-FAMILY_COLLECTOR(gpu_pstate, "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU, gpu_rows, NULL, NULL, .ndepends = 1,
-                 .depends = { &dvfs_collector });
+static int
+cpucluster_refresh(void *state, struct refresh_call *call)
+{
+    return family_refresh(&cpucluster, state, call);
+}
+
+static int
+cpucore_refresh(void *state, struct refresh_call *call)
+{
+    return family_refresh(&cpucore, state, call);
+}
+
+/* The GPU's one value, or the family's failure as the status of each. */
+static int
+gpu_pstate_refresh(void *state, struct refresh_call *call)
+{
+    struct gpu_pstate *g = state;
+    int sts = family_refresh(&gpu, &g->family, call);
+
+    memset(&g->value, 0, sizeof(g->value));
+    if (sts < 0)
+        return sts;
+    if (g->family.sts < 0)
+        g->value.times_sts = g->value.cycles_sts = g->value.clocks_sts = g->family.sts;
+    else
+        g->value = g->family.value[0];
+    return 0;
+}
+
+static void
+gpu_pstate_teardown(void *state)
+{
+    family_teardown(&((struct gpu_pstate *)state)->family);
+}
+
+const struct collector cpucluster_collector = {
+    .name = "cpucluster",
+    .ndepends = 2,
+    .depends = { &dvfs_collector, &topology_collector },
+    .rows = cluster_rows,
+    .nrows = sizeof(cluster_rows) / sizeof(cluster_rows[0]),
+    .indom = &cluster_indom,
+    .state_size = sizeof(struct pstate_family),
+    .refresh = cpucluster_refresh,
+    .instance_labels = family_labels,
+    .teardown = family_teardown,
+};
+
+const struct collector cpucore_collector = {
+    .name = "cpucore",
+    .ndepends = 2,
+    .depends = { &dvfs_collector, &topology_collector },
+    .rows = core_rows,
+    .nrows = sizeof(core_rows) / sizeof(core_rows[0]),
+    .indom = &core_indom,
+    .state_size = sizeof(struct pstate_family),
+    .refresh = cpucore_refresh,
+    .instance_labels = family_labels,
+    .teardown = family_teardown,
+};
+
+const struct collector gpu_pstate_collector = {
+    .name = "gpu_pstate",
+    .ndepends = 1,
+    .depends = { &dvfs_collector },
+    .rows = gpu_rows,
+    .nrows = sizeof(gpu_rows) / sizeof(gpu_rows[0]),
+    .state_size = sizeof(struct gpu_pstate),
+    .refresh = gpu_pstate_refresh,
+    .teardown = gpu_pstate_teardown,
+};

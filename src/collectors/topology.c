@@ -19,12 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* bits of topology_level.has: PLAT_PL_* for a value, then the name */
+#define HAS_NAME PLAT_PL_N
+
+/* A performance level, as the instance of its indom. */
+struct topology_level {
+    int inst;
+    unsigned int has;               /* the bit of each part of read that was read */
+    struct plat_perflevel read;
+    char word[PLAT_NAME_MAX];       /* its instance name */
+};
+
 struct topology_state {
     int status;                     /* of the whole read, when it failed */
     int loaded;
     struct plat_topology t;         /* t.cluster is not kept: see cpu_level */
-    char word[PLAT_MAX_PERFLEVELS][PLAT_NAME_MAX];  /* instance names */
-    int inst[PLAT_MAX_PERFLEVELS];
+    struct topology_level level[PLAT_MAX_PERFLEVELS];
+    unsigned int nlevels;           /* the levels with an instance: none until loaded */
     signed char *cpu_level;         /* by logical CPU number */
     signed char type_level['Z' - 'A' + 1];  /* by cluster type letter, -1 when no CPU has it */
     unsigned int ncpu_level;
@@ -32,36 +43,35 @@ struct topology_state {
     unsigned int logged;
 };
 
-enum {
-    ITEM_LEVEL_NAME = 10,
-    ITEM_LEVEL_FIELD = 11       /* 11..18 follow the PLAT_PL_* fields */
-};
-
 #define ROW(name, item, type, field) \
     { name, CLUSTER_TOPOLOGY, item, type, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE, field }
 #define COUNT(which) FIELD_OF(struct topology_state, t.counts.value[which], t.counts.status[which], FIELD_PLAIN)
-#define LEVEL_ROW(name, field, type, units) \
-    { name, CLUSTER_TOPOLOGY, ITEM_LEVEL_FIELD + (field), type, INDOM_PERFLEVEL, PM_SEM_DISCRETE, units }
+/* A level's part, no value where that level has none (e.g. no L3 on Apple Silicon) */
+#define LEVEL_ROW(name, item, type, units, field) \
+    { name, CLUSTER_TOPOLOGY, item, type, INDOM_PERFLEVEL, PM_SEM_DISCRETE, units, field }
+#define LEVEL_PART(member, bit, kind) FIELD_PRESENT(struct topology_level, read.member, has, bit, kind)
+#define LEVEL_VALUE(which) LEVEL_PART(value[which], which, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
     ROW("hinv.cpu.brand", 0, PM_TYPE_STRING, FIELD_TEXT_OF(struct topology_state, t.brand, t.brand_status)),
     ROW("hinv.cpu.physical", 1, PM_TYPE_U32, COUNT(PLAT_CPU_PHYSICAL)),
     ROW("hinv.cpu.logical", 2, PM_TYPE_U32, COUNT(PLAT_CPU_LOGICAL)),
     ROW("hinv.cpu.nperflevels", 3, PM_TYPE_U32, COUNT(PLAT_CPU_NPERFLEVELS)),
-    { "hinv.perflevel.name", CLUSTER_TOPOLOGY, ITEM_LEVEL_NAME, PM_TYPE_STRING, INDOM_PERFLEVEL, PM_SEM_DISCRETE, UNITS_NONE },
-    LEVEL_ROW("hinv.perflevel.physical", PLAT_PL_PHYSICALCPU, PM_TYPE_U32, UNITS_NONE),
-    LEVEL_ROW("hinv.perflevel.logical", PLAT_PL_LOGICALCPU, PM_TYPE_U32, UNITS_NONE),
-    LEVEL_ROW("hinv.perflevel.l1icache", PLAT_PL_L1ICACHESIZE, PM_TYPE_U64, UNITS_BYTE),
-    LEVEL_ROW("hinv.perflevel.l1dcache", PLAT_PL_L1DCACHESIZE, PM_TYPE_U64, UNITS_BYTE),
-    LEVEL_ROW("hinv.perflevel.l2cache", PLAT_PL_L2CACHESIZE, PM_TYPE_U64, UNITS_BYTE),
-    LEVEL_ROW("hinv.perflevel.cpus_per_l2", PLAT_PL_CPUSPERL2, PM_TYPE_U32, UNITS_NONE),
-    LEVEL_ROW("hinv.perflevel.l3cache", PLAT_PL_L3CACHESIZE, PM_TYPE_U64, UNITS_BYTE),
-    LEVEL_ROW("hinv.perflevel.cpus_per_l3", PLAT_PL_CPUSPERL3, PM_TYPE_U32, UNITS_NONE),
+    LEVEL_ROW("hinv.perflevel.name", 10, PM_TYPE_STRING, UNITS_NONE, LEVEL_PART(name, HAS_NAME, FIELD_TEXT)),
+    LEVEL_ROW("hinv.perflevel.physical", 11, PM_TYPE_U32, UNITS_NONE, LEVEL_VALUE(PLAT_PL_PHYSICALCPU)),
+    LEVEL_ROW("hinv.perflevel.logical", 12, PM_TYPE_U32, UNITS_NONE, LEVEL_VALUE(PLAT_PL_LOGICALCPU)),
+    LEVEL_ROW("hinv.perflevel.l1icache", 13, PM_TYPE_U64, UNITS_BYTE, LEVEL_VALUE(PLAT_PL_L1ICACHESIZE)),
+    LEVEL_ROW("hinv.perflevel.l1dcache", 14, PM_TYPE_U64, UNITS_BYTE, LEVEL_VALUE(PLAT_PL_L1DCACHESIZE)),
+    LEVEL_ROW("hinv.perflevel.l2cache", 15, PM_TYPE_U64, UNITS_BYTE, LEVEL_VALUE(PLAT_PL_L2CACHESIZE)),
+    LEVEL_ROW("hinv.perflevel.cpus_per_l2", 16, PM_TYPE_U32, UNITS_NONE, LEVEL_VALUE(PLAT_PL_CPUSPERL2)),
+    LEVEL_ROW("hinv.perflevel.l3cache", 17, PM_TYPE_U64, UNITS_BYTE, LEVEL_VALUE(PLAT_PL_L3CACHESIZE)),
+    LEVEL_ROW("hinv.perflevel.cpus_per_l3", 18, PM_TYPE_U32, UNITS_NONE, LEVEL_VALUE(PLAT_PL_CPUSPERL3)),
 };
 
 static const struct indom_def indom = {
     .serial = INDOM_PERFLEVEL,
     .label_name = "performance level",
+    .table = INSTANCES_IN(struct topology_state, level, nlevels, struct topology_level, inst),
 };
 
 
@@ -102,7 +112,7 @@ topology_cpu_level(const struct topology_state *topo, const char *cpu, int *leve
 void
 topology_level_labels(const struct topology_state *topo, int level, char *json, size_t len)
 {
-    snprintf(json, len, "{\"perflevel\":\"%s\",\"perflevel_index\":%d}", topo->word[level], level);
+    snprintf(json, len, "{\"perflevel\":\"%s\",\"perflevel_index\":%d}", topo->level[level].word, level);
 }
 
 int
@@ -114,12 +124,11 @@ topology_type_level(const struct topology_state *topo, char type)
 }
 
 int
-topology_level_of_inst(const struct topology_state *topo, unsigned int inst)
+topology_level_index(const struct topology_state *topo, unsigned int inst)
 {
-    for (unsigned int l = 0; topo->loaded && l < topo->t.nlevels; l++)
-        if (topo->inst[l] == (int)inst)
-            return (int)l;
-    return -1;
+    const struct topology_level *level = collector_entry(&indom, topo, inst);
+
+    return level != NULL ? (int)(level - topo->level) : -1;
 }
 
 /* Map every CPU's cluster type to its level once, by CPU number. */
@@ -158,26 +167,32 @@ map_cpus(struct topology_state *topo, const struct plat_topology *t)
     return 0;
 }
 
-/* Instance names: the level's name as a word, "perflevelN" when it has none or repeats one. */
+/* Each level as its instance: what was read of it, and its name as a
+ * word, "perflevelN" when it has none or repeats one. */
 static int
-name_levels(struct topology_state *topo, pmInDom id)
+keep_levels(struct topology_state *topo, pmInDom id)
 {
     names_begin(id);
     for (unsigned int l = 0; l < topo->t.nlevels; l++) {
-        char *word = topo->word[l];
+        struct topology_level *level = &topo->level[l];
+        char *word = level->word;
         int sts;
 
+        level->read = topo->t.level[l];
+        level->has = (unsigned int)(level->read.name_status >= 0) << HAS_NAME;
+        for (unsigned int f = 0; f < PLAT_PL_N; f++)
+            level->has |= (unsigned int)(level->read.status[f] >= 0) << f;
         word[0] = '\0';
-        if (topo->t.level[l].name_status == 0)
-            cpu_level_word(topo->t.level[l].name, word, sizeof(topo->word[l]));
+        if (level->read.name_status == 0)
+            cpu_level_word(level->read.name, word, sizeof(level->word));
         for (unsigned int k = 0; k < l && word[0] != '\0'; k++)
-            if (strcmp(topo->word[k], word) == 0)
+            if (strcmp(topo->level[k].word, word) == 0)
                 word[0] = '\0';
         if (word[0] == '\0')
-            snprintf(word, sizeof(topo->word[l]), "perflevel%u", l);
+            snprintf(word, sizeof(level->word), "perflevel%u", l);
         if ((sts = names_add(id, word)) < 0)
             return sts;
-        topo->inst[l] = sts;
+        level->inst = sts;
     }
     return 0;
 }
@@ -188,6 +203,7 @@ static void
 unloaded(struct topology_state *topo, int status)
 {
     topo->status = status;
+    topo->nlevels = 0;
     topo->t.brand_status = status;
     for (unsigned int i = 0; i < PLAT_SYSCTL_SET_MAX; i++)
         topo->t.counts.status[i] = status;
@@ -209,13 +225,14 @@ topology_refresh(void *state, struct refresh_call *call)
         collector_note_parts("topology", 1, &topo->logged, p->error(p->ctx));
         return 0;
     }
-    if ((sts = map_cpus(topo, &topo->t)) < 0 || (sts = name_levels(topo, call->indom)) < 0) {
+    if ((sts = map_cpus(topo, &topo->t)) < 0 || (sts = keep_levels(topo, call->indom)) < 0) {
         unloaded(topo, sts);
         return 0;
     }
     topo->t.cluster = NULL;          /* the source's array; cpu_level holds what was needed */
     topo->status = 0;
     topo->loaded = 1;
+    topo->nlevels = topo->t.nlevels;
     failed |= (topo->t.brand_status < 0) << 0;
     for (unsigned int i = 0; i < topo->t.counts.n; i++)
         failed |= (unsigned int)(topo->t.counts.status[i] < 0) << 1;
@@ -229,47 +246,9 @@ topology_refresh(void *state, struct refresh_call *call)
 }
 
 static int
-fetch_level(const struct topology_state *topo, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    int l = topology_level_of_inst(topo, inst);
-    const struct plat_perflevel *level;
-    unsigned int field;
-
-    if (l < 0)
-        return PM_ERR_INST;
-    level = &topo->t.level[l];
-    if (row->item == ITEM_LEVEL_NAME) {
-        if (level->name_status < 0)
-            return PMDA_FETCH_NOVALUES;     /* no value for this level alone */
-        atom->cp = (char *)level->name;
-        return PMDA_FETCH_STATIC;
-    }
-    field = row->item - ITEM_LEVEL_FIELD;
-    if (level->status[field] < 0)
-        return PMDA_FETCH_NOVALUES;  /* e.g. no L3 on Apple Silicon: this level has no value */
-    if (row->type == PM_TYPE_U64)
-        atom->ull = level->value[field];
-    else
-        atom->ul = (uint32_t)level->value[field];
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-topology_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct topology_state *topo = state;
-
-    if (!topo->loaded)
-        return topo->status < 0 ? topo->status : PM_ERR_AGAIN;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, topo, atom);
-    return fetch_level(topo, row, inst, atom);
-}
-
-static int
 topology_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    int l = topology_level_of_inst(state, inst);
+    int l = topology_level_index(state, inst);
 
     (void)id;
     if (l < 0)
@@ -291,7 +270,6 @@ const struct collector topology_collector = {
     .indom = &indom,
     .state_size = sizeof(struct topology_state),
     .refresh = topology_refresh,
-    .fetch = topology_fetch,
     .instance_labels = topology_labels,
     .teardown = topology_teardown,
 };

@@ -24,7 +24,7 @@ void topology_level_labels(const struct topology_state *topo, int level, char *j
 int topology_type_level(const struct topology_state *topo, char type);
 
 /* The level whose instance in the performance-level indom is inst, or -1. */
-int topology_level_of_inst(const struct topology_state *topo, unsigned int inst);
+int topology_level_index(const struct topology_state *topo, unsigned int inst);
 
 /* Whether every CPU's level is known: with one level always; with more,
  * when the CPUs' cluster types tell them (cpu_topology.h). */

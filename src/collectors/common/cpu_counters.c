@@ -15,11 +15,11 @@ cpu_counters_update(struct cpu_counters *c, const struct plat_cpu_ticks *t)
 }
 
 int
-cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, const struct tick_rate *rate,
-                  uint64_t *out)
+cpu_time_msec(const struct cpu_counters *c, const struct metric_row *row, const struct tick_rate *rate,
+              pmAtomValue *atom)
 {
     if (rate->status < 0)
         return rate->status;
-    *out = ticks_to_msec(c->state[state].total, rate->hz);
-    return 0;
+    atom->ull = ticks_to_msec(c->state[row->index].total, rate->hz);
+    return PMDA_FETCH_STATIC;
 }

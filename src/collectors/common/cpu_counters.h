@@ -5,6 +5,7 @@
 #ifndef PMDA_DARWIN_CPU_COUNTERS_H
 #define PMDA_DARWIN_CPU_COUNTERS_H
 
+#include "collector.h"
 #include "convert.h"
 #include "platform.h"
 
@@ -25,9 +26,10 @@ struct tick_rate {
     int status;
 };
 
-/* Milliseconds spent in one state, from the extended tick count at rate,
- * into *out: 0, or the rate's error. */
-int cpu_counters_msec(const struct cpu_counters *c, enum cpu_state_index state, const struct tick_rate *rate,
-                      uint64_t *out);
+/* A CPU time row's value: the milliseconds spent in state row->index (an
+ * enum cpu_state_index), from the extended tick count at rate, into atom:
+ * PMDA_FETCH_STATIC, or the rate's error. */
+int cpu_time_msec(const struct cpu_counters *c, const struct metric_row *row, const struct tick_rate *rate,
+                  pmAtomValue *atom);
 
 #endif

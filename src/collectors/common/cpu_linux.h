@@ -11,28 +11,35 @@
 #include "cpu_counters.h"
 #include "metric_units.h"
 
-/* The states, then the interrupt count (its row's name is the collector's own). */
-enum cpu_linux_state {
+/* The items of the states, then of the interrupt count (its row's name is
+ * the collector's own). */
+enum cpu_linux_item {
     CPU_LINUX_VUSER, CPU_LINUX_VNICE, CPU_LINUX_GUEST, CPU_LINUX_GUEST_NICE, CPU_LINUX_WAIT, CPU_LINUX_IRQ_HARD,
-    CPU_LINUX_IRQ_SOFT, CPU_LINUX_STEAL, CPU_LINUX_NSTATES, CPU_LINUX_INTR = CPU_LINUX_NSTATES
+    CPU_LINUX_IRQ_SOFT, CPU_LINUX_STEAL, CPU_LINUX_INTR
 };
 
-/* The rows of a CPU collector's cluster, items 0 to CPU_LINUX_NSTATES - 1. */
-#define CPU_LINUX_ROW(prefix, name, state, cluster, indom) \
-    { prefix name, cluster, state, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_MSEC }
-#define CPU_LINUX_ROWS(prefix, cluster, indom)                                        \
-    CPU_LINUX_ROW(prefix, "vuser", CPU_LINUX_VUSER, cluster, indom),                  \
-    CPU_LINUX_ROW(prefix, "vnice", CPU_LINUX_VNICE, cluster, indom),                  \
-    CPU_LINUX_ROW(prefix, "guest", CPU_LINUX_GUEST, cluster, indom),                  \
-    CPU_LINUX_ROW(prefix, "guest_nice", CPU_LINUX_GUEST_NICE, cluster, indom),        \
-    CPU_LINUX_ROW(prefix, "wait.total", CPU_LINUX_WAIT, cluster, indom),              \
-    CPU_LINUX_ROW(prefix, "irq.hard", CPU_LINUX_IRQ_HARD, cluster, indom),            \
-    CPU_LINUX_ROW(prefix, "irq.soft", CPU_LINUX_IRQ_SOFT, cluster, indom),            \
-    CPU_LINUX_ROW(prefix, "steal", CPU_LINUX_STEAL, cluster, indom)
+/* Guest time: 0. XNU keeps no time apart for guests (a virtual machine's
+ * vCPUs run on its process's threads, in user and system time). */
+row_derive cpu_no_guest_time;
 
-/* The value of one state, or of the interrupt count, from a CPU's (or all
- * CPUs') counters, in milliseconds at the host's clock rate (hinv.h). */
-int cpu_linux_fetch(const struct cpu_counters *c, const struct tick_rate *rate, enum cpu_linux_state state,
-                    pmAtomValue *atom);
+#define CPU_LINUX_ROW(prefix, name, item, cluster, indom, ...) \
+    { prefix name, cluster, item, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_MSEC, __VA_ARGS__ }
+/*
+ * The rows of a CPU family's Linux cluster, but the interrupt count's;
+ * msec is the family's derive function of a CPU time row (cpu_time_msec).
+ * Linux's user and nice time less its guests' are user and nice time, as
+ * no guest time is counted apart. XNU counts ticks in four states only:
+ * waiting for I/O is idle time, interrupts are system time, and no time
+ * stolen by a hypervisor is counted. None can be told apart: no source.
+ */
+#define CPU_LINUX_ROWS(prefix, cluster, indom, msec)                                                           \
+    CPU_LINUX_ROW(prefix, "vuser", CPU_LINUX_VUSER, cluster, indom, .derive = msec, .index = CPU_USER),         \
+    CPU_LINUX_ROW(prefix, "vnice", CPU_LINUX_VNICE, cluster, indom, .derive = msec, .index = CPU_NICE),         \
+    CPU_LINUX_ROW(prefix, "guest", CPU_LINUX_GUEST, cluster, indom, .derive = cpu_no_guest_time),               \
+    CPU_LINUX_ROW(prefix, "guest_nice", CPU_LINUX_GUEST_NICE, cluster, indom, .derive = cpu_no_guest_time),     \
+    CPU_LINUX_ROW(prefix, "wait.total", CPU_LINUX_WAIT, cluster, indom, .derive = collector_no_source),         \
+    CPU_LINUX_ROW(prefix, "irq.hard", CPU_LINUX_IRQ_HARD, cluster, indom, .derive = collector_no_source),       \
+    CPU_LINUX_ROW(prefix, "irq.soft", CPU_LINUX_IRQ_SOFT, cluster, indom, .derive = collector_no_source),       \
+    CPU_LINUX_ROW(prefix, "steal", CPU_LINUX_STEAL, cluster, indom, .derive = collector_no_source)
 
 #endif
