@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "collector.h"
+#include "metric_by_name.h"
 #include "fake_platform.h"
 
 static pmdaInterface harness_dp;
@@ -68,18 +68,11 @@ harness_ext(void)
 static inline const struct metric_row *
 harness_row_of(const char *name, const struct collector **owner)
 {
-    for (unsigned int c = 0; c < harness_agent->ncollectors; c++) {
-        const struct collector *col = harness_agent->collectors[c];
+    const struct metric_row *row = metric_row_named(harness_agent, name, owner);
 
-        for (unsigned int r = 0; r < col->nrows; r++)
-            if (strcmp(col->rows[r].name, name) == 0) {
-                if (owner != NULL)
-                    *owner = col;
-                return &col->rows[r];
-            }
-    }
-    fail_msg("the %s agent has no metric %s", harness_agent->name, name);
-    return NULL;
+    if (row == NULL)
+        fail_msg("the %s agent has no metric %s", harness_agent->name, name);
+    return row;
 }
 
 static inline const struct metric_row *
