@@ -15,10 +15,12 @@
 #include "agent.h"
 #include "clock_ns.h"
 #include "fault_platform.h"
+#include "metric_by_name.h"
 #include "replay.h"
 #include "proc_context.h"
 
 #define ROUNDS 5
+#define MAX_METRICS 16
 
 static pmdaInterface dp;
 static struct fault_platform counted;
@@ -43,15 +45,33 @@ fetch(const pmID *pmids, int n, size_t *strings)
     return values;
 }
 
+/* The PMIDs of the n metrics called names (at most MAX_METRICS). */
+static void
+pmids_named(const char *const *names, int n, pmID *pmids)
+{
+    for (int i = 0; i < n; i++) {
+        const struct metric_row *row = metric_row_named(&proc_agent, names[i], NULL);
+
+        if (row == NULL) {
+            fprintf(stderr, "the proc agent has no metric %s\n", names[i]);
+            exit(1);
+        }
+        pmids[i] = pmID_build(dp.domain, row->cluster, row->item);
+    }
+}
+
 /* Platform calls per instance and the agent's microseconds per instance,
  * averaged over ROUNDS refreshes after a first one (which reads and caches
- * the strings). */
+ * the strings), for a fetch of the n metrics called names. */
 static void
-measure(const char *what, const pmID *pmids, int n)
+measure(const char *what, const char *const *names, int n)
 {
     uint64_t best = UINT64_MAX;
     double calls;
     int inst = 0;
+    pmID pmids[MAX_METRICS];
+
+    pmids_named(names, n, pmids);
 
     fetch(pmids, n, NULL);
     fault_platform_zero(&counted);
@@ -81,16 +101,16 @@ main(int argc, char **argv)
     size_t before, strings = 0;
     int nprocs;
     /* the columns ps -o pid,ppid,user,nice,pri,stat,lstart,time,rss,vsz,tty,command and top show */
-    const pmID columns[] = {
-        pmID_build(3, 1, 1), pmID_build(3, 1, 2), pmID_build(3, 3, 4), pmID_build(3, 1, 8),
-        pmID_build(3, 1, 10), pmID_build(3, 1, 12), pmID_build(3, 1, 13), pmID_build(3, 1, 14),
-        pmID_build(3, 1, 15), pmID_build(3, 4, 1), pmID_build(3, 4, 0), pmID_build(3, 1, 19),
-        pmID_build(3, 1, 16), pmID_build(3, 1, 11),
+    static const char *const columns[] = {
+        "proc.psinfo.pid", "proc.psinfo.ppid", "proc.id.uid_nm", "proc.psinfo.nice", "proc.psinfo.priority",
+        "proc.psinfo.sname", "proc.psinfo.start_time", "proc.psinfo.utime", "proc.psinfo.stime", "proc.memory.rss",
+        "proc.memory.size", "proc.psinfo.ttyname", "proc.psinfo.threads", "proc.psinfo.psargs",
     };
-    const pmID with_footprint[] = { pmID_build(3, 1, 1), pmID_build(3, 1, 14), pmID_build(3, 4, 2) };
-    const pmID fds[] = { pmID_build(3, 6, 0) };
-    const pmID threads[] = { pmID_build(3, 101, 1), pmID_build(3, 1, 14) };
-    const pmID cmd[] = { pmID_build(3, 1, 11) };
+    static const char *const with_footprint[] = { "proc.psinfo.pid", "proc.psinfo.utime", "proc.memory.footprint" };
+    static const char *const fds[] = { "proc.fd.count" };
+    static const char *const threads[] = { "proc.psinfo.thread_name", "proc.psinfo.utime" };
+    static const char *const cmd[] = { "proc.psinfo.psargs" };
+    pmID cmd_pmid;
 
     if (argc != 2) {
         fprintf(stderr, "usage: %s SNAPSHOT\n", argv[0]);
@@ -109,7 +129,8 @@ main(int argc, char **argv)
         return 1;
     proc_access_policy()->all_access = 1;       /* as root: descriptors too */
 
-    nprocs = fetch(cmd, 1, &strings);           /* the strings the agent caches per process */
+    pmids_named(cmd, 1, &cmd_pmid);
+    nprocs = fetch(&cmd_pmid, 1, &strings);     /* the strings the agent caches per process */
     measure("ps/top columns (list + task)", columns, sizeof(columns) / sizeof(columns[0]));
     printf("  %-34s %8d processes   %6.0f bytes/process besides %.0f bytes/process of strings\n",
            "agent heap after the refreshes", nprocs, ((double)(mallinfo2().uordblks - before) - (double)strings) / nprocs,

@@ -7,8 +7,9 @@
 # source run on a double of macOS with its coverage) against Debian 12's PCP
 # 6, the tests that read ../shared again without it, the tests that depend on
 # PCP again against PCP 7, the proc agent's scale benchmark, then the unit
-# tests again under AddressSanitizer, LeakSanitizer and UBSan. Run it as root
-# (it installs packages and sandboxes pmcd in private namespaces).
+# tests again under AddressSanitizer, LeakSanitizer and UBSan, and in a Debug
+# build. Run it as root (it installs packages and sandboxes pmcd in private
+# namespaces).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -49,3 +50,9 @@ cmake --build build-asan -j"$jobs"
  LSAN_OPTIONS="suppressions=$PWD/../tests/leak/lsan.supp:print_suppressions=0" \
  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
  ctest --output-on-failure -R '^unit\.|^fuzz\.snapshot_corpus$')
+
+# The unit tests unoptimised, in a build of the unit tests alone: a read of
+# memory never written that passes at -O2 by chance fails here.
+cmake -S . -B build-debug -DPMDA_DARWIN_WERROR=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build build-debug -j"$jobs" --target unit_tests
+(cd build-debug && ctest --output-on-failure -R '^unit\.')

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "metric_by_name.h"
 #include "fake_platform.h"
 
 static pmdaInterface harness_dp;
@@ -62,11 +63,37 @@ harness_ext(void)
     return harness_dp.version.seven.ext;
 }
 
-/* Fetch one metric; returns numval (or the error) and the first value(s) into atoms. */
-static inline int
-harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *atoms, int maxvals, int *insts)
+/* The row of the agent under test called name, and the collector that owns
+ * it (unless owner is NULL); the test fails, naming it, when there is none. */
+static inline const struct metric_row *
+harness_row_of(const char *name, const struct collector **owner)
 {
-    pmID pmid = pmID_build(harness_domain, cluster, item);
+    const struct metric_row *row = metric_row_named(harness_agent, name, owner);
+
+    if (row == NULL)
+        fail_msg("the %s agent has no metric %s", harness_agent->name, name);
+    return row;
+}
+
+static inline const struct metric_row *
+harness_row(const char *name)
+{
+    return harness_row_of(name, NULL);
+}
+
+/* The PMID pmcd would send for the metric called name. */
+static inline pmID
+harness_pmid(const char *name)
+{
+    const struct metric_row *row = harness_row(name);
+
+    return pmID_build(harness_domain, row->cluster, row->item);
+}
+
+/* Fetch one PMID; returns numval (or the error) and the first value(s) into atoms. */
+static inline int
+harness_fetch_pmid(pmID pmid, int type, pmAtomValue *atoms, int maxvals, int *insts)
+{
     agent_result *res = NULL;
     int sts = harness_dp.version.seven.fetch(1, &pmid, (void *)&res, harness_ext());
     pmValueSet *vs;
@@ -89,6 +116,13 @@ harness_fetch(unsigned int cluster, unsigned int item, int type, pmAtomValue *at
     }
     harness_ext()->e_resultCallBack((void *)res);     /* as pmcd does after every fetch */
     return sts;
+}
+
+/* Fetch the metric called name, as harness_fetch_pmid. */
+static inline int
+harness_fetch(const char *name, int type, pmAtomValue *atoms, int maxvals, int *insts)
+{
+    return harness_fetch_pmid(harness_pmid(name), type, atoms, maxvals, insts);
 }
 
 /* The instance table pmcd answers from for an indom of the agent's domain,
@@ -128,36 +162,37 @@ harness_inst_name(unsigned int indom_serial, int inst)
     return NULL;
 }
 
-/* An integer metric's value for the instance called name (-1: no value for it). */
+/* An integer metric's value for the instance called inst_name of its
+ * instance domain (-1: no value for it). */
 static inline int64_t
-harness_inst_value(unsigned int cluster, unsigned int item, int type, unsigned int indom_serial, const char *name)
+harness_inst_value(const char *name, int type, const char *inst_name)
 {
     pmAtomValue v[64];
-    int inst[64], n = harness_fetch(cluster, item, type, v, 64, inst);
+    int inst[64], n = harness_fetch(name, type, v, 64, inst);
 
     assert_true(n >= 0);
     for (int i = 0; i < n && i < 64; i++)
-        if (inst[i] == harness_inst(indom_serial, name))
+        if (inst[i] == harness_inst(harness_row(name)->indom, inst_name))
             return type == PM_TYPE_U64 ? (int64_t)v[i].ull : (int64_t)v[i].ul;
     return -1;
 }
 
 /* The one value of a singular metric, failing the test if there is not exactly one. */
 static inline uint64_t
-harness_u64(unsigned int cluster, unsigned int item)
+harness_u64(const char *name)
 {
     pmAtomValue v[1];
 
-    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch(name, PM_TYPE_U64, v, 1, NULL), 1);
     return v[0].ull;
 }
 
 static inline uint32_t
-harness_u32(unsigned int cluster, unsigned int item)
+harness_u32(const char *name)
 {
     pmAtomValue v[1];
 
-    assert_int_equal(harness_fetch(cluster, item, PM_TYPE_U32, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch(name, PM_TYPE_U32, v, 1, NULL), 1);
     return v[0].ul;
 }
 

@@ -32,11 +32,11 @@ a_fetch_refreshes_only_what_it_names(void **state)
 
     (void)state;
     assert_calls(0, 0, 0, 0, 0, 0, 0);          /* init reads nothing */
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), 1);
     assert_calls(1, 0, 0, 0, 1, 0, 0);          /* cluster 6 and its dependency 0 */
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), 1);
     assert_calls(1, 0, 0, 0, 2, 0, 0);          /* host facts are read once */
-    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 1, NULL), 3);
+    assert_int_equal(harness_fetch("kernel.all.load", PM_TYPE_FLOAT, v, 1, NULL), 3);
     assert_calls(1, 0, 0, 1, 2, 0, 0);
 }
 
@@ -44,9 +44,10 @@ static void
 each_cluster_once_per_fetch(void **state)
 {
     pmID pmids[] = {
-        pmID_build(78, 1, 4), pmID_build(78, 1, 23), pmID_build(78, 1, 25),     /* three of cluster 1 */
-        pmID_build(78, 8, 71), pmID_build(78, 8, 72), pmID_build(78, 8, 75),    /* three of cluster 8 */
-        pmID_build(78, 9, 76),
+        /* three of one cluster, three of another, one of a third */
+        harness_pmid("mem.freemem"), harness_pmid("mem.util.used"), harness_pmid("swap.used"),
+        harness_pmid("hinv.ncpu"), harness_pmid("kernel.percpu.cpu.user"), harness_pmid("kernel.percpu.cpu.idle"),
+        harness_pmid("kernel.all.uptime"),
     };
     agent_result *res;
 
@@ -90,11 +91,11 @@ a_failing_source_fails_only_its_cluster(void **state)
 
     (void)state;
     fake.memory_sts = -EIO;
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
-    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, NULL), 3);
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("kernel.all.load", PM_TYPE_FLOAT, v, 3, NULL), 3);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), 1);
     fake.memory_sts = 0;
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), 1);
     assert_int_equal(v[0].ull, 1000 * 16);
 }
 
@@ -105,14 +106,14 @@ a_failing_dependency_fails_its_dependants(void **state)
 
     (void)state;
     fake.host_sts = -EIO;
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
     assert_int_equal(fake.calls.memory, 0);     /* no point reading what cannot be converted */
-    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, NULL), 3);
+    assert_int_equal(harness_fetch("kernel.all.load", PM_TYPE_FLOAT, v, 3, NULL), 3);
     fake.host_sts = 0;
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), 1);
     fake.total_sts = -ENOTSUP;          /* a source this OS release does not have */
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 /* While hinv fails, per-CPU values fail with it; an instance request for
@@ -129,19 +130,19 @@ a_missing_host_fact_fails_only_what_needs_it(void **state)
     (void)state;
     fake.host.clock_status = -ENOENT;
     fake.host.model_status = -ENOENT;
-    assert_int_equal(harness_fetch(0, 1, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);     /* kernel.all.hz */
-    assert_int_equal(harness_fetch(0, 2, PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);  /* hinv.machine */
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);    /* kernel.all.cpu.user */
-    assert_int_equal(harness_u64(0, 0), 16384);                                     /* hinv.pagesize */
-    assert_int_equal(harness_u32(1, 2), 16384);                                     /* hinv.physmem, MB */
-    assert_int_equal(harness_u64(1, 3), 16ULL << 20);                               /* mem.physmem, KB */
-    assert_int_equal(harness_u64(1, 4), 1000 * 16);                                 /* mem.freemem, KB */
+    assert_int_equal(harness_fetch("kernel.all.hz", PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("hinv.machine", PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64("hinv.pagesize"), 16384);
+    assert_int_equal(harness_u32("hinv.physmem"), 16384);       /* MB */
+    assert_int_equal(harness_u64("mem.physmem"), 16ULL << 20);  /* KB */
+    assert_int_equal(harness_u64("mem.freemem"), 1000 * 16);    /* KB */
     fake.host.clock_status = 0;
-    assert_int_equal(harness_fetch(6, 42, PM_TYPE_U64, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.all.cpu.user", PM_TYPE_U64, v, 1, NULL), 1);
     fake.host.page_size = 0;            /* a source that says 0: no division by it */
-    assert_int_equal(harness_fetch(0, 0, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);   /* hinv.pagesize */
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);   /* mem.freemem */
-    assert_int_equal(harness_u32(0, 1), 100);                                       /* kernel.all.hz */
+    assert_int_equal(harness_fetch("hinv.pagesize", PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_u32("kernel.all.hz"), 100);
 }
 
 static void
@@ -156,7 +157,7 @@ instance_requests_do_not_flip_a_failing_familys_log(void **state)
     for (int round = 0; round < 3; round++) {
         pmInResult *in = NULL;
 
-        harness_fetch(8, 72, PM_TYPE_U64, v, 8, NULL);             /* kernel.percpu.cpu.user */
+        harness_fetch("kernel.percpu.cpu.user", PM_TYPE_U64, v, 8, NULL);
         if (harness_dp.version.seven.instance(pmInDom_build(78, 3), PM_IN_NULL, NULL, &in,
                                               harness_ext()) >= 0) {
             for (int i = 0; i < in->numinst; i++)
@@ -171,6 +172,16 @@ instance_requests_do_not_flip_a_failing_familys_log(void **state)
     assert_int_equal(flips, 1);
 }
 
+/* An item and a cluster that no row of the agent has. */
+enum { NO_ROW_ITEM = 999, NO_COLLECTOR_CLUSTER = 55 };
+
+/* A PMID in the cluster of the metric called name that no row has. */
+static pmID
+unknown_item_beside(const char *name)
+{
+    return pmID_build(harness_domain, pmID_cluster(harness_pmid(name)), NO_ROW_ITEM);
+}
+
 static void
 unknown_pmids_and_stores_are_refused(void **state)
 {
@@ -178,8 +189,9 @@ unknown_pmids_and_stores_are_refused(void **state)
     agent_result store = { 0 };
 
     (void)state;
-    assert_int_equal(harness_fetch(1, 999, PM_TYPE_U64, v, 1, NULL), PM_ERR_PMID);
-    assert_int_equal(harness_fetch(55, 1, PM_TYPE_U64, v, 1, NULL), PM_ERR_PMID);
+    assert_int_equal(harness_fetch_pmid(unknown_item_beside("mem.freemem"), PM_TYPE_U64, v, 1, NULL), PM_ERR_PMID);
+    assert_int_equal(harness_fetch_pmid(pmID_build(harness_domain, NO_COLLECTOR_CLUSTER, NO_ROW_ITEM), PM_TYPE_U64, v,
+                                        1, NULL), PM_ERR_PMID);
     assert_int_equal(harness_dp.version.seven.store((void *)&store, harness_ext()), PM_ERR_PERMISSION);
     assert_calls(0, 0, 0, 0, 0, 0, 0);
 }
@@ -190,17 +202,17 @@ help_text_for_metrics_and_indoms(void **state)
     char *text = NULL;
 
     (void)state;
-    assert_int_equal(harness_dp.version.seven.text((int)pmID_build(78, 6, 42), PM_TEXT_PMID | PM_TEXT_ONELINE,
-                                                   &text, harness_ext()), 0);
+    assert_int_equal(harness_dp.version.seven.text((int)harness_pmid("kernel.all.cpu.user"),
+                                                   PM_TEXT_PMID | PM_TEXT_ONELINE, &text, harness_ext()), 0);
     assert_string_equal(text, "time all processors spent in user mode");
-    assert_int_equal(harness_dp.version.seven.text((int)pmID_build(78, 6, 42), PM_TEXT_PMID | PM_TEXT_HELP,
-                                                   &text, harness_ext()), 0);
+    assert_int_equal(harness_dp.version.seven.text((int)harness_pmid("kernel.all.cpu.user"),
+                                                   PM_TEXT_PMID | PM_TEXT_HELP, &text, harness_ext()), 0);
     assert_non_null(strstr(text, "HOST_CPU_LOAD_INFO"));
     assert_int_equal(harness_dp.version.seven.text((int)pmInDom_build(78, 3), PM_TEXT_INDOM | PM_TEXT_ONELINE,
                                                    &text, harness_ext()), 0);
     assert_string_equal(text, "set of processors");
-    assert_int_equal(harness_dp.version.seven.text((int)pmID_build(78, 6, 99), PM_TEXT_PMID | PM_TEXT_ONELINE,
-                                                   &text, harness_ext()), PM_ERR_TEXT);
+    assert_int_equal(harness_dp.version.seven.text((int)unknown_item_beside("kernel.all.cpu.user"),
+                                                   PM_TEXT_PMID | PM_TEXT_ONELINE, &text, harness_ext()), PM_ERR_TEXT);
 }
 
 static void

@@ -17,15 +17,15 @@ static void
 memory_in_kilobytes_at_16k_pages(void **state)
 {
     (void)state;
-    assert_int_equal(harness_u64(1, 4), 1000 * 16);                         /* mem.freemem */
-    assert_int_equal(harness_u64(1, 5), 2000 * 16);                         /* mem.active */
-    assert_int_equal(harness_u64(1, 23), (400 + 2000 + 3000 + 50) * 16);    /* mem.util.used */
-    assert_int_equal(harness_u64(1, 130), 50 * 16);                         /* mem.util.compressed */
-    assert_int_equal(harness_u64(1, 3), 16ULL << 20);                       /* mem.physmem, KB */
-    assert_int_equal(harness_u32(1, 2), 16384);                             /* hinv.physmem, MB */
-    assert_int_equal(harness_u64(1, 24), 2ULL << 20);                       /* swap.length, KB */
-    assert_int_equal(harness_u64(1, 26), 3ULL << 19);                       /* swap.free */
-    assert_int_equal(harness_u32(1, 7), 1000);                              /* mem.pages.freemem */
+    assert_int_equal(harness_u64("mem.freemem"), 1000 * 16);
+    assert_int_equal(harness_u64("mem.active"), 2000 * 16);
+    assert_int_equal(harness_u64("mem.util.used"), (400 + 2000 + 3000 + 50) * 16);
+    assert_int_equal(harness_u64("mem.util.compressed"), 50 * 16);
+    assert_int_equal(harness_u64("mem.physmem"), 16ULL << 20);  /* KB */
+    assert_int_equal(harness_u32("hinv.physmem"), 16384);       /* MB */
+    assert_int_equal(harness_u64("swap.length"), 2ULL << 20);   /* KB */
+    assert_int_equal(harness_u64("swap.free"), 3ULL << 19);
+    assert_int_equal(harness_u32("mem.pages.freemem"), 1000);
 }
 
 static void
@@ -35,8 +35,8 @@ major_compactions_has_no_macos_source(void **state)
 
     (void)state;
     fake.memory.compressor[PLAT_COMP_LZ4_COMPRESSIONS] = 77;
-    assert_int_equal(harness_u64(1, 140), 77);                  /* every compressor sysctl answers */
-    assert_int_equal(harness_fetch(1, 139, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64("mem.compressor.lz4_compressions"), 77);   /* every compressor sysctl answers */
+    assert_int_equal(harness_fetch("mem.compressor.major_compactions", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 static void
@@ -47,8 +47,8 @@ memory_at_4k_pages(void **state)
     fake_platform_init(&fake);
     fake.host.page_size = 4096;
     assert_int_equal(harness_start(), 0);
-    assert_int_equal(harness_u64(1, 4), 1000 * 4);
-    assert_int_equal(harness_u64(0, 0), 4096);                              /* hinv.pagesize */
+    assert_int_equal(harness_u64("mem.freemem"), 1000 * 4);
+    assert_int_equal(harness_u64("hinv.pagesize"), 4096);
 }
 
 static void
@@ -59,10 +59,10 @@ vm_counters_are_full_64_bit(void **state)
     fake.memory.vm.reactivations = UINT64_MAX - 1;
     fake.memory.vm.swapins = 77;
     fake.memory.vm.pageins = 99;
-    assert_int_equal(harness_u64(1, 12), (1ULL << 40) + 3);                 /* mem.pages.faults */
-    assert_int_equal(harness_u64(1, 10), UINT64_MAX - 1);                   /* mem.pages.reactivated */
-    assert_int_equal(harness_u64(1, 27), 77);                               /* swap.pagesin: true swap-ins */
-    assert_int_equal(harness_u64(1, 15), 99);                               /* mem.pageins: pager */
+    assert_int_equal(harness_u64("mem.pages.faults"), (1ULL << 40) + 3);
+    assert_int_equal(harness_u64("mem.pages.reactivated"), UINT64_MAX - 1);
+    assert_int_equal(harness_u64("swap.pagesin"), 77);  /* true swap-ins */
+    assert_int_equal(harness_u64("mem.pageins"), 99);   /* pager */
 }
 
 static void
@@ -75,28 +75,28 @@ one_failing_part_fails_only_its_metrics(void **state)
     fake.memory.compressor_status[PLAT_COMP_THRASHING_DETECTED] = -ENOENT;
     fake.memory.compressor[PLAT_COMP_LZ4_COMPRESSIONS] = 321;
     fake.memory.compressor[PLAT_COMP_SWAPOUTS_UNDER_300S] = 654;
-    assert_int_equal(harness_fetch(1, 25, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);   /* swap.used */
-    assert_int_equal(harness_fetch(1, 138, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* thrashing_detected */
-    assert_int_equal(harness_u64(1, 140), 321);                                                 /* lz4_compressions */
-    assert_int_equal(harness_u64(1, 137), 654);                                                 /* swapouts_under_300s */
-    assert_int_equal(harness_u64(1, 4), 16000);
+    assert_int_equal(harness_fetch("swap.used", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("mem.compressor.thrashing_detected", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64("mem.compressor.lz4_compressions"), 321);
+    assert_int_equal(harness_u64("mem.compressor.swapouts_under_300s"), 654);
+    assert_int_equal(harness_u64("mem.freemem"), 16000);
     fake.memory.vm_status = -EIO;
-    assert_int_equal(harness_fetch(1, 4, PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
-    assert_int_equal(harness_u64(1, 3), 16ULL << 20);       /* physmem comes from the host facts */
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_u64("mem.physmem"), 16ULL << 20);  /* from the host facts */
 }
 
 static void
 cpu_ticks_to_msec_and_across_the_wrap(void **state)
 {
     (void)state;
-    assert_int_equal(harness_u64(6, 42), 123450);           /* 12345 ticks at 100 Hz */
-    assert_int_equal(harness_u64(6, 43), 70);               /* nice */
+    assert_int_equal(harness_u64("kernel.all.cpu.user"), 123450);   /* 12345 ticks at 100 Hz */
+    assert_int_equal(harness_u64("kernel.all.cpu.nice"), 70);
     fake.total.user = 1u << 31;                     /* read at least once per 2^31 ticks */
-    assert_int_equal(harness_u64(6, 42), (1ULL << 31) * 10);
+    assert_int_equal(harness_u64("kernel.all.cpu.user"), (1ULL << 31) * 10);
     fake.total.user = UINT32_MAX - 9;
-    assert_int_equal(harness_u64(6, 42), ((uint64_t)UINT32_MAX - 9) * 10);
+    assert_int_equal(harness_u64("kernel.all.cpu.user"), ((uint64_t)UINT32_MAX - 9) * 10);
     fake.total.user = 20;                           /* the kernel's counter wrapped */
-    assert_int_equal(harness_u64(6, 42), ((uint64_t)UINT32_MAX + 21) * 10);
+    assert_int_equal(harness_u64("kernel.all.cpu.user"), ((uint64_t)UINT32_MAX + 21) * 10);
 }
 
 static void
@@ -107,14 +107,14 @@ cpu_msec_at_another_clock_rate(void **state)
     fake_platform_init(&fake);
     fake.host.clock_hz = 1000;
     assert_int_equal(harness_start(), 0);
-    assert_int_equal(harness_u64(6, 42), 12345);
-    assert_int_equal(harness_u32(0, 1), 1000);              /* kernel.all.hz */
+    assert_int_equal(harness_u64("kernel.all.cpu.user"), 12345);
+    assert_int_equal(harness_u32("kernel.all.hz"), 1000);
 }
 
 static int
 percpu_user(pmAtomValue *v, int *insts, int max)
 {
-    return harness_fetch(8, 72, PM_TYPE_U64, v, max, insts);
+    return harness_fetch("kernel.percpu.cpu.user", PM_TYPE_U64, v, max, insts);
 }
 
 static void
@@ -138,7 +138,7 @@ cpu_instances_survive_churn(void **state)
             cpu2_values++;
         }
     assert_int_equal(cpu2_values, 1);
-    assert_int_equal(harness_u32(8, 71), 4);                /* hinv.ncpu */
+    assert_int_equal(harness_u32("hinv.ncpu"), 4);
 
     fake.cpu[2] = fake.cpu[3];                      /* cpu2 goes away */
     fake.ncpu = 3;
@@ -149,7 +149,7 @@ cpu_instances_survive_churn(void **state)
     assert_int_equal(harness_inst(3, "cpu3"), before[3]);
     for (int i = 0; i < 3; i++)
         assert_int_not_equal(inst[i], before[2]);  /* no value for the absent CPU */
-    assert_int_equal(harness_u32(8, 71), 3);
+    assert_int_equal(harness_u32("hinv.ncpu"), 3);
 
     fake_platform_cpu(&fake, 3, "cpu2", "P");       /* cpu2 returns, listed last */
     fake_platform_cpu(&fake, 4, "cpu9", "P");       /* and a new one appears */
@@ -170,7 +170,7 @@ no_cpus_and_very_many_cpus(void **state)
     (void)state;
     fake.ncpu = 0;
     assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 0);
-    assert_int_equal(harness_u32(8, 71), 0);
+    assert_int_equal(harness_u32("hinv.ncpu"), 0);
     fake.ncpu = 1024;
     for (unsigned int i = 0; i < fake.ncpu; i++) {
         char name[16];
@@ -181,7 +181,7 @@ no_cpus_and_very_many_cpus(void **state)
     }
     assert_int_equal(percpu_user(v, inst, FAKE_MAX_CPUS), 1024);
     assert_int_equal(v[1023].ull, 10230);
-    assert_int_equal(harness_u32(8, 71), 1024);
+    assert_int_equal(harness_u32("hinv.ncpu"), 1024);
 }
 
 static void
@@ -217,7 +217,7 @@ load_uname_and_uptime(void **state)
     int inst[3];
 
     (void)state;
-    assert_int_equal(harness_fetch(3, 30, PM_TYPE_FLOAT, v, 3, inst), 3);
+    assert_int_equal(harness_fetch("kernel.all.load", PM_TYPE_FLOAT, v, 3, inst), 3);
     for (int i = 0; i < 3; i++) {
         if (inst[i] == 1)
             assert_float_equal(v[i].f, 2.5, 1e-6);
@@ -226,17 +226,17 @@ load_uname_and_uptime(void **state)
         else
             assert_float_equal(v[i].f, 1.0, 1e-6);
     }
-    assert_int_equal(harness_fetch(2, 30, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.uname.distro", PM_TYPE_STRING, v, 1, NULL), 1);
     assert_string_equal(v[0].cp, "macOS 14.5");
-    assert_int_equal(harness_fetch(2, 28, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("pmda.uname", PM_TYPE_STRING, v, 1, NULL), 1);
     assert_string_equal(v[0].cp, "Darwin test.local 23.5.0 Darwin Kernel Version 23.5.0 arm64");
     fake.uname.product_status = -ENOENT;
-    assert_int_equal(harness_fetch(2, 30, PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);
-    assert_int_equal(harness_fetch(2, 25, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.uname.distro", PM_TYPE_STRING, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("kernel.uname.sysname", PM_TYPE_STRING, v, 1, NULL), 1);
     assert_string_equal(v[0].cp, "Darwin");
-    assert_int_equal(harness_u32(9, 76), 3600);
+    assert_int_equal(harness_u32("kernel.all.uptime"), 3600);
     fake.clock.now_sec = 10;                        /* clock set before boot */
-    assert_int_equal(harness_fetch(9, 76, PM_TYPE_U32, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("kernel.all.uptime", PM_TYPE_U32, v, 1, NULL), PM_ERR_AGAIN);
 }
 
 int

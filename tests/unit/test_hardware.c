@@ -618,16 +618,16 @@ a_mac_without_a_battery_has_no_battery_values(void **state)
     pmAtomValue v[1];
 
     (void)state;
-    assert_int_equal(harness_u32(22, 0), 0);                   /* power.battery.present */
-    assert_int_equal(harness_fetch(22, 2, PM_TYPE_U32, v, 1, NULL), 0);   /* charge: no value, not 0 */
-    assert_int_equal(harness_fetch(22, 8, PM_TYPE_32, v, 1, NULL), 0);    /* amperage */
-    assert_int_equal(harness_fetch(122, 0, PM_TYPE_STRING, v, 1, NULL), 0);
-    assert_int_equal(harness_u32(22, 11), 1);                  /* power.ac.connected */
-    assert_int_equal(harness_fetch(22, 12, PM_TYPE_STRING, v, 1, NULL), 1);
+    assert_int_equal(harness_u32("power.battery.present"), 0);
+    assert_int_equal(harness_fetch("power.battery.charge", PM_TYPE_U32, v, 1, NULL), 0);    /* no value, not 0 */
+    assert_int_equal(harness_fetch("power.battery.amperage", PM_TYPE_32, v, 1, NULL), 0);
+    assert_int_equal(harness_fetch("power.battery.state", PM_TYPE_STRING, v, 1, NULL), 0);
+    assert_int_equal(harness_u32("power.ac.connected"), 1);
+    assert_int_equal(harness_fetch("power.source", PM_TYPE_STRING, v, 1, NULL), 1);
     assert_string_equal(v[0].cp, "AC Power");
-    assert_int_equal(harness_u32(20, 99), 0);                  /* hinv.ngpu */
-    assert_int_equal(harness_fetch(126, 0, PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_APPVERSION);
-    assert_int_equal(harness_fetch(25, 5, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);  /* no SMC */
+    assert_int_equal(harness_u32("hinv.ngpu"), 0);
+    assert_int_equal(harness_fetch("power.energy.cpu", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("hinv.nfan", PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);   /* no SMC */
 }
 
 /* A battery before macOS 27 that lacks a field the pack entry would hold
@@ -649,7 +649,7 @@ the_battery_pack_is_asked_once_where_there_is_none(void **state)
     number("Temperature", 2991);
     fake.reg[PLAT_REGQ_BATTERY] = finish();
     for (int i = 0; i < 3; i++) {
-        assert_int_equal(harness_fetch(22, 2, PM_TYPE_U32, v, 1, NULL), 1);   /* charge: 81 */
+        assert_int_equal(harness_fetch("power.battery.charge", PM_TYPE_U32, v, 1, NULL), 1);    /* 81 */
         assert_int_equal(v[0].ul, 81);
     }
     assert_int_equal(fake.calls.registry[PLAT_REGQ_BATTERY], 3);
@@ -681,14 +681,14 @@ without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs(void **state)
     assert_int_equal(reg_builder_string(&smc, "type", "flt "), 0);
     assert_int_equal(reg_builder_data(&smc, "bytes", tcmb, 4), 0);
     reg_builder_finish(&smc, &fake.reg[PLAT_REGQ_SMC_CPU_DIE]);
-    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);     /* thermal.cpu.die */
+    assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     assert_true(v[0].f > 61.24 && v[0].f < 61.26);
     assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_CPU_DIE], 1);
     reg_builder_reset(&b);
     entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
     assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
     fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
-    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     assert_true(v[0].f > 52.49 && v[0].f < 52.51);
     assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_CPU_DIE], 1);          /* not read again */
     reg_builder_free(&smc);
@@ -710,13 +710,13 @@ hid_gone_after_it_gave_sensors_is_logged_not_an_intel_mac(void **state)
     assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
     fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
     harness_log_start();
-    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);     /* thermal.cpu.die */
+    assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     fake.reg_sts[PLAT_REGQ_HID_TEMPERATURES] = -ENOENT;
     for (int i = 0; i < 5; i++)
-        assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), PM_ERR_AGAIN);
+        assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), PM_ERR_AGAIN);
     assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_TEMPERATURES], 0);
     fake.reg_sts[PLAT_REGQ_HID_TEMPERATURES] = 0;
-    assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     assert_int_equal(harness_log_lines("thermal: some metrics unavailable"), 1);
     assert_int_equal(harness_log_lines("thermal: all metrics available again"), 1);
     harness_log_stop();
@@ -742,7 +742,7 @@ hid_sensors_all_silent_are_logged(void **state)
         if (!silent)
             assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
         fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
-        assert_int_equal(harness_fetch(25, 0, PM_TYPE_FLOAT, v, 1, NULL), silent ? 0 : 1);   /* thermal.cpu.die */
+        assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), silent ? 0 : 1);
     }
     unavailable = harness_log_lines("thermal: some metrics unavailable");
     available = harness_log_lines("thermal: all metrics available again");

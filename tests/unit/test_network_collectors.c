@@ -24,17 +24,11 @@ netif_inst(const char *name)
     return harness_inst(INDOM_NETIF, name);
 }
 
-static int64_t
-if_value(unsigned int cluster, unsigned int item, int type, const char *name)
-{
-    return harness_inst_value(cluster, item, type, INDOM_NETIF, name);
-}
-
 static const char *
-if_text(unsigned int cluster, unsigned int item, const char *name)
+if_text(const char *metric, const char *name)
 {
     pmAtomValue v[FAKE_MAX_NETIFS];
-    int inst[FAKE_MAX_NETIFS], n = harness_fetch(cluster, item, PM_TYPE_STRING, v, FAKE_MAX_NETIFS, inst);
+    int inst[FAKE_MAX_NETIFS], n = harness_fetch(metric, PM_TYPE_STRING, v, FAKE_MAX_NETIFS, inst);
 
     for (int i = 0; i < n; i++)
         if (inst[i] == netif_inst(name))
@@ -46,18 +40,18 @@ static void
 interface_counters_and_state(void **state)
 {
     (void)state;
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), 2000000);          /* in.bytes */
-    assert_int_equal(if_value(10, 82, PM_TYPE_U64, "en0"), 800000);           /* out.bytes */
-    assert_int_equal(if_value(10, 89, PM_TYPE_U64, "en0"), 2800000);          /* total.bytes */
-    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en1"), 3000);             /* in.packets */
-    assert_int_equal(if_value(10, 90, PM_TYPE_U64, "en1"), 4500);             /* total.packets */
-    assert_int_equal(if_value(10, 87, PM_TYPE_U64, "en1"), 1500);             /* mtu */
-    assert_int_equal(if_value(10, 88, PM_TYPE_U64, "en1"), 1000000000);       /* baudrate, bits/s */
-    assert_int_equal(if_value(110, 0, PM_TYPE_U32, "en1"), 1);                /* up */
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en0"), 2000000);
+    assert_int_equal(harness_inst_value("network.interface.out.bytes", PM_TYPE_U64, "en0"), 800000);
+    assert_int_equal(harness_inst_value("network.interface.total.bytes", PM_TYPE_U64, "en0"), 2800000);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en1"), 3000);
+    assert_int_equal(harness_inst_value("network.interface.total.packets", PM_TYPE_U64, "en1"), 4500);
+    assert_int_equal(harness_inst_value("network.interface.mtu", PM_TYPE_U64, "en1"), 1500);
+    assert_int_equal(harness_inst_value("network.interface.baudrate", PM_TYPE_U64, "en1"), 1000000000);     /* bits/s */
+    assert_int_equal(harness_inst_value("network.interface.up", PM_TYPE_U32, "en1"), 1);
     fake.netif[2].flags = 0x1;                                                  /* up, not running */
-    assert_int_equal(if_value(110, 1, PM_TYPE_U32, "en1"), 0);
-    assert_int_equal(if_value(110, 0, PM_TYPE_U32, "en1"), 1);
-    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 0);                /* bytes_truncated */
+    assert_int_equal(harness_inst_value("network.interface.running", PM_TYPE_U32, "en1"), 0);
+    assert_int_equal(harness_inst_value("network.interface.up", PM_TYPE_U32, "en1"), 1);
+    assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en1"), 0);
 }
 
 static void
@@ -68,10 +62,11 @@ interface_kinds_as_metric_and_label(void **state)
     int n;
 
     (void)state;
-    assert_string_equal(if_text(110, 2, "lo0"), "loopback");
-    assert_string_equal(if_text(110, 2, "en0"), "wifi");         /* IFT_ETHER, but the functional type knows */
-    assert_string_equal(if_text(110, 2, "en1"), "ethernet");
-    assert_string_equal(if_text(110, 2, "utun0"), "tunnel");
+    assert_string_equal(if_text("network.interface.type", "lo0"), "loopback");
+    /* IFT_ETHER, but the functional type knows */
+    assert_string_equal(if_text("network.interface.type", "en0"), "wifi");
+    assert_string_equal(if_text("network.interface.type", "en1"), "ethernet");
+    assert_string_equal(if_text("network.interface.type", "utun0"), "tunnel");
     n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_NETIF), PM_LABEL_INSTANCES, &sets,
                                        harness_ext());
     assert_int_equal(n, 4);
@@ -91,9 +86,9 @@ truncated_list_counters_are_reported_and_not_used(void **state)
     (void)state;
     fake.netif[1].mib_ibytes = (5ULL << 32) + 1234;
     fake.netif[1].ibytes = 1234 - 77;                   /* the list's: modulo 2^32, read a moment earlier */
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), (5ULL << 32) + 1234);
-    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 1);
-    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 0);
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en0"), (5ULL << 32) + 1234);
+    assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en0"), 1);
+    assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en1"), 0);
 }
 
 /* The kernel truncates every interface's list counters: the log says so
@@ -113,13 +108,13 @@ truncation_is_logged_once_for_the_agent(void **state)
     en0 = fake.netif[1];
     for (int round = 0; round < 5; round++) {
         fake.netif[1] = round % 2 ? fake.netif[3] : en0;    /* en0 goes and comes back */
-        harness_fetch(10, 77, PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL);
+        harness_fetch("network.interface.in.bytes", PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL);
     }
     lines = harness_log_lines("truncated");
     harness_log_stop();
     assert_int_equal(lines, 1);
-    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 1);
-    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en1"), 1);
+    assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en0"), 1);
+    assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en1"), 1);
 }
 
 static void
@@ -128,15 +123,20 @@ without_ifmib_a_wrapped_list_counter_has_no_value(void **state)
     (void)state;
     fake.netif[1].mib_status = -ENOENT;
     fake.netif[1].ibytes = UINT32_MAX - 10;
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), UINT32_MAX - 10);    /* cannot tell yet */
-    fake.netif[1].ibytes = 100;                                                 /* went back from below 2^32 */
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), -1);                 /* no value, not a wrap */
-    assert_int_equal(if_value(10, 89, PM_TYPE_U64, "en0"), -1);
-    assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 1);
-    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en0"), 2000);               /* packets still served */
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en1"), 3000000);            /* others unaffected */
+    /* cannot tell yet */
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en0"), UINT32_MAX - 10);
+    fake.netif[1].ibytes = 100;     /* went back from below 2^32 */
+    /* no value, not a wrap */
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en0"), -1);
+    assert_int_equal(harness_inst_value("network.interface.total.bytes", PM_TYPE_U64, "en0"), -1);
+    assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en0"), 1);
+    /* packets still served */
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en0"), 2000);
+    /* others unaffected */
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en1"), 3000000);
     fake.netif[1].ibytes = 200;
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), -1);                 /* it stays untrusted */
+    /* it stays untrusted */
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en0"), -1);
 }
 
 /* Where IFMIB_IFDATA fails now and then, the list's counters stand in,
@@ -160,9 +160,10 @@ rounded_list_counters_mixed_with_ifmib_never_go_back(void **state)
         fake.netif[1].mib_status = rounds[r].mib_ok ? 0 : -EIO;
         fake.netif[1].mib_ibytes = fake.netif[1].mib_obytes = rounds[r].exact;
         fake.netif[1].ibytes = fake.netif[1].obytes = rounds[r].list;
-        assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en0"), rounds[r].want);     /* in.bytes */
-        assert_int_equal(if_value(10, 82, PM_TYPE_U64, "en0"), rounds[r].want);     /* out.bytes */
-        assert_int_equal(if_value(110, 4, PM_TYPE_U32, "en0"), 0);                  /* not truncated */
+        assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en0"), rounds[r].want);
+        assert_int_equal(harness_inst_value("network.interface.out.bytes", PM_TYPE_U64, "en0"), rounds[r].want);
+        /* not truncated */
+        assert_int_equal(harness_inst_value("network.interface.bytes_truncated", PM_TYPE_U32, "en0"), 0);
     }
 }
 
@@ -172,17 +173,17 @@ instances_survive_interfaces_coming_and_going(void **state)
     int en1, utun0;
 
     (void)state;
-    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "lo0"), 1000);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "lo0"), 1000);
     en1 = netif_inst("en1");
     utun0 = netif_inst("utun0");
     fake.netif[2] = fake.netif[3];                      /* en1 unplugged */
     fake.nnetif = 3;
-    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "utun0"), 4000);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "utun0"), 4000);
     assert_int_equal(netif_inst("en1"), -1);
     assert_int_equal(netif_inst("utun0"), utun0);
     fake_platform_netif(&fake, 3, "en1", 0x06, 2);      /* back, listed last */
     fake_platform_netif(&fake, 4, "en5", 0x06, 2);      /* and a new one */
-    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en1"), 4000);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en1"), 4000);
     assert_int_equal(netif_inst("en1"), en1);
     assert_true(netif_inst("en5") >= 0 && netif_inst("en5") != en1 && netif_inst("en5") != utun0);
 }
@@ -193,8 +194,8 @@ a_name_listed_twice_counts_once(void **state)
     (void)state;
     fake_platform_netif(&fake, 4, "en0", 0x06, 3);
     fake.netif[4].ipackets = 99;
-    assert_int_equal(harness_fetch(10, 78, PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL), 4);
-    assert_int_equal(if_value(10, 78, PM_TYPE_U64, "en0"), 2000);
+    assert_int_equal(harness_fetch("network.interface.in.packets", PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL), 4);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en0"), 2000);
 }
 
 static void
@@ -203,10 +204,11 @@ send_queue_drops_extend_past_their_wrap(void **state)
     (void)state;
     fake.netif[2].snd_drops = UINT32_MAX;
     fake.netif[2].iqdrops = 5;
-    assert_int_equal(if_value(110, 3, PM_TYPE_U64, "en1"), UINT32_MAX);
+    assert_int_equal(harness_inst_value("network.interface.out.drops", PM_TYPE_U64, "en1"), UINT32_MAX);
     fake.netif[2].snd_drops = 4;                        /* wrapped: +5 */
-    assert_int_equal(if_value(110, 3, PM_TYPE_U64, "en1"), (uint64_t)UINT32_MAX + 5);
-    assert_int_equal(if_value(10, 92, PM_TYPE_U64, "en1"), (uint64_t)UINT32_MAX + 10);  /* total.drops */
+    assert_int_equal(harness_inst_value("network.interface.out.drops", PM_TYPE_U64, "en1"), (uint64_t)UINT32_MAX + 5);
+    assert_int_equal(harness_inst_value("network.interface.total.drops", PM_TYPE_U64, "en1"),
+                     (uint64_t)UINT32_MAX + 10);
 }
 
 static void
@@ -214,12 +216,12 @@ network_all_leaves_out_loopback(void **state)
 {
     (void)state;
     /* en0 2e6, en1 3e6, utun0 4e6 bytes in; lo0's 1e6 left out */
-    assert_int_equal(harness_u64(26, 0), 9000000);                         /* in.bytes */
-    assert_int_equal(harness_u64(26, 5), 1000 + 1500 + 2000);              /* out.packets */
-    assert_int_equal(harness_u64(26, 8), 9000000 + 3600000);               /* total.bytes */
+    assert_int_equal(harness_u64("network.all.in.bytes"), 9000000);
+    assert_int_equal(harness_u64("network.all.out.packets"), 1000 + 1500 + 2000);
+    assert_int_equal(harness_u64("network.all.total.bytes"), 9000000 + 3600000);
     fake.netif[1].ibytes = fake.netif[1].mib_ibytes += 500;
     fake.netif[0].ibytes = fake.netif[0].mib_ibytes += 777;                 /* loopback traffic */
-    assert_int_equal(harness_u64(26, 0), 9000500);
+    assert_int_equal(harness_u64("network.all.in.bytes"), 9000500);
 }
 
 static void
@@ -228,16 +230,16 @@ network_all_never_goes_backwards(void **state)
     uint64_t before;
 
     (void)state;
-    before = harness_u64(26, 0);
+    before = harness_u64("network.all.in.bytes");
     fake.netif[2].ibytes = fake.netif[2].mib_ibytes += 100;
-    fake.nnetif = 2;                                    /* en1 and utun0 go away */
-    assert_int_equal(harness_u64(26, 0), before);       /* en1's last 100 bytes were not seen */
+    fake.nnetif = 2;                                                /* en1 and utun0 go away */
+    assert_int_equal(harness_u64("network.all.in.bytes"), before);  /* en1's last 100 bytes were not seen */
     fake.netif[1].ibytes = fake.netif[1].mib_ibytes += 10;
-    assert_int_equal(harness_u64(26, 0), before + 10);
-    fake.nnetif = 4;                                    /* they return with their totals */
-    assert_int_equal(harness_u64(26, 0), before + 10);  /* counted from now on */
+    assert_int_equal(harness_u64("network.all.in.bytes"), before + 10);
+    fake.nnetif = 4;                                                        /* they return with their totals */
+    assert_int_equal(harness_u64("network.all.in.bytes"), before + 10);     /* counted from now on */
     fake.netif[3].ibytes = fake.netif[3].mib_ibytes += 7;
-    assert_int_equal(harness_u64(26, 0), before + 17);
+    assert_int_equal(harness_u64("network.all.in.bytes"), before + 17);
 }
 
 static void
@@ -246,35 +248,38 @@ network_all_leaves_out_untrusted_bytes_only(void **state)
     uint64_t bytes, packets;
 
     (void)state;
-    bytes = harness_u64(26, 0);
-    packets = harness_u64(26, 1);
+    bytes = harness_u64("network.all.in.bytes");
+    packets = harness_u64("network.all.in.packets");
     fake.netif[1].mib_status = -EIO;                    /* en0: truncated list, no IFMIB */
     fake.netif[1].ibytes = 100;                         /* went back: wrapped */
     fake.netif[1].ipackets += 3;
-    assert_int_equal(harness_u64(26, 0), bytes);
-    assert_int_equal(harness_u64(26, 1), packets + 3);
+    assert_int_equal(harness_u64("network.all.in.bytes"), bytes);
+    assert_int_equal(harness_u64("network.all.in.packets"), packets + 3);
     fake.netif[2].ibytes = fake.netif[2].mib_ibytes += 50;
-    assert_int_equal(harness_u64(26, 0), bytes + 50);
+    assert_int_equal(harness_u64("network.all.in.bytes"), bytes + 50);
 }
 
 static void
 a_failing_interface_list_fails_only_the_network_clusters(void **state)
 {
     (void)state;
-    assert_int_equal(if_value(110, 0, PM_TYPE_U32, "en1"), 1);     /* interfaces known, then the list fails */
+    /* interfaces known, then the list fails */
+    assert_int_equal(harness_inst_value("network.interface.up", PM_TYPE_U32, "en1"), 1);
     fake.interfaces_sts = -EIO;
-    assert_int_equal(harness_fetch(10, 77, PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL), PM_ERR_AGAIN);
-    assert_int_equal(harness_fetch(26, 0, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_AGAIN);
-    assert_int_equal(harness_fetch(110, 0, PM_TYPE_U32, (pmAtomValue[8]){ 0 }, 8, NULL), PM_ERR_AGAIN);
-    assert_int_equal(harness_u32(8, 71), 4);            /* hinv.ncpu */
+    assert_int_equal(harness_fetch("network.interface.in.bytes", PM_TYPE_U64, (pmAtomValue[8]){ 0 }, 8, NULL),
+                     PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("network.all.in.bytes", PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("network.interface.up", PM_TYPE_U32, (pmAtomValue[8]){ 0 }, 8, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_u32("hinv.ncpu"), 4);
     fake.interfaces_sts = 0;
-    assert_int_equal(if_value(10, 77, PM_TYPE_U64, "en1"), 3000000);
+    assert_int_equal(harness_inst_value("network.interface.in.bytes", PM_TYPE_U64, "en1"), 3000000);
 }
 
 static void
 one_read_serves_all_three_clusters(void **state)
 {
-    pmID pmids[] = { pmID_build(78, 10, 77), pmID_build(78, 26, 0), pmID_build(78, 110, 2) };
+    pmID pmids[] = { harness_pmid("network.interface.in.bytes"), harness_pmid("network.all.in.bytes"),
+                     harness_pmid("network.interface.type") };
     agent_result *res = NULL;
 
     (void)state;
@@ -287,62 +292,65 @@ static void
 udp_counters_sums_and_wrap(void **state)
 {
     (void)state;
-    assert_int_equal(harness_u64(13, 142), 1000);                  /* indatagrams */
-    assert_int_equal(harness_u64(13, 143), 900);                   /* outdatagrams */
-    assert_int_equal(harness_u64(13, 144), 4);                     /* noports */
-    assert_int_equal(harness_u64(13, 145), 1 + 2 + 3);             /* inerrors.total */
-    assert_int_equal(harness_u64(13, 146), 5);                     /* rcvbuferrors */
-    assert_int_equal(harness_u64(13, 149), 3);                     /* inerrors.badlen */
+    assert_int_equal(harness_u64("network.udp.indatagrams"), 1000);
+    assert_int_equal(harness_u64("network.udp.outdatagrams"), 900);
+    assert_int_equal(harness_u64("network.udp.noports"), 4);
+    assert_int_equal(harness_u64("network.udp.inerrors.total"), 1 + 2 + 3);
+    assert_int_equal(harness_u64("network.udp.rcvbuferrors"), 5);
+    assert_int_equal(harness_u64("network.udp.inerrors.badlen"), 3);
     fake.udp.ipackets = 1u << 31;                                   /* read at least once per 2^31 */
-    assert_int_equal(harness_u64(13, 142), 1u << 31);
+    assert_int_equal(harness_u64("network.udp.indatagrams"), 1u << 31);
     fake.udp.ipackets = UINT32_MAX - 1;
-    assert_int_equal(harness_u64(13, 142), UINT32_MAX - 1);
+    assert_int_equal(harness_u64("network.udp.indatagrams"), UINT32_MAX - 1);
     fake.udp.ipackets = 8;                                          /* the kernel's counter wrapped */
-    assert_int_equal(harness_u64(13, 142), (uint64_t)UINT32_MAX + 9);
+    assert_int_equal(harness_u64("network.udp.indatagrams"), (uint64_t)UINT32_MAX + 9);
     fake.udp_sts = -EPERM;                                          /* refused: said so, not "try again" */
-    assert_int_equal(harness_fetch(13, 142, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_PERMISSION);
+    assert_int_equal(harness_fetch("network.udp.indatagrams", PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL),
+                     PM_ERR_PERMISSION);
     fake.udp_sts = -EIO;
-    assert_int_equal(harness_fetch(13, 142, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("network.udp.indatagrams", PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL),
+                     PM_ERR_AGAIN);
 }
 
 static void
 icmp_histogram_sums_and_input_errors(void **state)
 {
     (void)state;
-    assert_int_equal(harness_u64(14, 147), 861);                   /* inmsgs: 1 + 2 + ... + 41, types 0-40 */
-    assert_int_equal(harness_u64(14, 148), 1722);                  /* outmsgs */
-    assert_int_equal(harness_u64(14, 149), 1 + 2 + 3 + 4);         /* inerrors: not icps_error (7) */
-    assert_int_equal(harness_u64(14, 150), 4);                     /* indestunreachs: type 3 */
-    assert_int_equal(harness_u64(14, 151), 9);                     /* inechos: type 8 */
-    assert_int_equal(harness_u64(14, 152), 1);                     /* inechoreps: type 0 */
-    assert_int_equal(harness_u64(14, 153), 18);                    /* outechos */
-    assert_int_equal(harness_u64(14, 154), 2);                     /* outechoreps */
+    assert_int_equal(harness_u64("network.icmp.inmsgs"), 861);  /* 1 + 2 + ... + 41, types 0-40 */
+    assert_int_equal(harness_u64("network.icmp.outmsgs"), 1722);
+    assert_int_equal(harness_u64("network.icmp.inerrors"), 1 + 2 + 3 + 4);  /* not icps_error (7) */
+    assert_int_equal(harness_u64("network.icmp.indestunreachs"), 4);        /* type 3 */
+    assert_int_equal(harness_u64("network.icmp.inechos"), 9);               /* type 8 */
+    assert_int_equal(harness_u64("network.icmp.inechoreps"), 1);            /* type 0 */
+    assert_int_equal(harness_u64("network.icmp.outechos"), 18);
+    assert_int_equal(harness_u64("network.icmp.outechoreps"), 2);
     fake.icmp.inhist[8] = 1u << 31;                                 /* read at least once per 2^31 */
-    assert_int_equal(harness_u64(14, 151), 1u << 31);
+    assert_int_equal(harness_u64("network.icmp.inechos"), 1u << 31);
     fake.icmp.inhist[8] = UINT32_MAX;
-    assert_int_equal(harness_u64(14, 151), UINT32_MAX);
+    assert_int_equal(harness_u64("network.icmp.inechos"), UINT32_MAX);
     fake.icmp.inhist[8] = 0;                                        /* +1 across the wrap */
-    assert_int_equal(harness_u64(14, 151), (uint64_t)UINT32_MAX + 1);
-    assert_int_equal(harness_u64(14, 147), 861 - 9 + (uint64_t)UINT32_MAX + 1);
+    assert_int_equal(harness_u64("network.icmp.inechos"), (uint64_t)UINT32_MAX + 1);
+    assert_int_equal(harness_u64("network.icmp.inmsgs"), 861 - 9 + (uint64_t)UINT32_MAX + 1);
 }
 
 static void
 ipv6_counters_and_socket_counts(void **state)
 {
     (void)state;
-    assert_int_equal(harness_u64(23, 187), 5000);                  /* inreceives */
-    assert_int_equal(harness_u64(23, 188), 3);                     /* outforwarded */
-    assert_int_equal(harness_u64(23, 189), 1 + 2);                 /* indiscards */
-    assert_int_equal(harness_u64(23, 190), 4);                     /* outdiscards */
-    assert_int_equal(harness_u64(23, 191), 6);                     /* fragcreates */
-    assert_int_equal(harness_u64(23, 192), 5);                     /* reasmoks */
+    assert_int_equal(harness_u64("network.ipv6.inreceives"), 5000);
+    assert_int_equal(harness_u64("network.ipv6.outforwarded"), 3);
+    assert_int_equal(harness_u64("network.ipv6.indiscards"), 1 + 2);
+    assert_int_equal(harness_u64("network.ipv6.outdiscards"), 4);
+    assert_int_equal(harness_u64("network.ipv6.fragcreates"), 6);
+    assert_int_equal(harness_u64("network.ipv6.reasmoks"), 5);
     fake.ip6.total = 1ULL << 40;
-    assert_int_equal(harness_u64(23, 187), 1ULL << 40);
-    assert_int_equal(harness_u32(15, 155), 42);                    /* sockstat.tcp.inuse */
-    assert_int_equal(harness_u32(15, 156), 17);
+    assert_int_equal(harness_u64("network.ipv6.inreceives"), 1ULL << 40);
+    assert_int_equal(harness_u32("network.sockstat.tcp.inuse"), 42);
+    assert_int_equal(harness_u32("network.sockstat.udp.inuse"), 17);
     fake.sysctl[PLAT_SYSCTL_SOCKSTAT].status[PLAT_SOCKSTAT_TCP] = -ENOENT;
-    assert_int_equal(harness_fetch(15, 155, PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_APPVERSION);
-    assert_int_equal(harness_u32(15, 156), 17);
+    assert_int_equal(harness_fetch("network.sockstat.tcp.inuse", PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL),
+                     PM_ERR_APPVERSION);
+    assert_int_equal(harness_u32("network.sockstat.udp.inuse"), 17);
 }
 
 static void
@@ -353,43 +361,44 @@ tcp_statistics_withheld_report_an_error(void **state)
     (void)state;
     memset(&fake.tcp, 0, sizeof(fake.tcp));
     fake.tcp.access_disabled = 1;                                   /* the macOS default: zeros */
-    assert_int_equal(harness_fetch(17, 173, PM_TYPE_U64, v, 1, NULL), PM_ERR_PERMISSION);
-    assert_int_equal(harness_u32(111, 0), 0);                       /* stats_accessible */
-    assert_int_equal(harness_u32(17, 172), 41);                     /* currestab is not withheld */
+    assert_int_equal(harness_fetch("network.tcp.insegs", PM_TYPE_U64, v, 1, NULL), PM_ERR_PERMISSION);
+    assert_int_equal(harness_u32("network.tcp.stats_accessible"), 0);
+    assert_int_equal(harness_u32("network.tcp.currestab"), 41);     /* not withheld */
     fake.tcp.access_disabled = 0;                                   /* turned off: real (zero) values */
-    assert_int_equal(harness_u64(17, 173), 0);
-    assert_int_equal(harness_u32(111, 0), 1);
+    assert_int_equal(harness_u64("network.tcp.insegs"), 0);
+    assert_int_equal(harness_u32("network.tcp.stats_accessible"), 1);
     fake.tcp.access_status = -ENOENT;                               /* the setting cannot be read */
     fake.tcp.rcvtotal = 5;
-    assert_int_equal(harness_u64(17, 173), 5);
+    assert_int_equal(harness_u64("network.tcp.insegs"), 5);
 }
 
 static void
 tcp_counters_sums_and_wrap(void **state)
 {
+    static const char *const no_source[] = { "network.tcp.rtoalgorithm", "network.tcp.rtomin", "network.tcp.rtomax",
+                                              "network.tcp.maxconn" };
     pmAtomValue v[1];
 
     (void)state;
     /* the fake's setting is on, but its counters are not zero: a reader the kernel lets see them */
-    assert_int_equal(harness_u32(111, 0), 1);
-    assert_int_equal(harness_u64(17, 168), 100);                    /* activeopens */
-    assert_int_equal(harness_u64(17, 169), 50);                     /* passiveopens */
-    assert_int_equal(harness_u64(17, 170), 4);                      /* attemptfails: conndrops */
-    assert_int_equal(harness_u64(17, 171), 3);                      /* estabresets: drops */
-    assert_int_equal(harness_u64(17, 174), 9000);                   /* outsegs */
-    assert_int_equal(harness_u64(17, 175), 12);                     /* retranssegs */
-    assert_int_equal(harness_u64(17, 176), 1 + 2 + 4 + 3);          /* inerrs.total */
-    assert_int_equal(harness_u64(17, 177), 300);                    /* outrsts: control segments */
-    assert_int_equal(harness_u64(17, 178), 1);                      /* incsumerrors */
+    assert_int_equal(harness_u32("network.tcp.stats_accessible"), 1);
+    assert_int_equal(harness_u64("network.tcp.activeopens"), 100);
+    assert_int_equal(harness_u64("network.tcp.passiveopens"), 50);
+    assert_int_equal(harness_u64("network.tcp.attemptfails"), 4);   /* conndrops */
+    assert_int_equal(harness_u64("network.tcp.estabresets"), 3);    /* drops */
+    assert_int_equal(harness_u64("network.tcp.outsegs"), 9000);
+    assert_int_equal(harness_u64("network.tcp.retranssegs"), 12);
+    assert_int_equal(harness_u64("network.tcp.inerrs.total"), 1 + 2 + 4 + 3);
+    assert_int_equal(harness_u64("network.tcp.outrsts"), 300);  /* control segments */
+    assert_int_equal(harness_u64("network.tcp.incsumerrors"), 1);
     fake.tcp.rcvtotal = 1u << 31;                                   /* read at least once per 2^31 */
-    assert_int_equal(harness_u64(17, 173), 1u << 31);
+    assert_int_equal(harness_u64("network.tcp.insegs"), 1u << 31);
     fake.tcp.rcvtotal = UINT32_MAX;
-    assert_int_equal(harness_u64(17, 173), UINT32_MAX);
+    assert_int_equal(harness_u64("network.tcp.insegs"), UINT32_MAX);
     fake.tcp.rcvtotal = 9;                                          /* +10 across the kernel's wrap */
-    assert_int_equal(harness_u64(17, 173), (uint64_t)UINT32_MAX + 10);
-    for (unsigned int item = 179; item <= 182; item++)              /* rtoalgorithm .. maxconn */
-        assert_int_equal(harness_fetch(17, item, item == 182 ? PM_TYPE_32 : PM_TYPE_U32, v, 1, NULL),
-                         PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64("network.tcp.insegs"), (uint64_t)UINT32_MAX + 10);
+    for (size_t i = 0; i < sizeof(no_source) / sizeof(no_source[0]); i++)
+        assert_int_equal(harness_fetch(no_source[i], harness_row(no_source[i])->type, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 static void
@@ -398,15 +407,15 @@ connection_states_and_currestab_alone(void **state)
     pmAtomValue v[1];
 
     (void)state;
-    assert_int_equal(harness_u32(17, 172), 41);                     /* currestab fetched alone */
+    assert_int_equal(harness_u32("network.tcp.currestab"), 41);     /* fetched alone */
     assert_int_equal(fake.calls.tcpconn, 1);                        /* refreshed its source */
-    assert_int_equal(harness_u32(16, 157), 41);                     /* established */
-    assert_int_equal(harness_u32(16, 166), 11);                     /* listen (state 1) */
-    assert_int_equal(harness_u32(16, 163), 1);                      /* close (state 0) */
-    assert_int_equal(harness_u32(16, 161), 91);                     /* fin_wait2 (state 9) */
-    assert_int_equal(harness_fetch(16, 162, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);   /* time_wait */
+    assert_int_equal(harness_u32("network.tcpconn.established"), 41);
+    assert_int_equal(harness_u32("network.tcpconn.listen"), 11);        /* state 1 */
+    assert_int_equal(harness_u32("network.tcpconn.close"), 1);          /* state 0 */
+    assert_int_equal(harness_u32("network.tcpconn.fin_wait2"), 91);     /* state 9 */
+    assert_int_equal(harness_fetch("network.tcpconn.time_wait", PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);
     fake.tcpconn_sts = -EIO;
-    assert_int_equal(harness_fetch(17, 172, PM_TYPE_U32, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("network.tcp.currestab", PM_TYPE_U32, v, 1, NULL), PM_ERR_AGAIN);
 }
 
 int

@@ -98,10 +98,10 @@ client_is(uint32_t uid)
 
 /* A metric's value for one instance: 1 found, 0 no value for it. */
 static int
-value_of(unsigned int cluster, unsigned int item, int type, unsigned int inst, pmAtomValue *out)
+value_of(const char *name, int type, unsigned int inst, pmAtomValue *out)
 {
     pmAtomValue v[64];
-    int insts[64], n = harness_fetch(cluster, item, type, v, 64, insts);
+    int insts[64], n = harness_fetch(name, type, v, 64, insts);
 
     for (int i = 0; i < n && i < 64; i++)
         if ((unsigned int)insts[i] == inst) {
@@ -112,45 +112,42 @@ value_of(unsigned int cluster, unsigned int item, int type, unsigned int inst, p
 }
 
 static uint64_t
-u64_of(unsigned int cluster, unsigned int item, unsigned int inst)
+u64_of(const char *name, unsigned int inst)
 {
     pmAtomValue v;
 
-    assert_int_equal(value_of(cluster, item, PM_TYPE_U64, inst, &v), 1);
+    assert_int_equal(value_of(name, PM_TYPE_U64, inst, &v), 1);
     return v.ull;
 }
 
 static uint32_t
-u32_of(unsigned int cluster, unsigned int item, unsigned int inst)
+u32_of(const char *name, unsigned int inst)
 {
     pmAtomValue v;
 
-    assert_int_equal(value_of(cluster, item, PM_TYPE_U32, inst, &v), 1);
+    assert_int_equal(value_of(name, PM_TYPE_U32, inst, &v), 1);
     return v.ul;
 }
 
 static const char *
-string_of(unsigned int cluster, unsigned int item, unsigned int inst)
+string_of(const char *name, unsigned int inst)
 {
     pmAtomValue v;
 
-    assert_int_equal(value_of(cluster, item, PM_TYPE_STRING, inst, &v), 1);
+    assert_int_equal(value_of(name, PM_TYPE_STRING, inst, &v), 1);
     return v.cp;
 }
 
 /* What the agent answers for one instance of one row (after a fetch of its
  * cluster refreshed the table): the per-instance status pmcd would get. */
 static int
-row_status(unsigned int cluster, unsigned int item, unsigned int inst)
+row_status(const char *name, unsigned int inst)
 {
-    const struct collector *c = &proc_processes_collector;
+    const struct collector *c = NULL;
+    const struct metric_row *row = harness_row_of(name, &c);
     pmAtomValue atom;
 
-    for (unsigned int r = 0; r < c->nrows; r++)
-        if (c->rows[r].cluster == cluster && c->rows[r].item == item)
-            return c->fetch(agent_collector_state(c), &c->rows[r], inst, &atom);
-    fail_msg("no item %u.%u in %s", cluster, item, c->name);
-    return 0;
+    return c->fetch(agent_collector_state(c), row, inst, &atom);
 }
 
 /* The recorded task of pid, read straight from the snapshot. */
@@ -256,20 +253,20 @@ cpu_time_uses_the_timebase(void **state)
 
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    (void)u64_of(1, 14, 731);       /* refresh, then compare with the recording */
+    (void)u64_of("proc.psinfo.utime", 731);     /* refresh, then compare with the recording */
     t = recorded_task(731);
     /* Apple Silicon: 24 MHz Mach time, ns = ticks * 125 / 3 (upstream: ticks * 3 / 125) */
-    assert_int_equal(u64_of(1, 14, 731), apple_silicon_ms(t.total_user));
-    assert_int_equal(u64_of(1, 15, 731), apple_silicon_ms(t.total_system));
+    assert_int_equal(u64_of("proc.psinfo.utime", 731), apple_silicon_ms(t.total_user));
+    assert_int_equal(u64_of("proc.psinfo.stime", 731), apple_silicon_ms(t.total_system));
     /* the fixture's python3 ran 0.75 of a core for 3800 s less than the uptime: its
      * user time is about 192,000 s, not 1/41.7 of it */
-    assert_true(u64_of(1, 14, 731) > 190000ull * 1000);
+    assert_true(u64_of("proc.psinfo.utime", 731) > 190000ull * 1000);
     teardown_replay(state);
 
     start_fixture("intel.snapshot");
-    (void)u64_of(1, 14, 731);
+    (void)u64_of("proc.psinfo.utime", 731);
     t = recorded_task(731);
-    assert_int_equal(u64_of(1, 14, 731), t.total_user / 1000000);     /* Intel: 1/1 */
+    assert_int_equal(u64_of("proc.psinfo.utime", 731), t.total_user / 1000000);     /* Intel: 1/1 */
 }
 
 static void
@@ -282,7 +279,7 @@ cpu_time_of_years_does_not_overflow(void **state)
     (void)state;
     assert_true(ticks > UINT64_MAX / 125);
     start_text(&p, 1);
-    assert_int_equal(u64_of(1, 14, 40), apple_silicon_ms(ticks));
+    assert_int_equal(u64_of("proc.psinfo.utime", 40), apple_silicon_ms(ticks));
 }
 
 /* ---- ids, translation, state ---- */
@@ -295,8 +292,8 @@ uid_is_real_and_euid_effective(void **state)
 
     (void)state;
     start_text(&p, 1);
-    assert_int_equal(u32_of(3, 0, 41), 501);
-    assert_int_equal(u32_of(3, 1, 41), 0);
+    assert_int_equal(u32_of("proc.id.uid", 41), 501);
+    assert_int_equal(u32_of("proc.id.euid", 41), 0);
 }
 
 static void
@@ -309,9 +306,9 @@ a_name_the_directory_lacks_is_asked_for_once(void **state)
 
     (void)state;
     start_text(&p, 1);
-    assert_int_equal(value_of(3, 4, PM_TYPE_STRING, 46, &v), 0);
-    assert_int_equal(value_of(3, 5, PM_TYPE_STRING, 46, &v), 0);
-    assert_int_equal(value_of(3, 4, PM_TYPE_STRING, 46, &v), 0);
+    assert_int_equal(value_of("proc.id.uid_nm", PM_TYPE_STRING, 46, &v), 0);
+    assert_int_equal(value_of("proc.id.euid_nm", PM_TYPE_STRING, 46, &v), 0);
+    assert_int_equal(value_of("proc.id.uid_nm", PM_TYPE_STRING, 46, &v), 0);
     assert_int_equal(counted.calls[FAULT_user_name] + counted.calls[FAULT_group_name] +
                      counted.calls[FAULT_tty_name], 1);
 }
@@ -321,10 +318,10 @@ translated_is_zero_or_one(void **state)
 {
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    assert_int_equal(u32_of(1, 17, 812), 1);    /* "Rosetta App": upstream served 131072 */
-    assert_int_equal(u32_of(1, 17, 731), 0);
-    assert_string_equal(string_of(3, 4, 1001), "bob");
-    assert_string_equal(string_of(3, 7, 731), "staff");
+    assert_int_equal(u32_of("proc.psinfo.translated", 812), 1);     /* "Rosetta App": upstream served 131072 */
+    assert_int_equal(u32_of("proc.psinfo.translated", 731), 0);
+    assert_string_equal(string_of("proc.id.uid_nm", 1001), "bob");
+    assert_string_equal(string_of("proc.id.gid_nm", 731), "staff");
 }
 
 static void
@@ -332,11 +329,11 @@ a_zombie_is_listed_without_values(void **state)
 {
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    assert_string_equal(string_of(1, 12, 900), "Z");
-    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 14, 900), PM_ERR_VALUE);
-    (void)u64_of(4, 1, 731);
-    assert_int_equal(row_status(PROC_CLUSTER_MEMORY, 1, 900), PM_ERR_VALUE);
-    assert_int_equal(harness_u32(1, 0), 8);            /* proc.nprocs counts it */
+    assert_string_equal(string_of("proc.psinfo.sname", 900), "Z");
+    assert_int_equal(row_status("proc.psinfo.utime", 900), PM_ERR_VALUE);
+    (void)u64_of("proc.memory.rss", 731);
+    assert_int_equal(row_status("proc.memory.rss", 900), PM_ERR_VALUE);
+    assert_int_equal(harness_u32("proc.nprocs"), 8);    /* counts it */
 }
 
 /* ---- instances: the pid, as PCP's process tools take it ---- */
@@ -352,13 +349,13 @@ a_reused_pid_is_the_new_process(void **state)
     (void)state;
     start_fixture("apple-silicon.snapshot");
     go_to_sample(1);
-    assert_string_equal(string_of(1, 12, 2001), "R");
+    assert_string_equal(string_of("proc.psinfo.sname", 2001), "R");
     go_to_sample(2);
-    cc_utime = u64_of(1, 14, 2001);
-    assert_string_equal(string_of(1, 6, 2001), "cc -O2 -c main.c");
-    go_to_sample(3);                                    /* ld has the same pid */
-    assert_true(u64_of(1, 14, 2001) < cc_utime);        /* ld's own time */
-    assert_string_equal(string_of(1, 6, 2001), "ld -o main main.o");
+    cc_utime = u64_of("proc.psinfo.utime", 2001);
+    assert_string_equal(string_of("proc.psinfo.cmd", 2001), "cc -O2 -c main.c");
+    go_to_sample(3);                                            /* ld has the same pid */
+    assert_true(u64_of("proc.psinfo.utime", 2001) < cc_utime);  /* ld's own time */
+    assert_string_equal(string_of("proc.psinfo.cmd", 2001), "ld -o main main.o");
 }
 
 static void
@@ -371,9 +368,9 @@ a_pid_reused_between_two_fetches_is_the_new_process(void **state)
 
     (void)state;
     start_text(p, 2);
-    assert_int_equal(u64_of(1, 14, 42), 10000);
+    assert_int_equal(u64_of("proc.psinfo.utime", 42), 10000);
     go_to_sample(1);
-    assert_int_equal(u64_of(1, 14, 42), 1000);
+    assert_int_equal(u64_of("proc.psinfo.utime", 42), 1000);
 }
 
 static void
@@ -388,11 +385,11 @@ a_pid_seen_again_after_a_gap_is_listed_again(void **state)
 
     (void)state;
     start_text(p, 3);
-    assert_int_equal(u64_of(1, 14, 45), 1000);
+    assert_int_equal(u64_of("proc.psinfo.utime", 45), 1000);
     go_to_sample(1);
-    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 45, &v), 0);
+    assert_int_equal(value_of("proc.psinfo.utime", PM_TYPE_U64, 45, &v), 0);
     go_to_sample(2);
-    assert_int_equal(u64_of(1, 14, 45), 2000);
+    assert_int_equal(u64_of("proc.psinfo.utime", 45), 2000);
 }
 
 static void
@@ -406,7 +403,7 @@ counters_never_go_backwards(void **state)
     for (unsigned int s = 0; s < 4; s++) {      /* the fifth sample ends the replay's lap */
         go_to_sample(s);
         for (unsigned int k = 0; k < 6; k++) {
-            uint64_t u = u64_of(1, 14, pids[k]), w = u64_of(5, 1, pids[k]);
+            uint64_t u = u64_of("proc.psinfo.utime", pids[k]), w = u64_of("proc.io.write_bytes", pids[k]);
 
             assert_true(u >= last[k][0]);
             assert_true(w >= last[k][1]);
@@ -428,10 +425,10 @@ minor_faults_stop_when_the_kernel_count_saturates(void **state)
 
     (void)state;
     start_text(p, 2);
-    assert_int_equal(u32_of(1, 25, 43), 1999999995);
+    assert_int_equal(u32_of("proc.psinfo.minflt", 43), 1999999995);
     go_to_sample(1);
-    (void)u32_of(1, 9, 43);
-    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 25, 43), PM_ERR_VALUE);
+    (void)u32_of("proc.psinfo.majflt", 43);
+    assert_int_equal(row_status("proc.psinfo.minflt", 43), PM_ERR_VALUE);
 }
 
 /* ---- strings refresh; arguments never include the environment ---- */
@@ -450,12 +447,12 @@ cmd_and_cwd_follow_an_exec_and_a_chdir(void **state)
     (void)state;
     start_text(p, 2);
     proc_access_policy()->all_access = 1;
-    assert_string_equal(string_of(1, 6, 44), "sh -c");
-    assert_string_equal(string_of(1, 5, 44), "/tmp");
+    assert_string_equal(string_of("proc.psinfo.cmd", 44), "sh -c");
+    assert_string_equal(string_of("proc.psinfo.cwd", 44), "/tmp");
     go_to_sample(1);
-    assert_string_equal(string_of(1, 6, 44), "python3 app.py");
-    assert_string_equal(string_of(1, 5, 44), "/Users/alice");
-    assert_string_equal(string_of(1, 7, 44), "/bin/python3");
+    assert_string_equal(string_of("proc.psinfo.cmd", 44), "python3 app.py");
+    assert_string_equal(string_of("proc.psinfo.cwd", 44), "/Users/alice");
+    assert_string_equal(string_of("proc.psinfo.exe", 44), "/bin/python3");
 }
 
 static void
@@ -463,9 +460,9 @@ arguments_leave_the_environment_out(void **state)
 {
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    assert_string_equal(string_of(1, 11, 731), "python3 train.py --epochs 10");
-    assert_string_equal(string_of(1, 6, 1), "/sbin/launchd");    /* its buffer ends in HOME=... */
-    assert_string_equal(string_of(1, 11, 900), "(defunct-child)");
+    assert_string_equal(string_of("proc.psinfo.psargs", 731), "python3 train.py --epochs 10");
+    assert_string_equal(string_of("proc.psinfo.cmd", 1), "/sbin/launchd");  /* its buffer ends in HOME=... */
+    assert_string_equal(string_of("proc.psinfo.psargs", 900), "(defunct-child)");
 }
 
 /* ---- refusals are errors, never zeros ---- */
@@ -477,12 +474,12 @@ refused_data_is_a_permission_error(void **state)
 
     (void)state;
     start_fixture("intel.snapshot");          /* recorded as alice: others' task data refused */
-    assert_true(u64_of(1, 14, 731) > 0);
-    assert_int_equal(value_of(1, 14, PM_TYPE_U64, 1, &v), 0);
-    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 14, 1), PM_ERR_PERMISSION);
-    (void)u64_of(5, 0, 731);
-    assert_int_equal(row_status(PROC_CLUSTER_IO, 0, 1001), PM_ERR_PERMISSION);
-    assert_int_equal(u32_of(3, 0, 1001), 502);  /* ids come from the list: open to all */
+    assert_true(u64_of("proc.psinfo.utime", 731) > 0);
+    assert_int_equal(value_of("proc.psinfo.utime", PM_TYPE_U64, 1, &v), 0);
+    assert_int_equal(row_status("proc.psinfo.utime", 1), PM_ERR_PERMISSION);
+    (void)u64_of("proc.io.read_bytes", 731);
+    assert_int_equal(row_status("proc.io.read_bytes", 1001), PM_ERR_PERMISSION);
+    assert_int_equal(u32_of("proc.id.uid", 1001), 502);     /* ids come from the list: open to all */
 }
 
 static void
@@ -490,15 +487,16 @@ energy_and_core_times_are_absent_where_the_kernel_has_none(void **state)
 {
     (void)state;
     start_fixture("intel.snapshot");
-    (void)u64_of(100, 0, 731);
-    assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 1, 731), PM_ERR_APPVERSION);
-    assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 2, 731), PM_ERR_APPVERSION);
-    assert_int_equal(row_status(PROC_CLUSTER_EXTRA, 4, 731), PM_ERR_APPVERSION);
+    (void)u64_of("proc.memory.footprint_peak", 731);
+    assert_int_equal(row_status("proc.cpu.energy", 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status("proc.cpu.pcore_time", 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status("proc.cpu.instructions", 731), PM_ERR_APPVERSION);
     teardown_replay(state);
 
     start_fixture("apple-silicon.snapshot");
-    assert_true(u64_of(100, 1, 731) > 0);
-    assert_true(u64_of(100, 2, 731) > u64_of(100, 3, 731));  /* python3 ran 70% on P cores */
+    assert_true(u64_of("proc.cpu.energy", 731) > 0);
+    /* python3 ran 70% on P cores */
+    assert_true(u64_of("proc.cpu.pcore_time", 731) > u64_of("proc.cpu.ecore_time", 731));
 }
 
 static void
@@ -509,8 +507,8 @@ logical_writes_are_bytes_as_xnu_counts_them(void **state)
     (void)state;
     start_fixture("apple-silicon.snapshot");
     assert_int_equal(counted.inner.proc_rusage(counted.inner.ctx, 731, &ru), 0);
-    assert_int_equal(u64_of(5, 2, 731), ru.logical_writes);
-    assert_int_equal(u64_of(5, 1, 731), ru.diskio_byteswritten);
+    assert_int_equal(u64_of("proc.io.logical_writes", 731), ru.logical_writes);
+    assert_int_equal(u64_of("proc.io.write_bytes", 731), ru.diskio_byteswritten);
 }
 
 /* ---- access: each side of the policy ---- */
@@ -520,21 +518,21 @@ owner_only_data_needs_the_owner_or_root(void **state)
 {
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    (void)u64_of(1, 14, 731);
+    (void)u64_of("proc.psinfo.utime", 731);
     /* no credentials: public data yes, working directory and descriptors no */
-    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 5, 731), PM_ERR_PERMISSION);
-    assert_true(row_status(PROC_CLUSTER_PSINFO, 14, 731) >= 0);
+    assert_int_equal(row_status("proc.psinfo.cwd", 731), PM_ERR_PERMISSION);
+    assert_true(row_status("proc.psinfo.utime", 731) >= 0);
     client_is(502);                             /* bob */
-    assert_string_equal(string_of(1, 5, 1001), "/Users/bob");
-    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 5, 731), PM_ERR_PERMISSION);     /* alice's */
-    assert_int_equal(u32_of(8, 0, 1001), 1);
-    assert_int_equal(row_status(PROC_CLUSTER_NET, 0, 731), PM_ERR_PERMISSION);
+    assert_string_equal(string_of("proc.psinfo.cwd", 1001), "/Users/bob");
+    assert_int_equal(row_status("proc.psinfo.cwd", 731), PM_ERR_PERMISSION);    /* alice's */
+    assert_int_equal(u32_of("proc.net.tcp_count", 1001), 1);
+    assert_int_equal(row_status("proc.net.tcp_count", 731), PM_ERR_PERMISSION);
     client_is(0);                               /* root sees all */
-    assert_string_equal(string_of(1, 5, 731), "/Users/alice/src");
-    assert_int_equal(u32_of(8, 0, 731), 4);
-    assert_int_equal(u32_of(6, 0, 731), 21);
+    assert_string_equal(string_of("proc.psinfo.cwd", 731), "/Users/alice/src");
+    assert_int_equal(u32_of("proc.net.tcp_count", 731), 4);
+    assert_int_equal(u32_of("proc.fd.count", 731), 21);
     proc_context_end(CLIENT_CTX);               /* the client left: its successor has no credentials */
-    assert_int_equal(row_status(PROC_CLUSTER_PSINFO, 5, 731), PM_ERR_PERMISSION);
+    assert_int_equal(row_status("proc.psinfo.cwd", 731), PM_ERR_PERMISSION);
 }
 
 static void
@@ -579,20 +577,20 @@ linux_names_serve_what_macos_has(void **state)
 
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 731), 900 * 1024);             /* psinfo.rss: 900 MiB */
-    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 731), u64_of(4, 1, 731));      /* ... is memory.rss */
-    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 3, 731), u64_of(4, 0, 731));      /* vsize is memory.size */
-    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 4, 731), 0);                      /* policy: timesharing, NORMAL */
-    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 1, 731), 0);                      /* rt_priority: not real-time */
-    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 0, 731), 0);                      /* guest_time: none apart */
-    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 5, 731), PM_ERR_APPVERSION);  /* processor: macOS tells none */
-    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 6, 731), PM_ERR_APPVERSION);  /* vmstack */
-    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 2, 900), PM_ERR_VALUE);       /* the zombie has no task */
+    assert_int_equal(u64_of("proc.psinfo.rss", 731), 900 * 1024);   /* 900 MiB */
+    assert_int_equal(u64_of("proc.psinfo.rss", 731), u64_of("proc.memory.rss", 731));
+    assert_int_equal(u64_of("proc.psinfo.vsize", 731), u64_of("proc.memory.size", 731));
+    assert_int_equal(u32_of("proc.psinfo.policy", 731), 0);                         /* timesharing, NORMAL */
+    assert_int_equal(u32_of("proc.psinfo.rt_priority", 731), 0);                    /* not real-time */
+    assert_int_equal(u64_of("proc.psinfo.guest_time", 731), 0);                     /* none apart */
+    assert_int_equal(row_status("proc.psinfo.processor", 731), PM_ERR_APPVERSION);  /* macOS tells none */
+    assert_int_equal(row_status("proc.memory.vmstack", 731), PM_ERR_APPVERSION);
+    assert_int_equal(row_status("proc.psinfo.rss", 900), PM_ERR_VALUE);     /* the zombie has no task */
     teardown_replay(state);
 
     start_text(&old, 1);
-    assert_int_equal(u64_of(PROC_CLUSTER_LINUX, 2, 47), 512);                     /* a capture without the */
-    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 4, 47), PM_ERR_APPVERSION);   /* policy loses it alone */
+    assert_int_equal(u64_of("proc.psinfo.rss", 47), 512);                       /* a capture without the */
+    assert_int_equal(row_status("proc.psinfo.policy", 47), PM_ERR_APPVERSION);  /* policy loses it alone */
 }
 
 /* ---- threads on request; calls only for what was asked ---- */
@@ -602,25 +600,27 @@ threads_are_instances_when_asked(void **state)
 {
     pmAtomValue v;
     agent_result *res;
-    pmValueSet vs = { .pmid = pmID_build(3, 0, 1), .numval = 1, .valfmt = PM_VAL_INSITU };
+    pmValueSet vs = { .numval = 1, .valfmt = PM_VAL_INSITU };
     agent_result store = { .numpmid = 1 };
 
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    assert_int_equal(value_of(101, 0, PM_TYPE_U64, 0x40000000u | 50202, &v), 0);
+    assert_int_equal(value_of("proc.psinfo.tid", PM_TYPE_U64, 0x40000000u | 50202, &v), 0);
     assert_int_equal(counted.calls[FAULT_proc_threads], 0);
+    vs.pmid = harness_pmid("proc.control.perclient.threads");
     vs.vlist[0].value.lval = 1;
     store.vset[0] = &vs;
     res = &store;
     assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), 0);    /* perclient */
-    assert_string_equal(string_of(101, 1, 0x40000000u | 50202), "Thread-1");
-    assert_int_equal(u64_of(101, 0, 0x40000000u | 50203), 50203);
-    assert_int_equal(u32_of(1, 1, 0x40000000u | 50203), 731);
-    assert_int_equal(harness_u32(1, 0), 8);            /* still 8 processes */
-    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 4, 0x40000000u | 2203), 2);    /* CVDisplayLink: Mach RR, RR */
-    assert_int_equal(row_status(PROC_CLUSTER_LINUX, 1, 0x40000000u | 2203), PMDA_FETCH_NOVALUES);  /* no Linux scale */
-    assert_int_equal(u32_of(PROC_CLUSTER_LINUX, 4, 0x40000000u | 2202), 0);
-    vs.pmid = pmID_build(3, 0, 0);                       /* the global switch: root's only */
+    assert_string_equal(string_of("proc.psinfo.thread_name", 0x40000000u | 50202), "Thread-1");
+    assert_int_equal(u64_of("proc.psinfo.tid", 0x40000000u | 50203), 50203);
+    assert_int_equal(u32_of("proc.psinfo.pid", 0x40000000u | 50203), 731);
+    assert_int_equal(harness_u32("proc.nprocs"), 8);                        /* still 8 processes */
+    assert_int_equal(u32_of("proc.psinfo.policy", 0x40000000u | 2203), 2);  /* CVDisplayLink: Mach RR, RR */
+    /* no Linux scale */
+    assert_int_equal(row_status("proc.psinfo.rt_priority", 0x40000000u | 2203), PMDA_FETCH_NOVALUES);
+    assert_int_equal(u32_of("proc.psinfo.policy", 0x40000000u | 2202), 0);
+    vs.pmid = harness_pmid("proc.control.all.threads");     /* the global switch: root's only */
     assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), PM_ERR_PERMISSION);
     client_is(0);
     assert_int_equal(harness_dp.version.seven.store((void *)res, harness_ext()), 0);
@@ -633,22 +633,22 @@ a_request_makes_only_the_calls_its_rows_need(void **state)
 
     (void)state;
     start_fixture("apple-silicon.snapshot");
-    (void)u32_of(1, 1, 731);                    /* pid: the list alone */
+    (void)u32_of("proc.psinfo.pid", 731);   /* the list alone */
     assert_int_equal(counted.calls[FAULT_procs], 1);
     assert_int_equal(fault_platform_process_calls(&counted), 1);
     live = 7;                                   /* 8 processes, one a zombie */
     fault_platform_zero(&counted);
-    (void)u64_of(1, 14, 731);                   /* utime: one task call per live process */
+    (void)u64_of("proc.psinfo.utime", 731);     /* one task call per live process */
     assert_int_equal(counted.calls[FAULT_proc_task], live);
     assert_int_equal(counted.calls[FAULT_proc_rusage] + counted.calls[FAULT_proc_fds] + counted.calls[FAULT_proc_cwd] +
                      counted.calls[FAULT_proc_threads] + counted.calls[FAULT_sock_owners], 0);
     fault_platform_zero(&counted);
-    (void)string_of(1, 6, 731);                 /* cmd: read once per process, then cached */
-    (void)string_of(1, 6, 731);
+    (void)string_of("proc.psinfo.cmd", 731);    /* read once per process, then cached */
+    (void)string_of("proc.psinfo.cmd", 731);
     assert_int_equal(counted.calls[FAULT_proc_args], live);
     fault_platform_zero(&counted);
     client_is(0);
-    (void)u32_of(8, 0, 731);                    /* sockets: one read for every process */
+    (void)u32_of("proc.net.tcp_count", 731);    /* sockets: one read for every process */
     assert_int_equal(counted.calls[FAULT_sock_owners], 1);
     assert_int_equal(fault_platform_process_calls(&counted), 2);
 }

@@ -21,8 +21,6 @@
 #include "real_macs_file.h"
 #include "registry_set.h"
 
-enum { CPUCLUSTER = 127, CPUCORE = 128, GPU_PSTATE = 129, ENERGY = 126 };
-enum { ACTIVE = 0, IDLE, DOWN, CYCLES, CLOCK_MAX, CLOCK_MIN };
 #define SECOND 24000000ull              /* 24 MHz ticks */
 
 static struct reg_builder builder[PLAT_REGQ_N];
@@ -127,30 +125,23 @@ setup(void **state_)
     return harness_start();
 }
 
-/* The value of a cluster-127 metric for the cluster instance named so. */
-static int64_t
-of_cluster(unsigned int item, int type, const char *name)
-{
-    return harness_inst_value(CPUCLUSTER, item, type, INDOM_CPU_CLUSTER, name);
-}
-
 static void
 clusters_count_time_cycles_and_clocks(void **state_)
 {
     (void)state_;
-    assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU"), 3000000000);
-    assert_int_equal(of_cluster(IDLE, PM_TYPE_U64, "ECPU"), 3000000000);
-    assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "ECPU"), 600000000 + 2 * 1200000000ll);
-    assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "PCPU"), 3000000000);
-    assert_int_equal(of_cluster(DOWN, PM_TYPE_U64, "PCPU"), 2000000000);
-    assert_int_equal(of_cluster(CLOCK_MAX, PM_TYPE_U32, "ECPU"), 1200);
-    assert_int_equal(of_cluster(CLOCK_MIN, PM_TYPE_U32, "PCPU"), 1000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.active", PM_TYPE_U64, "ECPU"), 3000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.idle", PM_TYPE_U64, "ECPU"), 3000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.cycles", PM_TYPE_U64, "ECPU"), 600000000 + 2 * 1200000000ll);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.cycles", PM_TYPE_U64, "PCPU"), 3000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.down", PM_TYPE_U64, "PCPU"), 2000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.clock.max", PM_TYPE_U32, "ECPU"), 1200);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.clock.min", PM_TYPE_U32, "PCPU"), 1000);
     assert_int_equal(harness_inst(INDOM_CPU_CLUSTER, "PCPM_IDLE"), -1);
-    assert_int_equal(harness_inst_value(CPUCORE, CYCLES, PM_TYPE_U64, INDOM_CPU_CORE, "ECPU0"), 600000000);
-    assert_int_equal(harness_u64(GPU_PSTATE, ACTIVE), 2000000000);
-    assert_int_equal(harness_u64(GPU_PSTATE, DOWN), 5000000000);
-    assert_int_equal(harness_u64(GPU_PSTATE, CYCLES), 400000000 + 800000000);
-    assert_int_equal(harness_u32(GPU_PSTATE, CLOCK_MIN), 400);
+    assert_int_equal(harness_inst_value("kernel.cpucore.cycles", PM_TYPE_U64, "ECPU0"), 600000000);
+    assert_int_equal(harness_u64("gpu.pstate.active"), 2000000000);
+    assert_int_equal(harness_u64("gpu.pstate.down"), 5000000000);
+    assert_int_equal(harness_u64("gpu.pstate.cycles"), 400000000 + 800000000);
+    assert_int_equal(harness_u32("gpu.pstate.clock.min"), 400);
 }
 
 /* The two clusters' instance labels, as pmcd hands them out: the one named
@@ -180,7 +171,7 @@ clusters_carry_their_level(void **state_)
     char e[256], p[256];
 
     (void)state_;
-    assert_true(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU") > 0);
+    assert_true(harness_inst_value("kernel.cpucluster.active", PM_TYPE_U64, "ECPU") > 0);
     labels_of_two("ECPU", e, p, sizeof(e));
     assert_string_equal(e, "{\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
     assert_string_equal(p, "{\"perflevel\":\"performance\",\"perflevel_index\":0}");
@@ -199,7 +190,7 @@ an_ultras_clusters_carry_their_die(void **state_)
     channel(PLAT_REGQ_CPU_CLUSTERS, 2, "DIE_1_PCPU");
     state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
     answer(PLAT_REGQ_CPU_CLUSTERS);
-    assert_int_equal(of_cluster(CYCLES, PM_TYPE_U64, "DIE_1_PCPU"), 3000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.cycles", PM_TYPE_U64, "DIE_1_PCPU"), 3000000000);
     labels_of_two("DIE_0_ECPU", e, p, sizeof(e));
     assert_string_equal(e, "{\"die\":0,\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
     assert_string_equal(p, "{\"die\":1,\"perflevel\":\"performance\",\"perflevel_index\":0}");
@@ -212,7 +203,7 @@ each_family_samples_only_when_asked(void **state_)
 {
     (void)state_;
     for (int i = 0; i < 3; i++)
-        assert_true(of_cluster(CYCLES, PM_TYPE_U64, "PCPU") > 0);
+        assert_true(harness_inst_value("kernel.cpucluster.cycles", PM_TYPE_U64, "PCPU") > 0);
     assert_int_equal(fake.calls.registry[PLAT_REGQ_CPU_CLUSTERS], 3);
     assert_int_equal(fake.calls.registry[PLAT_REGQ_PMGR], 1);
     assert_int_equal(fake.calls.registry[PLAT_REGQ_CPU_CORES], 0);
@@ -230,8 +221,8 @@ an_intel_mac_has_none(void **state_)
     fake.reg[PLAT_REGQ_PMGR].n = 0;
     fake.reg[PLAT_REGQ_CPU_CLUSTERS].n = 0;
     fake.reg[PLAT_REGQ_GPU_STATES].n = 0;
-    assert_int_equal(harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 4, NULL), 0);
-    assert_int_equal(harness_fetch(GPU_PSTATE, ACTIVE, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("kernel.cpucluster.cycles", PM_TYPE_U64, v, 4, NULL), 0);
+    assert_int_equal(harness_fetch("gpu.pstate.active", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 /* Without a table the times still count; the cycles and clocks have none. */
@@ -242,10 +233,10 @@ without_tables_the_times_still_count(void **state_)
 
     (void)state_;
     fake.reg[PLAT_REGQ_PMGR].n = 0;
-    assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "PCPU"), 1000000000);
-    assert_int_equal(harness_fetch(GPU_PSTATE, CYCLES, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
-    assert_int_equal(harness_fetch(GPU_PSTATE, CLOCK_MAX, PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);
-    assert_int_equal(harness_u64(GPU_PSTATE, ACTIVE), 2000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.active", PM_TYPE_U64, "PCPU"), 1000000000);
+    assert_int_equal(harness_fetch("gpu.pstate.cycles", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("gpu.pstate.clock.max", PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_u64("gpu.pstate.active"), 2000000000);
 }
 
 /* A state beyond its table: that channel's cycles have no value, its
@@ -265,10 +256,10 @@ a_state_beyond_the_table_has_no_cycles(void **state_)
     channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
     state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
     answer(PLAT_REGQ_CPU_CLUSTERS);
-    assert_int_equal(harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 2, inst), 1);
+    assert_int_equal(harness_fetch("kernel.cpucluster.cycles", PM_TYPE_U64, v, 2, inst), 1);
     assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "PCPU"));
     assert_int_equal(v[0].ull, 3000000000);
-    assert_int_equal(of_cluster(ACTIVE, PM_TYPE_U64, "ECPU"), 3000000000);
+    assert_int_equal(harness_inst_value("kernel.cpucluster.active", PM_TYPE_U64, "ECPU"), 3000000000);
 }
 
 /*
@@ -292,11 +283,11 @@ each_channel_without_a_table_is_logged_once(void **state_)
                                                        "CPU Stats :: CPU Complex Performance States :: ");
     harness_log_start();
     for (int i = 0; i < ROUNDS; i++)
-        without += harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 4, NULL) == PM_ERR_APPVERSION;
+        without += harness_fetch("kernel.cpucluster.cycles", PM_TYPE_U64, v, 4, NULL) == PM_ERR_APPVERSION;
     started = harness_log_lines("no DVFS table fits");
     clusters(0, 0);
     for (int i = 0; i < ROUNDS; i++)
-        with += harness_fetch(CPUCLUSTER, CYCLES, PM_TYPE_U64, v, 4, NULL) == 2;
+        with += harness_fetch("kernel.cpucluster.cycles", PM_TYPE_U64, v, 4, NULL) == 2;
     fits = harness_log_lines("a DVFS table fits PCPU again");
     gone = harness_log_lines("PCPM, which no DVFS table fitted, is gone");
     later = harness_log_lines("no DVFS table fits");
@@ -327,13 +318,13 @@ a_cluster_without_states_has_no_value(void **state_)
     state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
     channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
     answer(PLAT_REGQ_CPU_CLUSTERS);
-    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 4, inst), 1);
+    assert_int_equal(harness_fetch("kernel.cpucluster.active", PM_TYPE_U64, v, 4, inst), 1);
     assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "ECPU"));
     assert_int_equal(v[0].ull, 1000000000);
     reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
     channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
     answer(PLAT_REGQ_CPU_CLUSTERS);
-    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 4, inst), 0);
+    assert_int_equal(harness_fetch("kernel.cpucluster.active", PM_TYPE_U64, v, 4, inst), 0);
 }
 
 /* A failing "CPU Stats" sample fails the clusters' values only: energy,
@@ -350,8 +341,8 @@ a_failing_cluster_sample_leaves_energy(void **state_)
     assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", 5000), 0);
     answer(PLAT_REGQ_ENERGY);
     fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = -EIO;
-    assert_int_equal(harness_fetch(CPUCLUSTER, ACTIVE, PM_TYPE_U64, v, 1, NULL), 0);
-    assert_int_equal(harness_fetch(ENERGY, 0, PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.cpucluster.active", PM_TYPE_U64, v, 1, NULL), 0);
+    assert_int_equal(harness_fetch("power.energy.cpu", PM_TYPE_DOUBLE, v, 1, NULL), 1);
     assert_true(v[0].d > 4.999 && v[0].d < 5.001);
 }
 
@@ -379,9 +370,9 @@ energy(uint64_t cpu, uint64_t gpu, uint64_t ane)
 }
 
 static int
-energy_of(unsigned int item, pmAtomValue *v)
+energy_of(const char *name, pmAtomValue *v)
 {
-    return harness_fetch(ENERGY, item, PM_TYPE_DOUBLE, v, 1, NULL);
+    return harness_fetch(name, PM_TYPE_DOUBLE, v, 1, NULL);
 }
 
 /* macOS 27's stalled counters: "CPU Energy" stands still for 11 s while
@@ -397,26 +388,26 @@ a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable(void **state_
 
     (void)state_;
     energy(1000, 2000, 0);
-    assert_int_equal(energy_of(0, v), 1);               /* seen first */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* seen first */
     clusters(0, 11);
     energy(1000, 2500, 0);
-    assert_int_equal(energy_of(0, v), 1);               /* still: but the clusters rested */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* still: but the clusters rested */
     clusters(2, 11);
-    assert_int_equal(energy_of(0, v), 1);               /* working, but for less than 10 s since */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* working, but for less than 10 s since */
     clusters(2, 22);
     energy(1000, 3000, 0);
-    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);    /* 11 s still, 2 s of work: stalled */
-    assert_int_equal(energy_of(1, v), 1);
+    assert_int_equal(energy_of("power.energy.cpu", v), PM_ERR_AGAIN);   /* 11 s still, 2 s of work: stalled */
+    assert_int_equal(energy_of("power.energy.gpu", v), 1);
     assert_true(v[0].d > 2.999 && v[0].d < 3.001);
-    assert_int_equal(energy_of(2, v), 1);               /* the ANE at rest keeps its 0 */
+    assert_int_equal(energy_of("power.energy.ane", v), 1);  /* the ANE at rest keeps its 0 */
     channel_inst = harness_inst(INDOM_ENERGY_CHANNEL, "CPU_Energy");
     assert_true(channel_inst >= 0);
-    n = harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, values, 3, inst);
+    n = harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, values, 3, inst);
     assert_int_equal(n, 2);                             /* GPU and ANE: CPU Energy has none */
     for (int i = 0; i < n; i++)
         assert_int_not_equal(inst[i], channel_inst);
     energy(1200, 3000, 0);
-    assert_int_equal(energy_of(0, v), 1);               /* it moves again */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* it moves again */
     assert_true(v[0].d > 1.199 && v[0].d < 1.201);
 }
 
@@ -436,7 +427,7 @@ a_unit_short_of_a_channel_has_no_value(void **state_)
 
     (void)state_;
     channels_at(names, before, 3);
-    assert_int_equal(energy_of(0, v), 1);
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);
     assert_true(v[0].d > 2.999 && v[0].d < 3.001);
     reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
     for (unsigned int i = 0; i < 3; i++) {
@@ -448,11 +439,11 @@ a_unit_short_of_a_channel_has_no_value(void **state_)
     answer(PLAT_REGQ_ENERGY);
     harness_log_start();
     for (int round = 0; round < 2; round++) {
-        cpu[round] = energy_of(0, v);
-        gpu[round] = energy_of(1, v);
+        cpu[round] = energy_of("power.energy.cpu", v);
+        gpu[round] = energy_of("power.energy.gpu", v);
     }
     channels_at(names, after, 3);
-    cpu[2] = energy_of(0, v);
+    cpu[2] = energy_of("power.energy.cpu", v);
     starts = harness_log_lines("energy: some metrics unavailable");
     ends = harness_log_lines("energy: all metrics available again");
     harness_log_stop();
@@ -477,12 +468,12 @@ a_counter_is_not_judged_across_failed_reads(void **state_)
 
     (void)state_;
     energy(1000, 2000, 0);
-    assert_int_equal(energy_of(0, v), 1);
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);
     fake.reg_sts[PLAT_REGQ_ENERGY] = -EIO;
     clusters(2, 22);
-    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);
+    assert_int_equal(energy_of("power.energy.cpu", v), PM_ERR_AGAIN);
     fake.reg_sts[PLAT_REGQ_ENERGY] = 0;
-    assert_int_equal(energy_of(0, v), 1);
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);
     assert_true(v[0].d > 0.999 && v[0].d < 1.001);
 }
 
@@ -514,7 +505,7 @@ static int
 has_value(const char *channel_name)
 {
     pmAtomValue v[8];
-    int inst[8], n = harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 8, inst);
+    int inst[8], n = harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 8, inst);
 
     for (int i = 0; i < n; i++)
         if (inst[i] == harness_inst(INDOM_ENERGY_CHANNEL, channel_name))
@@ -562,12 +553,12 @@ unknown_work_judges_nothing(void **state_)
 
     (void)state_;
     energy(1000, 2000, 0);
-    assert_int_equal(energy_of(0, v), 1);               /* baseline: clusters(0, 0) */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* baseline: clusters(0, 0) */
     fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = -EIO;
-    assert_int_equal(energy_of(0, v), 1);               /* work unknown: nothing judged */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* work unknown: nothing judged */
     fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = 0;
     clusters(0, 11);
-    assert_int_equal(energy_of(0, v), 1);               /* 11 s still, the clusters rested */
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* 11 s still, the clusters rested */
     clusters(2, 22);
     assert_int_equal(harness_dp.version.seven.instance(pmInDom_build(78, INDOM_ENERGY_CHANNEL), PM_IN_NULL, NULL,
                                                        &in, harness_ext()), 0);
@@ -576,7 +567,8 @@ unknown_work_judges_nothing(void **state_)
     free(in->instlist);
     free(in->namelist);
     free(in);
-    assert_int_equal(energy_of(0, v), PM_ERR_AGAIN);    /* the fetch refreshes the clusters: 2 s of work */
+    /* the fetch refreshes the clusters: 2 s of work */
+    assert_int_equal(energy_of("power.energy.cpu", v), PM_ERR_AGAIN);
 }
 
 /* Every channel of a real M5 Max's "Energy Model" (macOS 27.0, the 364 of
@@ -606,7 +598,7 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
     fclose(f);
     answer(PLAT_REGQ_ENERGY);
     assert_int_equal(n, 364);
-    assert_int_equal(harness_fetch(ENERGY, 4, PM_TYPE_DOUBLE, v, 400, NULL), 364);
+    assert_int_equal(harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, NULL), 364);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)

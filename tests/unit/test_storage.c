@@ -117,8 +117,8 @@ byte_counters_near_2_64_sum_without_wrapping(void **state)
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 100, UINT64_MAX, UINT64_MAX, 4096);
     publish_disks();
     /* disk.dev.total_bytes: floor((2 * (2^64 - 1)) / 1024) = 2^55 - 1 */
-    assert_int_equal(harness_inst_value(CLUSTER_DISK, 52, PM_TYPE_U64, INDOM_DISK, "disk0"), (1LL << 55) - 1);
-    assert_int_equal(harness_inst_value(CLUSTER_DISK, 50, PM_TYPE_U64, INDOM_DISK, "disk0"), (1LL << 54) - 1);
+    assert_int_equal(harness_inst_value("disk.dev.total_bytes", PM_TYPE_U64, "disk0"), (1LL << 55) - 1);
+    assert_int_equal(harness_inst_value("disk.dev.read_bytes", PM_TYPE_U64, "disk0"), (1LL << 54) - 1);
 }
 
 static void
@@ -128,8 +128,8 @@ a_zero_block_size_gives_no_block_counts(void **state)
     reg_builder_reset(&builder);
     add_disk(0x100, "disk0", "SATA", "Internal", 100, 8192, 4096, 0);
     publish_disks();
-    assert_int_equal(harness_inst_value(CLUSTER_DISK, 53, PM_TYPE_U64, INDOM_DISK, "disk0"), -1);  /* blkread */
-    assert_int_equal(harness_inst_value(CLUSTER_DISK, 50, PM_TYPE_U64, INDOM_DISK, "disk0"), 8);   /* KiB read */
+    assert_int_equal(harness_inst_value("disk.dev.blkread", PM_TYPE_U64, "disk0"), -1);
+    assert_int_equal(harness_inst_value("disk.dev.read_bytes", PM_TYPE_U64, "disk0"), 8);   /* KiB read */
 }
 
 /* What pcp iostat reads under Linux's names: the time requests took in
@@ -144,12 +144,12 @@ iostat_names_are_the_drivers_times_in_ms(void **state)
                    (const uint64_t[]){ 7000000000ull + 999999, 2500000000ull });      /* 7000.999999 ms */
     add_disk(0x200, "disk4", "USB", "External", 10, 512, 0, 512);           /* no times */
     publish_disks();
-    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 2, PM_TYPE_U64, INDOM_DISK, "disk0"), 7000);
-    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 3, PM_TYPE_U64, INDOM_DISK, "disk0"), 2500);
-    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 4, PM_TYPE_U64, INDOM_DISK, "disk0"), 9500);
-    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 0, PM_TYPE_U64, INDOM_DISK, "disk0"), 0);
-    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 1, PM_TYPE_U64, INDOM_DISK, "disk4"), 0);
-    assert_int_equal(harness_inst_value(CLUSTER_DISK_LINUX, 4, PM_TYPE_U64, INDOM_DISK, "disk4"), -1);
+    assert_int_equal(harness_inst_value("disk.dev.read_rawactive", PM_TYPE_U64, "disk0"), 7000);
+    assert_int_equal(harness_inst_value("disk.dev.write_rawactive", PM_TYPE_U64, "disk0"), 2500);
+    assert_int_equal(harness_inst_value("disk.dev.avactive", PM_TYPE_U64, "disk0"), 9500);
+    assert_int_equal(harness_inst_value("disk.dev.read_merge", PM_TYPE_U64, "disk0"), 0);
+    assert_int_equal(harness_inst_value("disk.dev.write_merge", PM_TYPE_U64, "disk4"), 0);
+    assert_int_equal(harness_inst_value("disk.dev.avactive", PM_TYPE_U64, "disk4"), -1);
 }
 
 static void
@@ -162,19 +162,19 @@ ejection_mid_interval_never_takes_disk_all_back(void **state)
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1000, 0, 0, 4096);
     add_disk(0x200, "disk4", "USB", "External", 500, 0, 0, 512);
     publish_disks();
-    assert_int_equal(harness_u64(CLUSTER_DISK, 59), 1500);        /* disk.all.read */
+    assert_int_equal(harness_u64("disk.all.read"), 1500);
     id4 = harness_inst(INDOM_DISK, "disk4");
     assert_true(id4 >= 0);
     reg_builder_reset(&builder);                                 /* disk4 ejected; disk0 did 10 more */
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1010, 0, 0, 4096);
     publish_disks();
-    assert_int_equal(harness_u64(CLUSTER_DISK, 59), 1510);
-    assert_int_equal(harness_u32(CLUSTER_DISK, 46), 1);           /* hinv.ndisk */
+    assert_int_equal(harness_u64("disk.all.read"), 1510);
+    assert_int_equal(harness_u32("hinv.ndisk"), 1);
     reg_builder_reset(&builder);                                 /* it returns, its counters restarted */
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1020, 0, 0, 4096);
     add_disk(0x300, "disk4", "USB", "External", 3, 0, 0, 512);
     publish_disks();
-    assert_int_equal(harness_u64(CLUSTER_DISK, 59), 1520);        /* adds only what disk4 does from now */
+    assert_int_equal(harness_u64("disk.all.read"), 1520);   /* adds only what disk4 does from now */
     assert_int_equal(harness_inst(INDOM_DISK, "disk4"), id4);
 }
 
@@ -189,7 +189,7 @@ an_unknown_protocol_is_labelled_as_macos_names_it(void **state)
     reg_builder_reset(&builder);
     add_disk(0x100, "disk2", "Secure \"Digital\"", "Internal", 1, 0, 0, 512);
     publish_disks();
-    assert_int_equal(harness_u32(CLUSTER_DISK, 46), 1);
+    assert_int_equal(harness_u32("hinv.ndisk"), 1);
     n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_DISK), PM_LABEL_INSTANCES, &sets,
                                        harness_ext());
     assert_int_equal(n, 1);
@@ -233,14 +233,14 @@ filesystems_at_their_edges(void **state)
     big->files = 1ULL << 40;
     big->ffree = (1ULL << 40) - 5000000000ULL;
     add_mount("/Volumes/Huge", "/dev/disk7s1", "apfs", 4096, 10, 5, 5);     /* mounted over: the first stands */
-    assert_int_equal(harness_u32(CLUSTER_FILESYS, 31), 2);                    /* not devfs, not autofs */
-    n = harness_fetch(CLUSTER_FILESYS, 38, PM_TYPE_DOUBLE, v, 8, inst);     /* filesys.full */
+    assert_int_equal(harness_u32("hinv.nfilesys"), 2);                      /* not devfs, not autofs */
+    n = harness_fetch("filesys.full", PM_TYPE_DOUBLE, v, 8, inst);
     assert_int_equal(n, 1);                                                  /* none for the empty one */
     assert_int_equal(inst[0], harness_inst(INDOM_FILESYS, "/Volumes/Huge"));
     assert_true(v[0].d > 49.99 && v[0].d < 50.01);
-    assert_int_equal(harness_inst_value(CLUSTER_FILESYS, 32, PM_TYPE_U64, INDOM_FILESYS, "/Volumes/Huge"),
+    assert_int_equal(harness_inst_value("filesys.capacity", PM_TYPE_U64, "/Volumes/Huge"),
                      -1);   /* capacity 2^64 KiB saturates at UINT64_MAX, read back as -1 */
-    assert_int_equal(harness_inst_value(CLUSTER_FILESYS, 35, PM_TYPE_U64, INDOM_FILESYS, "/Volumes/Huge"),
+    assert_int_equal(harness_inst_value("filesys.usedfiles", PM_TYPE_U64, "/Volumes/Huge"),
                      5000000000LL);  /* usedfiles past 2^32 */
 }
 
@@ -257,7 +257,7 @@ a_mount_point_equal_to_another_up_to_a_space_is_left_out(void **state)
     add_mount("/Volumes/Macintosh HD", "/dev/disk6s1", "apfs", 4096, 1000, 900, 900);
     harness_log_start();
     for (int round = 0; round < 3; round++)
-        assert_int_equal(harness_u32(CLUSTER_FILESYS, 31), 2);           /* hinv.nfilesys */
+        assert_int_equal(harness_u32("hinv.nfilesys"), 2);
     assert_true(harness_inst(INDOM_FILESYS, "/Volumes/Untitled") >= 0);
     assert_int_equal(harness_inst(INDOM_FILESYS, "/Volumes/Untitled 1"), -1);
     assert_true(harness_inst(INDOM_FILESYS, "/Volumes/Macintosh HD") >= 0);
@@ -330,13 +330,13 @@ an_absent_nfs_is_not_supported_and_cache_hits_are_nfsstats(void **state)
     fake.nfs.client.biocache_reads = 1000;
     fake.nfs.client.read_bios = 150;
     fake.nfs.server_status = 0;                 /* readable, but no nfsd and nothing served */
-    assert_int_equal(harness_u64(CLUSTER_NFS, 107), 850);                   /* biocache.read.hits */
-    assert_int_equal(harness_u64(CLUSTER_NFS, 108), 150);                   /* biocache.read.misses */
-    assert_int_equal(harness_fetch(CLUSTER_NFS, 117, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);  /* retfailed */
+    assert_int_equal(harness_u64("rpc.client.biocache.read.hits"), 850);
+    assert_int_equal(harness_u64("rpc.client.biocache.read.misses"), 150);
+    assert_int_equal(harness_fetch("rpc.server.retfailed", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
     fake.nfs.server.rpccnt[3] = 1;             /* it has served: now its counters are real */
-    assert_int_equal(harness_u64(CLUSTER_NFS, 96), 1);                      /* nfs3.server.calls */
+    assert_int_equal(harness_u64("nfs3.server.calls"), 1);
     fake.nfs.client_status = -ENOENT;          /* the client never loaded: not supported, not 0 */
-    assert_int_equal(harness_fetch(CLUSTER_NFS, 98, PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("rpc.client.rpccnt", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
 
 int
