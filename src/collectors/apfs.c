@@ -25,26 +25,45 @@ enum {
     ITEM_READ_ERRORS, ITEM_WRITE_ERRORS, ITEM_ENCRYPTED, ITEM_LOCKED
 };
 
-/* A container's row, and after its units the statistic it serves, if it is one. */
+/* A container's row, and after its units how it is served. */
 #define C(name, item, sem, units, ...) \
     { "disk.apfs.container." name, CLUSTER_APFS, item, PM_TYPE_U64, INDOM_APFS_CONTAINER, sem, units, __VA_ARGS__ }
-#define STAT(which) FIELD_PRESENT(struct reg_apfs_container, stat[which], have, which, FIELD_PLAIN)
+#define STAT(which) FIELD_PRESENT(struct apfs_container_entry, c.stat[which], c.have, which, FIELD_PLAIN)
+#define VOLUME(name, item, fn) \
+    { "disk.apfs.volume." name, CLUSTER_APFS, item, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE, \
+      .derive = fn }
 
 #define APFS_MAX 256
 
+struct apfs_container_entry {
+    int inst;
+    struct reg_apfs_container c;
+};
+
+struct apfs_volume_entry {
+    int inst;
+    struct reg_apfs_volume v;
+};
+
 struct apfs_state {
-    struct reg_apfs_container containers[APFS_MAX];
-    struct reg_apfs_volume volumes[APFS_MAX];
-    int container_inst[APFS_MAX], volume_inst[APFS_MAX];
+    struct reg_apfs_container decoded_containers[APFS_MAX];     /* what a refresh decodes, before it is kept */
+    struct reg_apfs_volume decoded_volumes[APFS_MAX];
+    struct apfs_container_entry containers[APFS_MAX];
+    struct apfs_volume_entry volumes[APFS_MAX];
     unsigned int ncontainers, nvolumes;
 };
+
+static row_derive encrypted;
+static row_derive locked;
 
 static const struct metric_row rows[] = {
     { "disk.apfs.ncontainer", CLUSTER_APFS, ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       FIELD_ALWAYS(struct apfs_state, ncontainers, FIELD_PLAIN) },
     { "disk.apfs.nvolume", CLUSTER_APFS, ITEM_NVOLUME, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       FIELD_ALWAYS(struct apfs_state, nvolumes, FIELD_PLAIN) },
-    C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, UNITS_BYTE),
+    /* block_size_ok is 0 or 1: its bit 0 says whether the size was given */
+    C("block_size", ITEM_BLOCK_SIZE, PM_SEM_DISCRETE, UNITS_BYTE,
+      FIELD_PRESENT(struct apfs_container_entry, c.block_size, c.block_size_ok, 0, FIELD_PLAIN)),
     C("bytes_read", ITEM_BYTES_READ, PM_SEM_COUNTER, UNITS_BYTE, STAT(REG_APFS_BYTES_READ)),
     C("bytes_written", ITEM_BYTES_WRITTEN, PM_SEM_COUNTER, UNITS_BYTE, STAT(REG_APFS_BYTES_WRITTEN)),
     C("read_requests", ITEM_READ_REQUESTS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_READ_REQUESTS)),
@@ -54,13 +73,18 @@ static const struct metric_row rows[] = {
     C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_CACHE_EVICTIONS)),
     C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_READ_ERRORS)),
     C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_WRITE_ERRORS)),
-    { "disk.apfs.volume.encrypted", CLUSTER_APFS, ITEM_ENCRYPTED, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE },
-    { "disk.apfs.volume.locked", CLUSTER_APFS, ITEM_LOCKED, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE },
+    VOLUME("encrypted", ITEM_ENCRYPTED, encrypted),
+    VOLUME("locked", ITEM_LOCKED, locked),
 };
 
+enum { CONTAINERS, VOLUMES };
+
 static const struct indom_def indoms[] = {
-    { .serial = INDOM_APFS_CONTAINER, .label_name = "APFS container" },
-    { .serial = INDOM_APFS_VOLUME, .label_name = "APFS volume" },
+    [CONTAINERS] = { .serial = INDOM_APFS_CONTAINER, .label_name = "APFS container",
+                     .table = INSTANCES_IN(struct apfs_state, containers, ncontainers, struct apfs_container_entry,
+                                           inst) },
+    [VOLUMES] = { .serial = INDOM_APFS_VOLUME, .label_name = "APFS volume",
+                  .table = INSTANCES_IN(struct apfs_state, volumes, nvolumes, struct apfs_volume_entry, inst) },
 };
 
 static int
@@ -71,91 +95,91 @@ apfs_refresh(void *state, struct refresh_call *call)
     pmInDom container_id = call->indom;
     pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
     struct plat_reg_set set;
+    unsigned int ncontainers = 0, nvolumes = 0;
     int sts;
 
     s->ncontainers = s->nvolumes = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_APFS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)       /* none: no APFS */
-        reg_apfs(&set, s->containers, APFS_MAX, &s->ncontainers, s->volumes, APFS_MAX, &s->nvolumes);
+        reg_apfs(&set, s->decoded_containers, APFS_MAX, &ncontainers, s->decoded_volumes, APFS_MAX, &nvolumes);
     names_begin(container_id);
     names_begin(volume_id);
-    for (unsigned int i = 0; i < s->ncontainers; i++)
-        if ((s->container_inst[i] = names_add(container_id, s->containers[i].name)) < 0)
-            return s->container_inst[i];
-    for (unsigned int i = 0; i < s->nvolumes; i++)
-        if ((s->volume_inst[i] = names_add(volume_id, s->volumes[i].name)) < 0)
-            return s->volume_inst[i];
+    for (; s->ncontainers < ncontainers; s->ncontainers++) {
+        struct apfs_container_entry *e = &s->containers[s->ncontainers];
+
+        e->c = s->decoded_containers[s->ncontainers];
+        if ((e->inst = names_add(container_id, e->c.name)) < 0)
+            return e->inst;
+    }
+    for (; s->nvolumes < nvolumes; s->nvolumes++) {
+        struct apfs_volume_entry *e = &s->volumes[s->nvolumes];
+
+        e->v = s->decoded_volumes[s->nvolumes];
+        if ((e->inst = names_add(volume_id, e->v.name)) < 0)
+            return e->inst;
+    }
     return 0;
 }
 
+/* A volume's 0 or 1, or no value when the volume does not say (-1). */
 static int
-index_of(const int *insts, unsigned int n, unsigned int inst)
-{
-    for (unsigned int i = 0; i < n; i++)
-        if ((unsigned int)insts[i] == inst)
-            return (int)i;
-    return -1;
-}
-
-static int
-flag(int v, pmAtomValue *atom)
+known_flag(int v, pmAtomValue *atom)
 {
     if (v < 0)
-        return PMDA_FETCH_NOVALUES;     /* the volume does not say */
+        return PMDA_FETCH_NOVALUES;
     atom->ul = (uint32_t)v;
     return PMDA_FETCH_STATIC;
 }
 
 static int
-apfs_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+encrypted(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct apfs_state *s = state;
-    const struct reg_apfs_container *c;
-    int i;
+    (void)state;
+    (void)row;
+    (void)inst;
+    return known_flag(((const struct apfs_volume_entry *)entry)->v.encrypted, atom);
+}
 
-    if (row->indom == COLLECTOR_NO_INDOM)
-        return collector_field(row, s, atom);
-    if (row->indom == INDOM_APFS_VOLUME) {
-        if ((i = index_of(s->volume_inst, s->nvolumes, inst)) < 0)
-            return PM_ERR_INST;
-        return flag(row->item == ITEM_ENCRYPTED ? s->volumes[i].encrypted : s->volumes[i].locked, atom);
-    }
-    if ((i = index_of(s->container_inst, s->ncontainers, inst)) < 0)
-        return PM_ERR_INST;
-    c = &s->containers[i];
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, c, atom);
-    if (!c->block_size_ok)                  /* the one container row not bound */
-        return PMDA_FETCH_NOVALUES;
-    atom->ull = c->block_size;
-    return PMDA_FETCH_STATIC;
+static int
+locked(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)state;
+    (void)row;
+    (void)inst;
+    return known_flag(((const struct apfs_volume_entry *)entry)->v.locked, atom);
+}
+
+static int
+container_labels(const struct reg_apfs_container *c, char *json, size_t len)
+{
+    snprintf(json, len, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", c->store, c->store_disk);
+    return 0;
+}
+
+static int
+volume_labels(const struct reg_apfs_volume *v, char *json, size_t len)
+{
+    char name[PLAT_REG_NAME_MAX], role[32];
+
+    collector_label_text(v->volume_name, name, sizeof(name));
+    collector_label_text(v->role, role, sizeof(role));
+    snprintf(json, len, "{\"container\":\"%s\",\"volume_name\":\"%s\",\"role\":\"%s\"}", v->container, name,
+             role[0] ? role : "none");
+    return 0;
 }
 
 static int
 apfs_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct apfs_state *s = state;
-    int i;
-
     if (pmInDom_serial(id) == INDOM_APFS_CONTAINER) {
-        if ((i = index_of(s->container_inst, s->ncontainers, inst)) < 0)
-            return -1;
-        snprintf(json, len, "{\"store\":\"%s\",\"store_disk\":\"%s\"}", s->containers[i].store,
-                 s->containers[i].store_disk);
-        return 0;
-    }
-    if ((i = index_of(s->volume_inst, s->nvolumes, inst)) < 0)
-        return -1;
-    {
-        char name[PLAT_REG_NAME_MAX], role[32];
+        const struct apfs_container_entry *c = collector_entry(&indoms[CONTAINERS], state, inst);
 
-        collector_label_text(s->volumes[i].volume_name, name, sizeof(name));
-        collector_label_text(s->volumes[i].role, role, sizeof(role));
-        snprintf(json, len, "{\"container\":\"%s\",\"volume_name\":\"%s\",\"role\":\"%s\"}",
-                 s->volumes[i].container, name, role[0] ? role : "none");
-        return 0;
+        return c != NULL ? container_labels(&c->c, json, len) : -1;
     }
+    const struct apfs_volume_entry *v = collector_entry(&indoms[VOLUMES], state, inst);
+
+    return v != NULL ? volume_labels(&v->v, json, len) : -1;
 }
 
 const struct collector apfs_collector = {
@@ -166,6 +190,5 @@ const struct collector apfs_collector = {
     .nindoms = sizeof(indoms) / sizeof(indoms[0]),
     .state_size = sizeof(struct apfs_state),
     .refresh = apfs_refresh,
-    .fetch = apfs_fetch,
     .instance_labels = apfs_labels,
 };

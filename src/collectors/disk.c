@@ -74,35 +74,65 @@ struct disk_state {
     struct io_counts all;
 };
 
-/* units last, as __VA_ARGS__: they expand to a braced list before BOTH passes them on */
+/* units last, as __VA_ARGS__: they expand to a braced list before the
+ * macros below pass them on */
 #define DEV(name, item, sem, ...) { "disk.dev." name, CLUSTER_DISK, item, PM_TYPE_U64, INDOM_DISK, sem, __VA_ARGS__ }
 #define ALL(name, item, sem, ...) { "disk.all." name, CLUSTER_DISK, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define LINUX(name, item, ...) { "disk.dev." name, CLUSTER_DISK_LINUX, item, PM_TYPE_U64, INDOM_DISK, PM_SEM_COUNTER, __VA_ARGS__ }
-#define BOTH(name, dev, all, ...) \
-    DEV(name, dev, PM_SEM_COUNTER, __VA_ARGS__), ALL(name, all, PM_SEM_COUNTER, __VA_ARGS__)
+/* A row of each disk and its disk.all row, with the same semantics, units and derive function. */
+#define BOTH(name, dev_item, all_item, sem, ...) \
+    DEV(name, dev_item, sem, __VA_ARGS__), ALL(name, all_item, sem, __VA_ARGS__)
 /* A counter as the driver gives it (or in KiB): bound to one disk's counts,
  * and to disk.all's in the state. */
 #define STAT(name, dev_item, all_item, which, kind, ...)                                                      \
-    DEV(name, dev_item, PM_SEM_COUNTER, __VA_ARGS__, FIELD_PRESENT(struct io_counts, v[which], have, which, kind)), \
-    ALL(name, all_item, PM_SEM_COUNTER, __VA_ARGS__,                                                            \
+    DEV(name, dev_item, PM_SEM_COUNTER, __VA_ARGS__,                                                        \
+        FIELD_PRESENT(struct disk_entry, io.v[which], io.have, which, kind)),                               \
+    ALL(name, all_item, PM_SEM_COUNTER, __VA_ARGS__,                                                        \
         FIELD_PRESENT(struct disk_state, all.v[which], all.have, which, kind))
+/* A read and a write counter's sum (counter_pair), and their sum per request over the interval. */
+#define SUM(name, dev_item, all_item, pair, ...) \
+    BOTH(name, dev_item, all_item, PM_SEM_COUNTER, __VA_ARGS__, .derive = pair_sum, .index = pair)
+#define AVERAGE(name, dev_item, all_item, pair, ...) \
+    BOTH(name, dev_item, all_item, PM_SEM_INSTANT, __VA_ARGS__, .derive = per_request, .index = pair)
+/* A counter of one disk in the milliseconds iostat reads. */
+#define MS(which) FIELD_PRESENT(struct disk_entry, io.v[which], io.have, which, FIELD_NS_MS)
+
+/* The read and write counters a sum or an average row adds, and what a
+ * sum is divided by to be in its row's units (an average is of the raw
+ * counts: bytes, ns). */
+enum { PAIR_OPS, PAIR_BYTES, PAIR_BLOCKS, PAIR_LATENT_TIME, PAIR_TOTAL_TIME };
+
+static const struct counter_pair {
+    unsigned int read, write;
+    uint64_t divisor;
+} pairs[] = {
+    [PAIR_OPS] = { REG_DISK_READS, REG_DISK_WRITES, 1 },
+    [PAIR_BYTES] = { REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, 1024 },
+    [PAIR_BLOCKS] = { SUM_BLKREAD, SUM_BLKWRITE, 1 },
+    [PAIR_LATENT_TIME] = { REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, 1 },
+    [PAIR_TOTAL_TIME] = { REG_DISK_TOTAL_READ_NS, REG_DISK_TOTAL_WRITE_NS, NS_PER_MS },
+};
+
+static row_derive pair_sum;
+static row_derive per_request;
+static row_derive no_merges;
 
 static const struct metric_row rows[] = {
     { "hinv.ndisk", CLUSTER_DISK, ITEM_NDISK, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE,
       FIELD_ALWAYS(struct disk_state, ndisks, FIELD_PLAIN) },
     STAT("read", ITEM_DEV_READ, ITEM_ALL_READ, REG_DISK_READS, FIELD_PLAIN, UNITS_COUNT),
     STAT("write", ITEM_DEV_WRITE, ITEM_ALL_WRITE, REG_DISK_WRITES, FIELD_PLAIN, UNITS_COUNT),
-    BOTH("total", ITEM_DEV_TOTAL, ITEM_ALL_TOTAL, UNITS_COUNT),
+    SUM("total", ITEM_DEV_TOTAL, ITEM_ALL_TOTAL, PAIR_OPS, UNITS_COUNT),
     STAT("read_bytes", ITEM_DEV_READ_BYTES, ITEM_ALL_READ_BYTES, REG_DISK_BYTES_READ, FIELD_BYTES_KB, UNITS_KBYTE),
     STAT("write_bytes", ITEM_DEV_WRITE_BYTES, ITEM_ALL_WRITE_BYTES, REG_DISK_BYTES_WRITTEN, FIELD_BYTES_KB,
          UNITS_KBYTE),
-    BOTH("total_bytes", ITEM_DEV_TOTAL_BYTES, ITEM_ALL_TOTAL_BYTES, UNITS_KBYTE),
+    SUM("total_bytes", ITEM_DEV_TOTAL_BYTES, ITEM_ALL_TOTAL_BYTES, PAIR_BYTES, UNITS_KBYTE),
     STAT("blkread", ITEM_DEV_BLKREAD, ITEM_ALL_BLKREAD, SUM_BLKREAD, FIELD_PLAIN, UNITS_COUNT),
     STAT("blkwrite", ITEM_DEV_BLKWRITE, ITEM_ALL_BLKWRITE, SUM_BLKWRITE, FIELD_PLAIN, UNITS_COUNT),
-    BOTH("blktotal", ITEM_DEV_BLKTOTAL, ITEM_ALL_BLKTOTAL, UNITS_COUNT),
+    SUM("blktotal", ITEM_DEV_BLKTOTAL, ITEM_ALL_BLKTOTAL, PAIR_BLOCKS, UNITS_COUNT),
     STAT("read_time", ITEM_DEV_READ_TIME, ITEM_ALL_READ_TIME, REG_DISK_LATENT_READ_NS, FIELD_PLAIN, UNITS_NSEC),
     STAT("write_time", ITEM_DEV_WRITE_TIME, ITEM_ALL_WRITE_TIME, REG_DISK_LATENT_WRITE_NS, FIELD_PLAIN, UNITS_NSEC),
-    BOTH("total_time", ITEM_DEV_TOTAL_TIME, ITEM_ALL_TOTAL_TIME, UNITS_NSEC),
+    SUM("total_time", ITEM_DEV_TOTAL_TIME, ITEM_ALL_TOTAL_TIME, PAIR_LATENT_TIME, UNITS_NSEC),
     STAT("read_errors", ITEM_DEV_READ_ERRORS, ITEM_ALL_READ_ERRORS, REG_DISK_READ_ERRORS, FIELD_PLAIN, UNITS_COUNT),
     STAT("write_errors", ITEM_DEV_WRITE_ERRORS, ITEM_ALL_WRITE_ERRORS, REG_DISK_WRITE_ERRORS, FIELD_PLAIN,
          UNITS_COUNT),
@@ -114,19 +144,23 @@ static const struct metric_row rows[] = {
          UNITS_NSEC),
     STAT("total_write_time", ITEM_DEV_TOTAL_WRITE_TIME, ITEM_ALL_TOTAL_WRITE_TIME, REG_DISK_TOTAL_WRITE_NS,
          FIELD_PLAIN, UNITS_NSEC),
-    DEV("avgrq_sz", ITEM_DEV_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
-    ALL("avgrq_sz", ITEM_ALL_AVGRQ_SZ, PM_SEM_INSTANT, UNITS_BYTE),
-    DEV("await", ITEM_DEV_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
-    ALL("await", ITEM_ALL_AWAIT, PM_SEM_INSTANT, UNITS_NSEC),
-    LINUX("read_merge", ITEM_READ_MERGE, UNITS_COUNT),
-    LINUX("write_merge", ITEM_WRITE_MERGE, UNITS_COUNT),
-    LINUX("read_rawactive", ITEM_READ_RAWACTIVE, UNITS_MSEC),
-    LINUX("write_rawactive", ITEM_WRITE_RAWACTIVE, UNITS_MSEC),
-    LINUX("avactive", ITEM_AVACTIVE, UNITS_MSEC),
+    AVERAGE("avgrq_sz", ITEM_DEV_AVGRQ_SZ, ITEM_ALL_AVGRQ_SZ, PAIR_BYTES, UNITS_BYTE),
+    AVERAGE("await", ITEM_DEV_AWAIT, ITEM_ALL_AWAIT, PAIR_TOTAL_TIME, UNITS_NSEC),
+    /* IOKit's storage stack queues no requests to merge: each goes to the
+     * driver as it was issued */
+    LINUX("read_merge", ITEM_READ_MERGE, UNITS_COUNT, .derive = no_merges, .index = REG_DISK_READS),
+    LINUX("write_merge", ITEM_WRITE_MERGE, UNITS_COUNT, .derive = no_merges, .index = REG_DISK_WRITES),
+    /* the time the reads and writes took, request by request ("Total
+     * Time"); busy time is the two together, as macOS keeps no time with a
+     * request in flight (Netdata's disk.util reads the same sum on macOS) */
+    LINUX("read_rawactive", ITEM_READ_RAWACTIVE, UNITS_MSEC, MS(REG_DISK_TOTAL_READ_NS)),
+    LINUX("write_rawactive", ITEM_WRITE_RAWACTIVE, UNITS_MSEC, MS(REG_DISK_TOTAL_WRITE_NS)),
+    LINUX("avactive", ITEM_AVACTIVE, UNITS_MSEC, .derive = pair_sum, .index = PAIR_TOTAL_TIME),
 };
 
-static const struct indom_def indom = { .serial = INDOM_DISK, .label_name = "disk" };
-
+static const struct indom_def indom = { .serial = INDOM_DISK, .label_name = "disk",
+                                        .table = INSTANCES_AT(struct disk_state, disks, ndisks, struct disk_entry,
+                                                              inst) };
 
 static void
 counts_set(struct io_counts *c, unsigned int have, const uint64_t *v)
@@ -236,114 +270,73 @@ disk_refresh(void *state, struct refresh_call *call)
     return sum_all(s);
 }
 
-static const struct disk_entry *
-disk_of_inst(const struct disk_state *s, unsigned int inst)
+/* The counts a row reads: its disk's, or disk.all's. */
+static const struct io_counts *
+counts_of(const void *state, const void *entry, const struct metric_row *row)
 {
-    for (unsigned int i = 0; i < s->ndisks; i++)
-        if ((unsigned int)s->disks[i].inst == inst)
-            return &s->disks[i];
-    return NULL;
+    if (row->indom == COLLECTOR_NO_INDOM)
+        return &((const struct disk_state *)state)->all;
+    return &((const struct disk_entry *)entry)->io;
 }
 
-/* One counter, or the sum of two, of a disk or of disk.all, divided by
- * divisor (1, or 1024 for KiB) exactly however large the sum. */
-static int
-counter(const struct io_counts *c, int a, int b, uint64_t divisor, uint64_t *out)
+static unsigned int
+pair_mask(const struct counter_pair *p)
 {
-    unsigned int need = (1u << a) | (b >= 0 ? 1u << b : 0);
+    return (1u << p->read) | (1u << p->write);
+}
 
-    if ((c->have & need) != need)
-        return PMDA_FETCH_NOVALUES;     /* the driver does not give it */
-    *out = sum_div(c->v[a], b >= 0 ? c->v[b] : 0, divisor);
+/* The pair's sum in its row's units, exact however large: no value unless
+ * the driver gives both. */
+static int
+pair_sum(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct io_counts *c = counts_of(state, entry, row);
+    const struct counter_pair *p = &pairs[row->index];
+
+    (void)inst;
+    if ((c->have & pair_mask(p)) != pair_mask(p))
+        return PMDA_FETCH_NOVALUES;
+    atom->ull = sum_div(c->v[p->read], c->v[p->write], p->divisor);
     return PMDA_FETCH_STATIC;
 }
 
-/* The interval average of (a1 + a2) per (n1 + n2) since the previous
- * refresh: no value before there is an interval or when it held no I/O. */
-static int
-interval_average(const struct io_counts *c, int a1, int a2, int n1, int n2, uint64_t *out)
+/* What a pair's sum grew by since the previous refresh. */
+static uint64_t
+pair_growth(const struct io_counts *c, const struct counter_pair *p)
 {
-    unsigned int need = (1u << a1) | (1u << a2) | (1u << n1) | (1u << n2);
-    uint64_t ops, amount;
+    return (c->v[p->read] - c->prev[p->read]) + (c->v[p->write] - c->prev[p->write]);
+}
 
+/* The pair's growth per request since the previous refresh: no value
+ * before there is an interval or when it held no I/O. */
+static int
+per_request(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+            pmAtomValue *atom)
+{
+    const struct io_counts *c = counts_of(state, entry, row);
+    const struct counter_pair *amount = &pairs[row->index], *ops = &pairs[PAIR_OPS];
+    unsigned int need = pair_mask(amount) | pair_mask(ops);
+    uint64_t requests;
+
+    (void)inst;
     if (!c->primed || (c->have & need) != need || (c->prev_have & need) != need)
         return PMDA_FETCH_NOVALUES;
-    ops = (c->v[n1] - c->prev[n1]) + (c->v[n2] - c->prev[n2]);
-    if (ops == 0)
+    if ((requests = pair_growth(c, ops)) == 0)
         return PMDA_FETCH_NOVALUES;
-    amount = (c->v[a1] - c->prev[a1]) + (c->v[a2] - c->prev[a2]);
-    *out = amount / ops;
+    atom->ull = pair_growth(c, amount) / requests;
     return PMDA_FETCH_STATIC;
 }
 
+/* 0 for a disk whose driver counts the requests (row->index): none is merged. */
 static int
-io_value(const struct io_counts *c, unsigned int dev_item, uint64_t *out)
+no_merges(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    switch (dev_item) {
-    case ITEM_DEV_TOTAL: return counter(c, REG_DISK_READS, REG_DISK_WRITES, 1, out);
-    case ITEM_DEV_TOTAL_BYTES: return counter(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, 1024, out);
-    case ITEM_DEV_BLKTOTAL: return counter(c, SUM_BLKREAD, SUM_BLKWRITE, 1, out);
-    case ITEM_DEV_TOTAL_TIME: return counter(c, REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, 1, out);
-    case ITEM_DEV_AVGRQ_SZ:
-        return interval_average(c, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN, REG_DISK_READS, REG_DISK_WRITES,
-                                out);
-    case ITEM_DEV_AWAIT:
-        return interval_average(c, REG_DISK_TOTAL_READ_NS, REG_DISK_TOTAL_WRITE_NS, REG_DISK_READS,
-                                REG_DISK_WRITES, out);
-    }
-    return PM_ERR_PMID;
-}
-
-/* A cluster 108 value of one disk. */
-static int
-linux_value(const struct io_counts *c, unsigned int item, uint64_t *out)
-{
-    switch (item) {
-    case ITEM_READ_MERGE: case ITEM_WRITE_MERGE:
-        /* IOKit's storage stack queues no requests to merge: each goes to
-         * the driver as it was issued */
-        if (counter(c, item == ITEM_READ_MERGE ? REG_DISK_READS : REG_DISK_WRITES, -1, 1, out) != PMDA_FETCH_STATIC)
-            return PMDA_FETCH_NOVALUES;
-        *out = 0;
-        return PMDA_FETCH_STATIC;
-    /* the time the reads and writes took, request by request ("Total Time"),
-     * in the milliseconds iostat reads; busy time is the two together, as
-     * macOS keeps no time with a request in flight (Netdata's disk.util
-     * reads the same sum on macOS) */
-    case ITEM_READ_RAWACTIVE: return counter(c, REG_DISK_TOTAL_READ_NS, -1, NS_PER_MS, out);
-    case ITEM_WRITE_RAWACTIVE: return counter(c, REG_DISK_TOTAL_WRITE_NS, -1, NS_PER_MS, out);
-    case ITEM_AVACTIVE: return counter(c, REG_DISK_TOTAL_READ_NS, REG_DISK_TOTAL_WRITE_NS, NS_PER_MS, out);
-    }
-    return PM_ERR_PMID;
-}
-
-/* The disk.dev item a disk.all item mirrors. */
-static unsigned int
-dev_item_of(unsigned int item)
-{
-    if (item >= ITEM_ALL_READ && item <= ITEM_ALL_TOTAL_TIME)
-        return item - ITEM_ALL_READ + ITEM_DEV_READ;
-    if (item >= ITEM_ALL_READ_ERRORS && item <= ITEM_ALL_AWAIT)
-        return item - ITEM_ALL_READ_ERRORS + ITEM_DEV_READ_ERRORS;
-    return item;
-}
-
-static int
-disk_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct disk_state *s = state;
-    const struct disk_entry *e;
-
-    if (row->indom == COLLECTOR_NO_INDOM)
-        return row->field.kind != FIELD_NONE ? collector_field(row, s, atom)
-                                             : io_value(&s->all, dev_item_of(row->item), &atom->ull);
-    if ((e = disk_of_inst(s, inst)) == NULL)
-        return PM_ERR_INST;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, &e->io, atom);
-    if (row->cluster == CLUSTER_DISK_LINUX)
-        return linux_value(&e->io, row->item, &atom->ull);
-    return io_value(&e->io, row->item, &atom->ull);
+    (void)state;
+    (void)inst;
+    if (!(((const struct disk_entry *)entry)->io.have & (1u << row->index)))
+        return PMDA_FETCH_NOVALUES;
+    atom->ull = 0;
+    return PMDA_FETCH_STATIC;
 }
 
 /* How the disk is attached, as a dashboard names it. IOKit's "Physical
@@ -379,7 +372,7 @@ label_text(const char *s, int lower, char *out, size_t len)
 static int
 disk_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct disk_entry *e = disk_of_inst(state, inst);
+    const struct disk_entry *e = collector_entry(&indom, state, inst);
     char medium[32], location[32], protocol[64];
 
     (void)id;
@@ -409,7 +402,6 @@ const struct collector disk_collector = {
     .indom = &indom,
     .state_size = sizeof(struct disk_state),
     .refresh = disk_refresh,
-    .fetch = disk_fetch,
     .instance_labels = disk_labels,
     .teardown = disk_teardown,
 };

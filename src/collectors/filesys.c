@@ -34,36 +34,49 @@ enum {
 };
 enum { ITEM_READONLY = 0, ITEM_LOCAL };     /* cluster 105 */
 
-#define FS(name, item, type, sem, units) { "filesys." name, CLUSTER_FILESYS, item, type, INDOM_FILESYS, sem, units }
-
-static const struct metric_row rows[] = {
-    { "hinv.nfilesys", CLUSTER_FILESYS, ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    FS("capacity", ITEM_CAPACITY, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE),
-    FS("used", ITEM_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    FS("free", ITEM_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    FS("usedfiles", ITEM_USEDFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
-    FS("freefiles", ITEM_FREEFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
-    FS("mountdir", ITEM_MOUNTDIR, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE),
-    FS("full", ITEM_FULL, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE),
-    FS("blocksize", ITEM_BLOCKSIZE, PM_TYPE_U32, PM_SEM_INSTANT, PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)),
-    FS("avail", ITEM_AVAIL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE),
-    FS("type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE),
-    FS("maxfiles", ITEM_MAXFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE),
-    { "filesys.readonly", CLUSTER_FILESYS_STATE, ITEM_READONLY, PM_TYPE_U32, INDOM_FILESYS, PM_SEM_INSTANT, UNITS_NONE },
-    { "filesys.local", CLUSTER_FILESYS_STATE, ITEM_LOCAL, PM_TYPE_U32, INDOM_FILESYS, PM_SEM_INSTANT, UNITS_NONE },
-};
-
-static const struct indom_def indom = { .serial = INDOM_FILESYS, .label_name = "filesystem" };
-
 struct fs_entry {
     int inst;
     struct plat_mount m;
+    uint64_t used_blocks, used_files;       /* as df counts them: the total less the free, never below 0 */
 };
 
 struct filesys_state {
     struct fs_entry *mounts;
     unsigned int nmounts, mounts_cap, logged_clash;
 };
+
+static row_derive full;
+
+/* units then the row's binding or derive function */
+#define FS(name, item, type, sem, ...) { "filesys." name, CLUSTER_FILESYS, item, type, INDOM_FILESYS, sem, __VA_ARGS__ }
+#define STATE(name, item, mask) { "filesys." name, CLUSTER_FILESYS_STATE, item, PM_TYPE_U32, INDOM_FILESYS, \
+                                  PM_SEM_INSTANT, UNITS_NONE, FIELD_FLAG_OF(struct fs_entry, m.flags, mask) }
+/* A count of blocks in KiB, at the filesystem's block size. */
+#define KB(member) FIELD_SCALED_OF(struct fs_entry, member, FIELD_NO_STATUS, m.bsize)
+#define PLAIN(member) FIELD_ALWAYS(struct fs_entry, member, FIELD_PLAIN)
+
+static const struct metric_row rows[] = {
+    { "hinv.nfilesys", CLUSTER_FILESYS, ITEM_NFILESYS, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE,
+      FIELD_ALWAYS(struct filesys_state, nmounts, FIELD_PLAIN) },
+    FS("capacity", ITEM_CAPACITY, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_KBYTE, KB(m.blocks)),
+    FS("used", ITEM_USED, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, KB(used_blocks)),
+    FS("free", ITEM_FREE, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, KB(m.bfree)),
+    FS("usedfiles", ITEM_USEDFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE, PLAIN(used_files)),
+    FS("freefiles", ITEM_FREEFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE, PLAIN(m.ffree)),
+    FS("mountdir", ITEM_MOUNTDIR, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, FIELD_TEXT_ALWAYS(struct fs_entry, m.on)),
+    FS("full", ITEM_FULL, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE, .derive = full),
+    FS("blocksize", ITEM_BLOCKSIZE, PM_TYPE_U32, PM_SEM_INSTANT, PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0),
+       PLAIN(m.bsize)),
+    FS("avail", ITEM_AVAIL, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE, KB(m.bavail)),
+    FS("type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, FIELD_TEXT_ALWAYS(struct fs_entry, m.fstype)),
+    FS("maxfiles", ITEM_MAXFILES, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_NONE, PLAIN(m.files)),
+    STATE("readonly", ITEM_READONLY, PLAT_MNT_RDONLY),
+    STATE("local", ITEM_LOCAL, PLAT_MNT_LOCAL),
+};
+
+static const struct indom_def indom = { .serial = INDOM_FILESYS, .label_name = "filesystem",
+                                        .table = INSTANCES_AT(struct filesys_state, mounts, nmounts, struct fs_entry,
+                                                              inst) };
 
 /* Filesystems that hold no storage of their own. */
 static int
@@ -84,6 +97,21 @@ mounted_twice(const struct filesys_state *s, const char *on)
         if (strcmp(s->mounts[i].m.on, on) == 0)
             return 1;
     return 0;
+}
+
+static uint64_t
+less_or_zero(uint64_t total, uint64_t part)
+{
+    return total > part ? total - part : 0;
+}
+
+static void
+keep(struct fs_entry *e, int inst, const struct plat_mount *m)
+{
+    e->inst = inst;
+    e->m = *m;
+    e->used_blocks = less_or_zero(m->blocks, m->bfree);
+    e->used_files = less_or_zero(m->files, m->ffree);
 }
 
 static int
@@ -115,9 +143,7 @@ filesys_refresh(void *state, struct refresh_call *call)
         }
         if (sts < 0)
             return sts;
-        s->mounts[s->nmounts].inst = sts;
-        s->mounts[s->nmounts].m = *m;
-        s->nmounts++;
+        keep(&s->mounts[s->nmounts++], sts, m);
     }
     collector_note_parts("filesys", clashed, &s->logged_clash,
                          "a mount point is the same as another up to a space, and PCP tells instances apart by "
@@ -125,56 +151,19 @@ filesys_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-/* The mount whose instance is inst at the last refresh, or NULL. */
-static const struct plat_mount *
-filesys_of_inst(const struct filesys_state *s, unsigned int inst)
-{
-    for (unsigned int i = 0; i < s->nmounts; i++)
-        if ((unsigned int)s->mounts[i].inst == inst)
-            return &s->mounts[i].m;
-    return NULL;
-}
-
+/* df's Capacity: used / (used + available to users), without its rounding up. */
 static int
-filesys_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+full(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
-    const struct filesys_state *s = state;
-    const struct plat_mount *m;
-    uint64_t used_blocks, used, avail;
+    const struct fs_entry *e = entry;
+    uint64_t used = blocks_to_kbytes(e->used_blocks, e->m.bsize), avail = blocks_to_kbytes(e->m.bavail, e->m.bsize);
 
-    if (row->item == ITEM_NFILESYS) {
-        atom->ul = s->nmounts;
-        return PMDA_FETCH_STATIC;
-    }
-    if ((m = filesys_of_inst(s, inst)) == NULL)
-        return PM_ERR_INST;
-    if (row->cluster == CLUSTER_FILESYS_STATE) {
-        atom->ul = (m->flags & (row->item == ITEM_READONLY ? PLAT_MNT_RDONLY : PLAT_MNT_LOCAL)) != 0;
-        return PMDA_FETCH_STATIC;
-    }
-    used_blocks = m->blocks > m->bfree ? m->blocks - m->bfree : 0;
-    switch (row->item) {
-    case ITEM_CAPACITY: atom->ull = blocks_to_kbytes(m->blocks, m->bsize); break;
-    case ITEM_USED: atom->ull = blocks_to_kbytes(used_blocks, m->bsize); break;
-    case ITEM_FREE: atom->ull = blocks_to_kbytes(m->bfree, m->bsize); break;
-    case ITEM_AVAIL: atom->ull = blocks_to_kbytes(m->bavail, m->bsize); break;
-    case ITEM_USEDFILES: atom->ull = m->files > m->ffree ? m->files - m->ffree : 0; break;
-    case ITEM_FREEFILES: atom->ull = m->ffree; break;
-    case ITEM_MAXFILES: atom->ull = m->files; break;
-    case ITEM_MOUNTDIR: atom->cp = (char *)m->on; break;
-    case ITEM_TYPE: atom->cp = (char *)m->fstype; break;
-    case ITEM_BLOCKSIZE: atom->ul = m->bsize; break;
-    case ITEM_FULL:
-        /* df's Capacity: used / (used + available to users), without its rounding up */
-        used = blocks_to_kbytes(used_blocks, m->bsize);
-        avail = blocks_to_kbytes(m->bavail, m->bsize);
-        if (used == 0 && avail == 0)
-            return PMDA_FETCH_NOVALUES;     /* an empty or size-less filesystem has no fullness */
-        atom->d = 100.0 * (double)used / ((double)used + (double)avail);
-        break;
-    default:
-        return PM_ERR_PMID;
-    }
+    (void)state;
+    (void)row;
+    (void)inst;
+    if (used == 0 && avail == 0)
+        return PMDA_FETCH_NOVALUES;     /* an empty or size-less filesystem has no fullness */
+    atom->d = 100.0 * (double)used / ((double)used + (double)avail);
     return PMDA_FETCH_STATIC;
 }
 
@@ -198,13 +187,15 @@ apfs_container(const struct plat_mount *m, char *out, size_t len)
 static int
 filesys_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct plat_mount *m = filesys_of_inst(state, inst);
+    const struct fs_entry *e = collector_entry(&indom, state, inst);
+    const struct plat_mount *m;
     char device[PLAT_PATH_MAX], fstype[PLAT_FSTYPE_MAX], container[PLAT_NAME_MAX];
     int n;
 
     (void)id;
-    if (m == NULL)
+    if (e == NULL)
         return -1;
+    m = &e->m;
     collector_label_text(m->from, device, sizeof(device));
     collector_label_text(m->fstype, fstype, sizeof(fstype));
     n = snprintf(json, len, "{\"fstype\":\"%s\",\"device\":\"%s\",\"local\":%s", fstype, device,
@@ -229,7 +220,6 @@ const struct collector filesys_collector = {
     .indom = &indom,
     .state_size = sizeof(struct filesys_state),
     .refresh = filesys_refresh,
-    .fetch = filesys_fetch,
     .instance_labels = filesys_labels,
     .teardown = filesys_teardown,
 };
