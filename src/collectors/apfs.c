@@ -183,7 +183,7 @@ apfs_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t
 }
 
 const struct collector apfs_collector = {
-    .name = "APFS",
+    .name = "apfs",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = indoms,

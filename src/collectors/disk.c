@@ -396,7 +396,7 @@ disk_teardown(void *state)
 }
 
 const struct collector disk_collector = {
-    .name = "disks",
+    .name = "disk",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

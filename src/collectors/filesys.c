@@ -214,7 +214,7 @@ filesys_teardown(void *state)
 }
 
 const struct collector filesys_collector = {
-    .name = "filesystems",
+    .name = "filesys",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

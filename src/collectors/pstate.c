@@ -139,7 +139,7 @@ dvfs_refresh(void *state, struct refresh_call *call)
 }
 
 const struct collector dvfs_collector = {
-    .name = "DVFS tables",
+    .name = "dvfs",
     .state_size = sizeof(struct dvfs_tables),
     .refresh = dvfs_refresh,
 };

@@ -51,7 +51,7 @@ uptime_fetch(const void *state, const struct metric_row *row, unsigned int inst,
 }
 
 const struct collector uptime_collector = {
-    .name = "clock",
+    .name = "uptime",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct uptime_state),
