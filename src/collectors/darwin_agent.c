@@ -1,6 +1,6 @@
 /*
  * The system agent: its collectors, help text and name. Adding a metric
- * family means adding its collector here (docs/adding-a-metric-family.md).
+ * collector means adding it here (docs/adding-a-metric-family.md).
  */
 #include "agent.h"
 #include "collector.h"

@@ -134,7 +134,7 @@ motion_of(const struct energy_state *s, unsigned int i, const struct motion *las
  * (a cluster gone); the old one carried while their work is not known (no
  * cluster 127 this request); else still or frozen, by the work since. */
 static void
-judge_one(const struct energy_state *s, const struct pstate_family *clusters, unsigned int i,
+judge_one(const struct energy_state *s, const struct pstate_set *clusters, unsigned int i,
           const struct motion *was, int fresh, struct motion *m)
 {
     char cluster[PLAT_REG_NAME_MAX];
@@ -165,7 +165,7 @@ judge_one(const struct energy_state *s, const struct pstate_family *clusters, un
 
 /* Whether each judged channel stands still while its clusters work. */
 static int
-judge(struct energy_state *s, const struct pstate_family *clusters)
+judge(struct energy_state *s, const struct pstate_set *clusters)
 {
     unsigned long refreshes = pstate_cluster_refreshes(clusters);
     int fresh = refreshes != s->cluster_refreshes;

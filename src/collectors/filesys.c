@@ -1,5 +1,5 @@
 /*
- * The filesystem family: mounted filesystems as df shows them (cluster 5),
+ * The filesys collector: mounted filesystems as df shows them (cluster 5),
  * and what df does not print but a Mac administrator asks (cluster 105):
  * whether one is mounted read-only (the sealed APFS system volume is) and
  * whether it is local. All from getfsstat with MNT_NOWAIT (the kernel's

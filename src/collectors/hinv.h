@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-/* The hinv family's state, which a family that declares hinv_collector as a
+/* The hinv collector's state, which a collector that declares hinv_collector as a
  * dependency finds in its refresh's call->depends. */
 struct hinv_state;
 

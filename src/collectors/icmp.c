@@ -10,7 +10,7 @@
 /* ICMP types (netinet/ip_icmp.h) */
 enum { ICMP_ECHOREPLY = 0, ICMP_UNREACH = 3, ICMP_ECHO = 8 };
 
-/* Every counter the family reads, extended past the kernel's wrap. */
+/* Every counter the collector reads, extended past the kernel's wrap. */
 struct icmp_state {
     struct wrap32 in[PLAT_ICMP_NTYPES], out[PLAT_ICMP_NTYPES];
     struct wrap32 badcode, tooshort, checksum, badlen;

@@ -1,5 +1,5 @@
 /*
- * The memory family, from host_statistics64(HOST_VM_INFO64), vm.swapusage
+ * The memory collector, from host_statistics64(HOST_VM_INFO64), vm.swapusage
  * and the compressor sysctls: physical memory, paging, swap and the
  * compressor (cluster 1); the rest of what vm_stat prints, derived figures
  * with stated definitions (src/collectors/common/vm_derived.h), and the file cache and swap
@@ -39,7 +39,7 @@ enum {
     ITEM_UTIL_EXTERNAL
 };
 
-/* What the family serves: the platform's figures and the host facts
+/* What the collector serves: the platform's figures and the host facts
  * (hinv's) they are converted with, as of the last refresh. */
 struct memory_state {
     struct plat_memory mem;

@@ -5,7 +5,7 @@
 
 #include "platform.h"
 
-/* An interface present at the last refresh, as the interface family
+/* An interface present at the last refresh, as the netif collector
  * judged it. */
 struct netif_view {
     const char *name;
@@ -18,7 +18,7 @@ struct netif_view {
     int truncated;                      /* NET_RT_IFLIST2 bytes were seen truncated to 32 bits */
 };
 
-/* The interface family's state, which a family that declares
+/* The netif collector's state, which a collector that declares
  * netif_collector as a dependency finds in its refresh's call->depends. */
 struct netif_state;
 

@@ -9,7 +9,7 @@ struct percpu_view {
     const struct cpu_counters *counters;
 };
 
-/* The per-CPU family's state, which a family that declares percpu_collector
+/* The percpu collector's state, which a collector that declares percpu_collector
  * as a dependency finds in its refresh's call->depends. */
 struct percpu_state;
 

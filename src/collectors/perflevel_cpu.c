@@ -29,7 +29,7 @@ struct perflevel_cpu_state {
 
 static row_derive level_msec;
 
-/* The levels' indom is the topology's: a row's entry is this family's state. */
+/* The levels' indom is the topology's: a row's entry is this collector's state. */
 #define ROW(name, item, state) { "kernel.perflevel.cpu." name, CLUSTER_PERFLEVEL_CPU, item, PM_TYPE_U64, \
                                  INDOM_PERFLEVEL, PM_SEM_COUNTER, UNITS_MSEC, .derive = level_msec, .index = state }
 

@@ -15,7 +15,7 @@
  * whoever fetched last; a counter gives each its own interval, and an
  * archive can be replayed at any.
  *
- * The tables are read once. Each family takes one IOReport sample of its
+ * The tables are read once. Each collector takes one IOReport sample of its
  * own subgroup per refresh, and only when one of its metrics is fetched.
  */
 #include "collector.h"
@@ -63,8 +63,8 @@ struct pstate_value {
 #define CLOCKS(prefix, cluster, indom) \
     CLOCK(prefix ".clock.max", cluster, 4, indom, clock_max), CLOCK(prefix ".clock.min", cluster, 5, indom, clock_min)
 
-/* The rows of the CPU clusters and cores read a value in the family's
- * table; the GPU's, with no indom, read the GPU family's state, whose first
+/* The rows of the CPU clusters and cores read a value in the collector's
+ * table; the GPU's, with no indom, read the GPU collector's state, whose first
  * member is its one value (struct gpu_pstate). */
 static const struct metric_row cluster_rows[] = {
     COUNTERS("kernel.cpucluster", CLUSTER_CPU_CLUSTER, INDOM_CPU_CLUSTER),
@@ -78,8 +78,8 @@ static const struct metric_row gpu_rows[] = {
     CLOCKS("gpu.pstate", CLUSTER_GPU_PSTATE, COLLECTOR_NO_INDOM),
 };
 
-/* What a family read: its state. */
-struct pstate_family {
+/* What a performance-state collector read: its values. */
+struct pstate_set {
     int sts;
     unsigned long refreshes;
     struct pstate_value *value;
@@ -87,29 +87,29 @@ struct pstate_family {
     char (*unmatched)[PLAT_REG_NAME_MAX];   /* the channels logged without a table */
     unsigned int nunmatched, unmatched_cap;
     unsigned int logged;                /* collector_note_parts' */
-    const struct dvfs_tables *tables;   /* the dvfs family's state */
+    const struct dvfs_tables *tables;   /* the dvfs collector's state */
     const struct topology_state *topology;  /* for the labels; NULL for the GPU */
 };
 
-/* The GPU family's state: its one value first, as its rows read it. */
+/* The GPU collector's state: its one value first, as its rows read it. */
 struct gpu_pstate {
     struct pstate_value value;
-    struct pstate_family family;
+    struct pstate_set set;
 };
 
-/* Both indoms' instances are their family's values. */
-#define VALUES INSTANCES_AT(struct pstate_family, value, n, struct pstate_value, inst)
+/* Both indoms' instances are their collector's values. */
+#define VALUES INSTANCES_AT(struct pstate_set, value, n, struct pstate_value, inst)
 static const struct indom_def cluster_indom = { .serial = INDOM_CPU_CLUSTER, .label_name = "CPU cluster", .table = VALUES };
 static const struct indom_def core_indom = { .serial = INDOM_CPU_CORE, .label_name = "CPU core", .table = VALUES };
 
-/* What a family is. */
-struct family_def {
+/* What a performance-state collector reads. */
+struct pstate_source {
     const char *name;
     enum plat_reg_query_id query;
     enum pstate_role role;
 };
 
-/* The pmgr's DVFS tables: the state of a family with no metrics of its
+/* The pmgr's DVFS tables: the state of a collector with no metrics of its
  * own, which the three above depend on, so that they are read once. */
 struct dvfs_tables {
     int read;                       /* read, or known absent */
@@ -121,7 +121,7 @@ struct dvfs_tables {
 
 /* The tables, once: they do not change while the machine runs. A failure
  * other than their absence (an Intel Mac) is tried again. A failure fails
- * the cycles and clocks alone, not the families that read the tables. */
+ * the cycles and clocks alone, not the collectors that read the tables. */
 static int
 dvfs_refresh(void *state, struct refresh_call *call)
 {
@@ -145,7 +145,7 @@ const struct collector dvfs_collector = {
 };
 
 static const struct dvfs_table *
-table_of(const struct family_def *def, const struct dvfs_tables *t, const struct pstate_channel *ch)
+table_of(const struct pstate_source *def, const struct dvfs_tables *t, const struct pstate_channel *ch)
 {
     if (!t->read)
         return NULL;                /* not read yet (an instance request), or failing */
@@ -155,7 +155,7 @@ table_of(const struct family_def *def, const struct dvfs_tables *t, const struct
 }
 
 static const struct pstate_value *
-value_named(const struct pstate_family *f, const char *name)
+value_named(const struct pstate_set *f, const char *name)
 {
     for (unsigned int i = 0; i < f->n; i++)
         if (strcmp(f->value[i].name, name) == 0)
@@ -164,7 +164,7 @@ value_named(const struct pstate_family *f, const char *name)
 }
 
 static int
-logged_unmatched(const struct pstate_family *f, const char *name)
+logged_unmatched(const struct pstate_set *f, const char *name)
 {
     for (unsigned int i = 0; i < f->nunmatched; i++)
         if (strcmp(f->unmatched[i], name) == 0)
@@ -178,7 +178,7 @@ logged_unmatched(const struct pstate_family *f, const char *name)
  * table fits it, or the channel is gone), however many channels take turns
  * in a refresh. Judged only where the tables are read. */
 static int
-note_unmatched(const struct family_def *def, struct pstate_family *f)
+note_unmatched(const struct pstate_source *def, struct pstate_set *f)
 {
     unsigned int kept = 0;
     int sts;
@@ -228,7 +228,7 @@ clock_range(const struct dvfs_table *t, uint32_t *min_mhz, uint32_t *max_mhz)
 }
 
 static int
-add_value(const struct family_def *def, struct pstate_family *f, const struct pstate_channel *ch, pmInDom id)
+add_value(const struct pstate_source *def, struct pstate_set *f, const struct pstate_channel *ch, pmInDom id)
 {
     struct pstate_value *v;
     const struct dvfs_table *table = table_of(def, f->tables, ch);
@@ -260,7 +260,7 @@ add_value(const struct family_def *def, struct pstate_family *f, const struct ps
 }
 
 static int
-family_refresh(const struct family_def *def, struct pstate_family *f, const struct refresh_call *call)
+pstate_refresh(const struct pstate_source *def, struct pstate_set *f, const struct refresh_call *call)
 {
     const struct platform *p = call->p;
     pmInDom id = call->indom;
@@ -273,8 +273,8 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
     f->topology = def->role == PSTATE_GPU ? NULL : call->depends[1];
     if (id != PM_INDOM_NULL)
         names_begin(id);
-    /* A failing source fails this family's values, not its refresh: the
-     * energy family, which reads the clusters' activity, carries on. */
+    /* A failing source fails this collector's values, not its refresh: the
+     * energy collector, which reads the clusters' activity, carries on. */
     f->sts = p->registry(p->ctx, &plat_reg_queries[def->query], &set);
     if (f->sts < 0) {
         collector_note_parts(def->name, f->sts != -ENOENT, &f->logged, p->error(p->ctx));
@@ -296,9 +296,9 @@ family_refresh(const struct family_def *def, struct pstate_family *f, const stru
 
 /* A cluster's or core's level, as its CPUs carry it, and its die on an Ultra. */
 static int
-family_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
+pstate_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct pstate_family *f = state;
+    const struct pstate_set *f = state;
     const struct pstate_value *v = collector_entry(pmInDom_serial(id) == INDOM_CPU_CORE ? &core_indom : &cluster_indom,
                                                    f, inst);
     int level = v != NULL && f->topology != NULL ? topology_type_level(f->topology, v->letter) : -1;
@@ -313,22 +313,22 @@ family_labels(const void *state, pmInDom id, unsigned int inst, char *json, size
 }
 
 static void
-family_teardown(void *state)
+pstate_teardown(void *state)
 {
-    struct pstate_family *f = state;
+    struct pstate_set *f = state;
 
     free(f->value);
     free(f->unmatched);
 }
 
 unsigned long
-pstate_cluster_refreshes(const struct pstate_family *clusters)
+pstate_cluster_refreshes(const struct pstate_set *clusters)
 {
     return clusters->refreshes;
 }
 
 int
-pstate_cluster_activity(const struct pstate_family *clusters, int die, const char *name, uint64_t *active_ns,
+pstate_cluster_activity(const struct pstate_set *clusters, int die, const char *name, uint64_t *active_ns,
                         uint64_t *elapsed_ns)
 {
     unsigned int found = 0;
@@ -352,43 +352,43 @@ pstate_cluster_activity(const struct pstate_family *clusters, int die, const cha
     return found > 0 ? 0 : -ENOENT;
 }
 
-static const struct family_def cpucluster = { "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER };
-static const struct family_def cpucore = { "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE };
-static const struct family_def gpu = { "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU };
+static const struct pstate_source cpucluster = { "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER };
+static const struct pstate_source cpucore = { "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE };
+static const struct pstate_source gpu = { "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU };
 
 static int
 cpucluster_refresh(void *state, struct refresh_call *call)
 {
-    return family_refresh(&cpucluster, state, call);
+    return pstate_refresh(&cpucluster, state, call);
 }
 
 static int
 cpucore_refresh(void *state, struct refresh_call *call)
 {
-    return family_refresh(&cpucore, state, call);
+    return pstate_refresh(&cpucore, state, call);
 }
 
-/* The GPU's one value, or the family's failure as the status of each. */
+/* The GPU's one value, or the collector's failure as the status of each. */
 static int
 gpu_pstate_refresh(void *state, struct refresh_call *call)
 {
     struct gpu_pstate *g = state;
-    int sts = family_refresh(&gpu, &g->family, call);
+    int sts = pstate_refresh(&gpu, &g->set, call);
 
     memset(&g->value, 0, sizeof(g->value));
     if (sts < 0)
         return sts;
-    if (g->family.sts < 0)
-        g->value.times_sts = g->value.cycles_sts = g->value.clocks_sts = g->family.sts;
+    if (g->set.sts < 0)
+        g->value.times_sts = g->value.cycles_sts = g->value.clocks_sts = g->set.sts;
     else
-        g->value = g->family.value[0];
+        g->value = g->set.value[0];
     return 0;
 }
 
 static void
 gpu_pstate_teardown(void *state)
 {
-    family_teardown(&((struct gpu_pstate *)state)->family);
+    pstate_teardown(&((struct gpu_pstate *)state)->set);
 }
 
 const struct collector cpucluster_collector = {
@@ -398,10 +398,10 @@ const struct collector cpucluster_collector = {
     .rows = cluster_rows,
     .nrows = sizeof(cluster_rows) / sizeof(cluster_rows[0]),
     .indom = &cluster_indom,
-    .state_size = sizeof(struct pstate_family),
+    .state_size = sizeof(struct pstate_set),
     .refresh = cpucluster_refresh,
-    .instance_labels = family_labels,
-    .teardown = family_teardown,
+    .instance_labels = pstate_labels,
+    .teardown = pstate_teardown,
 };
 
 const struct collector cpucore_collector = {
@@ -411,10 +411,10 @@ const struct collector cpucore_collector = {
     .rows = core_rows,
     .nrows = sizeof(core_rows) / sizeof(core_rows[0]),
     .indom = &core_indom,
-    .state_size = sizeof(struct pstate_family),
+    .state_size = sizeof(struct pstate_set),
     .refresh = cpucore_refresh,
-    .instance_labels = family_labels,
-    .teardown = family_teardown,
+    .instance_labels = pstate_labels,
+    .teardown = pstate_teardown,
 };
 
 const struct collector gpu_pstate_collector = {

@@ -1,6 +1,6 @@
 /*
- * The TCP family: statistics (net.inet.tcp.stats, cluster 17) with the
- * established connection count from the tcpconn family, and whether macOS
+ * The tcp collector: statistics (net.inet.tcp.stats, cluster 17) with the
+ * established connection count from the tcpconn collector, and whether macOS
  * lets the statistics be read (cluster 111).
  *
  * While net.inet.tcp.disable_access_to_stats is set (the default) the
@@ -25,7 +25,7 @@
 /* The rows the input error total adds up. */
 enum { ROW_BADSUM = 15, ROW_BADOFF, ROW_SHORT, ROW_MEMDROP };
 
-/* What the rows bind, at the start of the family's state (the rest of it,
+/* What the rows bind, at the start of the collector's state (the rest of it,
  * one count per row, needs the rows' number). */
 struct tcp_bound {
     int accessible;                     /* 1, 0 (withheld), or the read's error: its own status */

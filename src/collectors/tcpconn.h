@@ -8,7 +8,7 @@ enum { TCPS_CLOSED, TCPS_LISTEN, TCPS_SYN_SENT, TCPS_SYN_RECEIVED, TCPS_ESTABLIS
        TCPS_FIN_WAIT_1, TCPS_CLOSING, TCPS_LAST_ACK, TCPS_FIN_WAIT_2, TCPS_TIME_WAIT };
 
 /* The connection counts of the last successful cluster 16 refresh, or NULL. */
-/* The tcpconn family's state, which a family that declares tcpconn_collector
+/* The tcpconn collector's state, which a collector that declares tcpconn_collector
  * as a dependency finds in its refresh's call->depends. */
 struct tcpconn_state;
 

@@ -3,7 +3,7 @@
 
 #include <pcp/pmapi.h>
 
-/* The topology family's state, which a family that declares
+/* The topology collector's state, which a collector that declares
  * topology_collector as a dependency finds in its refresh's call->depends.
  * What the functions below say of it is valid once it has been refreshed. */
 struct topology_state;

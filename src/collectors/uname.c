@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What the family serves: uname(3)'s fields as they are, and the lines
+/* What the collector serves: uname(3)'s fields as they are, and the lines
  * made of them. */
 struct uname_state {
     struct plat_uname names;

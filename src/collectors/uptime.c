@@ -1,5 +1,5 @@
 /*
- * The clock family: time since boot (cluster 9) and the boot time to the
+ * The uptime collector: time since boot (cluster 9) and the boot time to the
  * microsecond (cluster 102), from kern.boottime and the wall clock.
  */
 #include "collector.h"

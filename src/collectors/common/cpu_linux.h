@@ -25,8 +25,8 @@ row_derive cpu_no_guest_time;
 #define CPU_LINUX_ROW(prefix, name, item, cluster, indom, ...) \
     { prefix name, cluster, item, PM_TYPE_U64, indom, PM_SEM_COUNTER, UNITS_MSEC, __VA_ARGS__ }
 /*
- * The rows of a CPU family's Linux cluster, but the interrupt count's;
- * msec is the family's derive function of a CPU time row (cpu_time_msec).
+ * The rows of a CPU collector's Linux cluster, but the interrupt count's;
+ * msec is the collector's derive function of a CPU time row (cpu_time_msec).
  * Linux's user and nice time less its guests' are user and nice time, as
  * no guest time is counted apart. XNU counts ticks in four states only:
  * waiting for I/O is idle time, interrupts are system time, and no time
