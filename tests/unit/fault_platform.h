@@ -5,7 +5,7 @@
  * the wrong kinds or its registry parents in a cycle), and counts the
  * calls a request made and times the source's answers (so that tests and
  * the benchmarks show what a request costs in calls). Its targets
- * come from platform.h's call lists, each sysctl family and each registry
+ * come from platform.h's call lists, each sysctl group and each registry
  * query on its own, so a new platform call is a new target without an
  * edit here.
  */
@@ -18,7 +18,7 @@
 enum fault_target {
     PLATFORM_CALLS(FAULT_TARGET) PLATFORM_PROCESS_CALLS(FAULT_TARGET) PLATFORM_PROCESS_TEXT_CALLS(FAULT_TARGET)
     PLATFORM_NAME_CALLS(FAULT_TARGET)
-    FAULT_SYSCTLS,                                          /* + the family */
+    FAULT_SYSCTLS,                                          /* + the group */
     FAULT_REGISTRY = FAULT_SYSCTLS + PLAT_SYSCTL_NGROUPS, /* + the query */
     FAULT_NTARGETS = FAULT_REGISTRY + PLAT_REGQ_N
 };
@@ -58,7 +58,7 @@ void fault_platform_zero(struct fault_platform *f);
 /* The process calls counted: the process list, socket owners, each
  * process's and the user, group and tty names. */
 unsigned long fault_platform_process_calls(const struct fault_platform *f);
-/* The target's name: the call's, with the family or the query's match. */
+/* The target's name: the call's, with the group or the query's match. */
 const char *fault_target_name(unsigned int target, char *buf, size_t len);
 
 #endif

@@ -332,7 +332,7 @@ bound_rows_read_their_field_and_status(void **state)
     assert_int_equal(collector_field(&bound[3], &v, &atom), PMDA_FETCH_STATIC);   /* no status */
 }
 
-/* A family's instances as collectors keep them: a pointer to entries
+/* A collector's instances as it keeps them: a pointer to entries
  * (INSTANCES_AT) or an array in the state (INSTANCES_IN). */
 struct thing {
     uint64_t value;

@@ -66,7 +66,7 @@ one_failing_sysctl_fails_only_its_metrics(void **state)
     assert_int_equal(status("kernel.all.nprocs", PM_TYPE_U32), PM_ERR_AGAIN);
     assert_int_equal(harness_u32("vfs.files.max"), 245760);     /* still there */
     assert_int_equal(harness_u32("vfs.vnodes.count"), 140000);
-    fake.sysctl_sts[PLAT_SYSCTL_VFS] = -EIO;                            /* the whole family */
+    fake.sysctl_sts[PLAT_SYSCTL_VFS] = -EIO;                            /* the whole group */
     assert_int_equal(status("vfs.files.max", PM_TYPE_U32), PM_ERR_AGAIN);
     assert_int_equal(harness_u32("kernel.limits.maxproc"), 8000);   /* another cluster is unaffected */
 }
@@ -106,7 +106,7 @@ ipc_settings_and_defunct_sockets(void **state)
     assert_int_equal(harness_u64("ipc.socket.defunct"), UINT64_MAX - 5);
 }
 
-/* A source that answers a family with fewer values than it names: those
+/* A source that answers a group with fewer values than it names: those
  * it left out have no value, and the log says so once, not per fetch. */
 static void
 a_short_sysctl_answer_fails_the_values_it_left_out(void **state)

@@ -1,5 +1,5 @@
 /*
- * The performance-state families and the energy family's frozen channels,
+ * The performance-state collectors and the energy collector's frozen channels,
  * through the agent as pmcd drives it, over a fake Apple Silicon machine
  * (synthetic numbers, chosen so that each expected value is exact: a
  * 24 MHz tick is 1000/24 ns, so 24 million ticks are one second).
@@ -199,7 +199,7 @@ an_ultras_clusters_carry_their_die(void **state_)
 /* One sample of the clusters' subgroup per fetch, the tables once, and
  * nothing of the cores or the GPU unless asked. */
 static void
-each_family_samples_only_when_asked(void **state_)
+each_collector_samples_only_when_asked(void **state_)
 {
     (void)state_;
     for (int i = 0; i < 3; i++)
@@ -500,7 +500,7 @@ three_clusters(uint64_t p_active_halves, uint64_t elapsed_seconds)
     answer(PLAT_REGQ_CPU_CLUSTERS);
 }
 
-/* The channels of the energy family that have a value now, by name. */
+/* The channels of the energy collector that have a value now, by name. */
 static int
 has_value(const char *channel_name)
 {
@@ -608,7 +608,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         T(clusters_count_time_cycles_and_clocks), T(clusters_carry_their_level), T(an_ultras_clusters_carry_their_die),
-        T(each_family_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
+        T(each_collector_samples_only_when_asked), T(an_intel_mac_has_none), T(without_tables_the_times_still_count),
         T(a_state_beyond_the_table_has_no_cycles), T(each_channel_without_a_table_is_logged_once),
         T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),

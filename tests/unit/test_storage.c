@@ -1,5 +1,5 @@
 /*
- * The storage families at their edges: disks decoded from registry entries
+ * The storage collectors at their edges: disks decoded from registry entries
  * as the seam returns them (escaped key paths), 2^64 byte counters, a zero
  * block size, a disk ejected mid-interval and returning, an unknown
  * protocol; filesystems that are empty, pseudo or huge; NFS structs of

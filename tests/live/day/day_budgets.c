@@ -10,24 +10,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_FAMILIES 4
+#define MAX_COLLECTORS 4
 
-/* A doubled call, the families whose refresh makes it and how many calls
- * each of them makes in one request at most. A family is in a request
- * when the request names one of its metrics or a family it names depends
+/* A doubled call, the collectors whose refresh makes it and how many calls
+ * each of them makes in one request at most. A collector is in a request
+ * when the request names one of its metrics or a collector it names depends
  * on it (the agent's own refresh plan, refresh_plan.h, says which). */
 struct share {
-    const struct collector *family;
+    const struct collector *collector;
     unsigned int calls;
 };
 
-#define ANY_CALLS UINT_MAX          /* as many as the family needs: only other families get none */
+#define ANY_CALLS UINT_MAX          /* as many as the collector needs: only other collectors get none */
 
 struct budget {
     const char *fn;
-    struct share shares[MAX_FAMILIES];
+    struct share shares[MAX_COLLECTORS];
     /* NULL, or a call each of which in the same request allows one more
-     * of fn beside the families' shares. */
+     * of fn beside the collectors' shares. */
     const char *one_more_each;
 };
 
@@ -36,11 +36,11 @@ struct budget {
  * sample of a subscription made again in the request (after one that gave
  * none: ioreport.c's resample); one subscription per group, made at the
  * first read or again after it gave no sample. None for a group whose
- * family the request does not refresh: nothing for clusters no one asked
+ * collector the request does not refresh: nothing for clusters no one asked
  * for. */
-#define IOREPORT_GROUP(family, group)                                                                          \
-    { "IOReportCreateSamples " group, { { &family, 1 } }, "IOReportCreateSubscription " group },              \
-    { "IOReportCreateSubscription " group, { { &family, 1 } }, NULL }
+#define IOREPORT_GROUP(collector, group)                                                                          \
+    { "IOReportCreateSamples " group, { { &collector, 1 } }, "IOReportCreateSubscription " group },              \
+    { "IOReportCreateSubscription " group, { { &collector, 1 } }, NULL }
 
 static const struct budget budgets[] = {
     IOREPORT_GROUP(energy_collector, MACHINE_ENERGY_GROUP),
@@ -58,10 +58,10 @@ static const struct budget budgets[] = {
     /* getfsstat's count, then the list. */
     { "getfsstat", { { &filesys_collector, 2 } } },
     { "nfssvc", { { &nfs_collector, 1 } } },
-    /* The SMC's user client: only for the families that read keys. Each
+    /* The SMC's user client: only for the collectors that read keys. Each
      * key costs a call the first time it is asked for (its type and size,
      * then kept) and one a read; where the HID sensors fail the thermal
-     * family asks for every key of an Intel Mac's sensors once. */
+     * collector asks for every key of an Intel Mac's sensors once. */
     { "IOConnectCallStructMethod", { { &thermal_collector, ANY_CALLS }, { &system_power_collector, ANY_CALLS } } },
 };
 
@@ -76,10 +76,10 @@ struct day_budget_plan {
     unsigned int allowed[NBUDGETS];
 };
 
-/* The families of a request of n pmids, as the agent plans its refresh:
+/* The collectors of a request of n pmids, as the agent plans its refresh:
  * refreshed[c] for darwin_agent's collector c. */
 static int
-families_of(const pmID *pmids, unsigned int n, unsigned char *refreshed)
+collectors_of(const pmID *pmids, unsigned int n, unsigned char *refreshed)
 {
     unsigned int nc = darwin_agent.ncollectors, norder = 0;
     struct plan_node *nodes = calloc(nc, sizeof(*nodes));
@@ -117,15 +117,15 @@ budgets_plan(const pmID *pmids, unsigned int n)
     struct day_budget_plan *plan = calloc(1, sizeof(*plan));
     unsigned char *refreshed = calloc(darwin_agent.ncollectors, 1);
 
-    if (plan == NULL || refreshed == NULL || families_of(pmids, n, refreshed) != 0) {
+    if (plan == NULL || refreshed == NULL || collectors_of(pmids, n, refreshed) != 0) {
         free(plan);
         free(refreshed);
         return NULL;
     }
     for (unsigned int i = 0; i < NBUDGETS; i++)
-        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
+        for (unsigned int k = 0; k < MAX_COLLECTORS && budgets[i].shares[k].collector != NULL; k++)
             for (unsigned int c = 0; c < darwin_agent.ncollectors; c++)
-                if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].shares[k].family)
+                if (refreshed[c] && darwin_agent.collectors[c] == budgets[i].shares[k].collector)
                     plan->allowed[i] = budgets[i].shares[k].calls == ANY_CALLS || plan->allowed[i] == ANY_CALLS
                                            ? ANY_CALLS : plan->allowed[i] + budgets[i].shares[k].calls;
     free(refreshed);
@@ -171,11 +171,11 @@ budgets_print(void)
 {
     for (unsigned int i = 0; i < NBUDGETS; i++) {
         printf("budget: %s, a request:", budgets[i].fn);
-        for (unsigned int k = 0; k < MAX_FAMILIES && budgets[i].shares[k].family != NULL; k++)
+        for (unsigned int k = 0; k < MAX_COLLECTORS && budgets[i].shares[k].collector != NULL; k++)
             if (budgets[i].shares[k].calls == ANY_CALLS)
-                printf(" any number if it refreshes \"%s\";", budgets[i].shares[k].family->name);
+                printf(" any number if it refreshes \"%s\";", budgets[i].shares[k].collector->name);
             else
-                printf(" %u if it refreshes \"%s\";", budgets[i].shares[k].calls, budgets[i].shares[k].family->name);
+                printf(" %u if it refreshes \"%s\";", budgets[i].shares[k].calls, budgets[i].shares[k].collector->name);
         printf(" none otherwise");
         if (budgets[i].one_more_each != NULL)
             printf("; one more for each %s in the request", budgets[i].one_more_each);
