@@ -436,8 +436,8 @@ at_least_the_upstream_metrics_are_served(void **state)
 
 /* A row bound to a field serves an unsigned integer at its type: a U32
  * row takes a field as it is (collector_field refuses a value that does
- * not fit), never a conversion that could overflow it; a wrapping 32-bit
- * counter is served as a U64 count, and text as a string. */
+ * not fit) or a flag's 0 or 1, never a conversion that could overflow it;
+ * a wrapping 32-bit counter is served as a U64 count, and text as a string. */
 static int
 check_binding(const struct collector *c, const struct metric_row *row, void *arg)
 {
@@ -449,7 +449,7 @@ check_binding(const struct collector *c, const struct metric_row *row, void *arg
     if (f->kind == FIELD_TEXT ? row->type == PM_TYPE_STRING :
         f->kind == FIELD_WRAP32 ? row->type == PM_TYPE_U64 && f->size == 4 :
         (row->type == PM_TYPE_U64 && (f->size == 4 || f->size == 8)) ||
-        (row->type == PM_TYPE_U32 && f->kind == FIELD_PLAIN))
+        (row->type == PM_TYPE_U32 && (f->kind == FIELD_PLAIN || f->kind == FIELD_FLAG)))
         return 0;
     fprintf(stderr, "%s (%s): a %s row bound to a %u-byte field of kind %u\n", row->name, c->name,
             pmTypeStr(row->type), f->size, f->kind);
