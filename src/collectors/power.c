@@ -40,6 +40,10 @@ enum {
 #define MILLIAMP UNITS_NONE
 #define MILLIAMP_HOUR UNITS_NONE
 #endif
+
+/* battery_power_source's name for external power. */
+static const char ac_power[] = "AC Power";
+
 /* What the family serves, as of the last refresh. */
 struct power_state {
     struct battery battery;
@@ -49,6 +53,7 @@ struct power_state {
                                      * the adapter's while external power is connected */
     unsigned int adapter_named;     /* 1: battery.adapter_name is the connected adapter's */
     uint32_t present, ac_connected;
+    const char *source;             /* what powers the Mac: a Mac without a battery runs on external power */
 };
 
 /* The battery while one is installed, else NULL (Apple Silicon desktops
@@ -119,17 +124,14 @@ words(const void *state, const void *entry, const struct metric_row *row, unsign
     return PMDA_FETCH_STATIC;
 }
 
-/* A Mac without a battery runs on external power. */
 static int
 power_source(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
              pmAtomValue *atom)
 {
-    const struct power_state *s = state;
-
     (void)entry;
     (void)row;
     (void)inst;
-    atom->cp = (char *)(s->have_battery ? battery_power_source(&s->battery) : "AC Power");
+    atom->cp = (char *)((const struct power_state *)state)->source;
     return PMDA_FETCH_STATIC;
 }
 
@@ -208,7 +210,8 @@ power_refresh(void *state, struct refresh_call *call)
     s->served = b == NULL ? 0 : external ? b->have : b->have & ~(1u << BATT_ADAPTER_WATTS);
     s->adapter_named = external && b->adapter_name[0] != '\0';
     s->present = b != NULL;
-    s->ac_connected = !s->have_battery || strcmp(battery_power_source(battery), "AC Power") == 0;
+    s->source = s->have_battery ? battery_power_source(battery) : ac_power;
+    s->ac_connected = strcmp(s->source, ac_power) == 0;
     return 0;
 }
 
