@@ -316,7 +316,7 @@ struct plat_tcpconn {
 struct plat_netif {
     char name[PLAT_NAME_MAX];
     uint32_t index;
-    uint32_t flags;                 /* IFF_* */
+    uint32_t flags;                 /* IFF_* (PLAT_IFF_*) */
     uint32_t type;                  /* IFT_* (if_data64.ifi_type) */
     int functional_status;          /* 0, or why functional_type is unknown */
     uint32_t functional_type;       /* IFRTYPE_FUNCTIONAL_* (SIOCGIFFUNCTIONALTYPE) */
@@ -330,6 +330,10 @@ struct plat_netif {
     uint64_t mib_ibytes, mib_obytes;
 };
 
+/* The bits of plat_netif.flags the agent serves (xnu-11417.101.15
+ * bsd/net/if.h:98, :104). */
+#define PLAT_IFF_UP 0x1u            /* IFF_UP: up */
+#define PLAT_IFF_RUNNING 0x40u      /* IFF_RUNNING: resources allocated */
 #define PLAT_MAX_NETIFS 1024
 
 /*

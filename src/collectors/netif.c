@@ -40,21 +40,55 @@ enum {
 };
 enum { ITEM_UP = 0, ITEM_RUNNING, ITEM_TYPE, ITEM_OUT_DROPS, ITEM_TRUNCATED };     /* cluster 110 */
 
-/* net/if.h */
-#define IFF_UP 0x1
-#define IFF_RUNNING 0x40
+/* An interface seen at the last refresh, as this family judged it. */
+struct netif_entry {
+    int inst;
+    int present;
+    int seen;                       /* refreshed at least once before this refresh */
+    struct plat_netif now;
+    const char *type;               /* netif_type(), judged at refresh */
+    unsigned int bytes_ok;          /* 1: ibytes, obytes and total.bytes can be trusted */
+    uint64_t ibytes, obytes;
+    struct wrap32 snd_drops;
+    int truncated;
+    struct {
+        uint64_t bytes, packets, errors, drops, mcasts;
+    } total;                        /* in and out */
+};
 
-/* A row, and after its units the interface's field it serves unless the fetch computes it. */
+struct netif_state {
+    struct netif_entry *ifs;
+    unsigned int nifs, ifs_cap;
+    unsigned int logged_mib;
+    int logged_truncation;
+};
+
+static int
+interface_type(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+               pmAtomValue *atom)
+{
+    (void)state;
+    (void)row;
+    (void)inst;
+    atom->cp = (char *)((const struct netif_entry *)entry)->type;
+    return PMDA_FETCH_STATIC;
+}
+
+/* A row, and after its units the interface's field it serves. */
 #define ROW(name, item, sem, ...) { name, CLUSTER_NETIF, item, PM_TYPE_U64, INDOM_NETIF, sem, __VA_ARGS__ }
-#define IF(member) FIELD_ALWAYS(struct plat_netif, member, FIELD_PLAIN)
+#define STATE(name, item, type, sem, ...) { name, CLUSTER_NETIF_STATE, item, type, INDOM_NETIF, sem, __VA_ARGS__ }
+#define IF(member) FIELD_ALWAYS(struct netif_entry, now.member, FIELD_PLAIN)
+#define KEPT(member) FIELD_ALWAYS(struct netif_entry, member, FIELD_PLAIN)
+/* bytes: no value, rather than a wrapped one, while they cannot be trusted */
+#define BYTES(member) FIELD_PRESENT(struct netif_entry, member, bytes_ok, 0, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
-    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
+    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE, BYTES(ibytes)),
     ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, IF(ipackets)),
     ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, IF(ierrors)),
     ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, UNITS_COUNT, IF(iqdrops)),
     ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, IF(imcasts)),
-    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
+    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, UNITS_BYTE, BYTES(obytes)),
     ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, IF(opackets)),
     ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, IF(oerrors)),
     ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, IF(omcasts)),
@@ -63,44 +97,26 @@ static const struct metric_row rows[] = {
     /* bits per second: a count per second (PCP has no bit unit) */
     ROW("network.interface.baudrate", ITEM_BAUDRATE, PM_SEM_INSTANT,
         PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE), IF(baudrate)),
-    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, UNITS_BYTE),
-    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, UNITS_COUNT),
-    ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, UNITS_COUNT),
-    { "network.interface.up", CLUSTER_NETIF_STATE, ITEM_UP, PM_TYPE_U32, INDOM_NETIF, PM_SEM_INSTANT, UNITS_NONE },
-    { "network.interface.running", CLUSTER_NETIF_STATE, ITEM_RUNNING, PM_TYPE_U32, INDOM_NETIF, PM_SEM_INSTANT,
-      UNITS_NONE },
-    { "network.interface.type", CLUSTER_NETIF_STATE, ITEM_TYPE, PM_TYPE_STRING, INDOM_NETIF, PM_SEM_DISCRETE,
-      UNITS_NONE },
-    { "network.interface.out.drops", CLUSTER_NETIF_STATE, ITEM_OUT_DROPS, PM_TYPE_U64, INDOM_NETIF, PM_SEM_COUNTER,
-      UNITS_COUNT },
-    { "network.interface.bytes_truncated", CLUSTER_NETIF_STATE, ITEM_TRUNCATED, PM_TYPE_U32, INDOM_NETIF,
-      PM_SEM_INSTANT, UNITS_NONE },
+    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, UNITS_BYTE, BYTES(total.bytes)),
+    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.packets)),
+    ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.errors)),
+    ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.drops)),
+    ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.mcasts)),
+    STATE("network.interface.up", ITEM_UP, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+          FIELD_FLAG_OF(struct netif_entry, now.flags, PLAT_IFF_UP)),
+    STATE("network.interface.running", ITEM_RUNNING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+          FIELD_FLAG_OF(struct netif_entry, now.flags, PLAT_IFF_RUNNING)),
+    STATE("network.interface.type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, .derive = interface_type),
+    STATE("network.interface.out.drops", ITEM_OUT_DROPS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
+          KEPT(snd_drops.total)),
+    STATE("network.interface.bytes_truncated", ITEM_TRUNCATED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+          KEPT(truncated)),
 };
 
 static const struct indom_def indom = {
     .serial = INDOM_NETIF,
     .label_name = "network interface",
-};
-
-struct netif_entry {
-    int inst;
-    int present;
-    int seen;                       /* refreshed at least once before this refresh */
-    struct plat_netif now;
-    const char *type;               /* netif_type(), judged at refresh */
-    int bytes_ok;
-    uint64_t ibytes, obytes;
-    struct wrap32 snd_drops;
-    int truncated;
-};
-
-struct netif_state {
-    struct netif_entry *ifs;
-    unsigned int nifs, ifs_cap;
-    unsigned int logged_mib;
-    int logged_truncation;
+    .table = INSTANCES_AT(struct netif_state, ifs, nifs, struct netif_entry, inst),
 };
 
 static struct netif_entry *
@@ -168,6 +184,11 @@ update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
     wrap32_extend(&e->snd_drops, f->snd_drops);
     e->now = *f;
     e->type = netif_type(&e->now);
+    e->total.bytes = e->ibytes + e->obytes;
+    e->total.packets = f->ipackets + f->opackets;
+    e->total.errors = f->ierrors + f->oerrors;
+    e->total.drops = f->iqdrops + e->snd_drops.total;
+    e->total.mcasts = f->imcasts + f->omcasts;
 }
 
 /* Keep only the interfaces seen in this refresh; their order is kept. */
@@ -219,92 +240,31 @@ netif_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-static void
-view_of(const struct netif_entry *e, struct netif_view *out)
+int
+netif_at(const struct netif_state *s, unsigned int i, struct netif_view *out)
 {
+    const struct netif_entry *e;
+
+    if (i >= s->nifs)
+        return -1;
+    e = &s->ifs[i];
     *out = (struct netif_view){
         .name = e->now.name, .type = e->type, .inst = e->inst, .raw = &e->now,
         .bytes_ok = e->bytes_ok, .ibytes = e->ibytes, .obytes = e->obytes, .out_drops = e->snd_drops.total,
         .truncated = e->truncated,
     };
-}
-
-int
-netif_at(const struct netif_state *s, unsigned int i, struct netif_view *out)
-{
-    if (i >= s->nifs)
-        return -1;
-    view_of(&s->ifs[i], out);
     return 0;
-}
-
-/* The interface whose instance is inst: 0, or -1. */
-static int
-netif_of_inst(const struct netif_state *s, unsigned int inst, struct netif_view *out)
-{
-    for (unsigned int i = 0; i < s->nifs; i++)
-        if ((unsigned int)s->ifs[i].inst == inst) {
-            view_of(&s->ifs[i], out);
-            return 0;
-        }
-    return -1;
-}
-
-/* A cluster 110 value of the interface v. */
-static int
-state_fetch(const struct metric_row *row, const struct netif_view *v, pmAtomValue *atom)
-{
-    switch (row->item) {
-    case ITEM_UP: atom->ul = (v->raw->flags & IFF_UP) != 0; break;
-    case ITEM_RUNNING: atom->ul = (v->raw->flags & IFF_RUNNING) != 0; break;
-    case ITEM_TYPE: atom->cp = (char *)v->type; break;
-    case ITEM_OUT_DROPS: atom->ull = v->out_drops; break;
-    default: atom->ul = (uint32_t)v->truncated; break;
-    }
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-netif_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    struct netif_view v;
-    const struct plat_netif *f;
-
-    if (netif_of_inst(state, inst, &v) < 0)
-        return PM_ERR_INST;
-    if (row->cluster == CLUSTER_NETIF_STATE)
-        return state_fetch(row, &v, atom);
-    f = v.raw;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, f, atom);
-    switch (row->item) {
-    case ITEM_IN_BYTES:
-    case ITEM_OUT_BYTES:
-    case ITEM_TOTAL_BYTES:
-        if (!v.bytes_ok)
-            return PMDA_FETCH_NOVALUES;     /* truncated and no IFMIB: no value, not a wrapped one */
-        atom->ull = row->item == ITEM_IN_BYTES ? v.ibytes : row->item == ITEM_OUT_BYTES ? v.obytes
-                                                                                        : v.ibytes + v.obytes;
-        return PMDA_FETCH_STATIC;
-    case ITEM_TOTAL_PACKETS: atom->ull = f->ipackets + f->opackets; break;
-    case ITEM_TOTAL_ERRORS: atom->ull = f->ierrors + f->oerrors; break;
-    case ITEM_TOTAL_DROPS: atom->ull = f->iqdrops + v.out_drops; break;
-    case ITEM_TOTAL_MCASTS: atom->ull = f->imcasts + f->omcasts; break;
-    default:
-        return PM_ERR_PMID;
-    }
-    return PMDA_FETCH_STATIC;
 }
 
 static int
 netif_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    struct netif_view v;
+    const struct netif_entry *e = collector_entry(&indom, state, inst);
 
     (void)id;
-    if (netif_of_inst(state, inst, &v) < 0)
+    if (e == NULL)
         return -1;
-    snprintf(json, len, "{\"interface_type\":\"%s\"}", v.type);
+    snprintf(json, len, "{\"interface_type\":\"%s\"}", e->type);
     return 0;
 }
 
@@ -321,7 +281,6 @@ const struct collector netif_collector = {
     .indom = &indom,
     .state_size = sizeof(struct netif_state),
     .refresh = netif_refresh,
-    .fetch = netif_fetch,
     .instance_labels = netif_labels,
     .teardown = netif_teardown,
 };

@@ -27,13 +27,17 @@ enum { SUM_IBYTES, SUM_OBYTES, SUM_IPACKETS, SUM_IERRORS, SUM_IDROPS, SUM_OPACKE
 
 struct network_all_state {
     uint64_t sums[NSUMS];
+    struct {
+        uint64_t bytes, packets, errors, drops;
+    } total;                            /* in and out */
     struct delta_sum packets, bytes;    /* bytes apart: an interface may lack them alone */
 };
 
-/* A row, and after its units the sum it serves unless the fetch adds two. */
+/* A row, and after its units the sum it serves. */
 #define ROW(name, item, units, ...) { name, CLUSTER_NETWORK_ALL, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, \
                                       PM_SEM_COUNTER, units, __VA_ARGS__ }
 #define SUM(which) FIELD_ALWAYS(struct network_all_state, sums[which], FIELD_PLAIN)
+#define TOTAL(member) FIELD_ALWAYS(struct network_all_state, total.member, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
     ROW("network.all.in.bytes", ITEM_IN_BYTES, UNITS_BYTE, SUM(SUM_IBYTES)),
@@ -44,10 +48,10 @@ static const struct metric_row rows[] = {
     ROW("network.all.out.packets", ITEM_OUT_PACKETS, UNITS_COUNT, SUM(SUM_OPACKETS)),
     ROW("network.all.out.errors", ITEM_OUT_ERRORS, UNITS_COUNT, SUM(SUM_OERRORS)),
     ROW("network.all.out.drops", ITEM_OUT_DROPS, UNITS_COUNT, SUM(SUM_ODROPS)),
-    ROW("network.all.total.bytes", ITEM_TOTAL_BYTES, UNITS_BYTE),
-    ROW("network.all.total.packets", ITEM_TOTAL_PACKETS, UNITS_COUNT),
-    ROW("network.all.total.errors", ITEM_TOTAL_ERRORS, UNITS_COUNT),
-    ROW("network.all.total.drops", ITEM_TOTAL_DROPS, UNITS_COUNT),
+    ROW("network.all.total.bytes", ITEM_TOTAL_BYTES, UNITS_BYTE, TOTAL(bytes)),
+    ROW("network.all.total.packets", ITEM_TOTAL_PACKETS, UNITS_COUNT, TOTAL(packets)),
+    ROW("network.all.total.errors", ITEM_TOTAL_ERRORS, UNITS_COUNT, TOTAL(errors)),
+    ROW("network.all.total.drops", ITEM_TOTAL_DROPS, UNITS_COUNT, TOTAL(drops)),
 };
 
 static int
@@ -85,25 +89,11 @@ network_all_refresh(void *state, struct refresh_call *call)
     }
     delta_sum_end(&s->packets);
     delta_sum_end(&s->bytes);
+    s->total.bytes = sums[SUM_IBYTES] + sums[SUM_OBYTES];
+    s->total.packets = sums[SUM_IPACKETS] + sums[SUM_OPACKETS];
+    s->total.errors = sums[SUM_IERRORS] + sums[SUM_OERRORS];
+    s->total.drops = sums[SUM_IDROPS] + sums[SUM_ODROPS];
     return 0;
-}
-
-static int
-network_all_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const uint64_t *sums = ((const struct network_all_state *)state)->sums;
-
-    (void)inst;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, state, atom);
-    switch (row->item) {
-    case ITEM_TOTAL_BYTES: atom->ull = sums[SUM_IBYTES] + sums[SUM_OBYTES]; break;
-    case ITEM_TOTAL_PACKETS: atom->ull = sums[SUM_IPACKETS] + sums[SUM_OPACKETS]; break;
-    case ITEM_TOTAL_ERRORS: atom->ull = sums[SUM_IERRORS] + sums[SUM_OERRORS]; break;
-    case ITEM_TOTAL_DROPS: atom->ull = sums[SUM_IDROPS] + sums[SUM_ODROPS]; break;
-    default: return PM_ERR_PMID;
-    }
-    return PMDA_FETCH_STATIC;
 }
 
 static void
@@ -123,6 +113,5 @@ const struct collector network_all_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct network_all_state),
     .refresh = network_all_refresh,
-    .fetch = network_all_fetch,
     .teardown = network_all_teardown,
 };

@@ -36,25 +36,30 @@ struct nfs_state {
     /* As the source gave it, but with server_status -ENOENT while the
      * server has not run since boot. */
     struct plat_nfs nfs;
+    uint64_t client_calls, server_calls;        /* the sums of each side's procedures' */
+    struct {
+        uint64_t read, write, readlink, readdir;
+    } hits;                                     /* the client's buffer cache's */
     unsigned int logged;
 };
 
-static row_derive calls;
+/* The side a procedure's row counts, by row->index. */
+enum { SIDE_CLIENT, SIDE_SERVER };
 static row_derive reqs;
-static row_derive cache_hits;
 
 #define COUNTER(name, item, ...) { name, CLUSTER_NFS, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
                                    UNITS_COUNT, __VA_ARGS__ }
 #define CLIENT(member) FIELD_OF(struct nfs_state, nfs.client.member, nfs.client_status, FIELD_PLAIN)
 #define SERVER(member) FIELD_OF(struct nfs_state, nfs.server.member, nfs.server_status, FIELD_PLAIN)
-#define PROC(name, item) { name, CLUSTER_NFS, item, PM_TYPE_U64, INDOM_NFS3, PM_SEM_COUNTER, UNITS_COUNT, \
-                           .derive = reqs }
+#define HITS(member) FIELD_OF(struct nfs_state, hits.member, nfs.client_status, FIELD_PLAIN)
+#define PROC(name, item, side) { name, CLUSTER_NFS, item, PM_TYPE_U64, INDOM_NFS3, PM_SEM_COUNTER, UNITS_COUNT, \
+                                 .derive = reqs, .index = side }
 
 static const struct metric_row rows[] = {
-    COUNTER("nfs3.client.calls", ITEM_CLIENT_CALLS, .derive = calls),
-    PROC("nfs3.client.reqs", ITEM_CLIENT_REQS),
-    COUNTER("nfs3.server.calls", ITEM_SERVER_CALLS, .derive = calls),
-    PROC("nfs3.server.reqs", ITEM_SERVER_REQS),
+    COUNTER("nfs3.client.calls", ITEM_CLIENT_CALLS, FIELD_OF(struct nfs_state, client_calls, nfs.client_status, FIELD_PLAIN)),
+    PROC("nfs3.client.reqs", ITEM_CLIENT_REQS, SIDE_CLIENT),
+    COUNTER("nfs3.server.calls", ITEM_SERVER_CALLS, FIELD_OF(struct nfs_state, server_calls, nfs.server_status, FIELD_PLAIN)),
+    PROC("nfs3.server.reqs", ITEM_SERVER_REQS, SIDE_SERVER),
     COUNTER("rpc.client.rpccnt", ITEM_RPCCNT, CLIENT(rpcrequests)),
     COUNTER("rpc.client.rpcretrans", ITEM_RPCRETRANS, CLIENT(rpcretries)),
     COUNTER("rpc.client.rpctimeouts", ITEM_RPCTIMEOUTS, CLIENT(rpctimeouts)),
@@ -64,13 +69,13 @@ static const struct metric_row rows[] = {
     COUNTER("rpc.client.attrcache.misses", ITEM_ATTRCACHE_MISSES, CLIENT(attrcache_misses)),
     COUNTER("rpc.client.lookupcache.hits", ITEM_LOOKUPCACHE_HITS, CLIENT(lookupcache_hits)),
     COUNTER("rpc.client.lookupcache.misses", ITEM_LOOKUPCACHE_MISSES, CLIENT(lookupcache_misses)),
-    COUNTER("rpc.client.biocache.read.hits", ITEM_BIO_READ_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.read.hits", ITEM_BIO_READ_HITS, HITS(read)),
     COUNTER("rpc.client.biocache.read.misses", ITEM_BIO_READ_MISSES, CLIENT(read_bios)),
-    COUNTER("rpc.client.biocache.write.hits", ITEM_BIO_WRITE_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.write.hits", ITEM_BIO_WRITE_HITS, HITS(write)),
     COUNTER("rpc.client.biocache.write.misses", ITEM_BIO_WRITE_MISSES, CLIENT(write_bios)),
-    COUNTER("rpc.client.biocache.readlink.hits", ITEM_BIO_READLINK_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.readlink.hits", ITEM_BIO_READLINK_HITS, HITS(readlink)),
     COUNTER("rpc.client.biocache.readlink.misses", ITEM_BIO_READLINK_MISSES, CLIENT(readlink_bios)),
-    COUNTER("rpc.client.biocache.readdir.hits", ITEM_BIO_READDIR_HITS, .derive = cache_hits),
+    COUNTER("rpc.client.biocache.readdir.hits", ITEM_BIO_READDIR_HITS, HITS(readdir)),
     COUNTER("rpc.client.biocache.readdir.misses", ITEM_BIO_READDIR_MISSES, CLIENT(readdir_bios)),
     COUNTER("rpc.client.direofcache.hits", ITEM_DIREOFCACHE_HITS, CLIENT(direofcache_hits)),
     COUNTER("rpc.client.direofcache.misses", ITEM_DIREOFCACHE_MISSES, CLIENT(direofcache_misses)),
@@ -114,25 +119,6 @@ server_ran(const struct plat_nfs *n)
     return (n->nfsd_status == 0 && n->nfsd_threads > 0) || any != 0;
 }
 
-static int
-nfs_refresh(void *state, struct refresh_call *call)
-{
-    struct nfs_state *s = state;
-    struct plat_nfs *nfs = &s->nfs;
-    const struct platform *p = call->p;
-    int sts;
-
-    if ((sts = p->nfs(p->ctx, nfs)) < 0)
-        return collector_error(sts);
-    if (nfs->server_status == 0 && !server_ran(nfs))
-        nfs->server_status = -ENOENT;
-    /* an absent NFS is normal: only failures that are not absence are logged */
-    collector_note_parts("NFS", (nfs->client_status < 0 && nfs->client_status != -ENOENT) |
-                         (nfs->server_status < 0 && nfs->server_status != -ENOENT) << 1, &s->logged,
-                         p->error(p->ctx));
-    return 0;
-}
-
 static uint64_t
 sum(const uint64_t *v)
 {
@@ -150,68 +136,46 @@ hits(uint64_t cache_reads, uint64_t bios)
     return cache_reads > bios ? cache_reads - bios : 0;
 }
 
-/* The status of the side (client or server) a call row belongs to, and
- * that side's counts by procedure. */
 static int
-side(const struct plat_nfs *nfs, unsigned int item, const uint64_t **counts)
+nfs_refresh(void *state, struct refresh_call *call)
 {
-    int server = item == ITEM_SERVER_CALLS || item == ITEM_SERVER_REQS;
+    struct nfs_state *s = state;
+    struct plat_nfs *nfs = &s->nfs;
+    const struct platform *p = call->p;
+    int sts;
 
-    *counts = server ? nfs->server.rpccnt : nfs->client.rpccnt;
-    return server ? nfs->server_status : nfs->client_status;
-}
-
-/* All NFSv3 calls of a side: the sum of its procedures'. */
-static int
-calls(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-      pmAtomValue *atom)
-{
-    const struct nfs_state *s = state;
-    const uint64_t *counts;
-    int sts = side(&s->nfs, row->item, &counts);
-
-    (void)entry;
-    (void)inst;
-    if (sts < 0)
+    if ((sts = p->nfs(p->ctx, nfs)) < 0)
         return collector_error(sts);
-    atom->ull = sum(counts);
-    return PMDA_FETCH_STATIC;
+    if (nfs->server_status == 0 && !server_ran(nfs))
+        nfs->server_status = -ENOENT;
+    s->client_calls = sum(nfs->client.rpccnt);
+    s->server_calls = sum(nfs->server.rpccnt);
+    s->hits.read = hits(nfs->client.biocache_reads, nfs->client.read_bios);
+    s->hits.write = hits(nfs->client.biocache_writes, nfs->client.write_bios);
+    s->hits.readlink = hits(nfs->client.biocache_readlinks, nfs->client.readlink_bios);
+    s->hits.readdir = hits(nfs->client.biocache_readdirs, nfs->client.readdir_bios);
+    /* an absent NFS is normal: only failures that are not absence are logged */
+    collector_note_parts("NFS", (nfs->client_status < 0 && nfs->client_status != -ENOENT) |
+                         (nfs->server_status < 0 && nfs->server_status != -ENOENT) << 1, &s->logged,
+                         p->error(p->ctx));
+    return 0;
 }
 
+/* A side's count of one procedure. */
 static int
 reqs(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
      pmAtomValue *atom)
 {
-    const struct nfs_state *s = state;
-    const uint64_t *counts;
-    int sts = side(&s->nfs, row->item, &counts);
+    const struct plat_nfs *nfs = &((const struct nfs_state *)state)->nfs;
+    int server = row->index == SIDE_SERVER;
+    int sts = server ? nfs->server_status : nfs->client_status;
 
     (void)entry;
     if (sts < 0)
         return collector_error(sts);
     if (inst >= PLAT_NFS_NPROCS)
         return PM_ERR_INST;
-    atom->ull = counts[inst];
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-cache_hits(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-           pmAtomValue *atom)
-{
-    const struct nfs_state *s = state;
-    const struct plat_nfs_client *c = &s->nfs.client;
-
-    (void)entry;
-    (void)inst;
-    if (s->nfs.client_status < 0)
-        return collector_error(s->nfs.client_status);
-    switch (row->item) {
-    case ITEM_BIO_READ_HITS: atom->ull = hits(c->biocache_reads, c->read_bios); break;
-    case ITEM_BIO_WRITE_HITS: atom->ull = hits(c->biocache_writes, c->write_bios); break;
-    case ITEM_BIO_READLINK_HITS: atom->ull = hits(c->biocache_readlinks, c->readlink_bios); break;
-    default: atom->ull = hits(c->biocache_readdirs, c->readdir_bios); break;
-    }
+    atom->ull = (server ? nfs->server.rpccnt : nfs->client.rpccnt)[inst];
     return PMDA_FETCH_STATIC;
 }
 

@@ -40,43 +40,147 @@ enum {
 #define MILLIAMP UNITS_NONE
 #define MILLIAMP_HOUR UNITS_NONE
 #endif
-/* A row with a binding serves the decoded field as it is, while a battery
- * is installed; the others are computed below. */
-#define B(name, item, type, sem, units, ...) \
-    { "power.battery." name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
-#define DETAIL(name, item, type, sem, units, ...) { name, CLUSTER_BATTERY, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
-#define BATTERY_FIELD(f) FIELD_PRESENT(struct battery, value[f], have, f, FIELD_PLAIN)
 
-static const struct metric_row rows[] = {
-    B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, BATTERY_FIELD(BATT_CHARGING)),
-    B("charge", ITEM_CHARGE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    B("time_remaining", ITEM_TIME_REMAINING, PM_TYPE_32, PM_SEM_INSTANT, UNITS_MINUTES),
-    B("health", ITEM_HEALTH, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT, BATTERY_FIELD(BATT_CYCLE_COUNT)),
-    B("temperature", ITEM_TEMPERATURE, PM_TYPE_FLOAT, PM_SEM_INSTANT, CELSIUS),
-    B("voltage", ITEM_VOLTAGE, PM_TYPE_U32, PM_SEM_INSTANT, MILLIVOLT, BATTERY_FIELD(BATT_VOLTAGE)),
-    B("amperage", ITEM_AMPERAGE, PM_TYPE_32, PM_SEM_INSTANT, MILLIAMP),
-    B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR, BATTERY_FIELD(BATT_DESIGN)),
-    B("capacity.max", ITEM_CAPACITY_MAX, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR),
-    { "power.ac.connected", CLUSTER_POWER, ITEM_AC_CONNECTED, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "power.source", CLUSTER_POWER, ITEM_SOURCE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    DETAIL("power.battery.state", ITEM_STATE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
-    DETAIL("power.battery.condition", ITEM_CONDITION, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
-    DETAIL("power.battery.capacity.current", ITEM_CAPACITY_CURRENT, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR),
-    DETAIL("power.battery.capacity.nominal", ITEM_CAPACITY_NOMINAL, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR,
-           BATTERY_FIELD(BATT_NOMINAL)),
-    DETAIL("power.battery.design_cycle_count", ITEM_DESIGN_CYCLES, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_COUNT,
-           BATTERY_FIELD(BATT_DESIGN_CYCLES)),
-    DETAIL("power.battery.watts", ITEM_WATTS, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE),
-    DETAIL("power.adapter.watts", ITEM_ADAPTER_WATTS, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE),
-    DETAIL("power.adapter.name", ITEM_ADAPTER_NAME, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE),
-};
+/* battery_power_source's name for external power. */
+static const char ac_power[] = "AC Power";
 
+/* What the family serves, as of the last refresh. */
 struct power_state {
     struct battery battery;
     int have_battery;
     int pack_absent;                /* no AppleSmartBatteryPack (before macOS 27): not asked again */
+    unsigned int served;            /* the battery's fields while one is installed (battery.have's bits),
+                                     * the adapter's while external power is connected */
+    unsigned int adapter_named;     /* 1: battery.adapter_name is the connected adapter's */
+    uint32_t present, ac_connected;
+    const char *source;             /* what powers the Mac: a Mac without a battery runs on external power */
+};
+
+/* The battery while one is installed, else NULL (Apple Silicon desktops
+ * have the entry, with none installed). */
+static const struct battery *
+installed(const struct power_state *s)
+{
+    return s->have_battery && battery_installed(&s->battery) ? &s->battery : NULL;
+}
+
+/* A derived value's status as a fetch returns it: still calculating is
+ * "try again", a value the battery does not give is no value. */
+static int
+derived(int sts)
+{
+    return sts == -EAGAIN ? PM_ERR_AGAIN : sts < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
+}
+
+/* The figures battery_decode computes as powerd does, by row->index, each
+ * with the member of pmAtomValue its row's type reads. */
+enum { FIGURE_CHARGE, FIGURE_HEALTH, FIGURE_FULL_MAH, FIGURE_REMAINING_MAH, FIGURE_MINUTES_LEFT, FIGURE_AMPERAGE,
+       FIGURE_TEMPERATURE, FIGURE_WATTS };
+static const struct {
+    int (*u32)(const struct battery *, uint32_t *);
+    int (*i32)(const struct battery *, int32_t *);
+    int (*f32)(const struct battery *, float *);
+    int (*f64)(const struct battery *, double *);
+} figures[] = {
+    [FIGURE_CHARGE] = { .u32 = battery_charge_percent }, [FIGURE_HEALTH] = { .u32 = battery_health_percent },
+    [FIGURE_FULL_MAH] = { .u32 = battery_full_charge_mah }, [FIGURE_REMAINING_MAH] = { .u32 = battery_remaining_mah },
+    [FIGURE_MINUTES_LEFT] = { .i32 = battery_time_remaining }, [FIGURE_AMPERAGE] = { .i32 = battery_amperage },
+    [FIGURE_TEMPERATURE] = { .f32 = battery_temperature }, [FIGURE_WATTS] = { .f64 = battery_watts },
+};
+/* The battery's words for itself, by row->index. */
+enum { WORDS_STATE, WORDS_CONDITION };
+static const char *(*const battery_words[])(const struct battery *) = {
+    [WORDS_STATE] = battery_state, [WORDS_CONDITION] = battery_condition,
+};
+
+static int
+figure(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct battery *b = installed(state);
+
+    (void)entry;
+    (void)inst;
+    if (b == NULL)
+        return PMDA_FETCH_NOVALUES;
+    if (figures[row->index].u32 != NULL)
+        return derived(figures[row->index].u32(b, &atom->ul));
+    if (figures[row->index].i32 != NULL)
+        return derived(figures[row->index].i32(b, &atom->l));
+    if (figures[row->index].f32 != NULL)
+        return derived(figures[row->index].f32(b, &atom->f));
+    return derived(figures[row->index].f64(b, &atom->d));
+}
+
+static int
+words(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct battery *b = installed(state);
+
+    (void)entry;
+    (void)inst;
+    if (b == NULL)
+        return PMDA_FETCH_NOVALUES;
+    atom->cp = (char *)battery_words[row->index](b);
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+power_source(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+             pmAtomValue *atom)
+{
+    (void)entry;
+    (void)row;
+    (void)inst;
+    atom->cp = (char *)((const struct power_state *)state)->source;
+    return PMDA_FETCH_STATIC;
+}
+
+/* A row with no indom, served from the family's state. */
+#define B(name, item, type, sem, units, ...) \
+    { "power.battery." name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
+#define POWER(name, item, type, sem, ...) { name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
+#define DETAIL(name, item, type, sem, units, ...) { name, CLUSTER_BATTERY, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
+/* A decoded field as it is, while it is served. */
+#define BATTERY_FIELD(f) FIELD_PRESENT(struct power_state, battery.value[f], served, f, FIELD_PLAIN)
+
+static const struct metric_row rows[] = {
+    B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct power_state, present, FIELD_PLAIN)),
+    B("charging", ITEM_CHARGING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, BATTERY_FIELD(BATT_CHARGING)),
+    B("charge", ITEM_CHARGE, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, .derive = figure,
+      .index = FIGURE_CHARGE),
+    B("time_remaining", ITEM_TIME_REMAINING, PM_TYPE_32, PM_SEM_INSTANT, UNITS_MINUTES, .derive = figure,
+      .index = FIGURE_MINUTES_LEFT),
+    B("health", ITEM_HEALTH, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE, .derive = figure,
+      .index = FIGURE_HEALTH),
+    B("cycle_count", ITEM_CYCLE_COUNT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_COUNT, BATTERY_FIELD(BATT_CYCLE_COUNT)),
+    B("temperature", ITEM_TEMPERATURE, PM_TYPE_FLOAT, PM_SEM_INSTANT, CELSIUS, .derive = figure,
+      .index = FIGURE_TEMPERATURE),
+    B("voltage", ITEM_VOLTAGE, PM_TYPE_U32, PM_SEM_INSTANT, MILLIVOLT, BATTERY_FIELD(BATT_VOLTAGE)),
+    B("amperage", ITEM_AMPERAGE, PM_TYPE_32, PM_SEM_INSTANT, MILLIAMP, .derive = figure,
+      .index = FIGURE_AMPERAGE),
+    B("capacity.design", ITEM_CAPACITY_DESIGN, PM_TYPE_U32, PM_SEM_DISCRETE, MILLIAMP_HOUR, BATTERY_FIELD(BATT_DESIGN)),
+    B("capacity.max", ITEM_CAPACITY_MAX, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR, .derive = figure,
+      .index = FIGURE_FULL_MAH),
+    POWER("power.ac.connected", ITEM_AC_CONNECTED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+          FIELD_ALWAYS(struct power_state, ac_connected, FIELD_PLAIN)),
+    POWER("power.source", ITEM_SOURCE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, .derive = power_source),
+    DETAIL("power.battery.state", ITEM_STATE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, .derive = words,
+           .index = WORDS_STATE),
+    DETAIL("power.battery.condition", ITEM_CONDITION, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, .derive = words,
+           .index = WORDS_CONDITION),
+    DETAIL("power.battery.capacity.current", ITEM_CAPACITY_CURRENT, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR,
+           .derive = figure, .index = FIGURE_REMAINING_MAH),
+    DETAIL("power.battery.capacity.nominal", ITEM_CAPACITY_NOMINAL, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR,
+           BATTERY_FIELD(BATT_NOMINAL)),
+    DETAIL("power.battery.design_cycle_count", ITEM_DESIGN_CYCLES, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_COUNT,
+           BATTERY_FIELD(BATT_DESIGN_CYCLES)),
+    DETAIL("power.battery.watts", ITEM_WATTS, PM_TYPE_DOUBLE, PM_SEM_INSTANT, UNITS_NONE, .derive = figure,
+           .index = FIGURE_WATTS),
+    DETAIL("power.adapter.watts", ITEM_ADAPTER_WATTS, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
+           BATTERY_FIELD(BATT_ADAPTER_WATTS)),
+    DETAIL("power.adapter.name", ITEM_ADAPTER_NAME, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE,
+           FIELD_PRESENT(struct power_state, battery.adapter_name, adapter_named, 0, FIELD_TEXT)),
 };
 
 static int
@@ -86,7 +190,8 @@ power_refresh(void *state, struct refresh_call *call)
     struct battery *battery = &s->battery;
     const struct platform *p = call->p;
     struct plat_reg_set set;
-    int sts;
+    const struct battery *b;
+    int sts, external;
 
     s->have_battery = 0;
     if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY], &set)) < 0 && sts != -ENOENT)
@@ -100,89 +205,14 @@ power_refresh(void *state, struct refresh_call *call)
         else if (sts == 0)
             battery_add_pack(&set, battery);
     }
+    b = installed(s);
+    external = b != NULL && battery_has(b, BATT_EXTERNAL) && b->value[BATT_EXTERNAL];
+    s->served = b == NULL ? 0 : external ? b->have : b->have & ~(1u << BATT_ADAPTER_WATTS);
+    s->adapter_named = external && b->adapter_name[0] != '\0';
+    s->present = b != NULL;
+    s->source = s->have_battery ? battery_power_source(battery) : ac_power;
+    s->ac_connected = strcmp(s->source, ac_power) == 0;
     return 0;
-}
-
-/* A derived value's status as a fetch returns it: still calculating is
- * "try again", a value the battery does not give is no value. */
-static int
-derived(int sts)
-{
-    return sts == -EAGAIN ? PM_ERR_AGAIN : sts < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
-}
-
-static int
-raw(const struct battery *battery, enum battery_field f, pmAtomValue *atom)
-{
-    if (!battery_has(battery, f) || battery->value[f] < 0 || battery->value[f] > UINT32_MAX)
-        return PMDA_FETCH_NOVALUES;
-    atom->ul = (uint32_t)battery->value[f];
-    return PMDA_FETCH_STATIC;
-}
-
-/* A cluster 122 value of the installed battery. */
-static int
-detail_fetch(const struct battery *battery, const struct metric_row *row, pmAtomValue *atom)
-{
-    int external = battery_has(battery, BATT_EXTERNAL) && battery->value[BATT_EXTERNAL];
-
-    switch (row->item) {
-    case ITEM_STATE: atom->cp = (char *)battery_state(battery); return PMDA_FETCH_STATIC;
-    case ITEM_CONDITION: atom->cp = (char *)battery_condition(battery); return PMDA_FETCH_STATIC;
-    case ITEM_CAPACITY_CURRENT: return derived(battery_remaining_mah(battery, &atom->ul));
-    case ITEM_WATTS: return battery_watts(battery, &atom->d) < 0 ? PMDA_FETCH_NOVALUES : PMDA_FETCH_STATIC;
-    case ITEM_ADAPTER_WATTS: return external ? raw(battery, BATT_ADAPTER_WATTS, atom) : PMDA_FETCH_NOVALUES;
-    case ITEM_ADAPTER_NAME:
-        if (!external || battery->adapter_name[0] == '\0')
-            return PMDA_FETCH_NOVALUES;
-        atom->cp = (char *)battery->adapter_name;
-        return PMDA_FETCH_STATIC;
-    }
-    return PM_ERR_PMID;
-}
-
-/* A cluster 22 value of the installed battery. */
-static int
-battery_fetch(const struct battery *battery, const struct metric_row *row, pmAtomValue *atom)
-{
-    switch (row->item) {
-    case ITEM_CHARGE: return derived(battery_charge_percent(battery, &atom->ul));
-    case ITEM_TIME_REMAINING: return derived(battery_time_remaining(battery, &atom->l));
-    case ITEM_HEALTH: return derived(battery_health_percent(battery, &atom->ul));
-    case ITEM_TEMPERATURE: return derived(battery_temperature(battery, &atom->f));
-    case ITEM_AMPERAGE: return derived(battery_amperage(battery, &atom->l));
-    case ITEM_CAPACITY_MAX: return derived(battery_full_charge_mah(battery, &atom->ul));
-    }
-    return PM_ERR_PMID;
-}
-
-static int
-power_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct power_state *s = state;
-    const struct battery *battery = &s->battery;
-
-    (void)inst;
-    if (row->cluster == CLUSTER_POWER) {
-        switch (row->item) {
-        case ITEM_PRESENT:
-            atom->ul = s->have_battery && battery_installed(battery);
-            return PMDA_FETCH_STATIC;
-        case ITEM_AC_CONNECTED:
-            atom->ul = !s->have_battery || strcmp(battery_power_source(battery), "AC Power") == 0;
-            return PMDA_FETCH_STATIC;
-        case ITEM_SOURCE:
-            /* a Mac without a battery runs on external power */
-            atom->cp = (char *)(s->have_battery ? battery_power_source(battery) : "AC Power");
-            return PMDA_FETCH_STATIC;
-        }
-    }
-    /* no battery: Apple Silicon desktops have the entry, with none installed */
-    if (!s->have_battery || !battery_installed(battery))
-        return PMDA_FETCH_NOVALUES;
-    if (row->field.kind != FIELD_NONE)
-        return collector_field(row, battery, atom);
-    return row->cluster == CLUSTER_BATTERY ? detail_fetch(battery, row, atom) : battery_fetch(battery, row, atom);
 }
 
 const struct collector power_collector = {
@@ -191,5 +221,4 @@ const struct collector power_collector = {
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct power_state),
     .refresh = power_refresh,
-    .fetch = power_fetch,
 };

@@ -24,16 +24,19 @@ static const struct metric_row rows[] = {
 SYSCTL_TABLE_COLLECTOR(pressure_collector, "pressure", PLAT_SYSCTL_PRESSURE, rows);
 
 /* The dispatch flags the sysctl reports (DISPATCH_MEMORYPRESSURE_*), named
- * as upstream's agent names them. */
+ * as upstream's agent names them; any other level is "Unknown". */
+static const struct {
+    uint32_t level;
+    const char *name;
+} state_names[] = { { 1, "Normal" }, { 2, "Warning" }, { 4, "Critical" } };
+
 static const char *
 state_name(uint32_t level)
 {
-    switch (level) {
-    case 1: return "Normal";
-    case 2: return "Warning";
-    case 4: return "Critical";
-    default: return "Unknown";
-    }
+    for (size_t i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
+        if (state_names[i].level == level)
+            return state_names[i].name;
+    return "Unknown";
 }
 
 static int

@@ -15,14 +15,29 @@
 
 #define WATTS PMDA_PMUNITS(0, 0, 0, 0, 0, 0)    /* PCP 6 has no unit for power: the help says it */
 
-static const struct metric_row rows[] = {
-    { "power.system.watts", CLUSTER_SYSTEM_POWER, 0, PM_TYPE_DOUBLE, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, WATTS },
-};
-
 struct system_power_state {
     double watts;
     int status;                         /* the read's, or why there is no value */
     unsigned int logged;                /* collector_note_parts' */
+};
+
+static int
+watts(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct system_power_state *s = state;
+
+    (void)entry;
+    (void)row;
+    (void)inst;
+    if (s->status < 0)
+        return collector_error(s->status);
+    atom->d = s->watts;
+    return PMDA_FETCH_STATIC;
+}
+
+static const struct metric_row rows[] = {
+    { "power.system.watts", CLUSTER_SYSTEM_POWER, 0, PM_TYPE_DOUBLE, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, WATTS,
+      .derive = watts },
 };
 
 static int
@@ -44,24 +59,10 @@ system_power_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-static int
-system_power_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct system_power_state *s = state;
-
-    (void)row;
-    (void)inst;
-    if (s->status < 0)
-        return collector_error(s->status);
-    atom->d = s->watts;
-    return PMDA_FETCH_STATIC;
-}
-
 const struct collector system_power_collector = {
     .name = "system power",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct system_power_state),
     .refresh = system_power_refresh,
-    .fetch = system_power_fetch,
 };

@@ -34,29 +34,23 @@ enum {
 #else
 #define CELSIUS UNITS_NONE      /* PCP 6 has no unit for temperature */
 #endif
-#define T(name, item) { "thermal." name, CLUSTER_THERMAL, item, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, CELSIUS }
-#define FAN(name, item, type, units) { "thermal.fan." name, CLUSTER_THERMAL, item, type, INDOM_FAN, PM_SEM_INSTANT, units }
-
-static const struct metric_row rows[] = {
-    T("cpu.die", ITEM_CPU_DIE), T("cpu.proximity", ITEM_CPU_PROXIMITY), T("gpu.die", ITEM_GPU_DIE),
-    T("package", ITEM_PACKAGE), T("ambient", ITEM_AMBIENT),
-    { "hinv.nfan", CLUSTER_THERMAL, ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE },
-    FAN("speed", ITEM_FAN_SPEED, PM_TYPE_FLOAT, RPM), FAN("target", ITEM_FAN_TARGET, PM_TYPE_FLOAT, RPM),
-    FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, UNITS_NONE), FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM),
-    FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM),
-    { "thermal.pressure.level", CLUSTER_THERMAL, ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "thermal.pressure.state", CLUSTER_THERMAL, ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE },
-    { "thermal.sensor.temperature", CLUSTER_SENSORS, 0, PM_TYPE_FLOAT, INDOM_SENSOR, PM_SEM_INSTANT, CELSIUS },
-};
-
-static const struct indom_def indoms[] = {
-    { .serial = INDOM_FAN, .label_name = "fan" },
-    { .serial = INDOM_SENSOR, .label_name = "temperature sensor" },
-};
 
 enum part { PART_TEMPERATURES = 1u, PART_FANS = 2u, PART_PRESSURE = 4u, PART_ALL = 7u };
 
 #define SENSOR_MAX 128
+
+/* An instance of the sensor domain: a sensor of the last read. */
+struct sensor_entry {
+    int inst;
+    const struct sensor *sensor;        /* in the state's sensors[] */
+};
+
+/* An instance of the fan domain: a fan of the last read. */
+struct fan_entry {
+    int inst;
+    unsigned int have;                  /* the fields it gave (bit 1u << field) */
+    const double *value;                /* its fields, in the state's fans */
+};
 
 struct thermal_state {
     unsigned int wanted;                /* parts the coming refresh must read; 0: all */
@@ -64,27 +58,148 @@ struct thermal_state {
     int from_hid;                       /* the sensors are HID's (Apple Silicon) */
     int had_hid;                        /* HID gave sensors once: none now is a failure, not an Intel Mac */
     struct sensor sensors[SENSOR_MAX];
-    int sensor_inst[SENSOR_MAX];
+    struct sensor_entry sensor_entries[SENSOR_MAX];
     unsigned int nsensors;
     struct sensor die[2];               /* TCMz and TCMb where HID has no CPU sensor (M1) */
     unsigned int ndie;
     struct fans fans;
+    struct fan_entry fan_entries[FAN_MAX_FANS];
     unsigned int fan_had[FAN_MAX_FANS]; /* the fields each fan has given (bit 1u << field) */
     int fans_short;                     /* a fan lacks a field it gave before: logged, the rest served */
-    int fan_inst[FAN_MAX_FANS];
     uint64_t pressure;
     unsigned int failed, logged;        /* parts failing, and as last logged (collector_note_parts) */
     char why[512];                      /* what the sources said of this refresh's failures */
 };
+
+/* Where each upstream temperature comes from, by row->index: on Intel the
+ * SMC key with that role, on Apple Silicon the hottest HID sensor where it
+ * sits (no proximity or ambient sensor there: not supported). */
+enum { TEMP_CPU_DIE, TEMP_CPU_PROXIMITY, TEMP_GPU_DIE, TEMP_PACKAGE, TEMP_AMBIENT };
+static const struct {
+    enum smc_role role;
+    int hid_location;                   /* -1: none on Apple Silicon */
+} temperature_source[] = {
+    [TEMP_CPU_DIE] = { SMC_CPU_DIE, LOC_CPU }, [TEMP_CPU_PROXIMITY] = { SMC_CPU_PROXIMITY, -1 },
+    [TEMP_GPU_DIE] = { SMC_GPU_DIE, LOC_GPU }, [TEMP_PACKAGE] = { SMC_CPU_PACKAGE, LOC_SOC },
+    [TEMP_AMBIENT] = { SMC_AMBIENT, -1 },
+};
+
+static int
+upstream_temperature(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+                     pmAtomValue *atom)
+{
+    const struct thermal_state *th = state;
+    int location = temperature_source[row->index].hid_location;
+    enum smc_role role = temperature_source[row->index].role;
+    double c;
+    int sts;
+
+    (void)entry;
+    (void)inst;
+    if (th->temperature_sts < 0)
+        return collector_error(th->temperature_sts);
+    if (th->from_hid && location < 0)
+        return PM_ERR_APPVERSION;
+    sts = th->from_hid ? sensors_hottest_at(th->sensors, th->nsensors, (enum sensor_location)location, &c)
+                       : sensors_hottest_role(th->sensors, th->nsensors, role, &c);
+    if (sts < 0 && th->from_hid)        /* the SMC's CPU die aggregates, where HID names no CPU sensor */
+        sts = sensors_hottest_role(th->die, th->ndie, role, &c);
+    if (sts < 0)
+        return th->from_hid ? PMDA_FETCH_NOVALUES : PM_ERR_APPVERSION; /* Intel: this Mac lacks the key */
+    atom->f = (float)c;
+    return PMDA_FETCH_STATIC;
+}
+
+/* A fan's field (row->index): RPM, or its mode. */
+static int
+fan_value(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    const struct fan_entry *fan = entry;
+
+    (void)state;
+    (void)inst;
+    if (!(fan->have & (1u << row->index)))
+        return PMDA_FETCH_NOVALUES;
+    if (row->index == FAN_MODE)
+        atom->ul = (uint32_t)fan->value[FAN_MODE];
+    else
+        atom->f = (float)fan->value[row->index];
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+pressure_state(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+               pmAtomValue *atom)
+{
+    const struct thermal_state *th = state;
+
+    (void)entry;
+    (void)row;
+    (void)inst;
+    if (th->pressure_sts < 0)
+        return collector_error(th->pressure_sts);
+    if ((atom->cp = (char *)thermal_pressure_name(th->pressure)) == NULL)
+        return PMDA_FETCH_NOVALUES;
+    return PMDA_FETCH_STATIC;
+}
+
+/* A cluster 125 value: one sensor's reading. */
+static int
+sensor_temperature(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+                   pmAtomValue *atom)
+{
+    const struct sensor *s = ((const struct sensor_entry *)entry)->sensor;
+
+    (void)state;
+    (void)row;
+    (void)inst;
+    if (!s->valid)
+        return PMDA_FETCH_NOVALUES;
+    atom->f = (float)s->celsius;
+    return PMDA_FETCH_STATIC;
+}
+
+#define T(name, which) { "thermal." name, CLUSTER_THERMAL, ITEM_##which, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, \
+                         PM_SEM_INSTANT, CELSIUS, .derive = upstream_temperature, .index = TEMP_##which }
+#define FAN(name, item, type, units, field) { "thermal.fan." name, CLUSTER_THERMAL, item, type, INDOM_FAN, \
+                                              PM_SEM_INSTANT, units, .derive = fan_value, .index = field }
+
+static const struct metric_row rows[] = {
+    T("cpu.die", CPU_DIE), T("cpu.proximity", CPU_PROXIMITY), T("gpu.die", GPU_DIE), T("package", PACKAGE),
+    T("ambient", AMBIENT),
+    { "hinv.nfan", CLUSTER_THERMAL, ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE,
+      FIELD_OF(struct thermal_state, fans.count, fan_sts, FIELD_PLAIN) },
+    FAN("speed", ITEM_FAN_SPEED, PM_TYPE_FLOAT, RPM, FAN_SPEED),
+    FAN("target", ITEM_FAN_TARGET, PM_TYPE_FLOAT, RPM, FAN_TARGET),
+    FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, UNITS_NONE, FAN_MODE),
+    FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM, FAN_MIN),
+    FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM, FAN_MAX),
+    { "thermal.pressure.level", CLUSTER_THERMAL, ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
+      UNITS_NONE, FIELD_OF(struct thermal_state, pressure, pressure_sts, FIELD_PLAIN) },
+    { "thermal.pressure.state", CLUSTER_THERMAL, ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM,
+      PM_SEM_INSTANT, UNITS_NONE, .derive = pressure_state },
+    { "thermal.sensor.temperature", CLUSTER_SENSORS, 0, PM_TYPE_FLOAT, INDOM_SENSOR, PM_SEM_INSTANT, CELSIUS,
+      .derive = sensor_temperature },
+};
+
+enum { DOMAIN_FANS, DOMAIN_SENSORS };
+static const struct indom_def indoms[] = {
+    [DOMAIN_FANS] = { .serial = INDOM_FAN, .label_name = "fan",
+      .table = INSTANCES_IN(struct thermal_state, fan_entries, fans.count, struct fan_entry, inst) },
+    [DOMAIN_SENSORS] = { .serial = INDOM_SENSOR, .label_name = "temperature sensor",
+      .table = INSTANCES_IN(struct thermal_state, sensor_entries, nsensors, struct sensor_entry, inst) },
+};
+
+/* The part of a refresh a row reads. */
 static void
 thermal_want(void *state, const struct metric_row *row)
 {
     struct thermal_state *th = state;
 
-    if (row->cluster == CLUSTER_SENSORS || row->item <= ITEM_AMBIENT)
-        th->wanted |= PART_TEMPERATURES;
-    else if (row->item <= ITEM_FAN_MAX)
+    if (row->indom == INDOM_FAN || row->field.status == offsetof(struct thermal_state, fan_sts))
         th->wanted |= PART_FANS;
+    else if (row->indom == INDOM_SENSOR || row->derive == upstream_temperature)
+        th->wanted |= PART_TEMPERATURES;
     else
         th->wanted |= PART_PRESSURE;
 }
@@ -124,8 +239,9 @@ read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id
         char name[SENSOR_NAME_MAX];
 
         collector_instance_name(th->sensors[i].name, name, sizeof(name));
-        if ((th->sensor_inst[i] = names_add(id, name)) < 0)
-            return th->sensor_inst[i];
+        th->sensor_entries[i].sensor = &th->sensors[i];
+        if ((th->sensor_entries[i].inst = names_add(id, name)) < 0)
+            return th->sensor_entries[i].inst;
     }
     return 0;
 }
@@ -147,8 +263,9 @@ read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
         th->fans_short |= (th->fan_had[i] & ~th->fans.have[i]) != 0;
         th->fan_had[i] |= th->fans.have[i];
         snprintf(name, sizeof(name), "fan%u", i);
-        if ((th->fan_inst[i] = names_add(id, name)) < 0)
-            return th->fan_inst[i];
+        th->fan_entries[i] = (struct fan_entry){ .have = th->fans.have[i], .value = th->fans.value[i] };
+        if ((th->fan_entries[i].inst = names_add(id, name)) < 0)
+            return th->fan_entries[i].inst;
     }
     return 0;
 }
@@ -212,123 +329,17 @@ thermal_refresh(void *state, struct refresh_call *call)
     return 0;
 }
 
-static const struct sensor *
-sensor_of_inst(const struct thermal_state *th, unsigned int inst)
-{
-    for (unsigned int i = 0; i < th->nsensors; i++)
-        if ((unsigned int)th->sensor_inst[i] == inst)
-            return &th->sensors[i];
-    return NULL;
-}
-
-/* A cluster 125 value: one sensor's reading. No sensors at all (-ENOENT)
- * is no instance, not a failure. */
-static int
-sensor_value(const struct thermal_state *th, unsigned int inst, pmAtomValue *atom)
-{
-    const struct sensor *s;
-
-    if (th->temperature_sts < 0 && th->temperature_sts != -ENOENT)
-        return collector_error(th->temperature_sts);
-    if ((s = sensor_of_inst(th, inst)) == NULL)
-        return PM_ERR_INST;
-    if (!s->valid)
-        return PMDA_FETCH_NOVALUES;
-    atom->f = (float)s->celsius;
-    return PMDA_FETCH_STATIC;
-}
-
-/* An upstream temperature: on Intel the SMC key with that role, on Apple
- * Silicon the hottest HID sensor where it sits (no proximity or ambient
- * sensor there: not supported). */
-static int
-temperature(const struct thermal_state *th, unsigned int item, pmAtomValue *atom)
-{
-    static const struct {
-        enum smc_role role;
-        int hid_location;                   /* -1: none on Apple Silicon */
-    } source[] = {
-        [ITEM_CPU_DIE] = { SMC_CPU_DIE, LOC_CPU }, [ITEM_CPU_PROXIMITY] = { SMC_CPU_PROXIMITY, -1 },
-        [ITEM_GPU_DIE] = { SMC_GPU_DIE, LOC_GPU }, [ITEM_PACKAGE] = { SMC_CPU_PACKAGE, LOC_SOC },
-        [ITEM_AMBIENT] = { SMC_AMBIENT, -1 },
-    };
-    double c;
-    int sts;
-
-    if (th->temperature_sts < 0)
-        return collector_error(th->temperature_sts);
-    if (th->from_hid && source[item].hid_location < 0)
-        return PM_ERR_APPVERSION;
-    sts = th->from_hid
-        ? sensors_hottest_at(th->sensors, th->nsensors, (enum sensor_location)source[item].hid_location, &c)
-        : sensors_hottest_role(th->sensors, th->nsensors, source[item].role, &c);
-    if (sts < 0 && th->from_hid)        /* the SMC's CPU die aggregates, where HID names no CPU sensor */
-        sts = sensors_hottest_role(th->die, th->ndie, source[item].role, &c);
-    if (sts < 0)
-        return th->from_hid ? PMDA_FETCH_NOVALUES : PM_ERR_APPVERSION; /* Intel: this Mac lacks the key */
-    atom->f = (float)c;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-fan_value(const struct thermal_state *th, unsigned int item, unsigned int inst, pmAtomValue *atom)
-{
-    static const enum fan_field field[] = {
-        [ITEM_FAN_SPEED] = FAN_SPEED, [ITEM_FAN_TARGET] = FAN_TARGET, [ITEM_FAN_MODE] = FAN_MODE,
-        [ITEM_FAN_MIN] = FAN_MIN, [ITEM_FAN_MAX] = FAN_MAX,
-    };
-    unsigned int f;
-
-    for (f = 0; f < th->fans.count && (unsigned int)th->fan_inst[f] != inst; f++)
-        ;
-    if (f == th->fans.count)
-        return PM_ERR_INST;
-    if (!(th->fans.have[f] & (1u << field[item])))
-        return PMDA_FETCH_NOVALUES;
-    if (item == ITEM_FAN_MODE)
-        atom->ul = (uint32_t)th->fans.value[f][FAN_MODE];
-    else
-        atom->f = (float)th->fans.value[f][field[item]];
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-thermal_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct thermal_state *th = state;
-
-    if (row->cluster == CLUSTER_SENSORS)
-        return sensor_value(th, inst, atom);
-    if (row->item <= ITEM_AMBIENT)
-        return temperature(th, row->item, atom);
-    if (row->item <= ITEM_FAN_MAX && th->fan_sts < 0)
-        return collector_error(th->fan_sts);
-    switch (row->item) {
-    case ITEM_NFAN:
-        atom->ul = th->fans.count;
-        return PMDA_FETCH_STATIC;
-    case ITEM_PRESSURE_LEVEL:
-    case ITEM_PRESSURE_STATE:
-        if (th->pressure_sts < 0)
-            return collector_error(th->pressure_sts);
-        if (row->item == ITEM_PRESSURE_LEVEL)
-            atom->ul = (uint32_t)th->pressure;
-        else if ((atom->cp = (char *)thermal_pressure_name(th->pressure)) == NULL)
-            return PMDA_FETCH_NOVALUES;
-        return PMDA_FETCH_STATIC;
-    }
-    return fan_value(th, row->item, inst, atom);
-}
-
 /* The sensors are labelled with where they sit; the fans have no labels. */
 static int
 thermal_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t len)
 {
-    const struct sensor *s = pmInDom_serial(id) == INDOM_SENSOR ? sensor_of_inst(state, inst) : NULL;
+    const struct sensor_entry *e;
+    const struct sensor *s;
     char name[SENSOR_NAME_MAX];
 
-    if (s == NULL)
+    if (pmInDom_serial(id) != INDOM_SENSOR || (e = collector_entry(&indoms[DOMAIN_SENSORS], state, inst)) == NULL)
         return -1;
+    s = e->sensor;
     collector_label_text(s->name, name, sizeof(name));
     if (s->description != NULL)
         snprintf(json, len, "{\"location\":\"%s\",\"sensor\":\"%s\",\"description\":\"%s\"}",
@@ -346,7 +357,6 @@ const struct collector thermal_collector = {
     .nindoms = sizeof(indoms) / sizeof(indoms[0]),
     .state_size = sizeof(struct thermal_state),
     .refresh = thermal_refresh,
-    .fetch = thermal_fetch,
     .want = thermal_want,
     .instance_labels = thermal_labels,
 };

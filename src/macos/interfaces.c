@@ -27,6 +27,7 @@ _Static_assert(offsetof(struct if_msghdr2, ifm_flags) == NETIF_MSG_FLAGS, "ifm_f
 _Static_assert(offsetof(struct if_msghdr2, ifm_index) == NETIF_MSG_INDEX, "ifm_index");
 _Static_assert(offsetof(struct if_msghdr2, ifm_snd_drops) == NETIF_MSG_SND_DROPS, "ifm_snd_drops");
 _Static_assert(offsetof(struct if_msghdr2, ifm_data) == NETIF_MSG_DATA, "ifm_data");
+_Static_assert(IFF_UP == PLAT_IFF_UP && IFF_RUNNING == PLAT_IFF_RUNNING, "IFF_* flags");
 _Static_assert(sizeof(struct if_data64) == NETIF_DATA_SIZE, "if_data64 size");
 _Static_assert(offsetof(struct if_data64, ifi_mtu) == NETIF_DATA_MTU, "ifi_mtu");
 _Static_assert(offsetof(struct if_data64, ifi_baudrate) == NETIF_DATA_BAUDRATE, "ifi_baudrate");

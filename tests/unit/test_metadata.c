@@ -436,8 +436,8 @@ at_least_the_upstream_metrics_are_served(void **state)
 
 /* A row bound to a field serves an unsigned integer at its type: a U32
  * row takes a field as it is (collector_field refuses a value that does
- * not fit) or a flag's 0 or 1, never a conversion that could overflow it; a wrapping 32-bit
- * counter is served as a U64 count, and text as a string. */
+ * not fit) or a flag's 0 or 1, never a conversion that could overflow it;
+ * a wrapping 32-bit counter is served as a U64 count, and text as a string. */
 static int
 check_binding(const struct collector *c, const struct metric_row *row, void *arg)
 {
