@@ -44,7 +44,7 @@ cpu_total_refresh(void *state, struct refresh_call *call)
     if ((sts = call->p->cpu_total(call->p->ctx, &ticks)) < 0)
         return collector_error(sts);
     s->held = cpu_counters_update(&s->total, &ticks);
-    collector_note_parts("cpu_total", (unsigned int)s->held, &s->logged_held,
+    collector_note_parts(call, NULL, (unsigned int)s->held, &s->logged_held,
                          "the host's CPU ticks read below the last reading: held, not taken for a wrap");
     s->rate.status = hinv_clock_hz(call->depends[0], &s->rate.hz);
     return 0;

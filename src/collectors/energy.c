@@ -230,7 +230,7 @@ energy_refresh(void *state, struct refresh_call *call)
     if (set.n > 0 && (sts = array_grow((void **)&s->channels, &s->cap, set.n - 1, sizeof(*s->channels))) < 0)
         return sts;
     energy_decode(&set, &s->energy, s->channels, set.n);
-    collector_note_parts("energy", s->energy.short_of, &s->short_logged, p->error(p->ctx));
+    collector_note_parts(call, NULL, s->energy.short_of, &s->short_logged, p->error(p->ctx));
     if ((sts = judge(s, call->depends[0])) < 0)
         return sts;
     note_frozen(s);

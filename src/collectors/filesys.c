@@ -145,7 +145,7 @@ filesys_refresh(void *state, struct refresh_call *call)
             return sts;
         keep(&s->mounts[s->nmounts++], sts, m);
     }
-    collector_note_parts("filesys", clashed, &s->logged_clash,
+    collector_note_parts(call, NULL, clashed, &s->logged_clash,
                          "a mount point is the same as another up to a space, and PCP tells instances apart by "
                          "that part: it has no instance");
     return 0;

@@ -103,7 +103,7 @@ gpu_labels(const void *state, pmInDom id, unsigned int inst, char *json, size_t 
 }
 
 const struct collector gpu_collector = {
-    .name = "GPU",
+    .name = "gpu",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

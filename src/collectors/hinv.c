@@ -80,7 +80,7 @@ hinv_refresh(void *state, struct refresh_call *call)
     if (fresh.clock_status == 0 && fresh.clock_hz == 0)
         fresh.clock_status = -ERANGE;
     h->host = fresh;
-    collector_note_parts("hinv",
+    collector_note_parts(call, NULL,
                          (fresh.page_status < 0) << 0 | (fresh.clock_status < 0) << 1 |
                              (fresh.memsize_status < 0) << 2 | (fresh.model_status < 0) << 3,
                          &h->logged_failures, p->error(p->ctx));

@@ -302,7 +302,7 @@ memory_refresh(void *state, struct refresh_call *call)
     failures |= (mem->swap_status < 0) << 1;
     for (int i = 0; i < PLAT_COMP_NSTATS; i++)
         failures |= (unsigned int)(mem->compressor_status[i] < 0) << (2 + i);
-    collector_note_parts("memory", failures, &s->logged_failures, p->error(p->ctx));
+    collector_note_parts(call, NULL, failures, &s->logged_failures, p->error(p->ctx));
     return 0;
 }
 

@@ -236,7 +236,7 @@ netif_refresh(void *state, struct refresh_call *call)
         mib_failed |= f->mib_status < 0;
     }
     drop_absent(s);
-    collector_note_parts("interfaces (IFMIB_IFDATA)", mib_failed, &s->logged_mib, p->error(p->ctx));
+    collector_note_parts(call, "IFMIB_IFDATA", mib_failed, &s->logged_mib, p->error(p->ctx));
     return 0;
 }
 
@@ -275,7 +275,7 @@ netif_teardown(void *state)
 }
 
 const struct collector netif_collector = {
-    .name = "interfaces",
+    .name = "netif",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

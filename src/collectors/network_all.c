@@ -106,7 +106,7 @@ network_all_teardown(void *state)
 }
 
 const struct collector network_all_collector = {
-    .name = "network all",
+    .name = "network_all",
     .ndepends = 1,
     .depends = { &netif_collector },
     .rows = rows,

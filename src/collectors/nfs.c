@@ -155,7 +155,7 @@ nfs_refresh(void *state, struct refresh_call *call)
     s->hits.readlink = hits(nfs->client.biocache_readlinks, nfs->client.readlink_bios);
     s->hits.readdir = hits(nfs->client.biocache_readdirs, nfs->client.readdir_bios);
     /* an absent NFS is normal: only failures that are not absence are logged */
-    collector_note_parts("NFS", (nfs->client_status < 0 && nfs->client_status != -ENOENT) |
+    collector_note_parts(call, NULL, (nfs->client_status < 0 && nfs->client_status != -ENOENT) |
                          (nfs->server_status < 0 && nfs->server_status != -ENOENT) << 1, &s->logged,
                          p->error(p->ctx));
     return 0;
@@ -180,7 +180,7 @@ reqs(const void *state, const void *entry, const struct metric_row *row, unsigne
 }
 
 const struct collector nfs_collector = {
-    .name = "NFS",
+    .name = "nfs",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .indom = &indom,

@@ -277,7 +277,7 @@ pstate_refresh(const struct pstate_source *def, struct pstate_set *f, const stru
      * energy collector, which reads the clusters' activity, carries on. */
     f->sts = p->registry(p->ctx, &plat_reg_queries[def->query], &set);
     if (f->sts < 0) {
-        collector_note_parts(def->name, f->sts != -ENOENT, &f->logged, p->error(p->ctx));
+        collector_note_parts(call, NULL, f->sts != -ENOENT, &f->logged, p->error(p->ctx));
         return 0;
     }
     for (unsigned int i = 0; i < set.n && (def->role != PSTATE_GPU || f->n == 0); i++) {
@@ -290,7 +290,7 @@ pstate_refresh(const struct pstate_source *def, struct pstate_set *f, const stru
     }
     if (f->n == 0)
         f->sts = short_of ? -ENODATA : -ENOENT;    /* ENOENT: a group without such channels */
-    collector_note_parts(def->name, short_of, &f->logged, p->error(p->ctx));
+    collector_note_parts(call, NULL, short_of, &f->logged, p->error(p->ctx));
     return short_of ? 0 : note_unmatched(def, f);  /* judged on rounds with every channel */
 }
 

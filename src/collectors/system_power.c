@@ -49,7 +49,7 @@ system_power_refresh(void *state, struct refresh_call *call)
     const struct plat_reg_entry *e;
 
     s->status = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set);
-    collector_note_parts("system power", (unsigned int)collector_failing(s->status), &s->logged, p->error(p->ctx));
+    collector_note_parts(call, NULL, (unsigned int)collector_failing(s->status), &s->logged, p->error(p->ctx));
     if (s->status < 0)
         return 0;                       /* the fetch says why */
     if ((e = reg_entry_named(&set, "PSTR")) == NULL)
@@ -60,7 +60,7 @@ system_power_refresh(void *state, struct refresh_call *call)
 }
 
 const struct collector system_power_collector = {
-    .name = "system power",
+    .name = "system_power",
     .rows = rows,
     .nrows = sizeof(rows) / sizeof(rows[0]),
     .state_size = sizeof(struct system_power_state),

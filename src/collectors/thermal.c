@@ -325,7 +325,7 @@ thermal_refresh(void *state, struct refresh_call *call)
         note_part(th, PART_FANS, th->fan_sts < 0 ? th->fan_sts : th->fans_short ? -EAGAIN : 0,
                   th->fan_sts < 0 ? p->error(p->ctx) : "the SMC refuses a fan's key it gave before");
     }
-    collector_note_parts("thermal", th->failed, &th->logged, th->why);
+    collector_note_parts(call, NULL, th->failed, &th->logged, th->why);
     return 0;
 }
 

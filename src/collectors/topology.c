@@ -222,7 +222,7 @@ topology_refresh(void *state, struct refresh_call *call)
     memset(&topo->t, 0, sizeof(topo->t));
     if ((sts = p->topology(p->ctx, &topo->t)) < 0) {
         unloaded(topo, collector_error(sts));
-        collector_note_parts("topology", 1, &topo->logged, p->error(p->ctx));
+        collector_note_parts(call, NULL, 1, &topo->logged, p->error(p->ctx));
         return 0;
     }
     if ((sts = map_cpus(topo, &topo->t)) < 0 || (sts = keep_levels(topo, call->indom)) < 0) {
@@ -238,7 +238,7 @@ topology_refresh(void *state, struct refresh_call *call)
         failed |= (unsigned int)(topo->t.counts.status[i] < 0) << 1;
     /* With one level, no CPU needs its cluster type (Intel Macs have none). */
     failed |= !topo->levels_known << 2;
-    collector_note_parts("topology", failed, &topo->logged,
+    collector_note_parts(call, NULL, failed, &topo->logged,
                          failed == 1u << 2 && topo->t.clusters_status == 0
                              ? "the CPUs' cluster types do not tell their performance levels"
                              : p->error(p->ctx));

@@ -49,7 +49,7 @@ uname_refresh(void *state, struct refresh_call *call)
     snprintf(u->summary, sizeof(u->summary), "%s %s %s %s %s",
              u->names.sysname, u->names.nodename, u->names.release, u->names.version, u->names.machine);
     snprintf(u->distro, sizeof(u->distro), "macOS %s", u->names.product_version);
-    collector_note_parts("uname", u->names.product_status < 0, &u->logged_failures, p->error(p->ctx));
+    collector_note_parts(call, NULL, u->names.product_status < 0, &u->logged_failures, p->error(p->ctx));
     return 0;
 }
 

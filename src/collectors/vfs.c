@@ -43,10 +43,10 @@ vfs_refresh(void *state, struct refresh_call *call)
     const struct platform *p = call->p;
     int sts;
 
-    if ((sts = sysctl_values_refresh(p, PLAT_SYSCTL_VFS, &s->sysctl, "vfs")) < 0)
+    if ((sts = sysctl_values_refresh(call, PLAT_SYSCTL_VFS, &s->sysctl)) < 0)
         return sts;
     s->tasks_status = p->tasks(p->ctx, &s->tasks);
-    collector_note_parts("vfs task counts", s->tasks_status < 0, &s->logged_tasks, p->error(p->ctx));
+    collector_note_parts(call, "task counts", s->tasks_status < 0, &s->logged_tasks, p->error(p->ctx));
     return 0;
 }
 

@@ -11,16 +11,20 @@
 #include <string.h>
 
 void
-collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
-                      const char *detail)
+collector_note_parts(const struct refresh_call *call, const char *part, unsigned int failed_mask,
+                     unsigned int *logged_mask, const char *detail)
 {
+    const char *open = part != NULL ? " (" : "", *close = part != NULL ? ")" : "";
+
     if (failed_mask == *logged_mask)
         return;
+    if (part == NULL)
+        part = "";
     if (failed_mask != 0)
-        pmNotifyErr(LOG_WARNING, "darwin: %s: some metrics unavailable: %s", collector,
-                    detail[0] != '\0' ? detail : "the source gave no reason");
+        pmNotifyErr(LOG_WARNING, "darwin: %s%s%s%s: some metrics unavailable: %s", call->collector, open, part,
+                    close, detail[0] != '\0' ? detail : "the source gave no reason");
     else
-        pmNotifyErr(LOG_INFO, "darwin: %s: all metrics available again", collector);
+        pmNotifyErr(LOG_INFO, "darwin: %s%s%s%s: all metrics available again", call->collector, open, part, close);
     *logged_mask = failed_mask;
 }
 

@@ -177,6 +177,7 @@ const void *collector_entry(const struct indom_def *def, const void *state, unsi
 /* What a refresh is handed besides its collector's state. */
 struct refresh_call {
     const struct platform *p;
+    const char *collector;                      /* the collector's name, for collector_note_parts */
     pmInDom indom;                              /* the full id of the first owned indom (PM_INDOM_NULL if
                                                  * none); the others share its domain */
     /* the state of each collector in depends[], refreshed for this request;
@@ -230,10 +231,12 @@ collector_nindoms(const struct collector *c)
 /*
  * For a cluster whose refresh succeeds while some of its parts fail (each
  * with its own metrics): log once per change of the set of failed parts,
- * with the source's explanation, and once when all are back.
+ * with the source's explanation, and once when all are back, under the
+ * refreshing collector's name (and part's, when one source of several
+ * is meant; NULL for the collector's).
  */
-void collector_note_parts(const char *collector, unsigned int failed_mask, unsigned int *logged_mask,
-                          const char *detail);
+void collector_note_parts(const struct refresh_call *call, const char *part, unsigned int failed_mask,
+                          unsigned int *logged_mask, const char *detail);
 
 /* Text for a label value: what macOS gave, without the quotes, backslashes
  * and control characters a JSON string would need escaped. */

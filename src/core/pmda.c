@@ -124,7 +124,7 @@ refresh(const unsigned char *wanted, int with_depends)
         const struct collector *c = agent.desc->collectors[i];
         int sts = collector_error(agent.platform_status);
         const struct collector *failed_dependency = NULL;
-        struct refresh_call call = { &agent.platform, owned_indom(c) };
+        struct refresh_call call = { &agent.platform, c->name, owned_indom(c) };
 
         for (unsigned int d = 0; d < c->ndepends; d++) {
             call.depends[d] = agent.states[agent.nodes[i].dep_index[d]];

@@ -4,9 +4,9 @@
 #include <stdio.h>
 
 int
-sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct sysctl_state *s,
-                      const char *collector)
+sysctl_values_refresh(const struct refresh_call *call, enum plat_sysctl_group group, struct sysctl_state *s)
 {
+    const struct platform *p = call->p;
     struct plat_sysctl_set *set = &s->values;
     unsigned int failed = 0, given, n;
     char missing[64];
@@ -26,6 +26,6 @@ sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, st
         failed |= (unsigned int)(set->status[i] < 0) << i;
     if (given < n)
         snprintf(missing, sizeof(missing), "the source gave %u of its %u values", given, n);
-    collector_note_parts(collector, failed, &s->logged, given < n ? missing : p->error(p->ctx));
+    collector_note_parts(call, NULL, failed, &s->logged, given < n ? missing : p->error(p->ctx));
     return 0;
 }

@@ -18,8 +18,7 @@ struct sysctl_state {
 /* Read the group into s. Returns 0 (values fail alone), or the collector
  * error when the whole call failed. Logs a change of the set of failed
  * values once, as collector_note_parts does. */
-int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group, struct sysctl_state *s,
-                          const char *collector);
+int sysctl_values_refresh(const struct refresh_call *call, enum plat_sysctl_group group, struct sysctl_state *s);
 
 /* The binding of a row to the index-th value of a sysctl group's set. */
 #define SYSCTL_FIELD(index) \
@@ -33,7 +32,7 @@ int sysctl_values_refresh(const struct platform *p, enum plat_sysctl_group group
 #define SYSCTL_TABLE_COLLECTOR(ident, cname, group, table)                                     \
     static int ident##_refresh(void *state, struct refresh_call *call)                        \
     {                                                                                         \
-        return sysctl_values_refresh(call->p, group, state, cname);                           \
+        return sysctl_values_refresh(call, group, state);                                     \
     }                                                                                         \
     const struct collector ident = {                                                          \
         .name = cname, .rows = table, .nrows = sizeof(table) / sizeof(table[0]),              \
