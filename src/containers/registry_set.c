@@ -310,10 +310,11 @@ reg_path_is(const char *path, const char *dict, const char *key)
     return path != NULL && *path == '\0';
 }
 
-/* Whether path is the escaped form of key (its parts joined by '.', as
- * the live reader records a wanted key) or lies inside it. */
-static int
-path_under_key(const char *path, const char *key)
+/* What follows the escaped form of key (its parts joined by '.', as the
+ * live reader records a wanted key) at the start of path, or NULL when
+ * path does not start with it. */
+static const char *
+after_key(const char *path, const char *key)
 {
     for (; *key != '\0'; key++) {
         unsigned char c = (unsigned char)*key;
@@ -324,10 +325,17 @@ path_under_key(const char *path, const char *key)
         }
         if (c == '.' || !must_escape(c) || path[0] != '%' || path[1] != upper_hex[c >> 4] ||
             path[2] != upper_hex[c & 15])
-            return 0;
+            return NULL;
         path += 3;
     }
-    return *path == '\0' || *path == '.';
+    return path;
+}
+
+int
+reg_path_is_key(const char *path, const char *key)
+{
+    path = after_key(path, key);
+    return path != NULL && *path == '\0';
 }
 
 int
@@ -343,9 +351,12 @@ reg_path_wanted(const char *const *keys, const char *path)
 {
     if (keys == NULL)
         return 1;
-    for (; *keys != NULL; keys++)
-        if (path_under_key(path, *keys))
+    for (; *keys != NULL; keys++) {
+        const char *rest = after_key(path, *keys);
+
+        if (rest != NULL && (*rest == '\0' || *rest == '.'))     /* the key or a value inside it */
             return 1;
+    }
     return 0;
 }
 

@@ -70,6 +70,10 @@ int reg_hex_digit(char c);
  * as reg_path_append would write it. */
 int reg_path_is(const char *path, const char *dict, const char *key);
 
+/* Whether path is the escaped form of a query's key (raw parts joined by
+ * '.': "Statistics.Bytes (Read)"). */
+int reg_path_is_key(const char *path, const char *key);
+
 /* Whether q asks the IORegistry itself (a class, or a plane path
  * "Plane:/path"), whose keys are property keys; the other sources
  * (platform.h: "SMC:", "HID:", ...) read their keys their own way. */

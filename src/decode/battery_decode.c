@@ -9,15 +9,8 @@
 _Static_assert(BATT_NFIELDS <= 32, "every battery field has a bit of have");
 
 /* Where each field is read (battery_decode.h), in the order tried. */
-struct place {
-    enum battery_field field;
-    const char *path;
-};
-
-#define PLACE(field, path) { field, path },
-static const struct place battery_places[] = { BATTERY_KEYS(PLACE, PLACE, BATTERY_KEY_NONE) };
-static const struct place pack_places[] = { BATTERY_KEYS(BATTERY_KEY_NONE, BATTERY_KEY_NONE, PLACE) };
-#undef PLACE
+static const struct reg_place battery_places[] = { BATTERY_KEYS(REG_PLACE, REG_PLACE, REG_KEY_NONE) };
+static const struct reg_place pack_places[] = { BATTERY_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_PLACE) };
 
 /* A Smart Battery time register reads 65535 while the gauge has no
  * estimate (not discharging, or still averaging); powerd reports -1,
@@ -45,23 +38,11 @@ first_of_class(const struct plat_reg_set *set, const char *class_name)
     return NULL;
 }
 
-/* Field f from the property at place, if it has a value. */
+/* The places' fields that b lacks, from e. */
 static void
-take(struct battery *out, const struct plat_reg_entry *e, const struct place *at)
+take(struct battery *b, const struct plat_reg_entry *e, const struct reg_place *places, size_t n)
 {
-    enum battery_field f = at->field;
-    const struct plat_reg_prop *p;
-    uint64_t v;
-
-    if (battery_has(out, f))
-        return;
-    p = reg_prop(e, at->path);
-    if (p != NULL && p->kind == PLAT_REG_BOOL)
-        v = p->number;
-    else if (!reg_number(p, &v))
-        return;
-    out->value[f] = (int64_t)v;     /* two's complement: a signed reading comes back negative */
-    out->have |= 1u << f;
+    reg_read_places(e, places, n, &b->have, (uint64_t *)b->value);
 }
 
 int
@@ -72,20 +53,16 @@ battery_decode(const struct plat_reg_set *set, struct battery *out)
     memset(out, 0, sizeof(*out));
     if (e == NULL)
         return -ENOENT;
-    for (size_t i = 0; i < sizeof(battery_places) / sizeof(battery_places[0]); i++)
-        take(out, e, &battery_places[i]);
-    reg_text(reg_prop(e, "ErrorCondition"), out->error_condition, sizeof(out->error_condition));
-    reg_text(reg_prop_in(e, "AdapterDetails", "Name"), out->adapter_name, sizeof(out->adapter_name));
+    take(out, e, battery_places, REG_NPLACES(battery_places));
+    reg_text(reg_prop_key(e, BATTERY_ERROR_KEY), out->error_condition, sizeof(out->error_condition));
+    reg_text(reg_prop_key(e, BATTERY_ADAPTER_NAME_KEY), out->adapter_name, sizeof(out->adapter_name));
     return 0;
 }
 
 int
 battery_wants_pack(const struct battery *b)
 {
-    for (size_t i = 0; i < sizeof(pack_places) / sizeof(pack_places[0]); i++)
-        if (!battery_has(b, pack_places[i].field))
-            return 1;
-    return 0;
+    return reg_places_wanted(pack_places, REG_NPLACES(pack_places), b->have);
 }
 
 void
@@ -93,8 +70,7 @@ battery_add_pack(const struct plat_reg_set *set, struct battery *b)
 {
     const struct plat_reg_entry *e = first_of_class(set, "AppleSmartBatteryPack");
 
-    for (size_t i = 0; e != NULL && i < sizeof(pack_places) / sizeof(pack_places[0]); i++)
-        take(b, e, &pack_places[i]);
+    take(b, e, pack_places, REG_NPLACES(pack_places));
 }
 
 /* powerd (kernelPowerSourcesDidChange): lround(current * 100 / max),

@@ -11,14 +11,16 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "registry_key_list.h"
 
 /*
  * The properties, each present or not (bit 1u << field in have), and where
  * each is read, in the order tried. FIELD names a field and its first key
  * path in the AppleSmartBattery entry ("Dict.Key": a key inside a
  * dictionary property), ALSO another path there, PACK a path in the
- * AppleSmartBatteryPack entry for what the battery entry lacks. These
- * paths are the queries' keys (registry_queries.c).
+ * AppleSmartBatteryPack entry for what the battery entry lacks
+ * (registry_key_list.h). These paths are the queries' keys
+ * (registry_queries.c).
  *
  * Up to macOS 26 the AppleSmartBattery entry has all of them at its top
  * level. macOS 27 keeps there what powerd shows (the percents, times,
@@ -61,12 +63,12 @@
     FIELD(BATT_PERMANENT_FAILURE, "PermanentFailureStatus") \
     FIELD(BATT_ADAPTER_WATTS, "AdapterDetails.Watts")
 
-#define BATTERY_FIELD_ENUM(field, path) field,
-#define BATTERY_KEY_NONE(field, path)
-enum battery_field { BATTERY_KEYS(BATTERY_FIELD_ENUM, BATTERY_KEY_NONE, BATTERY_KEY_NONE) BATT_NFIELDS };
+enum battery_field { BATTERY_KEYS(REG_FIELD_ENUM, REG_KEY_NONE, REG_KEY_NONE) BATT_NFIELDS };
 
 /* The text properties the decoder reads beside the fields. */
-#define BATTERY_TEXT_KEYS "ErrorCondition", "AdapterDetails.Name"
+#define BATTERY_ERROR_KEY "ErrorCondition"
+#define BATTERY_ADAPTER_NAME_KEY "AdapterDetails.Name"
+#define BATTERY_TEXT_KEYS BATTERY_ERROR_KEY, BATTERY_ADAPTER_NAME_KEY
 
 /* Numbers as the driver publishes them: booleans 0/1, capacities in mAh
  * except current/max_capacity (percent on Apple Silicon, mAh on Intel),
@@ -75,7 +77,7 @@ enum battery_field { BATTERY_KEYS(BATTERY_FIELD_ENUM, BATTERY_KEY_NONE, BATTERY_
  * 16-bit reading, the registry holds it as a 64-bit two's complement). */
 struct battery {
     unsigned int have;
-    int64_t value[BATT_NFIELDS];
+    int64_t value[BATT_NFIELDS];        /* read as uint64_t (registry_key_list.h): the same object, C11 6.5p7 */
     char error_condition[64];           /* "ErrorCondition": "" while there is none */
     char adapter_name[64];              /* "AdapterDetails"/"Name" */
 };

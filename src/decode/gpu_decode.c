@@ -14,6 +14,11 @@
  * is discrete, with VRAM of its own. */
 #define PCI_VENDOR_INTEL 0x8086
 
+_Static_assert(GPU_NFIELDS <= 32, "every GPU field has a bit of have");
+
+static const struct reg_place accelerator_places[] = { GPU_KEYS(REG_PLACE, REG_PLACE, REG_KEY_NONE) };
+static const struct reg_place provider_places[] = { GPU_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_PLACE) };
+
 static int
 is_parent(const struct plat_reg_set *set, uint64_t id)
 {
@@ -21,12 +26,6 @@ is_parent(const struct plat_reg_set *set, uint64_t id)
         if (set->entry[i].parent == id)
             return 1;
     return 0;
-}
-
-static int
-stat_of(const struct plat_reg_entry *e, const char *key, uint64_t *out)
-{
-    return reg_number(reg_prop_in(e, "PerformanceStatistics", key), out);
 }
 
 static void
@@ -41,7 +40,7 @@ put(struct gpu *g, enum gpu_field f, uint64_t v)
 static void
 model_of(const struct plat_reg_entry *e, char *out, size_t len)
 {
-    const struct plat_reg_prop *p = e ? reg_prop(e, "model") : NULL;
+    const struct plat_reg_prop *p = e ? reg_prop_key(e, GPU_MODEL_KEY) : NULL;
     size_t n = 0;
 
     if (p != NULL && p->kind == PLAT_REG_DATA) {
@@ -61,13 +60,13 @@ model_of(const struct plat_reg_entry *e, char *out, size_t len)
 static unsigned int
 matched_vendor(const struct plat_reg_entry *e)
 {
-    const struct plat_reg_prop *p = reg_prop(e, "IOPCIPrimaryMatch");
+    const struct plat_reg_prop *p = reg_prop_key(e, GPU_PCI_PRIMARY_MATCH_KEY);
     unsigned int vendor = 0;
     const char *at;
     char *end;
 
     if (p == NULL || p->kind != PLAT_REG_STRING)
-        p = reg_prop(e, "IOPCIMatch");
+        p = reg_prop_key(e, GPU_PCI_MATCH_KEY);
     if (p == NULL || p->kind != PLAT_REG_STRING)
         return 0;
     for (at = p->text; *at != '\0'; at = end) {
@@ -89,39 +88,40 @@ matched_vendor(const struct plat_reg_entry *e)
     return vendor;
 }
 
+/* The memory in use, on VRAM or (unified memory) the system's, the VRAM's
+ * size and what of it is free, never below 0. */
+static void
+decode_memory(struct gpu *g)
+{
+    uint64_t total = g->value[GPU_VRAM_TOTAL_MB] * MIB;
+
+    if (gpu_has(g, GPU_VRAM_USED))
+        put(g, GPU_MEMORY_USED, g->value[GPU_VRAM_USED]);
+    else if (g->unified && gpu_has(g, GPU_SYSTEM_MEMORY_USED))
+        put(g, GPU_MEMORY_USED, g->value[GPU_SYSTEM_MEMORY_USED]);
+    if (g->unified || !gpu_has(g, GPU_VRAM_TOTAL_MB))
+        return;
+    put(g, GPU_MEMORY_TOTAL, total);
+    if (gpu_has(g, GPU_VRAM_FREE))
+        put(g, GPU_MEMORY_FREE, g->value[GPU_VRAM_FREE]);
+    else if (gpu_has(g, GPU_MEMORY_USED))
+        put(g, GPU_MEMORY_FREE, g->value[GPU_MEMORY_USED] < total ? total - g->value[GPU_MEMORY_USED] : 0);
+}
+
 static void
 decode_one(const struct plat_reg_set *set, const struct plat_reg_entry *e, struct gpu *g)
 {
     const struct plat_reg_entry *provider = reg_entry_by_id(set, e->parent);
-    uint64_t v, mb = 0;
     unsigned int vendor;
-    int vram;
 
     memset(g, 0, sizeof(*g));
     g->id = e->id;
-    if (stat_of(e, "Device Utilization %", &v) || stat_of(e, "GPU Activity(%)", &v))
-        put(g, GPU_UTIL, v);
-    if (stat_of(e, "Renderer Utilization %", &v))
-        put(g, GPU_RENDERER_UTIL, v);
-    if (stat_of(e, "Tiler Utilization %", &v))
-        put(g, GPU_TILER_UTIL, v);
-    if (stat_of(e, "Alloc system memory", &v))
-        put(g, GPU_MEMORY_ALLOCATED, v);
-    if (reg_number(reg_prop(e, "gpu-core-count"), &v))
-        put(g, GPU_CORES, v);
-    vram = reg_number(reg_prop(e, "VRAM,totalMB"), &mb) ||
-           (provider && reg_number(reg_prop(provider, "VRAM,totalMB"), &mb));
+    reg_read_places(e, accelerator_places, REG_NPLACES(accelerator_places), &g->have, g->value);
+    reg_read_places(provider, provider_places, REG_NPLACES(provider_places), &g->have, g->value);
     vendor = matched_vendor(e);
     /* By the vendor where the driver names it, else by whether there is VRAM. */
-    g->unified = vendor == PCI_VENDOR_INTEL || (vendor == 0 && !vram);
-    if (stat_of(e, "vramUsedBytes", &v) || (g->unified && stat_of(e, "In use system memory", &v)))
-        put(g, GPU_MEMORY_USED, v);
-    if (!g->unified && vram)
-        put(g, GPU_MEMORY_TOTAL, mb * MIB);
-    if (!g->unified && stat_of(e, "vramFreeBytes", &v))
-        put(g, GPU_MEMORY_FREE, v);
-    else if (gpu_has(g, GPU_MEMORY_TOTAL) && gpu_has(g, GPU_MEMORY_USED))
-        put(g, GPU_MEMORY_FREE, g->value[GPU_MEMORY_USED] < mb * MIB ? mb * MIB - g->value[GPU_MEMORY_USED] : 0);
+    g->unified = vendor == PCI_VENDOR_INTEL || (vendor == 0 && !gpu_has(g, GPU_VRAM_TOTAL_MB));
+    decode_memory(g);
     model_of(e, g->model, sizeof(g->model));
     if (g->model[0] == '\0')
         model_of(provider, g->model, sizeof(g->model));

@@ -8,10 +8,44 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "registry_key_list.h"
 
+/*
+ * The numbers, each present or not (bit 1u << field in have), and where
+ * each is read, in the order tried (registry_key_list.h): FIELD names a
+ * field and its first key in the accelerator's entry, ALSO another key
+ * there, PROVIDER a key in its provider's entry (a discrete GPU's PCI
+ * device) for what the accelerator lacks. These keys are the query's
+ * (registry_queries.c). PerformanceStatistics holds what the driver counts
+ * (not documented by Apple; upstream PCP and peers read the same keys:
+ * Apple Silicon's AGX drivers name them as the M1's and M1 Pro's dumps in
+ * shared/real-macs/gpu show, Intel's and AMD's name utilisation
+ * "GPU Activity(%)" and their memory "vramUsedBytes", "vramFreeBytes").
+ */
+#define GPU_KEYS(FIELD, ALSO, PROVIDER) \
+    FIELD(GPU_UTIL, "PerformanceStatistics.Device Utilization %") \
+    ALSO(GPU_UTIL, "PerformanceStatistics.GPU Activity(%)") \
+    FIELD(GPU_RENDERER_UTIL, "PerformanceStatistics.Renderer Utilization %") \
+    FIELD(GPU_TILER_UTIL, "PerformanceStatistics.Tiler Utilization %") \
+    FIELD(GPU_MEMORY_ALLOCATED, "PerformanceStatistics.Alloc system memory") \
+    FIELD(GPU_CORES, "gpu-core-count") \
+    FIELD(GPU_VRAM_USED, "PerformanceStatistics.vramUsedBytes") \
+    FIELD(GPU_VRAM_FREE, "PerformanceStatistics.vramFreeBytes") \
+    FIELD(GPU_SYSTEM_MEMORY_USED, "PerformanceStatistics.In use system memory") \
+    FIELD(GPU_VRAM_TOTAL_MB, "VRAM,totalMB") \
+    PROVIDER(GPU_VRAM_TOTAL_MB, "VRAM,totalMB")
+
+/* The text properties the decoder reads beside the numbers: the model,
+ * and the PCI ids the accelerator's driver matches. */
+#define GPU_MODEL_KEY "model"
+#define GPU_PCI_PRIMARY_MATCH_KEY "IOPCIPrimaryMatch"
+#define GPU_PCI_MATCH_KEY "IOPCIMatch"
+#define GPU_TEXT_KEYS GPU_MODEL_KEY, GPU_PCI_PRIMARY_MATCH_KEY, GPU_PCI_MATCH_KEY
+
+/* The listed numbers, then what the decoder makes of the memory ones. */
 enum gpu_field {
-    GPU_UTIL, GPU_RENDERER_UTIL, GPU_TILER_UTIL, GPU_MEMORY_USED, GPU_MEMORY_TOTAL, GPU_MEMORY_FREE,
-    GPU_MEMORY_ALLOCATED, GPU_CORES, GPU_NFIELDS
+    GPU_KEYS(REG_FIELD_ENUM, REG_KEY_NONE, REG_KEY_NONE) GPU_MEMORY_USED, GPU_MEMORY_TOTAL, GPU_MEMORY_FREE,
+    GPU_NFIELDS
 };
 
 struct gpu {

@@ -56,20 +56,11 @@ reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, u
 }
 
 
-static int
-has_statistics(const struct plat_reg_entry *e)
-{
-    for (unsigned int i = 0; i < e->nprops; i++)
-        if (strncmp(e->prop[i].path, "Statistics.", 11) == 0)
-            return 1;
-    return 0;
-}
-
 /* A BSD name: "disk" and what follows, printable, no '/'. */
 static int
 bsd_name_of(const struct plat_reg_entry *e, char *out, size_t outlen)
 {
-    reg_text(reg_prop_in(e, "BSD Name", NULL), out, outlen);
+    reg_text(reg_prop_key(e, REG_BSD_NAME_KEY), out, outlen);
     return out[0] != '\0' && strchr(out, '/') == NULL && strchr(out, '?') == NULL;
 }
 
@@ -84,24 +75,17 @@ name_taken(const char *name, const void *items, size_t stride, unsigned int n)
 
 /* ---- disks ---------------------------------------------------------------- */
 
-static const char *const disk_stat_keys[REG_DISK_NSTATS] = {
-    [REG_DISK_READS] = "Operations (Read)", [REG_DISK_WRITES] = "Operations (Write)",
-    [REG_DISK_BYTES_READ] = "Bytes (Read)", [REG_DISK_BYTES_WRITTEN] = "Bytes (Write)",
-    [REG_DISK_LATENT_READ_NS] = "Latency Time (Read)", [REG_DISK_LATENT_WRITE_NS] = "Latency Time (Write)",
-    [REG_DISK_TOTAL_READ_NS] = "Total Time (Read)", [REG_DISK_TOTAL_WRITE_NS] = "Total Time (Write)",
-    [REG_DISK_READ_ERRORS] = "Errors (Read)", [REG_DISK_WRITE_ERRORS] = "Errors (Write)",
-    [REG_DISK_READ_RETRIES] = "Retries (Read)", [REG_DISK_WRITE_RETRIES] = "Retries (Write)",
-};
+static const struct reg_place disk_places[] = { DISK_STATISTICS_KEYS(REG_PLACE) };
 
 /* The nearest of e and the entries above it (at most the set's size: a
  * cycle in bad data ends there) with this characteristic. */
 static void
-characteristic(const struct plat_reg_set *set, const struct plat_reg_entry *e, const char *dict, const char *key,
-               char *out, size_t outlen)
+characteristic(const struct plat_reg_set *set, const struct plat_reg_entry *e, const char *key, char *out,
+               size_t outlen)
 {
     out[0] = '\0';
     for (unsigned int hops = 0; e != NULL && hops <= set->n && out[0] == '\0'; hops++, e = reg_entry_by_id(set, e->parent))
-        reg_text(reg_prop_in(e, dict, key), out, outlen);
+        reg_text(reg_prop_key(e, key), out, outlen);
 }
 
 int
@@ -112,25 +96,22 @@ reg_disks(const struct plat_reg_set *set, struct reg_disk *out, unsigned int cap
         const struct plat_reg_entry *media = &set->entry[i], *driver = reg_entry_by_id(set, media->parent);
         struct reg_disk *d = &out[*n];
 
-        if (driver == NULL || !has_statistics(driver) || reg_flag(reg_prop(media, "Whole")) == 0 ||
+        if (driver == NULL || reg_flag(reg_prop_key(media, REG_WHOLE_KEY)) == 0 ||
             !bsd_name_of(media, d->name, sizeof(d->name)) || name_taken(d->name, out, sizeof(*out), *n))
             continue;
+        memset(d->stat, 0, sizeof(d->stat));
         d->have = 0;
-        for (unsigned int s = 0; s < REG_DISK_NSTATS; s++)
-            if (reg_number(reg_prop_in(driver, "Statistics", disk_stat_keys[s]), &d->stat[s]))
-                d->have |= 1u << s;
-            else
-                d->stat[s] = 0;
-        if (!reg_number(reg_prop_in(media, "Preferred Block Size", NULL), &d->block_size))
+        reg_read_places(driver, disk_places, REG_NPLACES(disk_places), &d->have, d->stat);
+        if (d->have == 0)
+            continue;                   /* a partition's or a synthesized disk's parent: no driver */
+        if (!reg_number(reg_prop_key(media, DISK_BLOCK_SIZE_KEY), &d->block_size))
             d->block_size = 0;
-        if (!reg_number(reg_prop(media, "Size"), &d->size))
+        if (!reg_number(reg_prop_key(media, DISK_SIZE_KEY), &d->size))
             d->size = 0;
-        d->removable = reg_flag(reg_prop(media, "Removable"));
-        characteristic(set, driver, "Device Characteristics", "Medium Type", d->medium, sizeof(d->medium));
-        characteristic(set, driver, "Protocol Characteristics", "Physical Interconnect", d->interconnect,
-                       sizeof(d->interconnect));
-        characteristic(set, driver, "Protocol Characteristics", "Physical Interconnect Location", d->location,
-                       sizeof(d->location));
+        d->removable = reg_flag(reg_prop_key(media, DISK_REMOVABLE_KEY));
+        characteristic(set, driver, DISK_MEDIUM_KEY, d->medium, sizeof(d->medium));
+        characteristic(set, driver, DISK_INTERCONNECT_KEY, d->interconnect, sizeof(d->interconnect));
+        characteristic(set, driver, DISK_LOCATION_KEY, d->location, sizeof(d->location));
         (*n)++;
     }
     return *n > 0 ? 0 : -ENOENT;
@@ -138,17 +119,7 @@ reg_disks(const struct plat_reg_set *set, struct reg_disk *out, unsigned int cap
 
 /* ---- APFS ----------------------------------------------------------------- */
 
-static const char *const apfs_stat_keys[REG_APFS_NSTATS] = {
-    [REG_APFS_BYTES_READ] = "Bytes read from block device",
-    [REG_APFS_BYTES_WRITTEN] = "Bytes written to block device",
-    [REG_APFS_READ_REQUESTS] = "Read requests sent to block device",
-    [REG_APFS_WRITE_REQUESTS] = "Write requests sent to block device",
-    [REG_APFS_TRANSACTIONS] = "Number of transactions flushed",
-    [REG_APFS_CACHE_HITS] = "Object cache: Number of hits",
-    [REG_APFS_CACHE_EVICTIONS] = "Object cache: Number of evictions",
-    [REG_APFS_READ_ERRORS] = "Metadata: Number of read errors",
-    [REG_APFS_WRITE_ERRORS] = "Metadata: Number of write errors",
-};
+static const struct reg_place apfs_places[] = { APFS_STATISTICS_KEYS(REG_PLACE) };
 
 static int
 is_container(const struct plat_reg_entry *e)
@@ -173,7 +144,7 @@ container_chain(const struct plat_reg_set *set, const struct plat_reg_entry *e, 
             snprintf(c->name, sizeof(c->name), "%s", name);
         else if (found == 1)
             snprintf(c->store, sizeof(c->store), "%s", name);
-        if (found >= 1 && reg_flag(reg_prop(e, "Whole")) == 1) {
+        if (found >= 1 && reg_flag(reg_prop_key(e, REG_WHOLE_KEY)) == 1) {
             snprintf(c->store_disk, sizeof(c->store_disk), "%s", name);
             return;
         }
@@ -195,13 +166,10 @@ reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned 
         container_chain(set, e, k);
         if (k->name[0] == '\0' || name_taken(k->name, c, sizeof(*c), *nc))
             continue;
-        k->block_size_ok = reg_number(reg_prop(e, "ContainerBlockSize"), &k->block_size);
+        k->block_size_ok = reg_number(reg_prop_key(e, APFS_BLOCK_SIZE_KEY), &k->block_size);
+        memset(k->stat, 0, sizeof(k->stat));
         k->have = 0;
-        for (unsigned int s = 0; s < REG_APFS_NSTATS; s++)
-            if (reg_number(reg_prop_in(e, "Statistics", apfs_stat_keys[s]), &k->stat[s]))
-                k->have |= 1u << s;
-            else
-                k->stat[s] = 0;
+        reg_read_places(e, apfs_places, REG_NPLACES(apfs_places), &k->have, k->stat);
         (*nc)++;
     }
     for (unsigned int i = 0; i < set->n && *nv < vcap; i++) {
@@ -215,9 +183,9 @@ reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned 
         container_chain(set, parent, &owner);
         snprintf(vol->container, sizeof(vol->container), "%s", owner.name);
         snprintf(vol->volume_name, sizeof(vol->volume_name), "%s", e->name);
-        reg_text(reg_prop_in(e, "Role", "0"), vol->role, sizeof(vol->role));
-        vol->encrypted = reg_flag(reg_prop(e, "Encrypted"));
-        vol->locked = reg_flag(reg_prop(e, "Locked"));
+        reg_text(reg_prop_in(e, APFS_ROLE_KEY, "0"), vol->role, sizeof(vol->role));
+        vol->encrypted = reg_flag(reg_prop_key(e, APFS_ENCRYPTED_KEY));
+        vol->locked = reg_flag(reg_prop_key(e, APFS_LOCKED_KEY));
         (*nv)++;
     }
     return *nc > 0 ? 0 : -ENOENT;

@@ -6,6 +6,7 @@
 #define PMDA_DARWIN_REGISTRY_DECODE_H
 
 #include "platform.h"
+#include "registry_key_list.h"
 
 /*
  * Each CPU's cluster type from the entries of PLAT_REGQ_CPUS: an entry
@@ -19,14 +20,44 @@ int reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *ou
 
 /* ---- disks (PLAT_REGQ_DISKS) ------------------------------------------- */
 
+/* A whole disk's or an APFS volume's BSD name ("disk0"), and whether an
+ * IOMedia is a whole disk (IOMedia.h: kIOBSDNameKey, kIOMediaWholeKey). */
+#define REG_BSD_NAME_KEY "BSD Name"
+#define REG_WHOLE_KEY "Whole"
+
 /* The IOBlockStorageDriver "Statistics" counters (IOBlockStorageDriver.h:
- * operations, bytes, nanoseconds, errors, retries since the driver started). */
-enum reg_disk_stat {
-    REG_DISK_READS, REG_DISK_WRITES, REG_DISK_BYTES_READ, REG_DISK_BYTES_WRITTEN,
-    REG_DISK_LATENT_READ_NS, REG_DISK_LATENT_WRITE_NS, REG_DISK_TOTAL_READ_NS, REG_DISK_TOTAL_WRITE_NS,
-    REG_DISK_READ_ERRORS, REG_DISK_WRITE_ERRORS, REG_DISK_READ_RETRIES, REG_DISK_WRITE_RETRIES,
-    REG_DISK_NSTATS
-};
+ * operations, bytes, nanoseconds, errors, retries since the driver
+ * started), read from the driver's entry (registry_key_list.h): the
+ * query's keys (registry_queries.c). */
+#define DISK_STATISTICS_KEYS(FIELD) \
+    FIELD(REG_DISK_READS, "Statistics.Operations (Read)") \
+    FIELD(REG_DISK_WRITES, "Statistics.Operations (Write)") \
+    FIELD(REG_DISK_BYTES_READ, "Statistics.Bytes (Read)") \
+    FIELD(REG_DISK_BYTES_WRITTEN, "Statistics.Bytes (Write)") \
+    FIELD(REG_DISK_LATENT_READ_NS, "Statistics.Latency Time (Read)") \
+    FIELD(REG_DISK_LATENT_WRITE_NS, "Statistics.Latency Time (Write)") \
+    FIELD(REG_DISK_TOTAL_READ_NS, "Statistics.Total Time (Read)") \
+    FIELD(REG_DISK_TOTAL_WRITE_NS, "Statistics.Total Time (Write)") \
+    FIELD(REG_DISK_READ_ERRORS, "Statistics.Errors (Read)") \
+    FIELD(REG_DISK_WRITE_ERRORS, "Statistics.Errors (Write)") \
+    FIELD(REG_DISK_READ_RETRIES, "Statistics.Retries (Read)") \
+    FIELD(REG_DISK_WRITE_RETRIES, "Statistics.Retries (Write)")
+enum reg_disk_stat { DISK_STATISTICS_KEYS(REG_FIELD_ENUM) REG_DISK_NSTATS };
+
+/* What the decoder reads beside the counters: the whole disk's IOMedia
+ * (IOMedia.h: kIOMediaPreferredBlockSizeKey, kIOMediaRemovableKey,
+ * kIOMediaSizeKey) and the characteristics of the device or its provider
+ * (IOStorageDeviceCharacteristics.h, IOStorageProtocolCharacteristics.h;
+ * MacOSX 12.1 SDK). */
+#define DISK_BLOCK_SIZE_KEY "Preferred Block Size"
+#define DISK_REMOVABLE_KEY "Removable"
+#define DISK_SIZE_KEY "Size"
+#define DISK_MEDIUM_KEY "Device Characteristics.Medium Type"
+#define DISK_INTERCONNECT_KEY "Protocol Characteristics.Physical Interconnect"
+#define DISK_LOCATION_KEY "Protocol Characteristics.Physical Interconnect Location"
+#define DISK_OTHER_KEYS \
+    REG_BSD_NAME_KEY, REG_WHOLE_KEY, DISK_BLOCK_SIZE_KEY, DISK_REMOVABLE_KEY, DISK_SIZE_KEY, DISK_MEDIUM_KEY, \
+    DISK_INTERCONNECT_KEY, DISK_LOCATION_KEY
 
 struct reg_disk {
     char name[PLAT_NAME_MAX];           /* the whole disk's BSD name: "disk0" */
@@ -53,12 +84,27 @@ int reg_disks(const struct plat_reg_set *set, struct reg_disk *out, unsigned int
 /* ---- APFS (PLAT_REGQ_APFS) --------------------------------------------- */
 
 /* An AppleAPFSContainer's "Statistics" (the keys upstream PCP reads; APFS
- * is closed source, so they are not checked against Apple's code). */
-enum reg_apfs_stat {
-    REG_APFS_BYTES_READ, REG_APFS_BYTES_WRITTEN, REG_APFS_READ_REQUESTS, REG_APFS_WRITE_REQUESTS,
-    REG_APFS_TRANSACTIONS, REG_APFS_CACHE_HITS, REG_APFS_CACHE_EVICTIONS, REG_APFS_READ_ERRORS,
-    REG_APFS_WRITE_ERRORS, REG_APFS_NSTATS
-};
+ * is closed source, so they are not checked against Apple's code), read
+ * as DISK_STATISTICS_KEYS are. */
+#define APFS_STATISTICS_KEYS(FIELD) \
+    FIELD(REG_APFS_BYTES_READ, "Statistics.Bytes read from block device") \
+    FIELD(REG_APFS_BYTES_WRITTEN, "Statistics.Bytes written to block device") \
+    FIELD(REG_APFS_READ_REQUESTS, "Statistics.Read requests sent to block device") \
+    FIELD(REG_APFS_WRITE_REQUESTS, "Statistics.Write requests sent to block device") \
+    FIELD(REG_APFS_TRANSACTIONS, "Statistics.Number of transactions flushed") \
+    FIELD(REG_APFS_CACHE_HITS, "Statistics.Object cache: Number of hits") \
+    FIELD(REG_APFS_CACHE_EVICTIONS, "Statistics.Object cache: Number of evictions") \
+    FIELD(REG_APFS_READ_ERRORS, "Statistics.Metadata: Number of read errors") \
+    FIELD(REG_APFS_WRITE_ERRORS, "Statistics.Metadata: Number of write errors")
+enum reg_apfs_stat { APFS_STATISTICS_KEYS(REG_FIELD_ENUM) REG_APFS_NSTATS };
+
+/* What the decoder reads beside the counters: the container's block size,
+ * and each volume's flags and roles (the first of them is served). */
+#define APFS_BLOCK_SIZE_KEY "ContainerBlockSize"
+#define APFS_ENCRYPTED_KEY "Encrypted"
+#define APFS_LOCKED_KEY "Locked"
+#define APFS_ROLE_KEY "Role"
+#define APFS_OTHER_KEYS REG_BSD_NAME_KEY, REG_WHOLE_KEY, APFS_BLOCK_SIZE_KEY, APFS_ENCRYPTED_KEY, APFS_LOCKED_KEY, APFS_ROLE_KEY
 
 struct reg_apfs_container {
     char name[PLAT_NAME_MAX];           /* its synthesized disk's BSD name: "disk3" */

@@ -18,6 +18,15 @@ reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
     return NULL;
 }
 
+const struct plat_reg_prop *
+reg_prop_key(const struct plat_reg_entry *e, const char *key)
+{
+    for (unsigned int i = 0; i < e->nprops; i++)
+        if (reg_path_is_key(e->prop[i].path, key))
+            return &e->prop[i];
+    return NULL;
+}
+
 int
 reg_number(const struct plat_reg_prop *p, uint64_t *out)
 {

@@ -14,6 +14,10 @@
  * NULL: the dictionary's own path), or NULL. */
 const struct plat_reg_prop *reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key);
 
+/* The property at a query's key (registry_queries.c: raw parts joined by
+ * '.', "Statistics.Bytes (Read)"), or NULL. */
+const struct plat_reg_prop *reg_prop_key(const struct plat_reg_entry *e, const char *key);
+
 /* A number property: 1 and *out, or 0 when absent or another kind. */
 int reg_number(const struct plat_reg_prop *p, uint64_t *out);
 

@@ -8,6 +8,8 @@
  */
 #include "platform.h"
 #include "battery_decode.h"
+#include "gpu_decode.h"
+#include "registry_decode.h"
 #include "thermal_decode.h"
 
 #include <stddef.h>
@@ -19,36 +21,20 @@ static const char *const cpu_keys[] = { "logical-cpu-id", "cluster-type", NULL }
 /* Whole disks: each IOBlockStorageDriver, its IOMedia child (the whole
  * disk: partitions hang below it) and two ancestors, the block storage
  * device and its provider, one of which says how the disk is attached
- * (NVMe: the device; USB and SATA: the SCSI peripheral above it). Keys as
- * IOKit/storage/IOBlockStorageDriver.h, IOMedia.h and
- * IOStorageProtocolCharacteristics.h / IOStorageDeviceCharacteristics.h
- * name them (MacOSX 12.1 SDK). */
-static const char *const disk_keys[] = {
-    "Statistics", "BSD Name", "Whole", "Preferred Block Size", "Removable", "Size",
-    "Protocol Characteristics.Physical Interconnect", "Protocol Characteristics.Physical Interconnect Location",
-    "Device Characteristics.Medium Type", NULL,
-};
+ * (NVMe: the device; USB and SATA: the SCSI peripheral above it); the keys
+ * as registry_decode.h lists them. */
+static const char *const disk_keys[] = { DISK_STATISTICS_KEYS(REG_KEY_PATH) DISK_OTHER_KEYS, NULL };
 
 /* APFS: each container, its volumes, and the chain above it down to the
  * physical store: AppleAPFSMedia (the container's synthesized disk, e.g.
  * disk3), AppleAPFSContainerScheme, the partition IOMedia (disk0s2), its
  * partition scheme, and the whole disk's IOMedia (disk0). */
-static const char *const apfs_keys[] = {
-    "BSD Name", "Whole", "ContainerBlockSize", "Statistics", "Encrypted", "Locked", "Role", NULL,
-};
+static const char *const apfs_keys[] = { APFS_STATISTICS_KEYS(REG_KEY_PATH) APFS_OTHER_KEYS, NULL };
 
 /* GPUs: each IOAccelerator (Apple Silicon's AGXAccelerator, AMD's and
  * Intel's accelerators) and its provider, the PCI device that names a
- * discrete GPU's model and VRAM. PerformanceStatistics keys as the drivers
- * publish them (not documented by Apple; upstream PCP and peers read the
- * same keys); the PCI ids the driver matches say whose GPU it is. */
-static const char *const gpu_keys[] = {
-    "PerformanceStatistics.Device Utilization %", "PerformanceStatistics.GPU Activity(%)",
-    "PerformanceStatistics.Renderer Utilization %", "PerformanceStatistics.Tiler Utilization %",
-    "PerformanceStatistics.vramUsedBytes", "PerformanceStatistics.vramFreeBytes",
-    "PerformanceStatistics.In use system memory", "PerformanceStatistics.Alloc system memory",
-    "VRAM,totalMB", "model", "gpu-core-count", "IOPCIPrimaryMatch", "IOPCIMatch", NULL,
-};
+ * discrete GPU's model and VRAM (gpu_decode.h). */
+static const char *const gpu_keys[] = { GPU_KEYS(REG_KEY_PATH, REG_KEY_PATH, REG_KEY_NONE) GPU_TEXT_KEYS, NULL };
 
 /* The internal battery, as the battery driver publishes it (key names:
  * xnu iokit/IOKit/pwr_mgt/IOPM.h kIOPMPS*, and PowerManagement's
@@ -56,24 +42,16 @@ static const char *const gpu_keys[] = {
  * 26, inside BatteryData from macOS 27, where the AppleSmartBatteryPack
  * entry has the temperature (battery_decode.c). Its serial numbers are not
  * read. */
-#define KEY(field, path) path,
 static const char *const battery_keys[] = {
-    BATTERY_KEYS(KEY, KEY, BATTERY_KEY_NONE) BATTERY_TEXT_KEYS, NULL,
+    BATTERY_KEYS(REG_KEY_PATH, REG_KEY_PATH, REG_KEY_NONE) BATTERY_TEXT_KEYS, NULL,
 };
-static const char *const battery_pack_keys[] = { BATTERY_KEYS(BATTERY_KEY_NONE, BATTERY_KEY_NONE, KEY) NULL };
-#undef KEY
+static const char *const battery_pack_keys[] = { BATTERY_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_KEY_PATH) NULL };
 
 /* The SMC keys of Intel Macs' temperature sensors (their list and meaning:
- * thermal_decode.h), and of the fans on every Mac that has them: FNum
- * (how many), then for fan N: actual, target, minimum and maximum speed,
- * and mode. Four fans: no Mac has more. */
+ * thermal_decode.h), and of the fans on every Mac that has them. */
 #define SMC_KEY_NAME(key, location, role, description) key,
 const char *const plat_smc_temperature_keys[] = { SMC_TEMPERATURE_KEYS(SMC_KEY_NAME) NULL };
-static const char *const smc_fan_keys[] = {
-    "FNum",
-    "F0Ac", "F0Tg", "F0Mn", "F0Mx", "F0Md", "F1Ac", "F1Tg", "F1Mn", "F1Mx", "F1Md",
-    "F2Ac", "F2Tg", "F2Mn", "F2Mx", "F2Md", "F3Ac", "F3Tg", "F3Mn", "F3Mx", "F3Md", NULL,
-};
+static const char *const smc_fan_keys[] = { FAN_COUNT_KEY, FAN_KEYS NULL };
 
 /* Apple Silicon's power manager in the device tree: its DVFS tables
  * ("voltage-statesN" and "voltage-statesN-sram", pairs of little-endian

@@ -233,11 +233,13 @@ sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location 
     return hottest(s, n, 0, (int)loc, out);
 }
 
+#define FAN_KEY_ROW(X, n) { FAN_FIELDS(X, n) },
+static const char *const fan_keys[FAN_MAX_FANS][FAN_NFIELDS] = { FAN_NUMBERS(FAN_KEY_ROW, FAN_KEY_OF) };
+
 int
 fans_decode(const struct plat_reg_set *set, struct fans *out)
 {
-    static const char suffix[FAN_NFIELDS][3] = { "Ac", "Tg", "Mn", "Mx", "Md" };
-    const struct plat_reg_entry *e = reg_entry_named(set, "FNum");
+    const struct plat_reg_entry *e = reg_entry_named(set, FAN_COUNT_KEY);
     double count;
 
     memset(out, 0, sizeof(*out));
@@ -246,14 +248,10 @@ fans_decode(const struct plat_reg_set *set, struct fans *out)
     out->count_known = 1;
     out->count = (unsigned int)count;
     for (unsigned int f = 0; f < out->count; f++)
-        for (int k = 0; k < FAN_NFIELDS; k++) {
-            char key[16];
-
-            snprintf(key, sizeof(key), "F%u%.2s", f, suffix[k]);
-            if ((e = reg_entry_named(set, key)) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
+        for (int k = 0; k < FAN_NFIELDS; k++)
+            if ((e = reg_entry_named(set, fan_keys[f][k])) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
                 isfinite(out->value[f][k]) && out->value[f][k] >= 0)
                 out->have[f] |= 1u << k;
-        }
     return 0;
 }
 

@@ -130,8 +130,20 @@ void sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsign
 int sensors_hottest_role(const struct sensor *s, unsigned int n, enum smc_role role, double *out);
 int sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location loc, double *out);
 
-enum fan_field { FAN_SPEED, FAN_TARGET, FAN_MIN, FAN_MAX, FAN_MODE, FAN_NFIELDS };
-#define FAN_MAX_FANS 4
+/* The fans' SMC keys: FNum (how many), then for fan N "FN" and a suffix
+ * per value: actual, target, minimum and maximum speed, and mode. Four
+ * fans: no Mac has more. FAN_KEYS(X) is X("FNac") for each fan's each key,
+ * the SMC query's keys (registry_queries.c). */
+#define FAN_COUNT_KEY "FNum"
+#define FAN_FIELDS(X, n) X(n, FAN_SPEED, "Ac") X(n, FAN_TARGET, "Tg") X(n, FAN_MIN, "Mn") X(n, FAN_MAX, "Mx") X(n, FAN_MODE, "Md")
+#define FAN_NUMBERS(X, Y) X(Y, 0) X(Y, 1) X(Y, 2) X(Y, 3)
+#define FAN_KEY_OF(n, field, suffix) "F" #n suffix,
+#define FAN_KEYS FAN_NUMBERS(FAN_FIELDS, FAN_KEY_OF)
+
+#define FAN_FIELD_ENUM(n, field, suffix) field,
+enum fan_field { FAN_FIELDS(FAN_FIELD_ENUM, 0) FAN_NFIELDS };
+#define FAN_ONE(X, n) +1
+enum { FAN_MAX_FANS = 0 FAN_NUMBERS(FAN_ONE, 0) };
 struct fans {
     int count_known;
     unsigned int count;                 /* FNum */
