@@ -22,13 +22,27 @@ says how):
   METRIC[INSTANCE] @LABEL VALUE NOTE     a label of the instance (a JSON value)
 
 A folder's pass-through file names the metrics that serve one key of an
-imported entry as it is, for every .expect of the folder, so a key costs
-one line there rather than one in each .expect:
+imported entry as it is, for every .expect that imports the query its rules
+name (the folder's own, and whole/'s, which import every query), so a key
+costs one line there rather than one in each .expect:
 
-  when METRIC VALUE                      the rules below hold where the .expect lists METRIC as VALUE;
-                                         elsewhere those metrics have no value
+  when METRIC VALUE                      the rules below it in the file hold where the .expect lists METRIC as
+                                         VALUE; elsewhere those metrics have no value
   METRIC MATCH KEY                       the value is KEY's number in the first entry the query MATCH
                                          imported from the dump, or none where the dump lacks the key
+  instances MATCH HOW [ARG]              how an entry of MATCH names the instance of the rules below it:
+                                         leaves PREFIX: PREFIX0, PREFIX1, ... for the entries that are no
+                                         imported entry's parent, in id order (GPUs); child KEY: KEY's text in
+                                         its child entry (a disk's driver: the whole disk's IOMedia); above KEY:
+                                         KEY's text in the nearest entry above it, for entries of the class MATCH (an APFS container)
+  METRIC[] MATCH KEY                     for each entry of MATCH that has KEY, the instance it names has KEY's
+                                         number; the .expect's covers check what the others serve
+
+KEY is a query key as the decoders' key lists write it: the rest of the
+line, raw, '.' between a dictionary and a key inside it. For MATCH sysctl
+(a metric without instances), KEY is a sysctl's name and the value is the
+dump's own ("name: value", as macOS's sysctl prints it: a number, else
+text).
 
   real_dumps.py snapshot EXPECT DARWIN_SNAPSHOT OUT   writes the snapshot the imports make
   real_dumps.py check EXPECT SNAPSHOT                 asks pmcd (PMCD_PORT on 127.0.0.1); prints ok/not ok lines
@@ -207,40 +221,127 @@ def snapshot(expect_path, darwin_snapshot, out):
     return status
 
 
-def imported_values(snapshot_path):
-    """Each query's first imported entry's numbers and flags: {match: {key: text}}."""
-    first, values = {}, {}
-    entry = re.compile(r"^ioreg\[(?P<match>[^#\]]+)#(?P<id>[^\]]+)\]\.prop\.(?P<key>\S+) (?P<kind>\S+) (?P<value>.*)$")
+def imported_entries(snapshot_path):
+    """Each query's imported entries in the order imported: {match: {id: entry}}, an entry's
+    "parent" an id or None, "class", "props" {escaped key path: the text of a number or a flag} and
+    "texts" {escaped key path: a string}."""
+    entries = {}
+    line_re = re.compile(r"^ioreg\[(?P<match>[^#\]]+)#(?P<id>[^\]]+)\]\.(?P<what>prop\.(?P<key>\S+) (?P<kind>\S+) |parent |class |)"
+                         r"(?P<value>.*)$")
     with open(snapshot_path) as f:
         for line in f:
-            m = entry.match(line.rstrip("\n"))
-            if not m or first.setdefault(m.group("match"), m.group("id")) != m.group("id"):
+            m = line_re.match(line.rstrip("\n"))
+            if not m:
                 continue
-            if m.group("kind") == "number":
-                values.setdefault(m.group("match"), {})[m.group("key")] = m.group("value")
-            elif m.group("kind") == "bool":
-                values.setdefault(m.group("match"), {})[m.group("key")] = m.group("value")
+            entry = entries.setdefault(m.group("match"), {}).setdefault(int(m.group("id"), 16),
+                                                                        {"parent": None, "class": None, "props": {},
+                                                                         "texts": {}})
+            if m.group("what") == "parent ":
+                entry["parent"] = int(m.group("value"), 16)
+            elif m.group("what") == "class ":
+                entry["class"] = m.group("value")
+            elif m.group("key") and m.group("kind") in ("number", "bool"):
+                entry["props"].setdefault(m.group("key"), m.group("value"))
+            elif m.group("key") and m.group("kind") == "string":
+                entry["texts"].setdefault(m.group("key"), m.group("value"))
+    return entries
+
+
+def key_path(key):
+    """A query key (raw parts joined by '.') as a snapshot writes its path."""
+    return ".".join(importer_module().escape(part) for part in key.split("."))
+
+
+def instance_names(match, entries, how):
+    """{entry id: instance name} as an instances line says (HOW and its ARG)."""
+    kind, _, arg = how.partition(" ")
+    text = key_path(arg)
+    if kind == "leaves":
+        parents = {e["parent"] for e in entries.values()}
+        return {i: f"{arg}{n}" for n, i in enumerate(sorted(i for i in entries if i not in parents))}
+    names = {}
+    for i, e in entries.items():
+        if kind == "child":
+            name = next((c["texts"][text] for c in entries.values() if c["parent"] == i and text in c["texts"]), None)
+        elif kind == "above" and e["class"] == match:
+            name, at, hops = None, e["parent"], 0
+            while name is None and at in entries and hops <= len(entries):
+                name, at, hops = entries[at]["texts"].get(text), entries[at]["parent"], hops + 1
+        elif kind != "above":
+            raise SystemExit(f"instances: no way of naming instances called {kind}")
+        else:
+            continue
+        if name:
+            names[i] = name
+    return names
+
+
+SYSCTL_LINE = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)(?:: | = )(?P<value>.*)$")
+
+
+def sysctl_values(e):
+    """The sysctls of the dumps the .expect imports as sysctl output: {name: number, or "text"}."""
+    values = {}
+    for match, dump, *_ in e.imports:
+        if match != "sysctl":
+            continue
+        with open(dump) as f:
+            for line in f:
+                m = SYSCTL_LINE.match(line.rstrip("\n"))
+                if m and not line.startswith("#"):
+                    v = m.group("value").strip()
+                    values.setdefault(m.group("name"), v if re.fullmatch(r"-?[0-9]+", v) else f'"{v}"')
     return values
 
 
+def rules_for(e):
+    """The lines of every folder's pass-through file whose rules name a query this .expect imports,
+    each as (file, words)."""
+    imported = {match for match, *_ in e.imports}
+    out = []
+    for folder in sorted(os.listdir(EXPECTS)):
+        rules = os.path.join(EXPECTS, folder, "pass-through")
+        if not os.path.exists(rules):
+            continue
+        with open(rules) as f:
+            for line in f:
+                words = line.split(None, 3 if line.startswith("instances ") else 2)
+                if words and not words[0].startswith("#") and (words[0] == "when" or words[1] in imported):
+                    out.append((rules, [w.strip() for w in words]))
+    return out
+
+
 def pass_through(e, snapshot_path):
-    """The folder's pass-through rules as (metric, None, value, note) for this .expect."""
-    rules = os.path.join(os.path.dirname(os.path.abspath(e.path)), "pass-through")
-    if not os.path.exists(rules):
-        return []
-    imported, out, when = imported_values(snapshot_path), [], True
+    """The pass-through rules as (metric, instance, value, note) for this .expect."""
+    entries, out = imported_entries(snapshot_path), []
     listed = {(metric, inst or ""): value for metric, inst, value, _ in e.values}
-    with open(rules) as f:
-        for line in f:
-            words = line.split()
-            if not words or words[0].startswith("#"):
-                continue
-            if words[0] == "when":
-                when = listed.get((words[1], "")) == words[2]
-                continue
-            metric, match, key = words
-            value = imported.get(match, {}).get(key, "-") if when else "-"
-            out.append((metric, None, value, f"{match} {key}" + ("" if when else f" (pass-through: not where {rules})")))
+    when, naming, file = True, {}, None
+    for rules, words in rules_for(e):
+        if rules != file:
+            when, naming, file = True, {}, rules
+        if words[0] == "when":
+            when = listed.get((words[1], "")) == words[2].split()[0]
+            continue
+        if words[0] == "instances":
+            naming[words[1]] = " ".join(words[2:])
+            continue
+        metric, match, key = words
+        path = key_path(key)
+        note = f"{match} {key}" + ("" if when else f" (pass-through: not where {rules})")
+        found = entries.get(match, {})
+        if match == "sysctl":
+            out.append((metric, None, sysctl_values(e).get(key, "-") if when else "-", note))
+            continue
+        if not metric.endswith("[]"):
+            first = found[next(iter(found))]["props"] if found else {}
+            out.append((metric, None, first.get(path, "-") if when else "-", note))
+            continue
+        metric = metric[:-2]
+        if match not in naming:
+            raise SystemExit(f"{rules}: {metric}[] {match}: no instances line for {match} above it")
+        for i, name in sorted(instance_names(match, found, naming[match]).items()):
+            if path in found[i]["props"]:
+                out.append((metric, name, found[i]["props"][path] if when else "-", note))
     return out
 
 
@@ -291,9 +392,12 @@ def agrees(expected, got):
 def check(expect_path, snapshot_path):
     e = Expect(expect_path)
     ruled = pass_through(e, snapshot_path)
-    for metric, _, _, _ in ruled:
+    for metric, inst, _, _ in ruled:
         if any(m == metric for m, *_ in e.values):
             print(f"not ok - {os.path.basename(expect_path)}: {metric} is listed and also a pass-through rule")
+            return 1
+        if sum(1 for m, i, *_ in ruled if (m, i) == (metric, inst)) > 1:
+            print(f"not ok - {os.path.basename(expect_path)}: {metric}[{inst}] is named by two entries: list it")
             return 1
     e.values += ruled
     name = os.path.basename(expect_path)
