@@ -2,7 +2,7 @@
 # The worked examples of docs/adding-a-metric-family.md, followed as
 # written: apply its two patches to a copy of the tree, count the files each
 # edits by hand, run its commands, fetch the new metrics from the replayed
-# fixture with the values the doc gives, and replay a real battery dump
+# fixture with the values the doc gives, and replay a real GPU dump
 # through pmcd with the new pass-through rule (the corpus beside the
 # project: skipped visibly without it, a failure where CI requires it).
 #
@@ -53,18 +53,18 @@ bash -euo pipefail "$work/commands.sh"
 module=build/pmda_darwin.so
 [ -e "$module" ] || module=build/pmda_darwin.dylib
 fetched=$(PMDA_DARWIN_SNAPSHOT=tests/fixtures/apple-silicon.snapshot \
-    pminfo -L -K clear -K "add,78,$module,darwin_init" -n pmns/root -f ipc.socket.buffer_bytes power.battery.critical \
-    2>/dev/null | awk '/^[a-z]/ {m = $1} $1 == "value" {print m, $2}')
+    pminfo -L -K clear -K "add,78,$module,darwin_init" -n pmns/root -f ipc.socket.buffer_bytes gpu.recovery_count \
+    2>/dev/null | awk '/^[a-z]/ {m = $1} NF > 1 && $(NF - 1) == "value" {print m, $NF}')
 echo "from the fixture: ${fetched:-nothing}"
 [ "$fetched" = "ipc.socket.buffer_bytes 5000
-power.battery.critical 0" ]
+gpu.recovery_count 0" ]
 # The generated files gained the new names and keys.
 grep -q 'sysctl.kern.ipc.sbmb_cnt' docs/snapshot-format.md || { echo "docs/snapshot-format.md lacks the new key" >&2; exit 1; }
-grep -q 'AtCriticalLevel' docs/registry-keys.md || { echo "docs/registry-keys.md lacks the new key" >&2; exit 1; }
-grep -q 'critical *DARWIN:122:8' pmns/pmns || { echo "pmns/pmns lacks power.battery.critical" >&2; exit 1; }
+grep -q 'recoveryCount' docs/registry-keys.md || { echo "docs/registry-keys.md lacks the new key" >&2; exit 1; }
+grep -q 'recovery_count *DARWIN:120:7' pmns/pmns || { echo "pmns/pmns lacks gpu.recovery_count" >&2; exit 1; }
 
 # A real dump through pmcd: the rule gives the dump's own value, and the
 # check fails for a served value no line or rule covers.
-tests/integration/real.sh "$module" build/darwin-snapshot . "$work/real" battery/sik-macbookair-m2-macos27-charging |
-    tee "$work/real.log" | grep -E 'critical|passed'
-grep -q '^ok - .*power.battery.critical is 0 (AppleSmartBattery AtCriticalLevel)' "$work/real.log"
+tests/integration/real.sh "$module" build/darwin-snapshot . "$work/real" gpu/m1pro-or-max-macos12.6-stats1094 |
+    tee "$work/real.log" | grep -E 'recovery|passed'
+grep -q '^ok - .*gpu.recovery_count\[gpu0\] is 0 (IOAccelerator PerformanceStatistics.recoveryCount)' "$work/real.log"

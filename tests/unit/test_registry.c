@@ -1,7 +1,7 @@
 /*
  * The IORegistry seam's portable half: key-path escaping, the entry
  * builder both sources use, property values in their snapshot text form,
- * the CPU cluster-type decoder, and registry entries replayed from a
+ * the CPU cluster-type decoder, the decoders' key lists' reader, and registry entries replayed from a
  * snapshot (including version 1's cluster-type keys and a malformed value).
  */
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include "platform.h"
 #include "replay.h"
 #include "registry_decode.h"
+#include "registry_key_list.h"
 #include "registry_set.h"
 #include "registry_codec.h"
 #include "writer.h"
@@ -299,6 +300,47 @@ a_malformed_registry_value_is_named_with_its_line(void **state)
     p.close(p.ctx);
 }
 
+/* A decoder's key list (registry_key_list.h): each field from the first
+ * of its places that holds a number or a flag, a key with characters a
+ * path escapes found by its raw form, a field already read left as it is. */
+static void
+a_key_list_reads_each_field_at_its_first_place(void **state)
+{
+    enum { BYTES, FLAG, TEXT };
+    static const struct reg_place places[] = {
+        { BYTES, "Statistics.Bytes (Read)" }, { BYTES, "Other" }, { FLAG, "Missing" }, { FLAG, "Flag" },
+        { TEXT, "Text" },
+    };
+    struct reg_builder b = { 0 };
+    struct plat_reg_set set;
+    char path[64];
+    uint64_t value[3] = { 0 };
+    unsigned int have = 0;
+    int len;
+
+    (void)state;
+    len = reg_path_append(path, sizeof(path), 0, "Statistics", strlen("Statistics"));
+    assert_true(len > 0);
+    assert_true(reg_path_append(path, sizeof(path), (size_t)len, "Bytes (Read)", strlen("Bytes (Read)")) > 0);
+    assert_int_equal(reg_builder_entry(&b, 1, 0, "driver", "IOBlockStorageDriver"), 0);
+    assert_int_equal(reg_builder_number(&b, path, 7), 0);
+    assert_int_equal(reg_builder_number(&b, "Other", 9), 0);
+    assert_int_equal(reg_builder_bool(&b, "Flag", 1), 0);
+    assert_int_equal(reg_builder_string(&b, "Text", "not a number"), 0);
+    reg_builder_finish(&b, &set);
+
+    reg_read_places(&set.entry[0], places, REG_NPLACES(places), &have, value);
+    assert_int_equal(have, 1u << BYTES | 1u << FLAG);
+    assert_int_equal(value[BYTES], 7);
+    assert_int_equal(value[FLAG], 1);
+    assert_true(reg_places_wanted(places, REG_NPLACES(places), have));    /* the text gave no number */
+
+    value[BYTES] = 42;
+    reg_read_places(&set.entry[0], places, REG_NPLACES(places), &have, value);
+    assert_int_equal(value[BYTES], 42);
+    reg_builder_free(&b);
+}
+
 int
 main(void)
 {
@@ -308,6 +350,7 @@ main(void)
         cmocka_unit_test(the_builder_has_bounds),
         cmocka_unit_test(values_round_trip_through_their_text),
         cmocka_unit_test(cluster_types_of_numbered_cpus),
+        cmocka_unit_test(a_key_list_reads_each_field_at_its_first_place),
         cmocka_unit_test(registry_entries_replay_and_come_and_go),
         cmocka_unit_test(replay_answers_only_the_keys_a_query_asks_for),
         cmocka_unit_test(a_malformed_registry_value_is_named_with_its_line),
