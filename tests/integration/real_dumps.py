@@ -255,22 +255,19 @@ def key_path(key):
 def instance_names(match, entries, how):
     """{entry id: instance name} as an instances line says (HOW and its ARG)."""
     kind, _, arg = how.partition(" ")
-    text = key_path(arg)
     if kind == "leaves":
         parents = {e["parent"] for e in entries.values()}
         return {i: f"{arg}{n}" for n, i in enumerate(sorted(i for i in entries if i not in parents))}
-    names = {}
+    if kind not in ("child", "above"):
+        raise SystemExit(f"instances {match}: no way of naming instances called {kind}")
+    text, names = key_path(arg), {}
     for i, e in entries.items():
         if kind == "child":
             name = next((c["texts"][text] for c in entries.values() if c["parent"] == i and text in c["texts"]), None)
-        elif kind == "above" and e["class"] == match:
-            name, at, hops = None, e["parent"], 0
-            while name is None and at in entries and hops <= len(entries):
-                name, at, hops = entries[at]["texts"].get(text), entries[at]["parent"], hops + 1
-        elif kind != "above":
-            raise SystemExit(f"instances: no way of naming instances called {kind}")
         else:
-            continue
+            name, at, hops = None, e["parent"] if e["class"] == match else None, 0
+            while name is None and at in entries and hops <= len(entries):     # a cycle in bad data ends
+                name, at, hops = entries[at]["texts"].get(text), entries[at]["parent"], hops + 1
         if name:
             names[i] = name
     return names
@@ -313,7 +310,7 @@ def rules_for(e):
 
 def pass_through(e, snapshot_path):
     """The pass-through rules as (metric, instance, value, note) for this .expect."""
-    entries, out = imported_entries(snapshot_path), []
+    entries, sysctls, out = imported_entries(snapshot_path), sysctl_values(e), []
     listed = {(metric, inst or ""): value for metric, inst, value, _ in e.values}
     when, naming, file = True, {}, None
     for rules, words in rules_for(e):
@@ -330,7 +327,7 @@ def pass_through(e, snapshot_path):
         note = f"{match} {key}" + ("" if when else f" (pass-through: not where {rules})")
         found = entries.get(match, {})
         if match == "sysctl":
-            out.append((metric, None, sysctl_values(e).get(key, "-") if when else "-", note))
+            out.append((metric, None, sysctls.get(key, "-") if when else "-", note))
             continue
         if not metric.endswith("[]"):
             first = found[next(iter(found))]["props"] if found else {}
