@@ -75,6 +75,8 @@ name_taken(const char *name, const void *items, size_t stride, unsigned int n)
 
 /* ---- disks ---------------------------------------------------------------- */
 
+_Static_assert(REG_DISK_NSTATS <= 32 && REG_APFS_NSTATS <= 32, "every statistic has a bit of have");
+
 static const struct reg_place disk_places[] = { DISK_STATISTICS_KEYS(REG_PLACE) };
 
 /* The nearest of e and the entries above it (at most the set's size: a
