@@ -5,7 +5,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "metric_units.h"
 #include "cpu_counters.h"
 #include "cpu_linux.h"

@@ -1,10 +1,10 @@
 /*
  * The system agent: its collectors, help text and name. Adding a metric
- * collector means adding it here (docs/adding-a-metric-family.md).
+ * collector means adding it here (docs/adding-a-collector.md).
  */
 #include "agent.h"
 #include "collector.h"
-#include "families.h"
+#include "collectors.h"
 
 static const struct collector *const darwin_collectors[] = {
     &hinv_collector,

@@ -21,7 +21,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "instance_names.h"
 #include "energy_decode.h"
 #include "pstate.h"

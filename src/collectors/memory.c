@@ -7,7 +7,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "metric_units.h"
 #include "convert.h"
 #include "hinv.h"

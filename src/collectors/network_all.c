@@ -8,7 +8,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "metric_units.h"
 #include "delta_sum.h"
 #include "netif.h"

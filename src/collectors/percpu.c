@@ -11,7 +11,7 @@
 #include "collector.h"
 #include "metric_ids.h"
 #include "instance_names.h"
-#include "families.h"
+#include "collectors.h"
 #include "metric_units.h"
 #include "cpu_counters.h"
 #include "cpu_linux.h"

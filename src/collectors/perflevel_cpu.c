@@ -10,7 +10,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "metric_units.h"
 #include "cpu_counters.h"
 #include "delta_sum.h"

@@ -20,7 +20,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "instance_names.h"
 #include "metric_units.h"
 #include "pstate.h"

@@ -15,7 +15,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "families.h"
+#include "collectors.h"
 #include "metric_units.h"
 #include "convert.h"
 #include "tcpconn.h"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The worked examples of docs/adding-a-metric-family.md, followed as
+# The worked examples of docs/adding-a-collector.md, followed as
 # written: apply its two patches to a copy of the tree, count the files each
 # edits by hand, run its commands, fetch the new metrics from the replayed
 # fixture with the values the doc gives, and replay a real GPU dump
@@ -10,7 +10,7 @@
 set -euo pipefail
 src=$1
 work=$2
-doc=$src/docs/adding-a-metric-family.md
+doc=$src/docs/adding-a-collector.md
 
 # The fenced block after a marker comment in the doc.
 block() {

@@ -4,7 +4,7 @@
 #include "day_requests.h"
 #include "collector.h"
 #include "dbl.h"
-#include "families.h"
+#include "collectors.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,10 +1,9 @@
 /*
- * The system agent's metric families, for the agent's list
- * (darwin_agent.c) and for a family that reads another's data (its
- * depends).
+ * The system agent's collectors, for the agent's list (darwin_agent.c)
+ * and for a collector that reads another's data (its depends).
  */
-#ifndef PMDA_DARWIN_FAMILIES_H
-#define PMDA_DARWIN_FAMILIES_H
+#ifndef PMDA_DARWIN_COLLECTORS_H
+#define PMDA_DARWIN_COLLECTORS_H
 
 #include "collector.h"
 
