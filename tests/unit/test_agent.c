@@ -145,6 +145,25 @@ a_missing_host_fact_fails_only_what_needs_it(void **state)
     assert_int_equal(harness_u32("kernel.all.hz"), 100);
 }
 
+/* A source without hw.pagesize: every count of pages in KB fails with the
+ * page size's own error, bound or derived alike, and the counts of pages
+ * keep their values. */
+static void
+a_missing_page_size_fails_every_page_count_in_kb_alike(void **state)
+{
+    pmAtomValue v[1];
+    int missing;
+
+    (void)state;
+    fake.host.page_status = -ENOENT;
+    missing = harness_fetch("hinv.pagesize", PM_TYPE_U64, v, 1, NULL);
+    assert_true(missing < 0);
+    assert_int_equal(harness_fetch("mem.util.used", PM_TYPE_U64, v, 1, NULL), missing);
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), missing);
+    assert_int_equal(harness_fetch("mem.util.wired", PM_TYPE_U64, v, 1, NULL), missing);
+    assert_int_equal(harness_fetch("mem.pages.freemem", PM_TYPE_U32, v, 1, NULL), 1);
+}
+
 static void
 instance_requests_do_not_flip_a_failing_familys_log(void **state)
 {
@@ -242,6 +261,7 @@ main(void)
         HARNESS_TEST(each_cluster_once_per_fetch),
         HARNESS_TEST(an_instance_request_refreshes_only_the_owner),
         HARNESS_TEST(a_failing_source_fails_only_its_cluster),
+        HARNESS_TEST(a_missing_page_size_fails_every_page_count_in_kb_alike),
         HARNESS_TEST(a_failing_dependency_fails_its_dependants),
         HARNESS_TEST(a_missing_host_fact_fails_only_what_needs_it),
         HARNESS_TEST(instance_requests_do_not_flip_a_failing_familys_log),
