@@ -253,6 +253,65 @@ domain_and_indom_labels(void **state)
     pmFreeLabelSets(ls, 1);
 }
 
+/* An agent whose one collector keeps no state (state_size 0), with rows of
+ * no indom, as the proc agent's proc.control.* switches are served: the
+ * core hands it no state, and serves its rows all the same, derived or
+ * fetched. (It owns an indom its rows do not use: pmdaInit refuses an
+ * agent with none.) */
+static int
+served(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)state;
+    (void)entry;
+    (void)inst;
+    atom->ul = row->item;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+fetched(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    return served(state, NULL, row, inst, atom);
+}
+
+static const struct metric_row stateless_rows[] = {
+    { "stateless.derived", 0, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0),
+      .derive = served },
+    { "stateless.fetched", 0, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+};
+static const struct indom_def unused_indom = { .serial = 0, .label_name = "unused" };
+static const struct collector stateless_collector = {
+    .name = "stateless", .rows = stateless_rows, .nrows = sizeof(stateless_rows) / sizeof(stateless_rows[0]),
+    .indom = &unused_indom, .fetch = fetched,
+};
+static const struct collector *const stateless_collectors[] = { &stateless_collector };
+static const struct agent_desc stateless_agent = {
+    .name = "stateless", .collectors = stateless_collectors, .ncollectors = 1, .help_source = "",
+};
+
+static int
+stateless_setup(void **state)
+{
+    harness_agent = &stateless_agent;
+    return harness_setup(state);
+}
+
+static int
+stateless_teardown(void **state)
+{
+    harness_teardown(state);
+    harness_agent = &darwin_agent;
+    return 0;
+}
+
+static void
+a_collector_without_state_serves_its_rows(void **state)
+{
+    (void)state;
+    for (unsigned int r = 0; r < stateless_collector.nrows; r++)
+        assert_int_equal(harness_u32(stateless_rows[r].name), stateless_rows[r].item);
+}
+
 int
 main(void)
 {
@@ -268,6 +327,8 @@ main(void)
         HARNESS_TEST(unknown_pmids_and_stores_are_refused),
         HARNESS_TEST(help_text_for_metrics_and_indoms),
         HARNESS_TEST(domain_and_indom_labels),
+        cmocka_unit_test_setup_teardown(a_collector_without_state_serves_its_rows, stateless_setup,
+                                        stateless_teardown),
     };
     pmSetProgname("test_agent");
     return cmocka_run_group_tests(tests, NULL, NULL);
