@@ -44,7 +44,9 @@ enum {
 struct memory_state {
     struct plat_memory mem;
     uint64_t page_size, memsize;
-    int page_status, memsize_status;
+    int memsize_status;
+    int pages_status;               /* why there is no count of pages in KB this round (vm_status's error,
+                                     * then the page size's), or 0 */
     unsigned int logged_failures;
 };
 
@@ -53,7 +55,7 @@ struct memory_state {
 #define VMSTAT(name, item, type, sem, ...) { name, CLUSTER_VMSTAT, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define VM(member, kind) FIELD_OF(struct memory_state, mem.vm.member, mem.vm_status, kind)
 #define PAGES(member) \
-    FIELD_SCALED_OF(struct memory_state, mem.vm.member, offsetof(struct memory_state, mem.vm_status), page_size)
+    FIELD_SCALED_OF(struct memory_state, mem.vm.member, offsetof(struct memory_state, pages_status), page_size)
 #define SWAP(member) FIELD_OF(struct memory_state, mem.swap.member, mem.swap_status, FIELD_BYTES_KB)
 #define COMPRESSOR(which) \
     FIELD_OF(struct memory_state, mem.compressor[which], mem.compressor_status[which], FIELD_PLAIN)
@@ -90,20 +92,11 @@ no_high_memory(const void *state, const void *entry, const struct metric_row *ro
     return PMDA_FETCH_STATIC;
 }
 
-/* Why there is no page count this round (vm_status, then the page size), or 0. */
-static int
-pages_status(const struct memory_state *s)
-{
-    if (s->mem.vm_status < 0)
-        return collector_error(s->mem.vm_status);
-    return s->page_status < 0 ? s->page_status : 0;
-}
-
 /* A count of pages in KB, or why there is none. */
 static int
 pages_kb(const struct memory_state *s, uint64_t pages, pmAtomValue *atom)
 {
-    int sts = pages_status(s);
+    int sts = s->pages_status;
 
     if (sts < 0)
         return sts;
@@ -150,7 +143,7 @@ available_kb(const void *state, const void *entry, const struct metric_row *row,
              pmAtomValue *atom)
 {
     const struct memory_state *s = state;
-    int sts = pages_status(s);
+    int sts = s->pages_status;
 
     (void)entry;
     (void)row;
@@ -167,7 +160,7 @@ compression_ratio(const void *state, const void *entry, const struct metric_row 
                   pmAtomValue *atom)
 {
     const struct memory_state *s = state;
-    int sts = pages_status(s);
+    int sts = s->pages_status;
 
     (void)entry;
     (void)row;
@@ -290,14 +283,13 @@ memory_refresh(void *state, struct refresh_call *call)
     const struct plat_memory *mem = &s->mem;
     const struct platform *p = call->p;
     unsigned int failures = 0;
-    int sts;
+    int sts, page_status = hinv_page_size(call->depends[0], &s->page_size);
 
-    if ((s->page_status = hinv_page_size(call->depends[0], &s->page_size)) < 0)
-        s->page_size = 0;       /* page counts then have no value (FIELD_SCALED_KB) */
     s->memsize_status = hinv_memsize(call->depends[0], &s->memsize);
     memset(&s->mem, 0, sizeof(s->mem));
     if ((sts = p->memory(p->ctx, &s->mem)) < 0)
         return collector_error(sts);
+    s->pages_status = mem->vm_status < 0 ? collector_error(mem->vm_status) : page_status;
     failures |= (mem->vm_status < 0) << 0;
     failures |= (mem->swap_status < 0) << 1;
     for (int i = 0; i < PLAT_COMP_NSTATS; i++)

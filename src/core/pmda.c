@@ -211,8 +211,8 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
         return collector_error(agent.outcomes[b->collector].status);
     c = agent.desc->collectors[b->collector];
     state = agent.states[b->collector];
-    entry = b->indom != NULL ? collector_entry(b->indom, state, inst) : state;
-    if (entry == NULL)
+    entry = state;          /* NULL for a collector that keeps no state */
+    if (b->indom != NULL && (entry = collector_entry(b->indom, state, inst)) == NULL)
         return PM_ERR_INST;
     if (b->row->derive != NULL)
         sts = b->row->derive(state, entry, b->row, inst, atom);

@@ -145,6 +145,25 @@ a_missing_host_fact_fails_only_what_needs_it(void **state)
     assert_int_equal(harness_u32("kernel.all.hz"), 100);
 }
 
+/* A source without hw.pagesize: every count of pages in KB fails with the
+ * page size's own error, bound or derived alike, and the counts of pages
+ * keep their values. */
+static void
+a_missing_page_size_fails_every_page_count_in_kb_alike(void **state)
+{
+    pmAtomValue v[1];
+    int missing;
+
+    (void)state;
+    fake.host.page_status = -ENOENT;
+    missing = harness_fetch("hinv.pagesize", PM_TYPE_U64, v, 1, NULL);
+    assert_true(missing < 0);
+    assert_int_equal(harness_fetch("mem.util.used", PM_TYPE_U64, v, 1, NULL), missing);
+    assert_int_equal(harness_fetch("mem.freemem", PM_TYPE_U64, v, 1, NULL), missing);
+    assert_int_equal(harness_fetch("mem.util.wired", PM_TYPE_U64, v, 1, NULL), missing);
+    assert_int_equal(harness_fetch("mem.pages.freemem", PM_TYPE_U32, v, 1, NULL), 1);
+}
+
 static void
 instance_requests_do_not_flip_a_failing_familys_log(void **state)
 {
@@ -234,6 +253,65 @@ domain_and_indom_labels(void **state)
     pmFreeLabelSets(ls, 1);
 }
 
+/* An agent whose one collector keeps no state (state_size 0), with rows of
+ * no indom, as the proc agent's proc.control.* switches are served: the
+ * core hands it no state, and serves its rows all the same, derived or
+ * fetched. (It owns an indom its rows do not use: pmdaInit refuses an
+ * agent with none.) */
+static int
+served(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    (void)state;
+    (void)entry;
+    (void)inst;
+    atom->ul = row->item;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+fetched(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+{
+    return served(state, NULL, row, inst, atom);
+}
+
+static const struct metric_row stateless_rows[] = {
+    { "stateless.derived", 0, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0),
+      .derive = served },
+    { "stateless.fetched", 0, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+};
+static const struct indom_def unused_indom = { .serial = 0, .label_name = "unused" };
+static const struct collector stateless_collector = {
+    .name = "stateless", .rows = stateless_rows, .nrows = sizeof(stateless_rows) / sizeof(stateless_rows[0]),
+    .indom = &unused_indom, .fetch = fetched,
+};
+static const struct collector *const stateless_collectors[] = { &stateless_collector };
+static const struct agent_desc stateless_agent = {
+    .name = "stateless", .collectors = stateless_collectors, .ncollectors = 1, .help_source = "",
+};
+
+static int
+stateless_setup(void **state)
+{
+    harness_agent = &stateless_agent;
+    return harness_setup(state);
+}
+
+static int
+stateless_teardown(void **state)
+{
+    harness_teardown(state);
+    harness_agent = &darwin_agent;
+    return 0;
+}
+
+static void
+a_collector_without_state_serves_its_rows(void **state)
+{
+    (void)state;
+    for (unsigned int r = 0; r < stateless_collector.nrows; r++)
+        assert_int_equal(harness_u32(stateless_rows[r].name), stateless_rows[r].item);
+}
+
 int
 main(void)
 {
@@ -242,12 +320,15 @@ main(void)
         HARNESS_TEST(each_cluster_once_per_fetch),
         HARNESS_TEST(an_instance_request_refreshes_only_the_owner),
         HARNESS_TEST(a_failing_source_fails_only_its_cluster),
+        HARNESS_TEST(a_missing_page_size_fails_every_page_count_in_kb_alike),
         HARNESS_TEST(a_failing_dependency_fails_its_dependants),
         HARNESS_TEST(a_missing_host_fact_fails_only_what_needs_it),
         HARNESS_TEST(instance_requests_do_not_flip_a_failing_familys_log),
         HARNESS_TEST(unknown_pmids_and_stores_are_refused),
         HARNESS_TEST(help_text_for_metrics_and_indoms),
         HARNESS_TEST(domain_and_indom_labels),
+        cmocka_unit_test_setup_teardown(a_collector_without_state_serves_its_rows, stateless_setup,
+                                        stateless_teardown),
     };
     pmSetProgname("test_agent");
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -158,6 +158,33 @@ failure_said_twice(const char *agent, unsigned int from, unsigned int to, char *
     return 0;
 }
 
+/* pmcd asks a value of each instance an indom lists, and only of those:
+ * after a fetch of every metric, how many of them answer PM_ERR_INST
+ * ("Unknown or illegal instance identifier" in pminfo), asked as pmdaFetch
+ * asks them. */
+static unsigned int
+listed_instances_unknown(void)
+{
+    pmdaExt *ext = harness_ext();
+    unsigned int unknown = 0;
+
+    requests_fetch(&harness_dp, pmids, nmetrics, NULL, 0);
+    for (int m = 0; m < ext->e_nmetrics; m++) {
+        pmdaMetric *metric = &ext->e_metrics[m];
+
+        for (int k = 0; k < ext->e_nindoms; k++) {
+            const pmdaIndom *t = &ext->e_indoms[k];
+
+            for (int i = 0; t->it_indom == metric->m_desc.indom && i < t->it_numinst; i++) {
+                pmAtomValue atom;
+
+                unknown += ext->e_fetchCallBack(metric, (unsigned int)t->it_set[i].i_inst, &atom) == PM_ERR_INST;
+            }
+        }
+    }
+    return unknown;
+}
+
 static int
 same(const struct outcome *a, const struct outcome *b)
 {
@@ -175,6 +202,7 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
     int first = from_start ? 0 : HEALTHY_ROUNDS, fault_ends = first + FAULTY_ROUNDS;
     char name[128], family[64];
     int r = 0, twice;
+    unsigned int unknown = 0;
 
     snprintf(name, sizeof(name), "%s %s, %s %s%s", c->desc->name, c->fixture,
              fault_target_name(target, (char[96]){ 0 }, 96),
@@ -199,6 +227,8 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
         requests_round(&harness_dp, pmids, nmetrics, now, with_instances);
         lines[r] = harness_log_lines("");
     }
+    unknown = listed_instances_unknown();
+    lines[fault_ends - 1] = harness_log_lines("");
     faulty.target = -1;
     for (unsigned int m = 0; m < nmetrics; m++)         /* the last faulty round's answers */
         if (!fed[m][target] && !same(&now[m], &healthy[m]))
@@ -215,6 +245,8 @@ run(const struct agent_case *c, unsigned int target, int err, int from_start)
 
     if (flood > 0)
         failure("%s: %u pmdaFetch lines in the log", name, flood);
+    if (unknown > 0)
+        failure("%s: %u values of instances their indom lists answer PM_ERR_INST", name, unknown);
     limit = (unsigned int)c->desc->ncollectors;
     if (lines[first] - before > limit || lines[fault_ends] - lines[fault_ends - 1] > limit)
         failure("%s: more log lines than families when the fault came or went", name);

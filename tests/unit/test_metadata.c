@@ -463,6 +463,109 @@ bound_rows_fit_their_type(void **state)
     assert_int_equal(for_each_row(check_binding, NULL), 0);
 }
 
+/* The indom_def of serial among c's, or NULL when c does not own it. */
+static const struct indom_def *
+owned(const struct collector *c, unsigned int serial)
+{
+    for (unsigned int k = 0; k < collector_nindoms(c); k++)
+        if (c->indom[k].serial == serial)
+            return &c->indom[k];
+    return NULL;
+}
+
+/* Whether the member at offset, size bytes wide, lies in a struct of
+ * struct_size bytes; says so of row when it does not. */
+static int
+outside(const struct collector *c, const struct metric_row *row, const char *what, unsigned int offset,
+        unsigned int size, size_t struct_size)
+{
+    if ((size_t)offset + size <= struct_size)
+        return 0;
+    fprintf(stderr, "%s (%s): its %s at %u (%u bytes) is outside the %zu bytes it is read from\n", row->name,
+            c->name, what, offset, size, struct_size);
+    return 1;
+}
+
+/* The core reads a bound row in the struct collector_entry finds: an
+ * instance's entry of a domain its collector owns with a table, or the
+ * collector's state for a row with no indom. A binding, its status and its
+ * unit's size lie inside that struct; a row whose indom another collector
+ * owns, or whose domain has no table, cannot be bound (the core would read
+ * the collector's state at an entry's offsets). Rows of a domain whose
+ * entries a function finds are not checked (their size is not known here),
+ * nor rows the collector's fetch serves (FIELD_WRAP32, or a domain with
+ * neither a table nor an entry function). */
+static int
+check_bound_offsets(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    const struct field *f = &row->field;
+    const struct indom_def *def = row->indom == COLLECTOR_NO_INDOM ? NULL : owned(c, row->indom);
+    size_t size = c->state_size;
+    int failures = 0;
+
+    (void)arg;
+    if (f->kind == FIELD_NONE || f->kind == FIELD_WRAP32)
+        return 0;
+    if (row->indom != COLLECTOR_NO_INDOM && def == NULL) {
+        fprintf(stderr, "%s (%s): bound, in indom %u, which its collector does not own\n", row->name, c->name,
+                row->indom);
+        return 1;
+    }
+    if (def != NULL && !collector_has_entries(def)) {
+        if (c->fetch != NULL)
+            return 0;                   /* the collector's fetch reads it */
+        fprintf(stderr, "%s (%s): bound in indom %u, which has no table, and no fetch reads it\n", row->name,
+                c->name, row->indom);
+        return 1;
+    }
+    if (def != NULL && def->table.size == 0)
+        return 0;
+    if (def != NULL)
+        size = def->table.size;
+    failures += outside(c, row, "field", f->offset, f->kind == FIELD_TEXT ? 1 : f->size, size);
+    if (f->status != FIELD_NO_STATUS)
+        failures += outside(c, row, "status", f->status, sizeof(int), size);
+    if (f->kind == FIELD_SCALED_KB)
+        failures += outside(c, row, "unit's size", f->arg, f->arg_size, size);
+    return failures;
+}
+
+static void
+bound_rows_read_inside_their_entry(void **state)
+{
+    (void)state;
+    assert_int_equal(for_each_row(check_bound_offsets, NULL), 0);
+}
+
+/* An indom's instance table lies in its collector's state: the count and
+ * the array (or the pointer to it) inside the state, the instance inside
+ * an entry. */
+static void
+instance_tables_lie_in_their_state(void **state)
+{
+    int failures = 0;
+
+    (void)state;
+    for (unsigned int i = 0; i < agent_ncollectors; i++) {
+        const struct collector *c = agent_collectors[i];
+
+        for (unsigned int k = 0; k < collector_nindoms(c); k++) {
+            const struct instance_table *t = &c->indom[k].table;
+
+            if (t->size == 0)
+                continue;
+            if ((size_t)t->count + sizeof(unsigned int) > c->state_size ||
+                (size_t)t->entries + (t->pointer ? sizeof(void *) : t->size) > c->state_size ||
+                (size_t)t->inst + sizeof(int) > t->size) {
+                fprintf(stderr, "%s: the table of indom %u is outside its %zu-byte state\n", c->name,
+                        c->indom[k].serial, c->state_size);
+                failures++;
+            }
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
 static int
 system_agent(void **state)
 {
@@ -491,6 +594,8 @@ main(void)
         cmocka_unit_test(upstream_names_pmids_and_metadata_match),
         cmocka_unit_test(at_least_the_upstream_metrics_are_served),
         cmocka_unit_test(bound_rows_fit_their_type),
+        cmocka_unit_test(bound_rows_read_inside_their_entry),
+        cmocka_unit_test(instance_tables_lie_in_their_state),
     };
     int failures = cmocka_run_group_tests_name("system agent (domain 78)", tests, system_agent, NULL);
 
