@@ -1,5 +1,5 @@
 /*
- * The processes family's values that no one field gives (rows in
+ * The processes collector's values that no one field gives (rows in
  * proc_processes.c): times from Mach time or a thread's own, counts that
  * only some kernels keep, and differences of two counts.
  */

@@ -1,5 +1,5 @@
 /*
- * Cluster 102 of the processes family: names that PCP's Linux proc agent
+ * Cluster 102 of the processes collector: names that PCP's Linux proc agent
  * serves and PCP's own process tools (pcp ps, pcp pidstat, pcp atop)
  * require before they print anything, each with Linux's type and units and
  * the macOS quantity it means, or no value where macOS keeps none (rows in

@@ -1,5 +1,5 @@
 /*
- * The processes family: every per-process metric of the proc agent, over
+ * The processes collector: every per-process metric of the proc agent, over
  * the process table (its instances are processes, or threads on request):
  * upstream darwin_proc's clusters 1 to 8, and the new 100 to 102. Each row
  * says where its value is (a field of the instance's struct proc_entry, or

@@ -69,7 +69,7 @@ enum proc_runq {
     PROC_RUNQ_UNKNOWN, PROC_RUNQ_COUNTS
 };
 
-/* The table: the processes family's state. Only proc_table.c writes its
+/* The table: the processes collector's state. Only proc_table.c writes its
  * members; rows bind nprocs and runq. */
 struct proc_table {
     unsigned int needs;

@@ -1,5 +1,5 @@
 /*
- * The values of the processes family's rows that the core cannot read by
+ * The values of the processes collector's rows that the core cannot read by
  * itself (proc_processes.c names them): each is a row_derive, handed the
  * process table and the instance's struct proc_entry. A row's index is the
  * calls it needs (PROC_NEED_*); those of PROC_OWNER_CALLS make it owner-only.
@@ -13,7 +13,7 @@
 #include "proc_context.h"
 #include "proc_table.h"
 
-/* The processes family (proc_processes.c). */
+/* The processes collector (proc_processes.c). */
 extern const struct collector proc_processes_collector;
 
 /* A per-process call's failure as a fetch returns it: the kernel's refusal
