@@ -17,18 +17,44 @@ static const struct {
     uint32_t linux_class;
 } classes[] = { { MACH_TIMESHARE, LINUX_NORMAL }, { MACH_FIFO, LINUX_FIFO }, { MACH_RR, LINUX_RR } };
 
-/* The Mach policy of a thread instance, else of the process's new threads
- * (pti_policy: XNU gives every task but the kernel's timesharing). */
+/* A value from the Mach policy of a thread instance, else of the process's
+ * new threads (pti_policy: XNU gives every task but the kernel's
+ * timesharing). */
 static int
-mach_policy(const struct metric_row *row, const struct proc_entry *e, int32_t *out)
+from_policy(const struct metric_row *row, const struct proc_entry *e, int (*value)(int32_t, pmAtomValue *),
+            pmAtomValue *atom)
 {
     int sts;
 
-    *out = e->thread ? e->thread->policy : e->task.policy;
     if (e->thread == NULL && (sts = proc_status(row, e)) < 0)
         return sts;
     sts = e->thread ? e->thread->policy_status : e->task.policy_status;
-    return sts < 0 ? collector_error(sts) : 0;
+    if (sts < 0)
+        return collector_error(sts);
+    return value(e->thread ? e->thread->policy : e->task.policy, atom);
+}
+
+/* Linux's class of a Mach policy. */
+static int
+linux_class(int32_t policy, pmAtomValue *atom)
+{
+    for (unsigned int i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+        if (classes[i].mach == policy) {
+            atom->ul = classes[i].linux_class;
+            return PMDA_FETCH_STATIC;
+        }
+    return PM_ERR_VALUE;
+}
+
+/* 0 outside the real-time classes, as on Linux; inside them Mach's priority
+ * is not on Linux's 1-99 scale, so no value. */
+static int
+linux_rt_priority(int32_t policy, pmAtomValue *atom)
+{
+    if (policy != MACH_TIMESHARE)
+        return PMDA_FETCH_NOVALUES;
+    atom->ul = 0;
+    return PMDA_FETCH_STATIC;
 }
 
 int
@@ -50,36 +76,16 @@ int
 proc_policy(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
             pmAtomValue *atom)
 {
-    int32_t policy;
-    int sts = mach_policy(row, entry, &policy);
-
     (void)table;
     (void)inst;
-    if (sts < 0)
-        return sts;
-    for (unsigned int i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-        if (classes[i].mach == policy) {
-            atom->ul = classes[i].linux_class;
-            return PMDA_FETCH_STATIC;
-        }
-    return PM_ERR_VALUE;
+    return from_policy(row, entry, linux_class, atom);
 }
 
 int
 proc_rt_priority(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
                  pmAtomValue *atom)
 {
-    int32_t policy;
-    int sts = mach_policy(row, entry, &policy);
-
     (void)table;
     (void)inst;
-    if (sts < 0)
-        return sts;
-    /* 0 outside the real-time classes, as on Linux; inside them Mach's
-     * priority is not on Linux's 1-99 scale, so no value. */
-    if (policy != MACH_TIMESHARE)
-        return PMDA_FETCH_NOVALUES;
-    atom->ul = 0;
-    return PMDA_FETCH_STATIC;
+    return from_policy(row, entry, linux_rt_priority, atom);
 }
