@@ -10,6 +10,32 @@
 enum { RUSAGE_INFO_V4 = 4, RUSAGE_INFO_V6 = 6 };
 
 int
+proc_command(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
+             pmAtomValue *atom)
+{
+    const struct proc_entry *e = entry;
+
+    (void)table;
+    (void)row;
+    (void)inst;
+    atom->cp = (char *)(e->cmd ? e->cmd : e->kp.comm);
+    return PMDA_FETCH_STATIC;
+}
+
+int
+proc_psargs(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
+            pmAtomValue *atom)
+{
+    const struct proc_entry *e = entry;
+
+    (void)table;
+    (void)row;
+    (void)inst;
+    atom->cp = (char *)(e->cmd ? e->cmd : e->bracketed);
+    return PMDA_FETCH_STATIC;
+}
+
+int
 proc_start_time_ms(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
                    pmAtomValue *atom)
 {

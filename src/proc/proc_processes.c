@@ -38,6 +38,10 @@
     { OFFSET_OF_TYPED(type, member, int32_t), FIELD_NO_STATUS, 0, sizeof(int32_t), FIELD_NONE, FIELD_STATUS_INT, 0 }
 #define SIGNED(member) INT32_AT(ENTRY, kp.member), proc_int32
 #define NAME(member, need) STRING(member, FIELD_NO_STATUS, need)
+/* The name of a uint32_t id member, for fn to find in its name cache */
+#define ID_NAME(member, fn, need) \
+    { OFFSET_OF_TYPED(ENTRY, kp.member, uint32_t), FIELD_NO_STATUS, 0, sizeof(uint32_t), FIELD_NONE, \
+      FIELD_STATUS_INT, 0 }, fn, need
 #define THREAD(field) field, proc_thread_field, 0
 #define COMPUTED(fn, need) NOT_BOUND, fn, need
 
@@ -51,12 +55,12 @@ static const struct metric_row rows[] = {
     PS("proc.psinfo.tpgid", 4, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE, KP(tpgid)),
     PS("proc.psinfo.cwd", 5, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE,
        STRING(cwd, offsetof(ENTRY, cwd_sts), PROC_NEED_CWD)),
-    PS("proc.psinfo.cmd", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, NAME(command, PROC_NEED_ARGS)),
+    PS("proc.psinfo.cmd", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, COMPUTED(proc_command, PROC_NEED_ARGS)),
     PS("proc.psinfo.exe", 7, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, NAME(exe, PROC_NEED_PATH)),
     PS("proc.psinfo.nice", 8, PM_TYPE_32, PM_SEM_INSTANT, UNITS_NONE, SIGNED(nice)),
     PS("proc.psinfo.majflt", 9, PM_TYPE_U32, PM_SEM_COUNTER, UNITS_COUNT, TASK(pageins, FIELD_PLAIN)),
     PS("proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, UNITS_NONE, INT32_AT(ENTRY, kp.priority), proc_priority),
-    PS("proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, NAME(psargs, PROC_NEED_ARGS)),
+    PS("proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, COMPUTED(proc_psargs, PROC_NEED_ARGS)),
     PS("proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, FIELD_TEXT_ALWAYS(ENTRY, state)),
     /* milliseconds, as PCP's process tools read these (Linux's proc agent serves them so) */
     PS("proc.psinfo.start_time", 13, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_MSEC, COMPUTED(proc_start_time_ms, 0)),
@@ -69,7 +73,7 @@ static const struct metric_row rows[] = {
     PS("proc.psinfo.translated", 17, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE,
        FIELD_FLAG_OF(ENTRY, kp.flag, P_TRANSLATED)),
     PS("proc.psinfo.tty", 18, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE, KP(tdev)),
-    PS("proc.psinfo.ttyname", 19, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, NAME(tty_name, PROC_NEED_TTY_NAME)),
+    PS("proc.psinfo.ttyname", 19, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, ID_NAME(tdev, proc_tty_name, PROC_NEED_TTY_NAME)),
     PS("proc.psinfo.wchan", 20, PM_TYPE_U64, PM_SEM_DISCRETE, UNITS_NONE, KP(wchan)),
     PS("proc.psinfo.wchan_s", 21, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, KP_TEXT(wmesg)),
     PS("proc.psinfo.wmesg_s", 22, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, KP_TEXT(wmesg)),
@@ -85,13 +89,13 @@ static const struct metric_row rows[] = {
     ROW(PROC_CLUSTER_ID, "proc.id.suid", 2, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE, KP(svuid)),
     ROW(PROC_CLUSTER_ID, "proc.id.gid", 3, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE, KP(rgid)),
     ROW(PROC_CLUSTER_ID, "proc.id.uid_nm", 4, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE,
-        NAME(ruid_name, PROC_NEED_RUID_NAME)),
+        ID_NAME(ruid, proc_user_name, PROC_NEED_RUID_NAME)),
     ROW(PROC_CLUSTER_ID, "proc.id.euid_nm", 5, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE,
-        NAME(uid_name, PROC_NEED_UID_NAME)),
+        ID_NAME(uid, proc_user_name, PROC_NEED_UID_NAME)),
     ROW(PROC_CLUSTER_ID, "proc.id.suid_nm", 6, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE,
-        NAME(svuid_name, PROC_NEED_SVUID_NAME)),
+        ID_NAME(svuid, proc_user_name, PROC_NEED_SVUID_NAME)),
     ROW(PROC_CLUSTER_ID, "proc.id.gid_nm", 7, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE,
-        NAME(rgid_name, PROC_NEED_RGID_NAME)),
+        ID_NAME(rgid, proc_group_name, PROC_NEED_RGID_NAME)),
     ROW(PROC_CLUSTER_ID, "proc.id.ngid", 8, PM_TYPE_U32, PM_SEM_DISCRETE, UNITS_NONE, KP(ngroups)),
     /* cluster 4: memory */
     ROW(PROC_CLUSTER_MEMORY, "proc.memory.size", 0, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_KBYTE,

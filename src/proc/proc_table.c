@@ -115,8 +115,7 @@ free_strings(struct proc_slot *s)
 {
     free(s->cmd);
     free(s->exe);
-    free(s->bracketed);
-    s->cmd = s->exe = s->bracketed = NULL;
+    s->cmd = s->exe = NULL;
 }
 
 /* The slot of a process in this refresh: a pid seen last time with the same
@@ -135,7 +134,7 @@ slot_of(struct proc_table *t, const struct plat_proc *kp)
     if (old != ID_INDEX_NONE && t->old_slots[old].start_sec == kp->start_sec &&
         t->old_slots[old].start_usec == kp->start_usec) {
         *s = t->old_slots[old];
-        t->old_slots[old].cmd = t->old_slots[old].exe = t->old_slots[old].bracketed = NULL;     /* moved */
+        t->old_slots[old].cmd = t->old_slots[old].exe = NULL;     /* moved */
         if (strcmp(s->comm, kp->comm) != 0) {
             free_strings(s);
             memcpy(s->comm, kp->comm, sizeof(s->comm));
@@ -228,19 +227,6 @@ add_threads(struct proc_table *t, const struct platform *p, unsigned int k)
     return 0;
 }
 
-/* The command line a process without arguments has, as ps shows it. */
-static const char *
-bracketed_comm(struct proc_slot *s)
-{
-    char text[PLAT_COMM_MAX + 2];
-
-    if (s->bracketed == NULL) {
-        snprintf(text, sizeof(text), "(%s)", s->comm);
-        s->bracketed = strdup(text);
-    }
-    return s->bracketed;
-}
-
 /* Per process, the calls the requested rows need; none for a zombie. */
 static void
 read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s, unsigned int needs)
@@ -270,33 +256,27 @@ read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s
                 e->fds = fds.count;
         }
     }
-    e->command = s->cmd ? s->cmd : s->comm;
-    if (needs & PROC_NEED_ARGS)
-        e->psargs = s->cmd ? s->cmd : bracketed_comm(s);
+    e->cmd = s->cmd;
+    if ((needs & PROC_NEED_ARGS) && s->cmd == NULL)
+        snprintf(e->bracketed, sizeof(e->bracketed), "(%s)", kp->comm);
     e->exe = s->exe;
 }
 
-/* The names of a process's ids that the request's rows need, from the
- * caches: a look-up only for an id not seen before. */
+/* The names of a process's ids that the request's rows need, into the
+ * caches the rows find them in: a look-up only for an id not seen before. */
 static void
-read_names(struct proc_table *t, const struct platform *p, struct proc_entry *e, unsigned int needs)
+read_names(struct proc_table *t, const struct platform *p, const struct plat_proc *kp, unsigned int needs)
 {
-    const struct plat_proc *kp = &e->kp;
-
     if (needs & PROC_NEED_RUID_NAME)
-        e->ruid_name = name_cache_get(&t->users, kp->ruid, t->round, p->user_name, p->ctx);
+        name_cache_get(&t->users, kp->ruid, t->round, p->user_name, p->ctx);
     if (needs & PROC_NEED_UID_NAME)
-        e->uid_name = name_cache_get(&t->users, kp->uid, t->round, p->user_name, p->ctx);
+        name_cache_get(&t->users, kp->uid, t->round, p->user_name, p->ctx);
     if (needs & PROC_NEED_SVUID_NAME)
-        e->svuid_name = name_cache_get(&t->users, kp->svuid, t->round, p->user_name, p->ctx);
+        name_cache_get(&t->users, kp->svuid, t->round, p->user_name, p->ctx);
     if (needs & PROC_NEED_RGID_NAME)
-        e->rgid_name = name_cache_get(&t->groups, kp->rgid, t->round, p->group_name, p->ctx);
-    if (needs & PROC_NEED_TTY_NAME) {
-        const char *tty = kp->tdev == PLAT_NODEV ? NULL : name_cache_get(&t->ttys, kp->tdev, t->round,
-                                                                          p->tty_name, p->ctx);
-
-        e->tty_name = tty ? tty : "?";
-    }
+        name_cache_get(&t->groups, kp->rgid, t->round, p->group_name, p->ctx);
+    if ((needs & PROC_NEED_TTY_NAME) && kp->tdev != PLAT_NODEV)
+        name_cache_get(&t->ttys, kp->tdev, t->round, p->tty_name, p->ctx);
 }
 
 /* A process's state, counted in the run queue; threads are not counted. */
@@ -391,7 +371,7 @@ proc_table_refresh(void *table, struct refresh_call *call)
         e->kp = list.proc[i];
         e->inst = (unsigned int)e->kp.pid;      /* as PCP's process tools take it (Linux's proc agent) */
         read_process(p, e, s, needs);
-        read_names(t, p, e, needs);
+        read_names(t, p, &e->kp, needs);
         set_process_state(t, e);
     }
     end_slots(t);

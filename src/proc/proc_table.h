@@ -35,17 +35,15 @@ enum {
 /* A process, or (thread != NULL) one of its threads, with what the
  * request's rows need: a call's status is 0, or why its fields have no
  * value (-EAGAIN: not asked for; -ENODATA: a zombie has none). Strings
- * point into the process's slot or the name caches, valid until the next
- * refresh. */
+ * point into the process's slot, valid until the next refresh. */
 struct proc_entry {
     unsigned int inst;
     struct plat_proc kp;
     const struct plat_thread *thread;
-    const char *command;            /* argv joined, else p_comm */
-    const char *psargs;             /* argv joined, else "(p_comm)" as ps shows it */
+    const char *cmd;                /* argv joined, or NULL (none, or not read) */
+    char bracketed[PLAT_COMM_MAX + 2];  /* "(p_comm)", ps's command line without arguments */
     const char *exe;                /* proc_pidpath, or NULL */
     char *cwd;
-    const char *ruid_name, *uid_name, *svuid_name, *rgid_name, *tty_name;
     int task_sts, rusage_sts, cwd_sts, fds_sts, sockets_sts;
     struct plat_proc_task task;
     struct plat_proc_rusage ru;
@@ -60,7 +58,6 @@ struct proc_slot {
     int32_t start_usec;
     char comm[PLAT_COMM_MAX];
     char *cmd, *exe;
-    char *bracketed;                /* "(comm)": its command line where it has no arguments */
 };
 
 /* The run queue (proc.runq.*): processes counted by the state they are in. */
@@ -94,7 +91,7 @@ struct proc_table {
     pmdaInstid *set;
     unsigned int set_cap;
     char (*names)[40];
-    struct name_cache users, groups, ttys;
+    struct name_cache users, groups, ttys;      /* the names the rows find by id */
 };
 
 /* Ask for the calls the next refresh makes (the want hooks). */

@@ -23,6 +23,16 @@ proc_status(const struct metric_row *row, const struct proc_entry *e)
     return sts < 0 ? proc_fetch_error(sts) : 0;
 }
 
+/* A string value: PM_ERR_VALUE when there is none. */
+static int
+string_value(const char *s, pmAtomValue *atom)
+{
+    if (s == NULL)
+        return PM_ERR_VALUE;
+    atom->cp = (char *)s;
+    return PMDA_FETCH_STATIC;
+}
+
 int
 proc_call_field(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
                 pmAtomValue *atom)
@@ -46,10 +56,7 @@ proc_string(const void *table, const void *entry, const struct metric_row *row, 
     if (sts < 0)
         return sts;
     memcpy(&s, (const char *)entry + row->field.offset, sizeof(s));
-    if (s == NULL)
-        return PM_ERR_VALUE;
-    atom->cp = (char *)s;
-    return PMDA_FETCH_STATIC;
+    return string_value(s, atom);
 }
 
 int
@@ -78,6 +85,47 @@ proc_mach_ns(const void *table, const void *entry, const struct metric_row *row,
     int sts = proc_call_field(table, entry, row, inst, atom);
 
     return sts < 0 ? sts : proc_ns_of(table, atom->ull, atom);
+}
+
+/* The name cache's name of the id the row binds, or NULL. */
+static const char *
+name_of(const struct name_cache *cache, const void *entry, const struct metric_row *row)
+{
+    uint32_t id;
+
+    memcpy(&id, (const char *)entry + row->field.offset, sizeof(id));
+    return name_cache_find(cache, id);
+}
+
+int
+proc_user_name(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
+               pmAtomValue *atom)
+{
+    const struct proc_table *t = table;
+
+    (void)inst;
+    return string_value(name_of(&t->users, entry, row), atom);
+}
+
+int
+proc_group_name(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
+                pmAtomValue *atom)
+{
+    const struct proc_table *t = table;
+
+    (void)inst;
+    return string_value(name_of(&t->groups, entry, row), atom);
+}
+
+int
+proc_tty_name(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
+              pmAtomValue *atom)
+{
+    const struct proc_table *t = table;
+    const char *name = name_of(&t->ttys, entry, row);
+
+    (void)inst;
+    return string_value(name ? name : "?", atom);
 }
 
 int

@@ -35,8 +35,12 @@ row_derive proc_string;             /* the string a `const char *` member points
 row_derive proc_int32;              /* an int32_t member (the binding's offset) */
 row_derive proc_mach_ns;            /* a field in Mach time, served in ns */
 row_derive proc_thread_field;       /* a field of a thread instance's struct plat_thread */
+/* The name of a uint32_t id member (the binding's offset), as the refresh
+ * looked it up: a user, a group, a terminal ("?" for none). */
+row_derive proc_user_name, proc_group_name, proc_tty_name;
 
 /* Computed (proc_computed.c). */
+row_derive proc_command, proc_psargs;   /* the arguments, else p_comm, or "(p_comm)" as ps shows it */
 row_derive proc_start_time_ms, proc_utime_ms, proc_stime_ms, proc_nthreads, proc_priority, proc_minflt;
 row_derive proc_arm_count, proc_arm_v6_count, proc_pcore_ns, proc_ecore_ns;
 
