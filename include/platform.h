@@ -253,7 +253,7 @@ struct plat_perflevel {
 
 /* A CPU's cluster type from the IORegistry (IODeviceTree:/cpus/cpuN
  * "cluster-type"): "E", "P", ... Decoded from the registry entries of
- * PLAT_REGQ_CPUS by reg_cpu_clusters() (registry_decode.h). */
+ * PLAT_QUERY_CPUS by reg_cpu_clusters() (registry_decode.h). */
 struct plat_cpu_cluster {
     char cpu[PLAT_NAME_MAX];                /* named as in plat_cpu */
     char type[8];
@@ -340,15 +340,15 @@ struct plat_netif {
  * IORegistry entries as plain data. One live file (src/macos/registry.c)
  * reads the registry; it decides and converts nothing. A property is a key
  * path (nested dictionary keys and array indexes joined by '.', each part
- * escaped as registry_set.h says) and a value: a number (the 64 bits the
+ * escaped as entry_set.h says) and a value: a number (the 64 bits the
  * CFNumber holds: a signed quantity arrives in two's complement), a
  * floating-point number, a string, a boolean, or bytes.
  */
-enum plat_reg_kind { PLAT_REG_NUMBER, PLAT_REG_STRING, PLAT_REG_BOOL, PLAT_REG_DATA, PLAT_REG_FLOAT };
+enum plat_prop_kind { PLAT_PROP_NUMBER, PLAT_PROP_STRING, PLAT_PROP_BOOL, PLAT_PROP_DATA, PLAT_PROP_FLOAT };
 
-struct plat_reg_prop {
+struct plat_prop {
     const char *path;
-    enum plat_reg_kind kind;
+    enum plat_prop_kind kind;
     uint64_t number;                /* NUMBER; BOOL: 0 or 1 */
     double real;                    /* FLOAT */
     const char *text;               /* STRING */
@@ -356,14 +356,14 @@ struct plat_reg_prop {
     uint32_t len;                   /* DATA: bytes */
 };
 
-#define PLAT_REG_NAME_MAX 128       /* io_name_t */
-struct plat_reg_entry {
+#define PLAT_ENTRY_NAME_MAX 128       /* io_name_t */
+struct plat_entry {
     uint64_t id;                    /* IORegistryEntryGetRegistryEntryID */
     uint64_t parent;                /* the parent's id in the query's plane; 0 if none */
-    char name[PLAT_REG_NAME_MAX];   /* IORegistryEntryGetName */
-    char class_name[PLAT_REG_NAME_MAX]; /* IOObjectGetClass */
+    char name[PLAT_ENTRY_NAME_MAX];   /* IORegistryEntryGetName */
+    char class_name[PLAT_ENTRY_NAME_MAX]; /* IOObjectGetClass */
     unsigned int nprops;
-    const struct plat_reg_prop *prop;
+    const struct plat_prop *prop;
 };
 
 /* What a collector asks of the registry: the children of a plane path
@@ -371,7 +371,7 @@ struct plat_reg_entry {
  * and with each, its descendants down to depth levels and its ancestors up
  * to ancestors levels (each entry once, however many share it); the
  * property keys wanted (NULL-terminated; NULL: every property). */
-struct plat_reg_query {
+struct plat_query {
     const char *match;
     unsigned int depth;
     const char *const *keys;
@@ -414,22 +414,22 @@ struct plat_reg_query {
  * a sensor listed, the SMC awake) has it back within the cap. */
 #define PLAT_RETRY_FIRST_NS 1000000000ull
 #define PLAT_RETRY_CAP_NS 60000000000ull
-extern const char *const plat_smc_temperature_keys[];    /* PLAT_REGQ_SMC_TEMPERATURES' keys */
+extern const char *const plat_smc_temperature_keys[];    /* PLAT_QUERY_SMC_TEMPERATURES' keys */
 
-enum plat_reg_query_id {
-    PLAT_REGQ_CPUS, PLAT_REGQ_DISKS, PLAT_REGQ_APFS, PLAT_REGQ_GPUS, PLAT_REGQ_BATTERY, PLAT_REGQ_BATTERY_PACK,
-    PLAT_REGQ_ENERGY,
-    PLAT_REGQ_HID_TEMPERATURES, PLAT_REGQ_SMC_TEMPERATURES, PLAT_REGQ_SMC_FANS, PLAT_REGQ_THERMAL_PRESSURE,
-    PLAT_REGQ_PMGR, PLAT_REGQ_CPU_CLUSTERS, PLAT_REGQ_CPU_CORES, PLAT_REGQ_GPU_STATES, PLAT_REGQ_SMC_POWER,
-    PLAT_REGQ_SMC_CPU_DIE,
-    PLAT_REGQ_N
+enum plat_query_id {
+    PLAT_QUERY_CPUS, PLAT_QUERY_DISKS, PLAT_QUERY_APFS, PLAT_QUERY_GPUS, PLAT_QUERY_BATTERY, PLAT_QUERY_BATTERY_PACK,
+    PLAT_QUERY_ENERGY,
+    PLAT_QUERY_HID_TEMPERATURES, PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_THERMAL_PRESSURE,
+    PLAT_QUERY_PMGR, PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_SMC_POWER,
+    PLAT_QUERY_SMC_CPU_DIE,
+    PLAT_QUERY_N
 };
-extern const struct plat_reg_query plat_reg_queries[PLAT_REGQ_N];
+extern const struct plat_query plat_queries[PLAT_QUERY_N];
 
 /* The entries; the arrays belong to the source until its next call. */
-struct plat_reg_set {
+struct plat_entry_set {
     unsigned int n;
-    const struct plat_reg_entry *entry;
+    const struct plat_entry *entry;
 };
 
 /*
@@ -651,7 +651,7 @@ struct platform {
     void *ctx;
     PLATFORM_CALLS(PLATFORM_CALL)
     int (*sysctls)(void *ctx, enum plat_sysctl_group group, struct plat_sysctl_set *out);
-    int (*registry)(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
+    int (*query)(void *ctx, const struct plat_query *q, struct plat_entry_set *out);
     PLATFORM_PROCESS_CALLS(PLATFORM_PROCESS_CALL)
     PLATFORM_PROCESS_TEXT_CALLS(PLATFORM_PROCESS_TEXT_CALL)
     PLATFORM_NAME_CALLS(PLATFORM_NAME_CALL)

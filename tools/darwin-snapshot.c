@@ -46,8 +46,8 @@ list_sysctls(void)
 static void
 list_queries(void)
 {
-    for (int q = 0; q < PLAT_REGQ_N; q++) {
-        const struct plat_reg_query *query = &plat_reg_queries[q];
+    for (int q = 0; q < PLAT_QUERY_N; q++) {
+        const struct plat_query *query = &plat_queries[q];
 
         printf("%s\t%u\t%u", query->match, query->depth, query->ancestors);
         for (const char *const *key = query->keys; key != NULL && *key != NULL; key++)

@@ -94,12 +94,12 @@ apfs_refresh(void *state, struct refresh_call *call)
     const struct platform *p = call->p;
     pmInDom container_id = call->indom;
     pmInDom volume_id = pmInDom_build(pmInDom_domain(container_id), INDOM_APFS_VOLUME);
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int ncontainers = 0, nvolumes = 0;
     int sts;
 
     s->ncontainers = s->nvolumes = 0;
-    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_APFS], &set)) < 0 && sts != -ENOENT)
+    if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_APFS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)       /* none: no APFS */
         reg_apfs(&set, s->decoded_containers, APFS_MAX, &ncontainers, s->decoded_volumes, APFS_MAX, &nvolumes);
@@ -160,7 +160,7 @@ container_labels(const struct reg_apfs_container *c, char *json, size_t len)
 static int
 volume_labels(const struct reg_apfs_volume *v, char *json, size_t len)
 {
-    char name[PLAT_REG_NAME_MAX], role[32];
+    char name[PLAT_ENTRY_NAME_MAX], role[32];
 
     collector_label_text(v->volume_name, name, sizeof(name));
     collector_label_text(v->role, role, sizeof(role));

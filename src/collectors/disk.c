@@ -237,11 +237,11 @@ disk_refresh(void *state, struct refresh_call *call)
     struct disk_state *s = state;
     const struct platform *p = call->p;
     pmInDom id = call->indom;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n = 0, kept = 0;
     int sts;
 
-    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_DISKS], &set)) < 0 && sts != -ENOENT)
+    if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_DISKS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)
         reg_disks(&set, s->decoded, DISK_MAX, &n);  /* none: a machine with no disk present */

@@ -27,7 +27,7 @@
 #include "pstate.h"
 #include "pstate_decode.h"
 #include "array_grow.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -54,7 +54,7 @@ static const struct metric_row rows[] = {
 /* What a channel did since it last moved: the instance of its indom. */
 struct motion {
     int inst;
-    char name[PLAT_REG_NAME_MAX];
+    char name[PLAT_ENTRY_NAME_MAX];
     double joules;
     int based;                          /* its clusters' activity was known when it last moved */
     uint64_t active_ns, elapsed_ns;     /* that activity */
@@ -108,7 +108,7 @@ judged(const struct energy_channel *c, int *die, char *cluster, size_t len)
     if (s[1] == 'C' ? s[at] != '\0' : strcmp(s + at, "_CPU") != 0)
         return 0;
     if (s[1] == 'C')
-        reg_copy_text(cluster, len, c->name);
+        entry_copy_text(cluster, len, c->name);
     else if (k > 0)
         snprintf(cluster, len, "%.*s%cCPU%d", (int)(s - c->name), c->name, s[0], k);
     else
@@ -137,7 +137,7 @@ static void
 judge_one(const struct energy_state *s, const struct pstate_set *clusters, unsigned int i,
           const struct motion *was, int fresh, struct motion *m)
 {
-    char cluster[PLAT_REG_NAME_MAX];
+    char cluster[PLAT_ENTRY_NAME_MAX];
     uint64_t active = 0, elapsed = 0;
     int die, judge = judged(&s->channels[i], &die, cluster, sizeof(cluster));
     int known = judge && fresh &&
@@ -217,13 +217,13 @@ energy_refresh(void *state, struct refresh_call *call)
     struct energy_state *s = state;
     const struct platform *p = call->p;
     pmInDom id = call->indom;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     int sts;
 
     s->energy.n = 0;
     s->energy.have = s->energy.short_of = 0;
     names_begin(id);
-    if ((s->energy_sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_ENERGY], &set)) < 0) {
+    if ((s->energy_sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_ENERGY], &set)) < 0) {
         s->nmotion = 0;                 /* whether a channel moved meanwhile is not known */
         return s->energy_sts == -ENOENT ? 0 : collector_error(s->energy_sts);
     }
@@ -235,7 +235,7 @@ energy_refresh(void *state, struct refresh_call *call)
         return sts;
     note_frozen(s);
     for (unsigned int i = 0; i < s->energy.n; i++) {
-        char name[PLAT_REG_NAME_MAX];
+        char name[PLAT_ENTRY_NAME_MAX];
 
         collector_instance_name(s->channels[i].name, name, sizeof(name));
         if ((s->motion[i].inst = names_add(id, name)) < 0)

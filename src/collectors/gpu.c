@@ -64,13 +64,13 @@ gpu_refresh(void *state, struct refresh_call *call)
     struct gpu_state *s = state;
     const struct platform *p = call->p;
     pmInDom id = call->indom;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct gpu found[GPU_MAX];
     unsigned int n = 0;
     int sts;
 
     s->ngpus = 0;
-    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_GPUS], &set)) < 0 && sts != -ENOENT)
+    if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_GPUS], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     if (sts == 0)
         gpu_decode(&set, found, GPU_MAX, &n);     /* none: a Mac (or VM) without a GPU */

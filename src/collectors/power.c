@@ -189,17 +189,17 @@ power_refresh(void *state, struct refresh_call *call)
     struct power_state *s = state;
     struct battery *battery = &s->battery;
     const struct platform *p = call->p;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     const struct battery *b;
     int sts, external;
 
     s->have_battery = 0;
-    if ((sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY], &set)) < 0 && sts != -ENOENT)
+    if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_BATTERY], &set)) < 0 && sts != -ENOENT)
         return collector_error(sts);
     s->have_battery = sts == 0 && battery_decode(&set, battery) == 0;       /* none: a desktop Mac */
     /* macOS 27 keeps the temperature in the pack's entry: asked only then */
     if (s->have_battery && battery_installed(battery) && battery_wants_pack(battery) && !s->pack_absent) {
-        sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_BATTERY_PACK], &set);
+        sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_BATTERY_PACK], &set);
         if (sts == -ENOENT || (sts == 0 && set.n == 0))
             s->pack_absent = 1;
         else if (sts == 0)

@@ -36,7 +36,7 @@
 enum { PSTATE_ACTIVE, PSTATE_IDLE, PSTATE_DOWN, NTIMES };   /* the times pstate_times() gives */
 
 struct pstate_value {
-    char name[PLAT_REG_NAME_MAX];
+    char name[PLAT_ENTRY_NAME_MAX];
     char letter;
     int ran;                        /* a CPM channel: the same work as its CPU channel */
     int die;
@@ -84,7 +84,7 @@ struct pstate_set {
     unsigned long refreshes;
     struct pstate_value *value;
     unsigned int n, cap;
-    char (*unmatched)[PLAT_REG_NAME_MAX];   /* the channels logged without a table */
+    char (*unmatched)[PLAT_ENTRY_NAME_MAX];   /* the channels logged without a table */
     unsigned int nunmatched, unmatched_cap;
     unsigned int logged;                /* collector_note_parts' */
     const struct dvfs_tables *tables;   /* the dvfs collector's state */
@@ -105,7 +105,7 @@ static const struct indom_def core_indom = { .serial = INDOM_CPU_CORE, .label_na
 /* What a performance-state collector reads. */
 struct pstate_source {
     const char *name;
-    enum plat_reg_query_id query;
+    enum plat_query_id query;
     enum pstate_role role;
 };
 
@@ -127,11 +127,11 @@ dvfs_refresh(void *state, struct refresh_call *call)
 {
     struct dvfs_tables *t = state;
     const struct platform *p = call->p;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     if (t->read)
         return 0;
-    if ((t->sts = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set)) == 0)
+    if ((t->sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_PMGR], &set)) == 0)
         t->sts = dvfs_decode(&set, &t->dvfs);
     t->gpu_sts = t->sts == 0 ? dvfs_gpu_table(&t->dvfs, &t->gpu) : t->sts;
     t->read = t->sts == 0 || t->sts == -ENOENT;
@@ -264,7 +264,7 @@ pstate_refresh(const struct pstate_source *def, struct pstate_set *f, const stru
 {
     const struct platform *p = call->p;
     pmInDom id = call->indom;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     int sts, short_of = 0;
 
     f->n = 0;
@@ -275,7 +275,7 @@ pstate_refresh(const struct pstate_source *def, struct pstate_set *f, const stru
         names_begin(id);
     /* A failing source fails this collector's values, not its refresh: the
      * energy collector, which reads the clusters' activity, carries on. */
-    f->sts = p->registry(p->ctx, &plat_reg_queries[def->query], &set);
+    f->sts = p->query(p->ctx, &plat_queries[def->query], &set);
     if (f->sts < 0) {
         collector_note_parts(call, NULL, f->sts != -ENOENT, &f->logged, p->error(p->ctx));
         return 0;
@@ -352,9 +352,9 @@ pstate_cluster_activity(const struct pstate_set *clusters, int die, const char *
     return found > 0 ? 0 : -ENOENT;
 }
 
-static const struct pstate_source cpucluster = { "CPU clusters", PLAT_REGQ_CPU_CLUSTERS, PSTATE_CLUSTER };
-static const struct pstate_source cpucore = { "CPU cores", PLAT_REGQ_CPU_CORES, PSTATE_CORE };
-static const struct pstate_source gpu = { "GPU", PLAT_REGQ_GPU_STATES, PSTATE_GPU };
+static const struct pstate_source cpucluster = { "CPU clusters", PLAT_QUERY_CPU_CLUSTERS, PSTATE_CLUSTER };
+static const struct pstate_source cpucore = { "CPU cores", PLAT_QUERY_CPU_CORES, PSTATE_CORE };
+static const struct pstate_source gpu = { "GPU", PLAT_QUERY_GPU_STATES, PSTATE_GPU };
 
 static int
 cpucluster_refresh(void *state, struct refresh_call *call)

@@ -7,7 +7,7 @@
  */
 #include "collector.h"
 #include "metric_ids.h"
-#include "registry_props.h"
+#include "entry_props.h"
 #include "thermal_decode.h"
 
 #include <errno.h>
@@ -45,14 +45,14 @@ system_power_refresh(void *state, struct refresh_call *call)
 {
     struct system_power_state *s = state;
     const struct platform *p = call->p;
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
+    struct plat_entry_set set;
+    const struct plat_entry *e;
 
-    s->status = p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_SMC_POWER], &set);
+    s->status = p->query(p->ctx, &plat_queries[PLAT_QUERY_SMC_POWER], &set);
     collector_note_parts(call, NULL, (unsigned int)collector_failing(s->status), &s->logged, p->error(p->ctx));
     if (s->status < 0)
         return 0;                       /* the fetch says why */
-    if ((e = reg_entry_named(&set, "PSTR")) == NULL)
+    if ((e = entry_named(&set, "PSTR")) == NULL)
         s->status = -ENOENT;
     else if ((s->status = smc_entry_value(e, &s->watts)) == 0 && (!isfinite(s->watts) || s->watts < 0))
         s->status = -ERANGE;            /* not a power: no value, not a guess */

@@ -205,9 +205,9 @@ thermal_want(void *state, const struct metric_row *row)
 }
 
 static int
-read_part(const struct platform *p, enum plat_reg_query_id q, struct plat_reg_set *set)
+read_part(const struct platform *p, enum plat_query_id q, struct plat_entry_set *set)
 {
-    int sts = p->registry(p->ctx, &plat_reg_queries[q], set);
+    int sts = p->query(p->ctx, &plat_queries[q], set);
 
     return sts < 0 ? sts : set->n > 0 ? 0 : -ENOENT;
 }
@@ -216,10 +216,10 @@ read_part(const struct platform *p, enum plat_reg_query_id q, struct plat_reg_se
 static int
 read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id)
 {
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     th->nsensors = 0;
-    th->from_hid = (th->temperature_sts = read_part(p, PLAT_REGQ_HID_TEMPERATURES, &set)) == 0;
+    th->from_hid = (th->temperature_sts = read_part(p, PLAT_QUERY_HID_TEMPERATURES, &set)) == 0;
     th->had_hid |= th->from_hid;
     th->ndie = 0;
     if (!th->from_hid && th->had_hid && th->temperature_sts == -ENOENT)
@@ -229,10 +229,10 @@ read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id
 
         sensors_from_hid(&set, th->sensors, SENSOR_MAX, &th->nsensors);
         if (sensors_hottest_at(th->sensors, th->nsensors, LOC_CPU, &c) < 0 &&
-            read_part(p, PLAT_REGQ_SMC_CPU_DIE, &set) == 0)
+            read_part(p, PLAT_QUERY_SMC_CPU_DIE, &set) == 0)
             sensors_from_smc(&set, th->die, sizeof(th->die) / sizeof(th->die[0]), &th->ndie);
     } else if (th->temperature_sts == -ENOENT &&
-               (th->temperature_sts = read_part(p, PLAT_REGQ_SMC_TEMPERATURES, &set)) == 0)
+               (th->temperature_sts = read_part(p, PLAT_QUERY_SMC_TEMPERATURES, &set)) == 0)
         sensors_from_smc(&set, th->sensors, SENSOR_MAX, &th->nsensors);
     names_begin(id);
     for (unsigned int i = 0; i < th->nsensors; i++) {
@@ -249,11 +249,11 @@ read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id
 static int
 read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
 {
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     names_begin(id);
     th->fans_short = 0;
-    if ((th->fan_sts = read_part(p, PLAT_REGQ_SMC_FANS, &set)) == 0)
+    if ((th->fan_sts = read_part(p, PLAT_QUERY_SMC_FANS, &set)) == 0)
         th->fan_sts = fans_decode(&set, &th->fans);
     if (th->fan_sts < 0)
         th->fans.count = 0;
@@ -302,7 +302,7 @@ thermal_refresh(void *state, struct refresh_call *call)
     const struct platform *p = call->p;
     pmInDom id = call->indom;
     unsigned int parts = th->wanted ? th->wanted : PART_ALL;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     int silent, sts;
 
     th->wanted = 0;
@@ -315,7 +315,7 @@ thermal_refresh(void *state, struct refresh_call *call)
                   silent ? "HID: no temperature sensor gave a reading" : p->error(p->ctx));
     }
     if (parts & PART_PRESSURE) {
-        if ((th->pressure_sts = read_part(p, PLAT_REGQ_THERMAL_PRESSURE, &set)) == 0)
+        if ((th->pressure_sts = read_part(p, PLAT_QUERY_THERMAL_PRESSURE, &set)) == 0)
             th->pressure_sts = thermal_pressure_decode(&set, &th->pressure);
         note_part(th, PART_PRESSURE, th->pressure_sts, p->error(p->ctx));
     }

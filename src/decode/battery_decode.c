@@ -1,6 +1,6 @@
 #include "battery_decode.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,8 +9,8 @@
 _Static_assert(BATT_NFIELDS <= 32, "every battery field has a bit of have");
 
 /* Where each field is read (battery_decode.h), in the order tried. */
-static const struct reg_place battery_places[] = { BATTERY_KEYS(REG_PLACE, REG_PLACE, REG_KEY_NONE) };
-static const struct reg_place pack_places[] = { BATTERY_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_PLACE) };
+static const struct key_place battery_places[] = { BATTERY_KEYS(REG_PLACE, REG_PLACE, REG_KEY_NONE) };
+static const struct key_place pack_places[] = { BATTERY_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_PLACE) };
 
 /* A Smart Battery time register reads 65535 while the gauge has no
  * estimate (not discharging, or still averaging); powerd reports -1,
@@ -29,8 +29,8 @@ static const struct reg_place pack_places[] = { BATTERY_KEYS(REG_KEY_NONE, REG_K
 #define NOMINAL_PERCENT_MAX 150
 #define SHOWN_PERCENT_MAX 100
 
-static const struct plat_reg_entry *
-first_of_class(const struct plat_reg_set *set, const char *class_name)
+static const struct plat_entry *
+first_of_class(const struct plat_entry_set *set, const char *class_name)
 {
     for (unsigned int i = 0; set != NULL && i < set->n; i++)
         if (strcmp(set->entry[i].class_name, class_name) == 0)
@@ -40,35 +40,35 @@ first_of_class(const struct plat_reg_set *set, const char *class_name)
 
 /* The places' fields that b lacks, from e. */
 static void
-take(struct battery *b, const struct plat_reg_entry *e, const struct reg_place *places, size_t n)
+take(struct battery *b, const struct plat_entry *e, const struct key_place *places, size_t n)
 {
-    reg_read_places(e, places, n, &b->have, (uint64_t *)b->value);
+    read_key_places(e, places, n, &b->have, (uint64_t *)b->value);
 }
 
 int
-battery_decode(const struct plat_reg_set *set, struct battery *out)
+battery_decode(const struct plat_entry_set *set, struct battery *out)
 {
-    const struct plat_reg_entry *e = first_of_class(set, "AppleSmartBattery");
+    const struct plat_entry *e = first_of_class(set, "AppleSmartBattery");
 
     memset(out, 0, sizeof(*out));
     if (e == NULL)
         return -ENOENT;
     take(out, e, battery_places, REG_NPLACES(battery_places));
-    reg_text(reg_prop_key(e, BATTERY_ERROR_KEY), out->error_condition, sizeof(out->error_condition));
-    reg_text(reg_prop_key(e, BATTERY_ADAPTER_NAME_KEY), out->adapter_name, sizeof(out->adapter_name));
+    entry_text(entry_prop_key(e, BATTERY_ERROR_KEY), out->error_condition, sizeof(out->error_condition));
+    entry_text(entry_prop_key(e, BATTERY_ADAPTER_NAME_KEY), out->adapter_name, sizeof(out->adapter_name));
     return 0;
 }
 
 int
 battery_wants_pack(const struct battery *b)
 {
-    return reg_places_wanted(pack_places, REG_NPLACES(pack_places), b->have);
+    return key_places_wanted(pack_places, REG_NPLACES(pack_places), b->have);
 }
 
 void
-battery_add_pack(const struct plat_reg_set *set, struct battery *b)
+battery_add_pack(const struct plat_entry_set *set, struct battery *b)
 {
-    const struct plat_reg_entry *e = first_of_class(set, "AppleSmartBatteryPack");
+    const struct plat_entry *e = first_of_class(set, "AppleSmartBatteryPack");
 
     take(b, e, pack_places, REG_NPLACES(pack_places));
 }

@@ -1,5 +1,5 @@
 /*
- * The internal battery from the AppleSmartBattery entry (PLAT_REGQ_BATTERY)
+ * The internal battery from the AppleSmartBattery entry (PLAT_QUERY_BATTERY)
  * and on macOS 27 the AppleSmartBatteryPack entry, and what macOS derives
  * from them, computed as powerd computes it
  * (PowerManagement-1846.0.25.0.1 pmconfigd/BatteryTimeRemaining.m).
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "platform.h"
-#include "registry_key_list.h"
+#include "key_list.h"
 
 /*
  * The properties, each present or not (bit 1u << field in have), and where
@@ -19,8 +19,8 @@
  * path in the AppleSmartBattery entry ("Dict.Key": a key inside a
  * dictionary property), ALSO another path there, PACK a path in the
  * AppleSmartBatteryPack entry for what the battery entry lacks
- * (registry_key_list.h). These paths are the queries' keys
- * (registry_queries.c).
+ * (key_list.h). These paths are the queries' keys
+ * (queries.c).
  *
  * Up to macOS 26 the AppleSmartBattery entry has all of them at its top
  * level. macOS 27 keeps there what powerd shows (the percents, times,
@@ -77,19 +77,19 @@ enum battery_field { BATTERY_KEYS(REG_FIELD_ENUM, REG_KEY_NONE, REG_KEY_NONE) BA
  * 16-bit reading, the registry holds it as a 64-bit two's complement). */
 struct battery {
     unsigned int have;
-    int64_t value[BATT_NFIELDS];        /* read as uint64_t (registry_key_list.h): the same object, C11 6.5p7 */
+    int64_t value[BATT_NFIELDS];        /* read as uint64_t (key_list.h): the same object, C11 6.5p7 */
     char error_condition[64];           /* "ErrorCondition": "" while there is none */
     char adapter_name[64];              /* "AdapterDetails"/"Name" */
 };
 
 /* The first AppleSmartBattery entry; -ENOENT when there is none (a Mac
  * without a battery). */
-int battery_decode(const struct plat_reg_set *set, struct battery *out);
+int battery_decode(const struct plat_entry_set *set, struct battery *out);
 /* Whether the battery lacks a value that the AppleSmartBatteryPack entry
- * (PLAT_REGQ_BATTERY_PACK, macOS 27) holds, and the pack's values for
+ * (PLAT_QUERY_BATTERY_PACK, macOS 27) holds, and the pack's values for
  * those it lacks. */
 int battery_wants_pack(const struct battery *b);
-void battery_add_pack(const struct plat_reg_set *set, struct battery *b);
+void battery_add_pack(const struct plat_entry_set *set, struct battery *b);
 
 /* Derived values: 0 and *out, or a negative errno: -ENODATA when the
  * battery does not give what it needs, -EAGAIN while macOS is still

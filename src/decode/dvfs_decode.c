@@ -1,5 +1,5 @@
 #include "dvfs_decode.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,12 +30,12 @@ table_number(const char *path, int *sram)
 }
 
 static void
-add_table(struct dvfs *d, unsigned int number, int sram, const struct plat_reg_prop *p)
+add_table(struct dvfs *d, unsigned int number, int sram, const struct plat_prop *p)
 {
     struct dvfs_table *t = &d->table[d->ntables];
     uint32_t top = 0;
 
-    if (p->kind != PLAT_REG_DATA || p->len == 0 || p->len % 8 != 0 || p->len / 8 > DVFS_MAX_STATES ||
+    if (p->kind != PLAT_PROP_DATA || p->len == 0 || p->len % 8 != 0 || p->len / 8 > DVFS_MAX_STATES ||
         d->ntables == DVFS_MAX_TABLES)
         return;
     t->number = number;
@@ -50,9 +50,9 @@ add_table(struct dvfs *d, unsigned int number, int sram, const struct plat_reg_p
 }
 
 static void
-add_clusters(struct dvfs *d, const struct plat_reg_prop *p)
+add_clusters(struct dvfs *d, const struct plat_prop *p)
 {
-    if (p->kind != PLAT_REG_DATA)
+    if (p->kind != PLAT_PROP_DATA)
         return;
     for (uint32_t at = 0; at + 8 <= p->len && d->nacc < DVFS_MAX_CLUSTERS; at += 8, d->nacc++) {
         d->acc[d->nacc].table = p->data[at];
@@ -61,11 +61,11 @@ add_clusters(struct dvfs *d, const struct plat_reg_prop *p)
 }
 
 int
-dvfs_decode(const struct plat_reg_set *set, struct dvfs *out)
+dvfs_decode(const struct plat_entry_set *set, struct dvfs *out)
 {
     memset(out, 0, sizeof(*out));
     for (unsigned int i = 0; i < set->n && out->ntables == 0; i++) {
-        const struct plat_reg_entry *e = &set->entry[i];
+        const struct plat_entry *e = &set->entry[i];
 
         for (unsigned int k = 0; k < e->nprops; k++) {
             int sram, number = table_number(e->prop[k].path, &sram);

@@ -1,6 +1,6 @@
 /*
  * Apple Silicon's DVFS tables: the clock of each performance state, from
- * the device tree's power manager (PLAT_REGQ_PMGR). Portable and tested on
+ * the device tree's power manager (PLAT_QUERY_PMGR). Portable and tested on
  * tables recorded on real Macs (shared/real-macs/pmgr).
  *
  * "voltage-statesN" and "voltage-statesN-sram" are pairs of little-endian
@@ -45,7 +45,7 @@ struct dvfs {
 /* The tables of the first entry that has any: 0, or -ENOENT (an Intel Mac,
  * or a machine without them). A table that is not whole pairs, or longer
  * than DVFS_MAX_STATES, is left out. */
-int dvfs_decode(const struct plat_reg_set *set, struct dvfs *out);
+int dvfs_decode(const struct plat_entry_set *set, struct dvfs *out);
 
 /* The table voltage-states<number>, "-sram" or plain, or NULL. */
 const struct dvfs_table *dvfs_table(const struct dvfs *d, unsigned int number, int sram);

@@ -1,6 +1,6 @@
 #include "energy_decode.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -29,15 +29,15 @@ energy_unit_joules(const char *label)
 /* A channel in an energy unit, with a name: its joules (1), no value this
  * round (-1), or 0 for any other channel. */
 static int
-joules_of(const struct plat_reg_entry *e, double *joules)
+joules_of(const struct plat_entry *e, double *joules)
 {
-    const struct plat_reg_prop *unit = reg_prop(e, "unit");
-    double scale = unit && unit->kind == PLAT_REG_STRING ? energy_unit_joules(unit->text) : 0.0;
+    const struct plat_prop *unit = entry_prop(e, "unit");
+    double scale = unit && unit->kind == PLAT_PROP_STRING ? energy_unit_joules(unit->text) : 0.0;
     uint64_t raw;
 
     if (scale == 0.0 || e->name[0] == '\0')
         return 0;
-    if (!reg_number(reg_prop(e, "value"), &raw))
+    if (!entry_number(entry_prop(e, "value"), &raw))
         return -1;
     *joules = (double)raw * scale;
     return 1;
@@ -73,14 +73,14 @@ add_channel(struct energy *out, const char *name, double joules, enum energy_uni
 {
     struct energy_channel *c = &out->channel[out->n];
 
-    reg_unique_name(out->channel[0].name, sizeof(*c), out->n, name, c->name, sizeof(c->name));
+    entry_unique_name(out->channel[0].name, sizeof(*c), out->n, name, c->name, sizeof(c->name));
     c->joules = joules;
     c->unit = u;
     out->n++;
 }
 
 void
-energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_channel *channels,
+energy_decode(const struct plat_entry_set *set, struct energy *out, struct energy_channel *channels,
               unsigned int cap)
 {
     int gpu_named = 0;

@@ -1,6 +1,6 @@
 /*
  * Energy counters from IOReport's "Energy Model" channels
- * (PLAT_REGQ_ENERGY). Portable and unit-tested.
+ * (PLAT_QUERY_ENERGY). Portable and unit-tested.
  */
 #ifndef PMDA_DARWIN_ENERGY_DECODE_H
 #define PMDA_DARWIN_ENERGY_DECODE_H
@@ -16,7 +16,7 @@ double energy_unit_joules(const char *label);
 enum energy_unit { ENERGY_CPU, ENERGY_GPU, ENERGY_ANE, ENERGY_DRAM, ENERGY_NUNITS };
 
 struct energy_channel {
-    char name[PLAT_REG_NAME_MAX];       /* "CPU Energy", "GPU Energy", "ANE", "DRAM", "ECPU", ... */
+    char name[PLAT_ENTRY_NAME_MAX];       /* "CPU Energy", "GPU Energy", "ANE", "DRAM", "ECPU", ... */
     double joules;                      /* since boot */
     enum energy_unit unit;              /* the unit it adds to, or ENERGY_NUNITS */
 };
@@ -43,7 +43,7 @@ struct energy {
  * round) is not listed, and the unit it adds to is short of it: its sum
  * is not the unit's.
  */
-void energy_decode(const struct plat_reg_set *set, struct energy *out, struct energy_channel *channels,
+void energy_decode(const struct plat_entry_set *set, struct energy *out, struct energy_channel *channels,
                    unsigned int cap);
 
 #endif

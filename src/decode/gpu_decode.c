@@ -1,6 +1,6 @@
 #include "gpu_decode.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +16,11 @@
 
 _Static_assert(GPU_NFIELDS <= 32, "every GPU field has a bit of have");
 
-static const struct reg_place accelerator_places[] = { GPU_KEYS(REG_PLACE, REG_PLACE, REG_KEY_NONE) };
-static const struct reg_place provider_places[] = { GPU_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_PLACE) };
+static const struct key_place accelerator_places[] = { GPU_KEYS(REG_PLACE, REG_PLACE, REG_KEY_NONE) };
+static const struct key_place provider_places[] = { GPU_KEYS(REG_KEY_NONE, REG_KEY_NONE, REG_PLACE) };
 
 static int
-is_parent(const struct plat_reg_set *set, uint64_t id)
+is_parent(const struct plat_entry_set *set, uint64_t id)
 {
     for (unsigned int i = 0; i < set->n; i++)
         if (set->entry[i].parent == id)
@@ -38,17 +38,17 @@ put(struct gpu *g, enum gpu_field f, uint64_t v)
 /* "model": a string on Apple Silicon's accelerator, NUL-terminated data on
  * a PCI GPU's device node. */
 static void
-model_of(const struct plat_reg_entry *e, char *out, size_t len)
+model_of(const struct plat_entry *e, char *out, size_t len)
 {
-    const struct plat_reg_prop *p = e ? reg_prop_key(e, GPU_MODEL_KEY) : NULL;
+    const struct plat_prop *p = e ? entry_prop_key(e, GPU_MODEL_KEY) : NULL;
     size_t n = 0;
 
-    if (p != NULL && p->kind == PLAT_REG_DATA) {
+    if (p != NULL && p->kind == PLAT_PROP_DATA) {
         for (uint32_t i = 0; i < p->len && p->data[i] != '\0' && n + 1 < len; i++)
             out[n++] = p->data[i] >= ' ' && p->data[i] < 0x7f ? (char)p->data[i] : '?';
         out[n] = '\0';
     } else {
-        reg_text(p, out, len);
+        entry_text(p, out, len);
     }
 }
 
@@ -58,16 +58,16 @@ model_of(const struct plat_reg_entry *e, char *out, size_t len)
  * maybe masked ("&0xMMMMMMMM"): "0x8A528086 0x8A538086" on Intel's Ice
  * Lake driver, "0x73401002 ..." on AMD's Navi 14. */
 static unsigned int
-matched_vendor(const struct plat_reg_entry *e)
+matched_vendor(const struct plat_entry *e)
 {
-    const struct plat_reg_prop *p = reg_prop_key(e, GPU_PCI_PRIMARY_MATCH_KEY);
+    const struct plat_prop *p = entry_prop_key(e, GPU_PCI_PRIMARY_MATCH_KEY);
     unsigned int vendor = 0;
     const char *at;
     char *end;
 
-    if (p == NULL || p->kind != PLAT_REG_STRING)
-        p = reg_prop_key(e, GPU_PCI_MATCH_KEY);
-    if (p == NULL || p->kind != PLAT_REG_STRING)
+    if (p == NULL || p->kind != PLAT_PROP_STRING)
+        p = entry_prop_key(e, GPU_PCI_MATCH_KEY);
+    if (p == NULL || p->kind != PLAT_PROP_STRING)
         return 0;
     for (at = p->text; *at != '\0'; at = end) {
         unsigned long id;
@@ -109,15 +109,15 @@ decode_memory(struct gpu *g)
 }
 
 static void
-decode_one(const struct plat_reg_set *set, const struct plat_reg_entry *e, struct gpu *g)
+decode_one(const struct plat_entry_set *set, const struct plat_entry *e, struct gpu *g)
 {
-    const struct plat_reg_entry *provider = reg_entry_by_id(set, e->parent);
+    const struct plat_entry *provider = entry_by_id(set, e->parent);
     unsigned int vendor;
 
     memset(g, 0, sizeof(*g));
     g->id = e->id;
-    reg_read_places(e, accelerator_places, REG_NPLACES(accelerator_places), &g->have, g->value);
-    reg_read_places(provider, provider_places, REG_NPLACES(provider_places), &g->have, g->value);
+    read_key_places(e, accelerator_places, REG_NPLACES(accelerator_places), &g->have, g->value);
+    read_key_places(provider, provider_places, REG_NPLACES(provider_places), &g->have, g->value);
     vendor = matched_vendor(e);
     /* By the vendor where the driver names it, else by whether there is VRAM. */
     g->unified = vendor == PCI_VENDOR_INTEL || (vendor == 0 && !gpu_has(g, GPU_VRAM_TOTAL_MB));
@@ -136,7 +136,7 @@ by_id(const void *a, const void *b)
 }
 
 void
-gpu_decode(const struct plat_reg_set *set, struct gpu *out, unsigned int cap, unsigned int *n)
+gpu_decode(const struct plat_entry_set *set, struct gpu *out, unsigned int cap, unsigned int *n)
 {
     *n = 0;
     for (unsigned int i = 0; i < set->n && *n < cap; i++)

@@ -1,5 +1,5 @@
 /*
- * GPUs from the entries of PLAT_REGQ_GPUS: each IOAccelerator and its
+ * GPUs from the entries of PLAT_QUERY_GPUS: each IOAccelerator and its
  * provider. Portable and unit-tested.
  */
 #ifndef PMDA_DARWIN_GPU_DECODE_H
@@ -8,15 +8,15 @@
 #include <stdint.h>
 
 #include "platform.h"
-#include "registry_key_list.h"
+#include "key_list.h"
 
 /*
  * The numbers, each present or not (bit 1u << field in have), and where
- * each is read, in the order tried (registry_key_list.h): FIELD names a
+ * each is read, in the order tried (key_list.h): FIELD names a
  * field and its first key in the accelerator's entry, ALSO another key
  * there, PROVIDER a key in its provider's entry (a discrete GPU's PCI
  * device) for what the accelerator lacks. These keys are the query's
- * (registry_queries.c). PerformanceStatistics holds what the driver counts
+ * (queries.c). PerformanceStatistics holds what the driver counts
  * (not documented by Apple; upstream PCP and peers read the same keys:
  * Apple Silicon's AGX drivers name them as the M1's and M1 Pro's dumps in
  * shared/real-macs/gpu show, Intel's and AMD's name utilisation
@@ -65,7 +65,7 @@ struct gpu {
  * and free from "vramFreeBytes" or total - used (never below 0); no total
  * and no free on unified memory. Fills out[0..*n) (at most cap).
  */
-void gpu_decode(const struct plat_reg_set *set, struct gpu *out, unsigned int cap, unsigned int *n);
+void gpu_decode(const struct plat_entry_set *set, struct gpu *out, unsigned int cap, unsigned int *n);
 
 static inline int
 gpu_has(const struct gpu *g, enum gpu_field f)

@@ -1,6 +1,6 @@
 #include "pstate_decode.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -156,9 +156,9 @@ add_state(struct pstate_channel *c, const char *state, uint64_t ticks, unsigned 
 }
 
 int
-pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out)
+pstate_channel(const struct plat_entry *e, enum pstate_role role, struct pstate_channel *out)
 {
-    const struct plat_reg_prop *unit;
+    const struct plat_prop *unit;
     unsigned int place = 0, states = 0;
 
     memset(out, 0, sizeof(*out));
@@ -166,16 +166,16 @@ pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pst
         return -ENOENT;
     _Static_assert(sizeof(out->name) == sizeof(e->name), "a channel's name fits whole");
     memcpy(out->name, e->name, sizeof(out->name));
-    unit = reg_prop(e, "unit");
-    out->ns_per_unit = unit != NULL && unit->kind == PLAT_REG_STRING ? pstate_unit_ns(unit->text) : 0.0;
+    unit = entry_prop(e, "unit");
+    out->ns_per_unit = unit != NULL && unit->kind == PLAT_PROP_STRING ? pstate_unit_ns(unit->text) : 0.0;
     for (unsigned int k = 0; k < e->nprops; k++) {
-        const struct plat_reg_prop *p = &e->prop[k];
-        char state[PLAT_REG_NAME_MAX];
+        const struct plat_prop *p = &e->prop[k];
+        char state[PLAT_ENTRY_NAME_MAX];
         uint64_t ticks;
 
-        if (strncmp(p->path, "state.", 6) != 0 || !reg_number(p, &ticks))
+        if (strncmp(p->path, "state.", 6) != 0 || !entry_number(p, &ticks))
             continue;
-        if (reg_path_part(p->path + 6, state, sizeof(state)) < 0 || add_state(out, state, ticks, &place) < 0)
+        if (entry_path_part(p->path + 6, state, sizeof(state)) < 0 || add_state(out, state, ticks, &place) < 0)
             return -ENOENT;
         states++;
     }

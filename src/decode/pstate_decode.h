@@ -1,6 +1,6 @@
 /*
  * Time in each performance state, from IOReport's state channels
- * (PLAT_REGQ_CPU_CLUSTERS, _CPU_CORES, _GPU_STATES), and the cycles it
+ * (PLAT_QUERY_CPU_CLUSTERS, _CPU_CORES, _GPU_STATES), and the cycles it
  * implies at the DVFS tables' clocks (dvfs_decode.h). Portable and tested
  * on residencies and powermetrics readings recorded on real Macs
  * (shared/real-macs/ioreport, powermetrics).
@@ -28,7 +28,7 @@
 double pstate_unit_ns(const char *label);
 
 struct pstate_channel {
-    char name[PLAT_REG_NAME_MAX];   /* as IOReport names it: "PCPU1", "DIE_1_ECPU", "GPUPH" */
+    char name[PLAT_ENTRY_NAME_MAX];   /* as IOReport names it: "PCPU1", "DIE_1_ECPU", "GPUPH" */
     char letter;                    /* 'E', 'P', 'M' of "ECPU", "PCPU", "MCPU"; 0 for the GPU */
     int die;                        /* n of a "DIE_n_" prefix (Ultra chips), or -1 */
     unsigned int ordinal;           /* the cluster's number after its letter: "PCPU1" 1, "PCPU" 0 */
@@ -59,7 +59,7 @@ int pstate_die(const char *name, const char **rest);
  * busy threads every P core asked for 4.06 GHz while PCPM ran at the 3.58
  * GHz powermetrics agreed with (oshi/oshi pull request 3675).
  */
-int pstate_channel(const struct plat_reg_entry *e, enum pstate_role role, struct pstate_channel *out);
+int pstate_channel(const struct plat_entry *e, enum pstate_role role, struct pstate_channel *out);
 
 /* Totals in nanoseconds: active (every clock state), idle, down. -ENOTSUP
  * when the unit is not a time. */

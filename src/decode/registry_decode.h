@@ -6,19 +6,19 @@
 #define PMDA_DARWIN_REGISTRY_DECODE_H
 
 #include "platform.h"
-#include "registry_key_list.h"
+#include "key_list.h"
 
 /*
- * Each CPU's cluster type from the entries of PLAT_REGQ_CPUS: an entry
+ * Each CPU's cluster type from the entries of PLAT_QUERY_CPUS: an entry
  * with "logical-cpu-id" (a number) and "cluster-type" (data whose printable
  * bytes up to the first NUL are the type: "E", "P") gives CPU "cpu<id>".
  * Entries lacking either, or holding another kind, are skipped. Fills out[0..*n) (at most
  * cap); returns 0, or -ENOENT when no entry gives a CPU (Intel Macs).
  */
-int reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *out, unsigned int cap,
+int reg_cpu_clusters(const struct plat_entry_set *set, struct plat_cpu_cluster *out, unsigned int cap,
                      unsigned int *n);
 
-/* ---- disks (PLAT_REGQ_DISKS) ------------------------------------------- */
+/* ---- disks (PLAT_QUERY_DISKS) ------------------------------------------- */
 
 /* A whole disk's or an APFS volume's BSD name ("disk0"), and whether an
  * IOMedia is a whole disk (IOMedia.h: kIOBSDNameKey, kIOMediaWholeKey). */
@@ -27,8 +27,8 @@ int reg_cpu_clusters(const struct plat_reg_set *set, struct plat_cpu_cluster *ou
 
 /* The IOBlockStorageDriver "Statistics" counters (IOBlockStorageDriver.h:
  * operations, bytes, nanoseconds, errors, retries since the driver
- * started), read from the driver's entry (registry_key_list.h): the
- * query's keys (registry_queries.c). */
+ * started), read from the driver's entry (key_list.h): the
+ * query's keys (queries.c). */
 #define DISK_STATISTICS_KEYS(FIELD) \
     FIELD(REG_DISK_READS, "Statistics.Operations (Read)") \
     FIELD(REG_DISK_WRITES, "Statistics.Operations (Write)") \
@@ -72,16 +72,16 @@ struct reg_disk {
 };
 
 /*
- * The whole disks in the entries of PLAT_REGQ_DISKS: each IOMedia with a
+ * The whole disks in the entries of PLAT_QUERY_DISKS: each IOMedia with a
  * "BSD Name" (and "Whole" not false) whose parent entry is a driver with
  * "Statistics"; its characteristics from the nearest entry above that has
  * them (the device or its provider). Partitions and APFS's synthesized
  * disks have no such parent. A name seen twice keeps its first entry.
  * Fills out[0..*n) (at most cap); 0, or -ENOENT when there is none.
  */
-int reg_disks(const struct plat_reg_set *set, struct reg_disk *out, unsigned int cap, unsigned int *n);
+int reg_disks(const struct plat_entry_set *set, struct reg_disk *out, unsigned int cap, unsigned int *n);
 
-/* ---- APFS (PLAT_REGQ_APFS) --------------------------------------------- */
+/* ---- APFS (PLAT_QUERY_APFS) --------------------------------------------- */
 
 /* An AppleAPFSContainer's "Statistics" (the keys upstream PCP reads; APFS
  * is closed source, so they are not checked against Apple's code), read
@@ -118,7 +118,7 @@ struct reg_apfs_container {
 
 struct reg_apfs_volume {
     char name[PLAT_NAME_MAX];           /* BSD name: "disk3s5" */
-    char volume_name[PLAT_REG_NAME_MAX]; /* the entry's name: "Data", "Macintosh HD" */
+    char volume_name[PLAT_ENTRY_NAME_MAX]; /* the entry's name: "Data", "Macintosh HD" */
     char container[PLAT_NAME_MAX];      /* its container's name */
     char role[32];                      /* first of "Role": "System", "Data", ...; "" none */
     int encrypted, locked;              /* 0 or 1 (a number or a boolean), -1 unknown */
@@ -131,7 +131,7 @@ struct reg_apfs_volume {
  * parent is a container). Names seen twice keep their first entry.
  * 0, or -ENOENT when there is no container (a Mac without APFS).
  */
-int reg_apfs(const struct plat_reg_set *set, struct reg_apfs_container *c, unsigned int ccap, unsigned int *nc,
+int reg_apfs(const struct plat_entry_set *set, struct reg_apfs_container *c, unsigned int ccap, unsigned int *nc,
              struct reg_apfs_volume *v, unsigned int vcap, unsigned int *nv);
 
 #endif

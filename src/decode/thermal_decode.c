@@ -1,6 +1,6 @@
 #include "thermal_decode.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,7 +27,7 @@ fixed_point(const char *t, unsigned int *fraction, int *is_signed)
     int i, f;
 
     if ((strncmp(t, "sp", 2) != 0 && strncmp(t, "fp", 2) != 0) || t[4] != '\0' ||
-        (i = reg_hex_digit(t[2])) < 0 || (f = reg_hex_digit(t[3])) < 0)
+        (i = entry_hex_digit(t[2])) < 0 || (f = entry_hex_digit(t[3])) < 0)
         return 0;
     *is_signed = t[0] == 's';
     *fraction = (unsigned int)f;
@@ -87,11 +87,11 @@ smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out
 }
 
 int
-smc_entry_value(const struct plat_reg_entry *e, double *out)
+smc_entry_value(const struct plat_entry *e, double *out)
 {
-    const struct plat_reg_prop *type = reg_prop(e, "type"), *bytes = reg_prop(e, "bytes");
+    const struct plat_prop *type = entry_prop(e, "type"), *bytes = entry_prop(e, "bytes");
 
-    if (type == NULL || type->kind != PLAT_REG_STRING || bytes == NULL || bytes->kind != PLAT_REG_DATA)
+    if (type == NULL || type->kind != PLAT_PROP_STRING || bytes == NULL || bytes->kind != PLAT_PROP_DATA)
         return -ENODATA;
     return smc_decode(type->text, bytes->data, bytes->len, out);
 }
@@ -109,12 +109,12 @@ sensor_location_name(enum sensor_location loc)
 
 /* Whether an SMC entry's type is this one (trailing spaces ignored). */
 static int
-of_type(const struct plat_reg_entry *e, const char *type)
+of_type(const struct plat_entry *e, const char *type)
 {
-    const struct plat_reg_prop *p = reg_prop(e, "type");
+    const struct plat_prop *p = entry_prop(e, "type");
     size_t len = strlen(type);
 
-    return p != NULL && p->kind == PLAT_REG_STRING && strncmp(p->text, type, len) == 0 &&
+    return p != NULL && p->kind == PLAT_PROP_STRING && strncmp(p->text, type, len) == 0 &&
            p->text[len + strspn(p->text + len, " ")] == '\0';
 }
 
@@ -161,28 +161,28 @@ hid_location(const char *name)
 }
 
 void
-sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
+sensors_from_hid(const struct plat_entry_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
 {
     *n = 0;
     for (unsigned int i = 0; i < set->n && *n < cap; i++) {
-        const struct plat_reg_entry *e = &set->entry[i];
-        const struct plat_reg_prop *p = reg_prop(e, "celsius");
+        const struct plat_entry *e = &set->entry[i];
+        const struct plat_prop *p = entry_prop(e, "celsius");
         struct sensor *s = &out[*n];
 
         if (e->name[0] == '\0')
             continue;                   /* a service without a name cannot be told apart */
-        reg_unique_name(out->name, sizeof(*out), *n, e->name, s->name, sizeof(s->name));
+        entry_unique_name(out->name, sizeof(*out), *n, e->name, s->name, sizeof(s->name));
         s->description = NULL;
         s->location = hid_location(e->name);
         s->role = SMC_OTHER;
-        s->valid = p != NULL && p->kind == PLAT_REG_FLOAT && valid_celsius(p->real);
+        s->valid = p != NULL && p->kind == PLAT_PROP_FLOAT && valid_celsius(p->real);
         s->celsius = s->valid ? p->real : 0.0;
         (*n)++;
     }
 }
 
 void
-sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
+sensors_from_smc(const struct plat_entry_set *set, struct sensor *out, unsigned int cap, unsigned int *n)
 {
     *n = 0;
     for (unsigned int k = 0; k < smc_ntemperature_keys && *n < cap; k++) {
@@ -237,9 +237,9 @@ sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location 
 static const char *const fan_keys[FAN_MAX_FANS][FAN_NFIELDS] = { FAN_NUMBERS(FAN_KEY_ROW, FAN_KEY_OF) };
 
 int
-fans_decode(const struct plat_reg_set *set, struct fans *out)
+fans_decode(const struct plat_entry_set *set, struct fans *out)
 {
-    const struct plat_reg_entry *e = reg_entry_named(set, FAN_COUNT_KEY);
+    const struct plat_entry *e = entry_named(set, FAN_COUNT_KEY);
     double count;
 
     memset(out, 0, sizeof(*out));
@@ -249,7 +249,7 @@ fans_decode(const struct plat_reg_set *set, struct fans *out)
     out->count = (unsigned int)count;
     for (unsigned int f = 0; f < out->count; f++)
         for (int k = 0; k < FAN_NFIELDS; k++)
-            if ((e = reg_entry_named(set, fan_keys[f][k])) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
+            if ((e = entry_named(set, fan_keys[f][k])) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
                 isfinite(out->value[f][k]) && out->value[f][k] >= 0)
                 out->have[f] |= 1u << k;
     return 0;
@@ -258,9 +258,9 @@ fans_decode(const struct plat_reg_set *set, struct fans *out)
 static const char *const pressure_names[] = { "Nominal", "Moderate", "Heavy", "Trapping", "Sleeping" };
 
 int
-thermal_pressure_decode(const struct plat_reg_set *set, uint64_t *level)
+thermal_pressure_decode(const struct plat_entry_set *set, uint64_t *level)
 {
-    return set->n > 0 && reg_number(reg_prop(&set->entry[0], "state"), level) ? 0 : -ENODATA;
+    return set->n > 0 && entry_number(entry_prop(&set->entry[0], "state"), level) ? 0 : -ENODATA;
 }
 
 const char *

@@ -1,8 +1,8 @@
 /*
  * Temperatures, fans and thermal pressure from registry-shaped entries:
- * SMC keys (PLAT_REGQ_SMC_*), HID temperature services
- * (PLAT_REGQ_HID_TEMPERATURES) and the thermal pressure notify state
- * (PLAT_REGQ_THERMAL_PRESSURE). Portable and unit-tested; the SMC byte
+ * SMC keys (PLAT_QUERY_SMC_*), HID temperature services
+ * (PLAT_QUERY_HID_TEMPERATURES) and the thermal pressure notify state
+ * (PLAT_QUERY_THERMAL_PRESSURE). Portable and unit-tested; the SMC byte
  * formats and key meanings are reverse-engineered (Apple documents
  * neither), as the open SMC tools and VirtualSMC's key list describe them.
  */
@@ -25,7 +25,7 @@
 int smc_decode(const char *type, const unsigned char *bytes, size_t len, double *out);
 
 /* The value of an SMC entry (its "type" and "bytes"), as smc_decode. */
-int smc_entry_value(const struct plat_reg_entry *e, double *out);
+int smc_entry_value(const struct plat_entry *e, double *out);
 
 /* Where a sensor sits: the "location" label. */
 enum sensor_location {
@@ -122,8 +122,8 @@ struct sensor {
  * sensors' -9200 while their block is powered down: thermal_decode.c).
  * Fills out[0..*n) (at most cap).
  */
-void sensors_from_hid(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
-void sensors_from_smc(const struct plat_reg_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
+void sensors_from_hid(const struct plat_entry_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
+void sensors_from_smc(const struct plat_entry_set *set, struct sensor *out, unsigned int cap, unsigned int *n);
 
 /* Summaries for upstream's names: the hottest valid sensor with this SMC
  * role, or at this location (HID); -ENODATA when there is none. */
@@ -133,7 +133,7 @@ int sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_locat
 /* The fans' SMC keys: FNum (how many), then for fan N "FN" and a suffix
  * per value: actual, target, minimum and maximum speed, and mode. Four
  * fans: no Mac has more. FAN_KEYS(X) is X("FNac") for each fan's each key,
- * the SMC query's keys (registry_queries.c). */
+ * the SMC query's keys (queries.c). */
 #define FAN_COUNT_KEY "FNum"
 #define FAN_FIELDS(X, n) X(n, FAN_SPEED, "Ac") X(n, FAN_TARGET, "Tg") X(n, FAN_MIN, "Mn") X(n, FAN_MAX, "Mx") X(n, FAN_MODE, "Md")
 #define FAN_NUMBERS(X, Y) X(Y, 0) X(Y, 1) X(Y, 2) X(Y, 3)
@@ -151,12 +151,12 @@ struct fans {
     double value[FAN_MAX_FANS][FAN_NFIELDS];    /* RPM; mode 0 automatic, 1 forced */
 };
 /* The fans of the SMC_FANS entries; -ENOENT when the SMC has no FNum. */
-int fans_decode(const struct plat_reg_set *set, struct fans *out);
+int fans_decode(const struct plat_entry_set *set, struct fans *out);
 
 /* The thermal pressure level (OSThermalPressureLevel, macOS values:
  * <libkern/OSThermalNotification.h>) and its name: "Nominal", "Moderate",
  * "Heavy", "Trapping", "Sleeping"; NULL for a level macOS does not define. */
-int thermal_pressure_decode(const struct plat_reg_set *set, uint64_t *level);
+int thermal_pressure_decode(const struct plat_entry_set *set, uint64_t *level);
 const char *thermal_pressure_name(uint64_t level);
 
 #endif

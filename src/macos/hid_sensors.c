@@ -155,14 +155,14 @@ static int
 add_sensors(struct live_source *src, struct live_hid *hid, unsigned int *readings)
 {
     *readings = 0;
-    reg_builder_reset(&src->registry);
+    entry_builder_reset(&src->entries);
     for (unsigned int i = 0; i < hid->n; i++) {
         CFTypeRef event = hid->api.copy_event(CFArrayGetValueAtIndex(hid->services, (CFIndex)i),
                                               HID_TEMPERATURE_EVENT, 0, 0);
-        int sts = reg_builder_entry(&src->registry, i + 1, 0, hid->names[i], "IOHIDServiceClient");
+        int sts = entry_builder_entry(&src->entries, i + 1, 0, hid->names[i], "IOHIDServiceClient");
 
         if (sts == 0 && event != NULL) {
-            sts = reg_builder_float(&src->registry, "celsius",
+            sts = entry_builder_float(&src->entries, "celsius",
                                     hid->api.get_float(event, HID_FIELD(HID_TEMPERATURE_EVENT)));
             (*readings)++;
         }
@@ -175,7 +175,7 @@ add_sensors(struct live_source *src, struct live_hid *hid, unsigned int *reading
 }
 
 int
-live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
+live_hid_sensors(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out)
 {
     struct live_hid *hid = src->hid;
     unsigned int readings;
@@ -208,7 +208,7 @@ live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct
         live_retry_after(src, &hid->retry, 0);
     else if (copied || live_retry_due(&hid->retry))
         live_retry_later(&hid->retry);
-    reg_builder_finish(&src->registry, out);
+    entry_builder_finish(&src->entries, out);
     return 0;
 }
 

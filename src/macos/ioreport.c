@@ -234,30 +234,30 @@ states_missing(const struct ioreport_api *api, CFDictionaryRef ch, uint64_t coun
 /* A counter at path of the channel whose key is in key (its length at):
  * as it continues across subscriptions. */
 static int
-add_counter(struct reg_builder *b, struct counter_baseline *counters, char *key, size_t at, const char *path,
+add_counter(struct entry_builder *b, struct counter_baseline *counters, char *key, size_t at, const char *path,
             int64_t raw)
 {
     uint64_t value;
     int sts;
 
-    _Static_assert(2 * PLAT_REG_NAME_MAX + REG_PATH_MAX + 2 <= COUNTER_KEY_MAX, "a key is never cut");
+    _Static_assert(2 * PLAT_ENTRY_NAME_MAX + REG_PATH_MAX + 2 <= COUNTER_KEY_MAX, "a key is never cut");
     snprintf(key + at, COUNTER_KEY_MAX - at, "\n%s", path);
     if ((sts = counter_baseline_value(counters, key, (uint64_t)raw, &value)) < 0)
         return sts;
-    return reg_builder_number(b, path, value);
+    return entry_builder_number(b, path, value);
 }
 
 static int
-add_states(struct reg_builder *b, struct subscription *s, const struct ioreport_api *api, CFDictionaryRef ch,
+add_states(struct entry_builder *b, struct subscription *s, const struct ioreport_api *api, CFDictionaryRef ch,
            uint64_t count, char *key, size_t at)
 {
     for (int32_t i = 0; i < (int32_t)count; i++) {
-        char state[PLAT_REG_NAME_MAX], path[REG_PATH_MAX];
+        char state[PLAT_ENTRY_NAME_MAX], path[REG_PATH_MAX];
         int len, sts;
 
         text(api->state_name(ch, i), state, sizeof(state));
         memcpy(path, "state", 6);
-        if ((len = reg_path_append(path, sizeof(path), 5, state, strlen(state))) < 0)
+        if ((len = entry_path_append(path, sizeof(path), 5, state, strlen(state))) < 0)
             return len;
         if ((sts = add_counter(b, &s->counters, key, at, path, api->state_residency(ch, i))) < 0)
             return sts;
@@ -271,8 +271,8 @@ static int
 add_channel(struct live_source *src, const char *match, struct subscription *s, const struct ioreport_api *api,
             CFDictionaryRef ch, uint64_t id)
 {
-    struct reg_builder *b = &src->registry;
-    char name[PLAT_REG_NAME_MAX], subgroup[PLAT_REG_NAME_MAX], unit[32], key[COUNTER_KEY_MAX];
+    struct entry_builder *b = &src->entries;
+    char name[PLAT_ENTRY_NAME_MAX], subgroup[PLAT_ENTRY_NAME_MAX], unit[32], key[COUNTER_KEY_MAX];
     const char *missing = NULL;
     int64_t value;
     uint64_t count;
@@ -282,8 +282,8 @@ add_channel(struct live_source *src, const char *match, struct subscription *s, 
     text(api->subgroup(ch), subgroup, sizeof(subgroup));
     text(api->unit_label(ch), unit, sizeof(unit));
     at = snprintf(key, sizeof(key), "%s\n%s", subgroup, name);
-    if ((sts = reg_builder_entry(b, id, 0, name, "IOReportChannel")) < 0 ||
-        (sts = reg_builder_string(b, "subgroup", subgroup)) < 0 || (sts = reg_builder_string(b, "unit", unit)) < 0)
+    if ((sts = entry_builder_entry(b, id, 0, name, "IOReportChannel")) < 0 ||
+        (sts = entry_builder_string(b, "subgroup", subgroup)) < 0 || (sts = entry_builder_string(b, "unit", unit)) < 0)
         return sts;
     switch (api->format(ch)) {
     case FORMAT_SIMPLE:
@@ -359,7 +359,7 @@ group_index(const char *token)
 }
 
 int
-live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
+live_ioreport(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out)
 {
     size_t g = group_index(strchr(q->match, ':') + 1);
     struct live_ioreport *r;
@@ -386,7 +386,7 @@ live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct pl
     CFRelease(sample);
     if (sts < 0)
         return live_fail(src, sts, "IOReport %s: %s", q->match, strerror(-sts));
-    reg_builder_finish(&src->registry, out);
+    entry_builder_finish(&src->entries, out);
     return out->n > 0 ? 0 : live_fail(src, -ENOENT, "IOReport %s: no channels", q->match);
 }
 

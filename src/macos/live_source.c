@@ -77,7 +77,7 @@ live_close(void *ctx)
     free(src->threads);
     free(src->sock_counts);
     free(src->owners);
-    reg_builder_free(&src->registry);
+    entry_builder_free(&src->entries);
     free(src);
 }
 
@@ -114,7 +114,7 @@ platform_live_open(struct platform *out, char *msg, unsigned int msglen)
         .ip6 = live_ip6,
         .tcp = live_tcp,
         .tcpconn = live_tcpconn,
-        .registry = live_registry,
+        .query = live_query,
         .mounts = live_mounts,
         .nfs = live_nfs,
         .timebase = live_timebase,

@@ -6,7 +6,7 @@
 #define PMDA_DARWIN_LIVE_SOURCE_H
 
 #include "platform.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #include <mach/mach.h>
 #include <stddef.h>
@@ -26,7 +26,7 @@ struct live_source {
     struct plat_login *logins;      /* handed out by live_logins() */
     unsigned int logins_cap;
     struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];    /* handed out by live_topology() */
-    struct reg_builder registry;    /* the entries handed out by live_registry() */
+    struct entry_builder entries;    /* the entries handed out by live_query() */
     struct live_buffer iflist;      /* NET_RT_IFLIST2 */
     struct plat_netif *netifs;      /* PLAT_MAX_NETIFS, handed out by live_interfaces() */
     int ioctl_fd;                   /* a datagram socket for interface ioctls, or -1 */
@@ -145,19 +145,19 @@ int live_mounts(void *ctx, struct plat_mount_set *out);
 int live_nfs(void *ctx, struct plat_nfs *out);
 /* The IORegistry (registry.c: the only file that uses IOKit); the first
  * form for a reader that is part of a larger call. */
-int live_read_registry(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
-int live_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out);
+int live_read_registry(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
+int live_query(void *ctx, const struct plat_query *q, struct plat_entry_set *out);
 
 /* The sources that answer in the registry's shape (platform.h lists their
  * matches); each closes what it holds in the matching *_close, called once
  * at the source's close. */
-int live_ioreport(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+int live_ioreport(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
 void live_ioreport_close(struct live_source *src);
-int live_hid_sensors(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+int live_hid_sensors(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
 void live_hid_close(struct live_source *src);
-int live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+int live_smc(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
 void live_smc_close(struct live_source *src);
-int live_notify_state(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+int live_notify_state(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
 void live_notify_close(struct live_source *src);
 
 #endif

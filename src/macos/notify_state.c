@@ -53,7 +53,7 @@ token_of(struct live_source *src, const char *name, int *token)
 }
 
 int
-live_notify_state(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
+live_notify_state(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out)
 {
     const char *name = strchr(q->match, ':') + 1;
     uint64_t state = 0;
@@ -64,10 +64,10 @@ live_notify_state(struct live_source *src, const struct plat_reg_query *q, struc
         return err;
     if ((sts = notify_get_state(token, &state)) != NOTIFY_STATUS_OK)
         return live_fail(src, -EIO, "notify_get_state(%s) failed: status %u", name, sts);
-    if ((err = reg_builder_entry(&src->registry, 1, 0, name, "notify")) < 0 ||
-        (err = reg_builder_number(&src->registry, "state", state)) < 0)
+    if ((err = entry_builder_entry(&src->entries, 1, 0, name, "notify")) < 0 ||
+        (err = entry_builder_number(&src->entries, "state", state)) < 0)
         return live_fail(src, err, "%s: %s", name, strerror(-err));
-    reg_builder_finish(&src->registry, out);
+    entry_builder_finish(&src->entries, out);
     return 0;
 }
 

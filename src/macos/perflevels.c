@@ -25,7 +25,7 @@ int
 live_topology(void *ctx, struct plat_topology *out)
 {
     struct live_source *src = live_begin(ctx);
-    struct plat_reg_set cpus;
+    struct plat_entry_set cpus;
     int sts;
 
     out->brand_status = live_sysctl_text(src, "machdep.cpu.brand_string", out->brand, sizeof(out->brand));
@@ -41,7 +41,7 @@ live_topology(void *ctx, struct plat_topology *out)
         read_level(src, i, &out->level[i]);
     out->cluster = src->clusters;
     out->nclusters = 0;
-    if ((out->clusters_status = live_read_registry(src, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
+    if ((out->clusters_status = live_read_registry(src, &plat_queries[PLAT_QUERY_CPUS], &cpus)) == 0)
         out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
     return 0;
 }

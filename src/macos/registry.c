@@ -1,7 +1,7 @@
 /*
  * The one file that reads the IORegistry. It finds the entries a query
  * names, copies each one's id, name, class, parent id and properties into
- * plain data (registry_set.h), and decides and converts nothing: what a
+ * plain data (entry_set.h), and decides and converts nothing: what a
  * property means is portable code's business (registry_decode.c).
  *
  * Ownership (Apple's Create/Copy rule, IOKitLib.h): IORegistryEntryFromPath,
@@ -15,7 +15,7 @@
  * kIOMasterPortDefault and on those that call it kIOMainPortDefault.
  */
 #include "live_source.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #include <CoreFoundation/CoreFoundation.h>
 #include <IOKit/IOKitLib.h>
@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-_Static_assert(sizeof(io_name_t) == PLAT_REG_NAME_MAX, "entry names and classes fit whole");
+_Static_assert(sizeof(io_name_t) == PLAT_ENTRY_NAME_MAX, "entry names and classes fit whole");
 
 struct walk {
     struct live_source *src;
@@ -44,7 +44,7 @@ add_dictionary_entry(const void *key, const void *value, void *context)
     if (w->sts < 0 || CFGetTypeID((CFTypeRef)key) != CFStringGetTypeID() ||
         !CFStringGetCString((CFStringRef)key, part, sizeof(part), kCFStringEncodingUTF8))
         return;                     /* registry keys are strings; a longer one is not one a collector reads */
-    if ((len = reg_path_append(w->path, sizeof(w->path), at, part, strlen(part))) >= 0)
+    if ((len = entry_path_append(w->path, sizeof(w->path), at, part, strlen(part))) >= 0)
         add_value(w, (size_t)len, (CFTypeRef)value);
     w->path[at] = '\0';
 }
@@ -53,7 +53,7 @@ add_dictionary_entry(const void *key, const void *value, void *context)
 static void
 add_value(struct walk *w, size_t at, CFTypeRef value)
 {
-    struct reg_builder *b = &w->src->registry;
+    struct entry_builder *b = &w->src->entries;
     CFTypeID type = CFGetTypeID(value);
     int sts = 0;
 
@@ -62,16 +62,16 @@ add_value(struct walk *w, size_t at, CFTypeRef value)
 
         /* Floating-point numbers are left out: no collector reads one. */
         if (!CFNumberIsFloatType((CFNumberRef)value) && CFNumberGetValue((CFNumberRef)value, kCFNumberSInt64Type, &n))
-            sts = reg_builder_number(b, w->path, (uint64_t)n);
+            sts = entry_builder_number(b, w->path, (uint64_t)n);
     } else if (type == CFBooleanGetTypeID()) {
-        sts = reg_builder_bool(b, w->path, CFBooleanGetValue((CFBooleanRef)value));
+        sts = entry_builder_bool(b, w->path, CFBooleanGetValue((CFBooleanRef)value));
     } else if (type == CFStringGetTypeID()) {
         char text[1024];
 
         if (CFStringGetCString((CFStringRef)value, text, sizeof(text), kCFStringEncodingUTF8))
-            sts = reg_builder_string(b, w->path, text);
+            sts = entry_builder_string(b, w->path, text);
     } else if (type == CFDataGetTypeID()) {
-        sts = reg_builder_data(b, w->path, CFDataGetBytePtr((CFDataRef)value),
+        sts = entry_builder_data(b, w->path, CFDataGetBytePtr((CFDataRef)value),
                                (size_t)CFDataGetLength((CFDataRef)value));
     } else if (type == CFDictionaryGetTypeID()) {
         CFDictionaryApplyFunction((CFDictionaryRef)value, add_dictionary_entry, w);
@@ -83,7 +83,7 @@ add_value(struct walk *w, size_t at, CFTypeRef value)
             int len;
 
             snprintf(index, sizeof(index), "%ld", (long)i);
-            if ((len = reg_path_append(w->path, sizeof(w->path), at, index, strlen(index))) >= 0)
+            if ((len = entry_path_append(w->path, sizeof(w->path), at, index, strlen(index))) >= 0)
                 add_value(w, (size_t)len, CFArrayGetValueAtIndex((CFArrayRef)value, i));
             w->path[at] = '\0';
         }
@@ -110,7 +110,7 @@ add_wanted(struct walk *w, io_registry_entry_t entry, const char *key)
         int n;
 
         snprintf(name, sizeof(name), "%.*s", (int)len, part);
-        if ((n = reg_path_append(w->path, sizeof(w->path), at, part, len)) < 0 ||
+        if ((n = entry_path_append(w->path, sizeof(w->path), at, part, len)) < 0 ||
             (cfkey = CFStringCreateWithCString(kCFAllocatorDefault, name, kCFStringEncodingUTF8)) == NULL)
             break;
         at = (size_t)n;
@@ -141,7 +141,7 @@ entry_id(io_registry_entry_t entry)
 
 /* One entry and its wanted properties, then its descendants to depth. */
 static int
-add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_reg_query *q,
+add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_query *q,
           unsigned int depth)
 {
     io_name_t name, class_name;
@@ -158,9 +158,9 @@ add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const st
         parent_id = entry_id(parent);
         IOObjectRelease(parent);
     }
-    if (reg_builder_has(&w->src->registry, entry_id(entry)))
+    if (entry_builder_has(&w->src->entries, entry_id(entry)))
         goto descend;                   /* already recorded as another entry's ancestor */
-    if ((sts = reg_builder_entry(&w->src->registry, entry_id(entry), parent_id, name, class_name)) < 0)
+    if ((sts = entry_builder_entry(&w->src->entries, entry_id(entry), parent_id, name, class_name)) < 0)
         return sts;
     w->path[0] = '\0';
     if (q->keys == NULL) {
@@ -192,7 +192,7 @@ descend:
 /* An entry's ancestors, levels up, each recorded once however many
  * matched entries share it. */
 static void
-add_ancestors(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_reg_query *q,
+add_ancestors(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_query *q,
               unsigned int levels)
 {
     io_registry_entry_t parent;
@@ -200,7 +200,7 @@ add_ancestors(struct walk *w, io_registry_entry_t entry, const char *plane, cons
 
     if (levels == 0 || w->sts < 0 || IORegistryEntryGetParentEntry(entry, plane, &parent) != KERN_SUCCESS)
         return;
-    if (!reg_builder_has(&w->src->registry, entry_id(parent)) &&
+    if (!entry_builder_has(&w->src->entries, entry_id(parent)) &&
         (sts = add_entry(w, parent, plane, q, 0)) < 0 && w->sts == 0)
         w->sts = sts;
     add_ancestors(w, parent, plane, q, levels - 1);
@@ -209,7 +209,7 @@ add_ancestors(struct walk *w, io_registry_entry_t entry, const char *plane, cons
 
 /* The entries an iterator hands out, each with its descendants and ancestors. */
 static int
-add_all(struct walk *w, io_iterator_t it, const char *plane, const struct plat_reg_query *q)
+add_all(struct walk *w, io_iterator_t it, const char *plane, const struct plat_query *q)
 {
     for (io_registry_entry_t entry; w->sts == 0 && (entry = IOIteratorNext(it)) != IO_OBJECT_NULL;) {
         int sts = add_entry(w, entry, plane, q, q->depth);
@@ -224,14 +224,14 @@ add_all(struct walk *w, io_iterator_t it, const char *plane, const struct plat_r
 }
 
 int
-live_read_registry(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
+live_read_registry(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out)
 {
     struct walk w = { .src = src };
     const char *colon = strchr(q->match, ':');
     io_iterator_t it = IO_OBJECT_NULL;
     kern_return_t kr;
 
-    reg_builder_reset(&w.src->registry);
+    entry_builder_reset(&w.src->entries);
     out->n = 0;
     if (colon != NULL) {                /* "Plane:/path": that entry, or its children */
         char plane[sizeof(io_name_t)];
@@ -264,7 +264,7 @@ live_read_registry(struct live_source *src, const struct plat_reg_query *q, stru
         IOObjectRelease(it);
     if (w.sts < 0)
         return live_fail(w.src, w.sts, "%s: %s", q->match, strerror(-w.sts));
-    reg_builder_finish(&w.src->registry, out);
+    entry_builder_finish(&w.src->entries, out);
     return 0;
 }
 
@@ -272,7 +272,7 @@ live_read_registry(struct live_source *src, const struct plat_reg_query *q, stru
  * their match (platform.h). */
 static const struct {
     const char *prefix;
-    int (*read)(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out);
+    int (*read)(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
 } other_sources[] = {
     { "IOReport:", live_ioreport },
     { "HID:", live_hid_sensors },
@@ -281,13 +281,13 @@ static const struct {
 };
 
 int
-live_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out)
+live_query(void *ctx, const struct plat_query *q, struct plat_entry_set *out)
 {
     struct live_source *src = live_begin(ctx);
 
     for (size_t i = 0; i < sizeof(other_sources) / sizeof(other_sources[0]); i++)
         if (strncmp(q->match, other_sources[i].prefix, strlen(other_sources[i].prefix)) == 0) {
-            reg_builder_reset(&src->registry);
+            entry_builder_reset(&src->entries);
             out->n = 0;
             return other_sources[i].read(src, q, out);
         }

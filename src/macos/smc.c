@@ -150,7 +150,7 @@ key_info(struct live_smc *smc, const char *name)
 }
 
 int
-live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_reg_set *out)
+live_smc(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out)
 {
     struct live_smc *smc = src->smc;
     int sts;
@@ -174,11 +174,11 @@ live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_re
         in.key = k->key;
         in.info.size = k->size;
         in.command = SMC_READ_BYTES;
-        if ((sts = reg_builder_entry(&src->registry, k->key, 0, *name, "AppleSMC")) < 0 ||
-            (sts = reg_builder_string(&src->registry, "type", type)) < 0)
+        if ((sts = entry_builder_entry(&src->entries, k->key, 0, *name, "AppleSMC")) < 0 ||
+            (sts = entry_builder_string(&src->entries, "type", type)) < 0)
             return live_fail(src, sts, "SMC %s: %s", *name, strerror(-sts));
         if (smc_call(smc, &in, &res) == 0 &&
-            (sts = reg_builder_data(&src->registry, "bytes", res.bytes, k->size)) < 0)
+            (sts = entry_builder_data(&src->entries, "bytes", res.bytes, k->size)) < 0)
             return live_fail(src, sts, "SMC %s: %s", *name, strerror(-sts));
     }
     if (smc->failed > 0 && smc->passed == 0) {      /* asleep or waking, or a connection gone bad */
@@ -187,7 +187,7 @@ live_smc(struct live_source *src, const struct plat_reg_query *q, struct plat_re
         return live_retry_after(src, &smc->retry, live_fail(src, -EBUSY, "SMC: busy: %s", smc->why));
     }
     live_retry_after(src, &smc->retry, 0);
-    reg_builder_finish(&src->registry, out);
+    entry_builder_finish(&src->entries, out);
     return out->n > 0 ? 0 : live_fail(src, -ENOENT, "SMC: none of the keys of %s", q->match);
 }
 

@@ -435,20 +435,20 @@ rec_sysctl_listed_before(enum plat_sysctl_group group, const char *name)
 static const char *const statistics[] = { "Statistics.", NULL };
 static const char *const energy_value[] = { "value", NULL };
 static const char *const residencies[] = { "state.", NULL };
-static const char *const *const registry_counters[PLAT_REGQ_N] = {
-    [PLAT_REGQ_DISKS] = statistics,
-    [PLAT_REGQ_APFS] = statistics,
-    [PLAT_REGQ_ENERGY] = energy_value,
-    [PLAT_REGQ_CPU_CLUSTERS] = residencies,
-    [PLAT_REGQ_CPU_CORES] = residencies,
-    [PLAT_REGQ_GPU_STATES] = residencies,
+static const char *const *const registry_counters[PLAT_QUERY_N] = {
+    [PLAT_QUERY_DISKS] = statistics,
+    [PLAT_QUERY_APFS] = statistics,
+    [PLAT_QUERY_ENERGY] = energy_value,
+    [PLAT_QUERY_CPU_CLUSTERS] = residencies,
+    [PLAT_QUERY_CPU_CORES] = residencies,
+    [PLAT_QUERY_GPU_STATES] = residencies,
 };
 
 int
-rec_registry_is_counter(const struct plat_reg_query *q, const char *path)
+rec_registry_is_counter(const struct plat_query *q, const char *path)
 {
-    for (int id = 0; id < PLAT_REGQ_N; id++) {
-        if (q != &plat_reg_queries[id])
+    for (int id = 0; id < PLAT_QUERY_N; id++) {
+        if (q != &plat_queries[id])
             continue;
         for (const char *const *c = registry_counters[id]; c != NULL && *c != NULL; c++)
             if (strncmp(path, *c, strlen(*c)) == 0)

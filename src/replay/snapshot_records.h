@@ -83,7 +83,7 @@ int rec_sysctl_is_counter(enum plat_sysctl_group group, unsigned int index);
 int rec_sysctl_listed_before(enum plat_sysctl_group group, const char *name);
 
 /* Whether a property at path of an answer to q only grows (replayed as a counter). */
-int rec_registry_is_counter(const struct plat_reg_query *q, const char *path);
+int rec_registry_is_counter(const struct plat_query *q, const char *path);
 
 /* The descriptions, in the order the docs list them. */
 extern const struct rec_desc rec_host, rec_uname, rec_clock, rec_memory, rec_loadavg, rec_ticks, rec_tasks,

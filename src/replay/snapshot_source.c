@@ -6,7 +6,7 @@
 #include "platform.h"
 #include "replay.h"
 #include "registry_decode.h"
-#include "registry_set.h"
+#include "entry_set.h"
 #include "snapshot_proc.h"
 #include "snapshot_records.h"
 #include "snapshot_store.h"
@@ -30,14 +30,14 @@ struct snapshot_source {
     struct plat_cpu_cluster clusters[PLAT_MAX_CPUS];
     struct plat_netif *netifs;
     unsigned int netifs_cap;
-    struct reg_builder registry;
+    struct entry_builder entries;
     struct plat_mount *mounts;
     unsigned int mounts_cap;
     struct snap_proc_state procs;
     struct rec_cache found;             /* the records read at every refresh */
     const struct snap_entry *sysctl[PLAT_SYSCTL_NGROUPS][PLAT_SYSCTL_SET_MAX];
     unsigned char sysctl_found[PLAT_SYSCTL_NGROUPS];
-    struct reg_plan *plans;             /* one per registry query asked */
+    struct query_plan *plans;             /* one per registry query asked */
 };
 
 static uint64_t
@@ -228,13 +228,13 @@ struct plan_entry {
     unsigned int first, nprops;         /* its properties in the plan's prop[] */
 };
 
-struct reg_plan {
-    const struct plat_reg_query *query;
+struct query_plan {
+    const struct plat_query *query;
     struct plan_entry *entry;
     unsigned int n, entry_cap;
     struct plan_prop *prop;
     unsigned int nprops, prop_cap;
-    struct reg_plan *next;
+    struct query_plan *next;
 };
 
 static const struct snap_entry *
@@ -255,12 +255,12 @@ in_file_order(const void *a, const void *b)
 }
 
 static int
-plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id)
+plan_entry(struct query_plan *p, struct snap *s, const char *instance, uint64_t id)
 {
-    const struct plat_reg_query *q = p->query;
+    const struct plat_query *q = p->query;
     char prefix[SNAP_KEY_MAX];
     size_t cursor = 0, plen = (size_t)snprintf(prefix, sizeof(prefix), "ioreg[%s].prop.", instance);
-    int registry = reg_query_is_registry(q), sts;
+    int registry = query_is_registry(q), sts;
     struct plan_entry *e;
     const struct snap_entry *value;
     const char *k;
@@ -274,7 +274,7 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
                               .class_name = find_field(s, instance, "class"),
                               .parent = find_field(s, instance, "parent"), .first = p->nprops };
     while ((k = snap_key_with_prefix(s, prefix, &cursor)) != NULL) {
-        if (registry && !reg_path_wanted(q->keys, k + plen))
+        if (registry && !entry_path_wanted(q->keys, k + plen))
             continue;
         if ((sts = array_grow((void **)&p->prop, &p->prop_cap, p->nprops, sizeof(*p->prop))) < 0)
             return sts;
@@ -289,10 +289,10 @@ plan_entry(struct reg_plan *p, struct snap *s, const char *instance, uint64_t id
 }
 
 static void
-plans_free(struct reg_plan *p)
+plans_free(struct query_plan *p)
 {
     while (p != NULL) {
-        struct reg_plan *next = p->next;
+        struct query_plan *next = p->next;
 
         free(p->entry);
         free(p->prop);
@@ -303,11 +303,11 @@ plans_free(struct reg_plan *p)
 
 /* The plan of query q, made at its first answer; NULL without memory (and
  * then none is kept, so that the next answer tries again whole). */
-static struct reg_plan *
-plan_of(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q)
+static struct query_plan *
+plan_of(struct snapshot_source *src, struct snap *s, const struct plat_query *q)
 {
     size_t mlen = strlen(q->match);
-    struct reg_plan *p;
+    struct query_plan *p;
     const char *inst;
 
     for (p = src->plans; p != NULL; p = p->next)
@@ -330,7 +330,7 @@ plan_of(struct snapshot_source *src, struct snap *s, const struct plat_reg_query
 /* One planned entry as the current sample has it, the query's counters
  * interpolated between samples. */
 static int
-read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, struct plan_entry *e)
+read_entry(struct entry_builder *b, struct snap *s, const struct query_plan *p, struct plan_entry *e)
 {
     const char *name = "", *class_name = "", *parent = NULL;
     int sts;
@@ -345,14 +345,14 @@ read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, stru
         e->parent_text = parent;
         e->parent_id = parent ? strtoull(parent, NULL, 0) : 0;
     }
-    if ((sts = reg_builder_entry(b, e->id, e->parent_id, name, class_name)) < 0)
+    if ((sts = entry_builder_entry(b, e->id, e->parent_id, name, class_name)) < 0)
         return sts;
     for (unsigned int i = e->first; i < e->first + e->nprops; i++) {
-        struct plat_reg_prop value;
+        struct plat_prop value;
 
         if ((sts = snap_registry_of(s, p->prop[i].value, p->prop[i].counter, &value)) == -ENOENT)
             continue;                   /* not in the sample being replayed */
-        if (sts < 0 || (sts = reg_builder_prop(b, p->prop[i].path, &value)) < 0)
+        if (sts < 0 || (sts = entry_builder_prop(b, p->prop[i].path, &value)) < 0)
             return sts;
     }
     return 0;
@@ -360,32 +360,32 @@ read_entry(struct reg_builder *b, struct snap *s, const struct reg_plan *p, stru
 
 /* An entry whose class a sample lacks is not there in it. */
 static int
-read_registry(struct snapshot_source *src, struct snap *s, const struct plat_reg_query *q,
-              struct plat_reg_set *out)
+read_entries(struct snapshot_source *src, struct snap *s, const struct plat_query *q,
+              struct plat_entry_set *out)
 {
-    struct reg_plan *p = plan_of(src, s, q);
+    struct query_plan *p = plan_of(src, s, q);
     int sts;
 
     if (p == NULL)
         return -ENOMEM;
-    reg_builder_reset(&src->registry);
+    entry_builder_reset(&src->entries);
     for (unsigned int i = 0; i < p->n; i++) {
         const char *class_name;
 
         if (p->entry[i].class_name == NULL || snap_text_of(s, p->entry[i].class_name, &class_name) == -ENOENT)
             continue;
-        if ((sts = read_entry(&src->registry, s, p, &p->entry[i])) < 0)
+        if ((sts = read_entry(&src->entries, s, p, &p->entry[i])) < 0)
             return sts;
     }
     snap_clear_error(s);                /* entries absent now are not failures */
-    reg_builder_finish(&src->registry, out);
+    entry_builder_finish(&src->entries, out);
     return out->n > 0 ? 0 : -ENOENT;    /* nothing recorded: what a Mac without it says */
 }
 
 static int
-snapshot_registry(void *ctx, const struct plat_reg_query *q, struct plat_reg_set *out)
+snapshot_query(void *ctx, const struct plat_query *q, struct plat_entry_set *out)
 {
-    return read_registry(ctx, at_now(ctx), q, out);
+    return read_entries(ctx, at_now(ctx), q, out);
 }
 
 static int
@@ -393,12 +393,12 @@ snapshot_topology(void *ctx, struct plat_topology *out)
 {
     struct snapshot_source *src = ctx;
     struct snap *s = at_now(ctx);
-    struct plat_reg_set cpus;
+    struct plat_entry_set cpus;
 
     /* The registry first: its read forgets what failed before it in the call. */
     out->cluster = src->clusters;
     out->nclusters = 0;
-    if ((out->clusters_status = read_registry(src, s, &plat_reg_queries[PLAT_REGQ_CPUS], &cpus)) == 0)
+    if ((out->clusters_status = read_entries(src, s, &plat_queries[PLAT_QUERY_CPUS], &cpus)) == 0)
         out->clusters_status = reg_cpu_clusters(&cpus, src->clusters, PLAT_MAX_CPUS, &out->nclusters);
     rec_read_found(&src->found, s, &rec_topology, NULL, out);      /* the brand has its own status */
     read_sysctls(src, s, PLAT_SYSCTL_CPU_COUNTS, &out->counts);
@@ -569,7 +569,7 @@ snapshot_close(void *ctx)
     free(src->cpus);
     free(src->logins);
     free(src->netifs);
-    reg_builder_free(&src->registry);
+    entry_builder_free(&src->entries);
     free(src->mounts);
     snap_proc_free(&src->procs);
     rec_cache_free(&src->found);
@@ -632,7 +632,7 @@ open_snapshot(struct platform *out, const char *path, char *msg, unsigned int ms
         .ip6 = snapshot_ip6,
         .tcp = snapshot_tcp,
         .tcpconn = snapshot_tcpconn,
-        .registry = snapshot_registry,
+        .query = snapshot_query,
         .mounts = snapshot_mounts,
         .nfs = snapshot_nfs,
         .timebase = snapshot_timebase,

@@ -5,8 +5,8 @@
 #include "snapshot_store.h"
 #include "error_text.h"
 #include "hash_slots.h"
-#include "registry_set.h"
-#include "registry_codec.h"
+#include "entry_set.h"
+#include "entry_codec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,7 +36,7 @@ struct snap_entry {
     char *bad_why;              /* why, when bad_line says so */
     uint64_t *num;
     char **text;                /* kinds that hold text */
-    struct plat_reg_prop *reg;  /* SNAP_REGISTRY: each slot's value, decoded once at load */
+    struct plat_prop *reg;  /* SNAP_REGISTRY: each slot's value, decoded once at load */
     int *line;                  /* line that set each slot; 0 = not set */
 };
 
@@ -207,7 +207,7 @@ parse_value(enum snap_kind kind, const char *text, uint64_t *num)
     case SNAP_TEXT:
         return 0;
     case SNAP_REGISTRY:
-        return reg_value_check(text);
+        return entry_value_check(text);
     }
     return -EINVAL;
 }
@@ -455,7 +455,7 @@ entry_add(struct snap *s, const char *key, const struct snap_field *field)
         block += slots * sizeof(*e->text);
     }
     if (field->kind == SNAP_REGISTRY) {
-        e->reg = (struct plat_reg_prop *)(void *)block;
+        e->reg = (struct plat_prop *)(void *)block;
         block += slots * sizeof(*e->reg);
     }
     e->line = (int *)(void *)block;
@@ -591,7 +591,7 @@ store_line(struct snap *s, unsigned int slot, int lineno, char *line)
     if (HOLDS_TEXT(def->kind) && (e->text[slot] = strdup(value)) == NULL)
         return -ENOMEM;
     if (def->kind == SNAP_REGISTRY)
-        return reg_value_decode(e->text[slot], &e->reg[slot]);    /* checked above: only -ENOMEM is left */
+        return entry_value_decode(e->text[slot], &e->reg[slot]);    /* checked above: only -ENOMEM is left */
     return 0;
 }
 
@@ -851,7 +851,7 @@ snap_close(struct snap *s)
                 free(e->text[j]);
         if (e->reg != NULL)
             for (unsigned int j = 0; j <= s->nsamples; j++)
-                if (e->reg[j].kind == PLAT_REG_DATA)
+                if (e->reg[j].kind == PLAT_PROP_DATA)
                     free((void *)e->reg[j].data);
         free(e->num);               /* and the rest of the entry's block */
         free(e->bad_why);
@@ -1040,16 +1040,16 @@ snap_u64_of(struct snap *s, const struct snap_entry *e, uint64_t *out)
 
 /* A registry value's number in slot, when it is one. */
 static int
-reg_number(const struct snap_entry *e, unsigned int slot, uint64_t *out)
+entry_number(const struct snap_entry *e, unsigned int slot, uint64_t *out)
 {
-    if (e->reg[slot].kind != PLAT_REG_NUMBER)
+    if (e->reg[slot].kind != PLAT_PROP_NUMBER)
         return -EINVAL;
     *out = e->reg[slot].number;
     return 0;
 }
 
 int
-snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_reg_prop *out)
+snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_prop *out)
 {
     unsigned int slot[4];
     uint64_t v[4];
@@ -1058,10 +1058,10 @@ snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct
     if ((sts = locate(s, e, KIND(SNAP_REGISTRY), "a registry value", &slot[0])) < 0)
         return sts;
     *out = e->reg[slot[0]];
-    if (!counter || reg_number(e, slot[0], &v[0]) < 0 || s->nsamples == 1 ||
-        !slot_present(e, s->pos_sample + 1, &slot[1]) || reg_number(e, slot[1], &v[1]) < 0)
+    if (!counter || entry_number(e, slot[0], &v[0]) < 0 || s->nsamples == 1 ||
+        !slot_present(e, s->pos_sample + 1, &slot[1]) || entry_number(e, slot[1], &v[1]) < 0)
         return 0;                   /* as recorded: nothing to move towards */
-    if (!neighbours_present(s, e, slot) || reg_number(e, slot[2], &v[2]) < 0 || reg_number(e, slot[3], &v[3]) < 0)
+    if (!neighbours_present(s, e, slot) || entry_number(e, slot[2], &v[2]) < 0 || entry_number(e, slot[3], &v[3]) < 0)
         v[2] = v[3] = v[0];         /* a device that came or went: no laps */
     out->number = counter_at_position(s, UINT64_MAX, v[0], v[1], v[2], v[3]);
     return 0;

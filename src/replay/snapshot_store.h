@@ -26,7 +26,7 @@ enum snap_kind {
     SNAP_INT,           /* signed 32-bit value */
     SNAP_TEXT,          /* rest of the line */
     SNAP_TIME,          /* seconds[.fraction] since the epoch, kept in microseconds */
-    SNAP_REGISTRY       /* an IORegistry property value, "number 42" etc. (registry_set.h); text */
+    SNAP_REGISTRY       /* an IORegistry property value, "number 42" etc. (entry_set.h); text */
 };
 
 /* One key the format knows: "record.field" or "record[instance].field".
@@ -97,7 +97,7 @@ int snap_time_of(struct snap *s, const struct snap_entry *e, uint64_t *usec);
  * not set). With counter, a number that only grows is interpolated like
  * a 64-bit counter where the samples either side and both ends of the
  * recording have it, else given as recorded. */
-int snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_reg_prop *out);
+int snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_prop *out);
 /* Whether e (NULL: a key the file lacks) has a usable value now; records no failure. */
 int snap_has_of(const struct snap *s, const struct snap_entry *e);
 

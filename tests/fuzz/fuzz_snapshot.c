@@ -26,7 +26,7 @@
 
 /* The hardware decoders over any entries, and every derived value. */
 static void
-decode_hardware(const struct plat_reg_set *rs)
+decode_hardware(const struct plat_entry_set *rs)
 {
     static struct gpu gpus[16];
     static struct sensor sensors[64];
@@ -172,10 +172,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.ip6(p.ctx, &i6);
         p.tcp(p.ctx, &tp2);
         p.tcpconn(p.ctx, &tc);
-        for (int q = 0; q < PLAT_REGQ_N; q++) {
-            struct plat_reg_set rs;
+        for (int q = 0; q < PLAT_QUERY_N; q++) {
+            struct plat_entry_set rs;
 
-            if (p.registry(p.ctx, &plat_reg_queries[q], &rs) == 0) {
+            if (p.query(p.ctx, &plat_queries[q], &rs) == 0) {
                 static struct reg_disk disks[64];
                 static struct reg_apfs_container cs[64];
                 static struct reg_apfs_volume vs[64];

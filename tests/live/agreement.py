@@ -10,7 +10,7 @@ BUILD_DIR is build.sh's, holding test_agreement. Writes BUILD_DIR/agreement/:
                          tests/integration/real_dumps.py makes it (its
                          snapshot()), with test_agreement standing in for
                          darwin-snapshot -q and -s: the queries and sysctl names
-                         are the agent's own tables (plat_reg_queries,
+                         are the agent's own tables (plat_queries,
                          plat_sysctl_defs)
   FAMILY/NAME.N.tree     each "import MATCH FILE options" line's dump as a whole
                          registry (tests/live/ioreg-tree), for the IOKit double

@@ -24,7 +24,7 @@
  */
 #include "harness.h"
 #include "ioreg_tree.h"
-#include "registry_set.h"
+#include "entry_set.h"
 #include "replay.h"
 
 #include <errno.h>
@@ -78,27 +78,27 @@ replay_of(const char *snapshot)
 
 static unsigned int compare_clusters(const struct plat_topology *l, const struct plat_topology *r);
 
-static const struct plat_reg_query *
+static const struct plat_query *
 query_of(const char *match)
 {
-    for (int q = 0; q < PLAT_REGQ_N; q++)
-        if (strcmp(plat_reg_queries[q].match, match) == 0)
-            return &plat_reg_queries[q];
+    for (int q = 0; q < PLAT_QUERY_N; q++)
+        if (strcmp(plat_queries[q].match, match) == 0)
+            return &plat_queries[q];
     fail_msg("no query of the agent's matches %s", match);
     return NULL;
 }
 
 static const char *
-shown(const struct plat_reg_prop *p, char *buf, size_t size)
+shown(const struct plat_prop *p, char *buf, size_t size)
 {
     size_t at;
 
     switch (p->kind) {
-    case PLAT_REG_NUMBER: snprintf(buf, size, "number %llu", (unsigned long long)p->number); break;
-    case PLAT_REG_BOOL: snprintf(buf, size, "bool %llu", (unsigned long long)p->number); break;
-    case PLAT_REG_FLOAT: snprintf(buf, size, "float %.17g", p->real); break;
-    case PLAT_REG_STRING: snprintf(buf, size, "string \"%s\"", p->text); break;
-    case PLAT_REG_DATA:
+    case PLAT_PROP_NUMBER: snprintf(buf, size, "number %llu", (unsigned long long)p->number); break;
+    case PLAT_PROP_BOOL: snprintf(buf, size, "bool %llu", (unsigned long long)p->number); break;
+    case PLAT_PROP_FLOAT: snprintf(buf, size, "float %.17g", p->real); break;
+    case PLAT_PROP_STRING: snprintf(buf, size, "string \"%s\"", p->text); break;
+    case PLAT_PROP_DATA:
         at = (size_t)snprintf(buf, size, "data of %u bytes ", p->len);
         for (uint32_t i = 0; i < p->len && at + 3 < size; i++)
             at += (size_t)snprintf(buf + at, size - at, "%02x", p->data[i]);
@@ -108,28 +108,28 @@ shown(const struct plat_reg_prop *p, char *buf, size_t size)
 }
 
 static int
-same_value(const struct plat_reg_prop *a, const struct plat_reg_prop *b)
+same_value(const struct plat_prop *a, const struct plat_prop *b)
 {
     if (a->kind != b->kind)
         return 0;
     switch (a->kind) {
-    case PLAT_REG_NUMBER:
-    case PLAT_REG_BOOL: return a->number == b->number;
-    case PLAT_REG_FLOAT: return a->real == b->real;
-    case PLAT_REG_STRING: return strcmp(a->text, b->text) == 0;
-    case PLAT_REG_DATA: return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+    case PLAT_PROP_NUMBER:
+    case PLAT_PROP_BOOL: return a->number == b->number;
+    case PLAT_PROP_FLOAT: return a->real == b->real;
+    case PLAT_PROP_STRING: return strcmp(a->text, b->text) == 0;
+    case PLAT_PROP_DATA: return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
     }
     return 0;
 }
 
 static unsigned int
-compare_props(const struct plat_reg_entry *l, const struct plat_reg_entry *r)
+compare_props(const struct plat_entry *l, const struct plat_entry *r)
 {
     char lv[256], rv[256];
     unsigned int n = 0;
 
     for (unsigned int i = 0; i < l->nprops; i++) {
-        const struct plat_reg_prop *lp = &l->prop[i], *rp = reg_prop(r, lp->path);
+        const struct plat_prop *lp = &l->prop[i], *rp = entry_prop(r, lp->path);
 
         if (rp == NULL)
             n += difference("entry 0x%llx %s: live only: %s", (unsigned long long)l->id, lp->path,
@@ -139,14 +139,14 @@ compare_props(const struct plat_reg_entry *l, const struct plat_reg_entry *r)
                             shown(lp, lv, sizeof(lv)), shown(rp, rv, sizeof(rv)));
     }
     for (unsigned int i = 0; i < r->nprops; i++)
-        if (reg_prop(l, r->prop[i].path) == NULL)
+        if (entry_prop(l, r->prop[i].path) == NULL)
             n += difference("entry 0x%llx %s: replay only: %s", (unsigned long long)r->id, r->prop[i].path,
                             shown(&r->prop[i], rv, sizeof(rv)));
     return n;
 }
 
 static unsigned int
-compare_entry(const struct plat_reg_entry *l, const struct plat_reg_entry *r)
+compare_entry(const struct plat_entry *l, const struct plat_entry *r)
 {
     unsigned int n = 0;
 
@@ -162,8 +162,8 @@ compare_entry(const struct plat_reg_entry *l, const struct plat_reg_entry *r)
     return n + compare_props(l, r);
 }
 
-static const struct plat_reg_entry *
-entry_with_id(const struct plat_reg_set *set, uint64_t id)
+static const struct plat_entry *
+entry_with_id(const struct plat_entry_set *set, uint64_t id)
 {
     for (unsigned int i = 0; i < set->n; i++)
         if (set->entry[i].id == id)
@@ -172,12 +172,12 @@ entry_with_id(const struct plat_reg_set *set, uint64_t id)
 }
 
 static unsigned int
-compare_sets(const struct plat_reg_set *l, const struct plat_reg_set *r)
+compare_sets(const struct plat_entry_set *l, const struct plat_entry_set *r)
 {
     unsigned int n = 0;
 
     for (unsigned int i = 0; i < l->n; i++) {
-        const struct plat_reg_entry *e = &l->entry[i], *other = entry_with_id(r, e->id);
+        const struct plat_entry *e = &l->entry[i], *other = entry_with_id(r, e->id);
 
         n += other ? compare_entry(e, other)
                    : difference("entry 0x%llx (%s, %s): live only", (unsigned long long)e->id, e->name, e->class_name);
@@ -206,9 +206,9 @@ static void
 test_registry_agrees(void **state)
 {
     const struct comparison *c = *state;
-    const struct plat_reg_query *q = query_of(c->field[REG_MATCH]);
+    const struct plat_query *q = query_of(c->field[REG_MATCH]);
     struct platform live, replay;
-    struct plat_reg_set ls = { 0 }, rs = { 0 };
+    struct plat_entry_set ls = { 0 }, rs = { 0 };
     char err[512];
     unsigned int n = 0;
     int lsts, rsts;
@@ -217,14 +217,14 @@ test_registry_agrees(void **state)
     if (ioreg_tree_load(c->field[REG_TREE], err, sizeof(err)) < 0)
         fail_msg("%s", err);
     replay = replay_of(c->field[REG_SNAPSHOT]);
-    lsts = live.registry(live.ctx, q, &ls);
-    rsts = replay.registry(replay.ctx, q, &rs);
+    lsts = live.query(live.ctx, q, &ls);
+    rsts = replay.query(replay.ctx, q, &rs);
     printf("    %s in %s: %u entries live, %u replayed\n", q->match, c->field[REG_DUMP], ls.n, rs.n);
     if (lsts != rsts)
         n += difference("the query answers %d live (%s), %d replayed (%s)", lsts, lsts ? live.error(live.ctx) : "",
                         rsts, rsts ? replay.error(replay.ctx) : "");
     n += compare_sets(&ls, &rs);
-    if (q == &plat_reg_queries[PLAT_REGQ_CPUS])
+    if (q == &plat_queries[PLAT_QUERY_CPUS])
         n += clusters_agree(&live, &replay);
     replay.close(replay.ctx);
     live_teardown(&live);
@@ -428,27 +428,27 @@ static void
 test_tree_loads_as_printed(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
+    struct plat_entry_set set;
+    const struct plat_entry *e;
     char err[256];
 
     assert_int_equal(load_text(synthetic_tree, err, sizeof(err)), 0);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOMedia", 1, NULL, 0 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOMedia", 1, NULL, 0 }, &set), 0);
     assert_int_equal(set.n, 3);
     e = entry_with_id(&set, 0x12);
     assert_non_null(e);
     assert_int_equal(e->parent, 0x10);              /* the first parent of two */
     assert_string_equal(e->class_name, "AppleAPFSContainerScheme");
-    assert_int_equal(reg_prop(e, "Statistics.Bytes%20(Read)")->number, (uint64_t)-1000);
-    assert_int_equal(reg_prop(e, "Statistics.Ops.0")->kind, PLAT_REG_BOOL);
-    assert_int_equal(reg_prop(e, "Statistics.Ops.1")->len, 0);
-    assert_string_equal(reg_prop(e, "Content")->text, "Apple_APFS\n%");
+    assert_int_equal(entry_prop(e, "Statistics.Bytes%20(Read)")->number, (uint64_t)-1000);
+    assert_int_equal(entry_prop(e, "Statistics.Ops.0")->kind, PLAT_PROP_BOOL);
+    assert_int_equal(entry_prop(e, "Statistics.Ops.1")->len, 0);
+    assert_string_equal(entry_prop(e, "Content")->text, "Apple_APFS\n%");
     assert_string_equal(entry_with_id(&set, 0x10)->name, "Untitled 2");
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IODeviceTree:/cpus", 0, NULL, 0 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IODeviceTree:/cpus", 0, NULL, 0 }, &set), 0);
     assert_int_equal(set.n, 1);
     assert_int_equal(set.entry[0].id, 0x20);
     assert_int_equal(set.entry[0].parent, 0);
-    assert_memory_equal(reg_prop(&set.entry[0], "cluster-type")->data, "E", 2);
+    assert_memory_equal(entry_prop(&set.entry[0], "cluster-type")->data, "E", 2);
 }
 
 static void
@@ -481,9 +481,9 @@ test_tree_damage_refused(void **state)
 static void
 print_queries(void)
 {
-    for (int q = 0; q < PLAT_REGQ_N; q++) {
-        printf("%s\t%u\t%u", plat_reg_queries[q].match, plat_reg_queries[q].depth, plat_reg_queries[q].ancestors);
-        for (const char *const *key = plat_reg_queries[q].keys; key != NULL && *key != NULL; key++)
+    for (int q = 0; q < PLAT_QUERY_N; q++) {
+        printf("%s\t%u\t%u", plat_queries[q].match, plat_queries[q].depth, plat_queries[q].ancestors);
+        for (const char *const *key = plat_queries[q].keys; key != NULL && *key != NULL; key++)
             printf("\t%s", *key);
         printf("\n");
     }

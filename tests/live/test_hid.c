@@ -7,31 +7,31 @@
  */
 #include "harness.h"
 #include "real_macs.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
-#define SENSORS (&plat_reg_queries[PLAT_REGQ_HID_TEMPERATURES])
+#define SENSORS (&plat_queries[PLAT_QUERY_HID_TEMPERATURES])
 
-static struct plat_reg_set
+static struct plat_entry_set
 read_sensors(struct platform *p, int expect)
 {
-    struct plat_reg_set set = { 0 };
+    struct plat_entry_set set = { 0 };
 
-    assert_int_equal(p->registry(p->ctx, SENSORS, &set), expect);
+    assert_int_equal(p->query(p->ctx, SENSORS, &set), expect);
     return set;
 }
 
 static void
-assert_celsius(const struct plat_reg_entry *e, double want)
+assert_celsius(const struct plat_entry *e, double want)
 {
-    const struct plat_reg_prop *c = reg_prop(e, "celsius");
+    const struct plat_prop *c = entry_prop(e, "celsius");
 
     if (c == NULL)
         fail_msg("%s has no reading", e->name);
-    assert_int_equal(c->kind, PLAT_REG_FLOAT);
+    assert_int_equal(c->kind, PLAT_PROP_FLOAT);
     if (c->real != want)
         fail_msg("%s: %g, not %g", e->name, c->real, want);
 }
@@ -45,9 +45,9 @@ copies(void)
 static int
 read_status(struct platform *p)
 {
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
-    return p->registry(p->ctx, SENSORS, &set);
+    return p->query(p->ctx, SENSORS, &set);
 }
 
 /* hidd asked at a bounded rate over the time given, each read answering
@@ -63,12 +63,12 @@ assert_hidd_backs_off(struct platform *p, int expect, uint64_t duration)
 }
 
 /* Reads once a second until one lists n sensors; fails past the cap. */
-static struct plat_reg_set
+static struct plat_entry_set
 read_until_listed(struct platform *p, unsigned int n)
 {
-    struct plat_reg_set set = { 0 };
+    struct plat_entry_set set = { 0 };
 
-    for (uint64_t waited = 0; p->registry(p->ctx, SENSORS, &set) < 0 || set.n != n; waited += SECOND_NS) {
+    for (uint64_t waited = 0; p->query(p->ctx, SENSORS, &set) < 0 || set.n != n; waited += SECOND_NS) {
         if (waited > PLAT_RETRY_CAP_NS)
             fail_msg("%u sensors not listed within %llu s", n, (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND_NS));
         dbl_clock_advance(SECOND_NS);
@@ -88,7 +88,7 @@ test_every_listed_mac_reads_back_as_listed(void **state)
     assert_non_null(dir);
     while ((d = readdir(dir)) != NULL) {
         struct platform p;
-        struct plat_reg_set set;
+        struct plat_entry_set set;
         char path[4096];
         unsigned int n;
 
@@ -119,7 +119,7 @@ static void
 test_a_sensor_without_a_reading_has_no_value(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int quiet;
 
     dbl_hid_sensor("PMU tdie1", 37.25);
@@ -130,7 +130,7 @@ test_a_sensor_without_a_reading_has_no_value(void **state)
         set = read_sensors(p, 0);
         assert_int_equal(set.n, 3);
         assert_celsius(&set.entry[0], 37.25);
-        assert_null(reg_prop(&set.entry[1], "celsius"));
+        assert_null(entry_prop(&set.entry[1], "celsius"));
         assert_string_equal(set.entry[2].name, "");
         assert_celsius(&set.entry[2], 20.0);
     }
@@ -143,7 +143,7 @@ static void
 test_sensors_that_come_after_boot_are_found(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     for (unsigned int round = 1; round <= 3; round++) {
         read_sensors(p, -2);            /* ENOENT */
@@ -166,7 +166,7 @@ test_a_restarted_hidd_is_followed(void **state)
 {
     struct platform *p = *state;
     unsigned int s = dbl_hid_sensor("PMU tdie1", 37.25);
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     read_sensors(p, 0);
     dbl_hid_restart();
@@ -185,13 +185,13 @@ static void
 test_services_silent_together_are_copied_again_backing_off(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_hid_no_reading(dbl_hid_sensor("PMU tdie1", 37.25));
     dbl_hid_no_reading(dbl_hid_sensor("PMU tdie2", 34.5));
     set = read_sensors(p, 0);
     assert_int_equal(set.n, 2);
-    assert_null(reg_prop(&set.entry[0], "celsius"));
+    assert_null(entry_prop(&set.entry[0], "celsius"));
     assert_hidd_backs_off(p, 0, WATCHED);
     dbl_clock_advance(PLAT_RETRY_CAP_NS);
     dbl_fail("IOHIDEventSystemClientCreate", 1, 1);
@@ -215,7 +215,7 @@ static void
 test_a_sensor_listed_late_is_read_within_the_cap(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     assert_hidd_backs_off(p, -2, WATCHED);
     dbl_hid_sensor("PMU tdie1", 37.25);
@@ -229,7 +229,7 @@ static void
 test_services_that_come_and_go_are_followed_within_the_cap(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int before;
 
     dbl_hid_sensor("PMU tdie1", 37.25);
@@ -261,7 +261,7 @@ test_a_client_or_list_refused_is_asked_again(void **state)
     (void)state;
     for (int f = 0; f < 3; f++) {
         struct platform p;
-        struct plat_reg_set set;
+        struct plat_entry_set set;
 
         live_setup(&p);
         dbl_hid_sensor("PMU tdie1", 37.25);

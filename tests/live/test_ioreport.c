@@ -11,8 +11,8 @@
 #include "real_macs.h"
 #include "energy_decode.h"
 #include "pstate_decode.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENERGY (&plat_reg_queries[PLAT_REGQ_ENERGY])
+#define ENERGY (&plat_queries[PLAT_QUERY_ENERGY])
 
 /* Every channel of a recorded list gets its own value, so that a sum shows
  * which channels went into it. */
@@ -30,17 +30,17 @@ millijoules(unsigned int i)
     return 1000 * (int64_t)(i + 1);
 }
 
-static struct plat_reg_set
+static struct plat_entry_set
 read_energy(struct platform *p, int expect)
 {
-    struct plat_reg_set set = { 0 };
+    struct plat_entry_set set = { 0 };
 
-    assert_int_equal(p->registry(p->ctx, ENERGY, &set), expect);
+    assert_int_equal(p->query(p->ctx, ENERGY, &set), expect);
     return set;
 }
 
-static const struct plat_reg_entry *
-entry_named(const struct plat_reg_set *set, const char *name)
+static const struct plat_entry *
+entry_named(const struct plat_entry_set *set, const char *name)
 {
     for (unsigned int i = 0; i < set->n; i++)
         if (strcmp(set->entry[i].name, name) == 0)
@@ -51,7 +51,7 @@ entry_named(const struct plat_reg_set *set, const char *name)
 
 /* The index of the second entry of that name. */
 static unsigned int
-second_named(const struct plat_reg_set *set, const char *name)
+second_named(const struct plat_entry_set *set, const char *name)
 {
     for (unsigned int i = 0, seen = 0; i < set->n; i++)
         if (strcmp(set->entry[i].name, name) == 0 && ++seen == 2)
@@ -61,21 +61,21 @@ second_named(const struct plat_reg_set *set, const char *name)
 }
 
 static uint64_t
-value_of(const struct plat_reg_entry *e)
+value_of(const struct plat_entry *e)
 {
     uint64_t v = 0;
 
-    assert_true(reg_number(reg_prop(e, "value"), &v));
+    assert_true(entry_number(entry_prop(e, "value"), &v));
     return v;
 }
 
 static void
-assert_text(const struct plat_reg_entry *e, const char *path, const char *text)
+assert_text(const struct plat_entry *e, const char *path, const char *text)
 {
-    const struct plat_reg_prop *prop = reg_prop(e, path);
+    const struct plat_prop *prop = entry_prop(e, path);
 
     assert_non_null(prop);
-    assert_int_equal(prop->kind, PLAT_REG_STRING);
+    assert_int_equal(prop->kind, PLAT_PROP_STRING);
     assert_string_equal(prop->text, text);
 }
 
@@ -101,7 +101,7 @@ static void
 test_channels_of_the_energy_model_group(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     dbl_ioreport_simple("CPU Stats", "ECPU", "CPU Core Performance States", "24Mticks", 9);
@@ -126,7 +126,7 @@ test_state_channels_give_their_residencies(void **state)
 {
     struct platform *p = *state;
     unsigned int ch = dbl_ioreport_states("Energy Model", "ECPU00", "CPU Core Performance States", "24Mticks");
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     uint64_t v;
 
     dbl_ioreport_state(ch, "DOWN", 7);
@@ -134,12 +134,12 @@ test_state_channels_give_their_residencies(void **state)
     dbl_ioreport_state(ch, "V0P5", 340);
     set = read_energy(p, 0);
     assert_int_equal(set.n, 1);
-    assert_null(reg_prop(&set.entry[0], "value"));
-    assert_true(reg_number(reg_prop_in(&set.entry[0], "state", "DOWN"), &v));
+    assert_null(entry_prop(&set.entry[0], "value"));
+    assert_true(entry_number(entry_prop_in(&set.entry[0], "state", "DOWN"), &v));
     assert_int_equal(v, 7);
-    assert_true(reg_number(reg_prop_in(&set.entry[0], "state", "IDLE"), &v));
+    assert_true(entry_number(entry_prop_in(&set.entry[0], "state", "IDLE"), &v));
     assert_int_equal(v, 1200);
-    assert_true(reg_number(reg_prop_in(&set.entry[0], "state", "V0P5"), &v));
+    assert_true(entry_number(entry_prop_in(&set.entry[0], "state", "V0P5"), &v));
     assert_int_equal(v, 340);
 }
 
@@ -148,7 +148,7 @@ test_each_read_samples_the_one_subscription(void **state)
 {
     struct platform *p = *state;
     unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     set = read_energy(p, 0);
     assert_int_equal(value_of(&set.entry[0]), 4200);
@@ -162,13 +162,13 @@ test_each_read_samples_the_one_subscription(void **state)
 /* A channel that carries values no more gives its name, subgroup and unit
  * and nothing else: no "value", no "state.*". */
 static void
-assert_no_value(const struct plat_reg_entry *e)
+assert_no_value(const struct plat_entry *e)
 {
     if (e->nprops != 2)
         fail_msg("\"%s\" has %u properties, not only its subgroup and unit: \"%s\" first", e->name, e->nprops,
                  e->nprops > 0 ? e->prop[0].path : "");
-    assert_non_null(reg_prop(e, "subgroup"));
-    assert_non_null(reg_prop(e, "unit"));
+    assert_non_null(entry_prop(e, "subgroup"));
+    assert_non_null(entry_prop(e, "unit"));
 }
 
 /* kIOReportInvalidValue (INT64_MIN, xnu-11417.101.15
@@ -181,7 +181,7 @@ test_an_invalid_value_is_no_value(void **state)
 {
     struct platform *p = *state;
     unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", INT64_MIN);
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_ioreport_simple("Energy Model", "GPU Energy", NULL, "nJ", 1500000000);
     set = read_energy(p, 0);
@@ -204,7 +204,7 @@ test_a_state_channel_without_every_state_has_none(void **state)
     struct platform *p = *state;
     unsigned int invalid = dbl_ioreport_states("Energy Model", "ECPU00", NULL, "24Mticks");
     unsigned int unnamed = dbl_ioreport_states("Energy Model", "ECPU01", NULL, "24Mticks");
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_ioreport_state(invalid, "IDLE", 1200);
     dbl_ioreport_state(invalid, "V0P5", INT64_MIN);
@@ -236,7 +236,7 @@ test_a_subscription_whose_provider_registered_again_is_made_again(void **state)
     for (unsigned int k = 0; k < sizeof(back) / sizeof(back[0]); k++) {
         struct platform p;
         unsigned int cpu, ecpu;
-        struct plat_reg_set set;
+        struct plat_entry_set set;
         struct dbl_held held;
         uint64_t idle;
 
@@ -251,7 +251,7 @@ test_a_subscription_whose_provider_registered_again_is_made_again(void **state)
         dbl_ioreport_set(cpu, back[k].raw);
         set = read_energy(&p, 0);
         assert_int_equal(value_of(entry_named(&set, "CPU Energy")), back[k].given);
-        assert_true(reg_number(reg_prop_in(entry_named(&set, "ECPU00"), "state", "IDLE"), &idle));
+        assert_true(entry_number(entry_prop_in(entry_named(&set, "ECPU00"), "state", "IDLE"), &idle));
         assert_int_equal(idle, 1200);
         dbl_ioreport_set(cpu, back[k].raw + 250);
         set = read_energy(&p, 0);
@@ -276,10 +276,10 @@ test_a_subscription_that_keeps_dying_is_made_again_ever_less_often(void **state)
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     read_energy(p, 0);
     for (uint64_t t = 0; t < WATCHED; t += SECOND_NS) {
-        struct plat_reg_set set;
+        struct plat_entry_set set;
 
         dbl_fail("IOReportCreateSamples", 1, 1);     /* the standing subscription's sample */
-        (void)p->registry(p->ctx, ENERGY, &set);
+        (void)p->query(p->ctx, ENERGY, &set);
         dbl_clock_advance(SECOND_NS);
     }
     made = dbl_calls("IOReportCreateSubscription") - 1;
@@ -300,9 +300,9 @@ test_a_subscription_that_keeps_dying_is_made_again_ever_less_often(void **state)
 static int
 energy_status(struct platform *p)
 {
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
-    return p->registry(p->ctx, ENERGY, &set);
+    return p->query(p->ctx, ENERGY, &set);
 }
 
 /* While the provider stays away the subscription is made again at the
@@ -316,7 +316,7 @@ test_a_lost_subscription_is_made_again_at_a_bounded_rate(void **state)
     struct platform *p = *state;
     unsigned int cpu = dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     unsigned int tries, samples;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     uint64_t back;
 
     read_energy(p, 0);
@@ -344,7 +344,7 @@ static void
 test_a_failed_sample_is_taken_again_from_a_new_subscription(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     dbl_fail("IOReportCreateSamples", 1, 1);
@@ -490,10 +490,10 @@ static void
 test_an_unknown_group_is_refused(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query q = { "IOReport:thermal", 0, NULL, 0 };
-    struct plat_reg_set set;
+    const struct plat_query q = { "IOReport:thermal", 0, NULL, 0 };
+    struct plat_entry_set set;
 
-    assert_int_equal(p->registry(p->ctx, &q, &set), -22);     /* EINVAL */
+    assert_int_equal(p->query(p->ctx, &q, &set), -22);     /* EINVAL */
     assert_error_has(p, "IOReport: no group for IOReport:thermal");
 }
 
@@ -505,7 +505,7 @@ test_an_ultra_reports_its_cpu_energy_as_the_sum_of_its_dies(void **state)
 {
     struct platform *p = *state;
     struct energy_channel list[512], few[64];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct energy e;
     unsigned int n = real_ioreport_channels(
         real_macs_file("ioreport/m1ultra-mac13-2-macos27.0-energy-model-channels.tsv"), millijoules);
@@ -542,7 +542,7 @@ test_an_m5_max_reports_its_units_from_its_own_channels(void **state)
 {
     struct platform *p = *state;
     struct energy_channel list[128];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct energy e;
 
     real_ioreport_channels(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"),
@@ -618,13 +618,13 @@ static void
 test_each_cpu_subgroup_is_its_own_subscription(void **state)
 {
     struct platform *p = *state;
-    static const enum plat_reg_query_id queries[] = {
-        PLAT_REGQ_CPU_CLUSTERS, PLAT_REGQ_CPU_CORES, PLAT_REGQ_GPU_STATES, PLAT_REGQ_ENERGY,
+    static const enum plat_query_id queries[] = {
+        PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_ENERGY,
     };
     static const unsigned int expect[] = { 3, 1, 1, 1 };
     unsigned int clusters = m4_pro_complex_channels(), core, gpu;
     struct pstate_channel ch;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     assert_int_equal(clusters, 3);
     dbl_ioreport_simple("CPU Stats", " v2", "CPU Complex Voltage State Time", "24Mticks", 5);
@@ -637,12 +637,12 @@ test_each_cpu_subgroup_is_its_own_subscription(void **state)
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     for (int round = 0; round < 2; round++)
         for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
-            assert_int_equal(p->registry(p->ctx, &plat_reg_queries[queries[q]], &set), 0);
+            assert_int_equal(p->query(p->ctx, &plat_queries[queries[q]], &set), 0);
             assert_int_equal(set.n, expect[q]);
         }
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 4);
     assert_int_equal(dbl_calls("IOReportCreateSamples"), 8);
-    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_CPU_CLUSTERS], &set), 0);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_CPU_CLUSTERS], &set), 0);
     assert_string_equal(set.entry[0].name, "PCPU");
     assert_int_equal(pstate_channel(&set.entry[0], PSTATE_CLUSTER, &ch), 0);
     assert_int_equal(ch.need, 19);
@@ -658,10 +658,10 @@ static void
 test_without_cpu_stats_the_clusters_are_absent(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
-    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_CPU_CLUSTERS], &set), -ENOENT);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_CPU_CLUSTERS], &set), -ENOENT);
     assert_error_has(p, "no channels in \"CPU Stats\"");
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
 }

@@ -5,12 +5,12 @@
  * makes of a read.
  */
 #include "harness.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <string.h>
 
-#define PRESSURE (&plat_reg_queries[PLAT_REGQ_THERMAL_PRESSURE])
+#define PRESSURE (&plat_queries[PLAT_QUERY_THERMAL_PRESSURE])
 #define PRESSURE_NAME "com.apple.system.thermalpressurelevel"
 
 /* Libnotify-327.0.5 notify.h */
@@ -21,19 +21,19 @@
 
 /* Another name a query may name (a notify(3) name macOS posts with a
  * state: the low-power mode of <Foundation/NSProcessInfo.h>). */
-static const struct plat_reg_query other = { "notify:com.apple.system.lowpowermode", 0, NULL, 0 };
+static const struct plat_query other = { "notify:com.apple.system.lowpowermode", 0, NULL, 0 };
 
 static uint64_t
-state_of(struct platform *p, const struct plat_reg_query *q)
+state_of(struct platform *p, const struct plat_query *q)
 {
-    struct plat_reg_set set = { 0 };
+    struct plat_entry_set set = { 0 };
     uint64_t state = 0;
 
-    assert_int_equal(p->registry(p->ctx, q, &set), 0);
+    assert_int_equal(p->query(p->ctx, q, &set), 0);
     assert_int_equal(set.n, 1);
     assert_string_equal(set.entry[0].name, strchr(q->match, ':') + 1);
     assert_string_equal(set.entry[0].class_name, "notify");
-    assert_true(reg_number(reg_prop(&set.entry[0], "state"), &state));
+    assert_true(entry_number(entry_prop(&set.entry[0], "state"), &state));
     return state;
 }
 
@@ -68,11 +68,11 @@ static void
 test_a_refused_registration_is_asked_again(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_notify_state(PRESSURE_NAME, 1);
     dbl_fail("notify_register_check", 1, NOTIFY_STATUS_FAILED);
-    assert_int_equal(p->registry(p->ctx, PRESSURE, &set), -2);        /* ENOENT */
+    assert_int_equal(p->query(p->ctx, PRESSURE, &set), -2);        /* ENOENT */
     assert_error_has(p, "notify_register_check(" PRESSURE_NAME ") failed: status 1000000");
     assert_int_equal(dbl_held().tokens, 0);
     assert_int_equal(state_of(p, PRESSURE), 1);
@@ -82,11 +82,11 @@ static void
 test_a_refused_state_fails_that_read(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_notify_state(PRESSURE_NAME, 3);
     dbl_fail("notify_get_state", 1, NOTIFY_STATUS_INVALID_TOKEN);
-    assert_int_equal(p->registry(p->ctx, PRESSURE, &set), -5);        /* EIO */
+    assert_int_equal(p->query(p->ctx, PRESSURE, &set), -5);        /* EIO */
     assert_error_has(p, "notify_get_state(" PRESSURE_NAME ") failed: status 2");
     assert_int_equal(state_of(p, PRESSURE), 3);
 }
@@ -98,8 +98,8 @@ test_names_beyond_the_bounds_are_refused(void **state)
 {
     struct platform *p = *state;
     char names[9][64], longest[300];
-    struct plat_reg_query q = { NULL, 0, NULL, 0 };
-    struct plat_reg_set set;
+    struct plat_query q = { NULL, 0, NULL, 0 };
+    struct plat_entry_set set;
 
     for (int i = 0; i < 9; i++) {
         snprintf(names[i], sizeof(names[i]), "notify:org.pcp.test%d", i);
@@ -108,7 +108,7 @@ test_names_beyond_the_bounds_are_refused(void **state)
         if (i < 8)
             assert_int_equal(state_of(p, &q), i);
     }
-    assert_int_equal(p->registry(p->ctx, &q, &set), -28);     /* ENOSPC */
+    assert_int_equal(p->query(p->ctx, &q, &set), -28);     /* ENOSPC */
     assert_error_has(p, "notify(org.pcp.test8): more than 8 names");
     q.match = names[3];
     assert_int_equal(state_of(p, &q), 3);
@@ -117,7 +117,7 @@ test_names_beyond_the_bounds_are_refused(void **state)
     longest[sizeof(longest) - 1] = '\0';
     memcpy(longest, "notify:", 7);
     q.match = longest;
-    assert_int_equal(p->registry(p->ctx, &q, &set), -D_ENAMETOOLONG);
+    assert_int_equal(p->query(p->ctx, &q, &set), -D_ENAMETOOLONG);
     assert_error_has(p, "name too long");
 }
 

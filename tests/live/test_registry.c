@@ -11,7 +11,7 @@
 #include "harness.h"
 #include "dvfs_decode.h"
 #include "real_macs.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -63,8 +63,8 @@ root(void)
     return service(ROOT_ID, "Root", "IORegistryEntry", DBL_REG_ROOT, NULL);
 }
 
-static const struct plat_reg_entry *
-entry_of(const struct plat_reg_set *set, uint64_t id)
+static const struct plat_entry *
+entry_of(const struct plat_entry_set *set, uint64_t id)
 {
     for (unsigned int i = 0; i < set->n; i++)
         if (set->entry[i].id == id)
@@ -73,10 +73,10 @@ entry_of(const struct plat_reg_set *set, uint64_t id)
     return NULL;
 }
 
-static const struct plat_reg_prop *
-prop_of(const struct plat_reg_entry *e, const char *path)
+static const struct plat_prop *
+prop_of(const struct plat_entry *e, const char *path)
 {
-    const struct plat_reg_prop *p = reg_prop(e, path);
+    const struct plat_prop *p = entry_prop(e, path);
 
     if (p == NULL)
         fail_msg("entry 0x%llx has no property %s", (unsigned long long)e->id, path);
@@ -84,35 +84,35 @@ prop_of(const struct plat_reg_entry *e, const char *path)
 }
 
 static void
-assert_number(const struct plat_reg_entry *e, const char *path, uint64_t value)
+assert_number(const struct plat_entry *e, const char *path, uint64_t value)
 {
-    const struct plat_reg_prop *p = prop_of(e, path);
+    const struct plat_prop *p = prop_of(e, path);
 
-    assert_int_equal(p->kind, PLAT_REG_NUMBER);
+    assert_int_equal(p->kind, PLAT_PROP_NUMBER);
     assert_int_equal(p->number, value);
 }
 
 static void
-assert_text(const struct plat_reg_entry *e, const char *path, const char *text)
+assert_text(const struct plat_entry *e, const char *path, const char *text)
 {
-    const struct plat_reg_prop *p = prop_of(e, path);
+    const struct plat_prop *p = prop_of(e, path);
 
-    assert_int_equal(p->kind, PLAT_REG_STRING);
+    assert_int_equal(p->kind, PLAT_PROP_STRING);
     assert_string_equal(p->text, text);
 }
 
 static void
-assert_bytes(const struct plat_reg_entry *e, const char *path, const void *bytes, size_t len)
+assert_bytes(const struct plat_entry *e, const char *path, const void *bytes, size_t len)
 {
-    const struct plat_reg_prop *p = prop_of(e, path);
+    const struct plat_prop *p = prop_of(e, path);
 
-    assert_int_equal(p->kind, PLAT_REG_DATA);
+    assert_int_equal(p->kind, PLAT_PROP_DATA);
     assert_int_equal(p->len, len);
     assert_memory_equal(p->data, bytes, len);
 }
 
 static void
-assert_entry(const struct plat_reg_entry *e, const char *name, const char *class_name, uint64_t parent)
+assert_entry(const struct plat_entry *e, const char *name, const char *class_name, uint64_t parent)
 {
     assert_string_equal(e->name, name);
     assert_string_equal(e->class_name, class_name);
@@ -140,12 +140,12 @@ static void
 test_class_and_subclass_services(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query q = { "IOAccelerator", 0, gpu_keys, 0 };
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
+    const struct plat_query q = { "IOAccelerator", 0, gpu_keys, 0 };
+    struct plat_entry_set set;
+    const struct plat_entry *e;
 
     gpus();
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 2);
     e = entry_of(&set, 0x10);
     assert_entry(e, "AMDRadeonX6000_AMDNavi14GraphicsAccelerator", "IOAccelerator", ROOT_ID);
@@ -181,12 +181,12 @@ static void
 test_descendants_to_the_depth(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_query q = { "IOBlockStorageDriver", 1, disk_keys, 0 };
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
+    struct plat_query q = { "IOBlockStorageDriver", 1, disk_keys, 0 };
+    struct plat_entry_set set;
+    const struct plat_entry *e;
 
     disks();
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 3);                     /* both drivers and the media below the first */
     e = entry_of(&set, 0x23);
     assert_entry(e, "APPLE SSD Media", "IOMedia", 0x22);
@@ -194,7 +194,7 @@ test_descendants_to_the_depth(void **state)
     assert_text(e, "BSD%20Name", "disk0");
     assert_number(entry_of(&set, 0x22), "Size", 1);
     q.depth = 3;
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 5);
     assert_entry(entry_of(&set, 0x25), "IOGUIDPartitionScheme", "IOGUIDPartitionScheme", 0x24);
 }
@@ -205,17 +205,17 @@ static void
 test_shared_ancestors_once(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_query q = { "IOBlockStorageDriver", 0, disk_keys, 2 };
-    struct plat_reg_set set;
+    struct plat_query q = { "IOBlockStorageDriver", 0, disk_keys, 2 };
+    struct plat_entry_set set;
 
     disks();
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 5);                     /* 2 drivers, 2 devices, 1 controller */
     assert_entry(entry_of(&set, 0x21), "IOAHCIBlockStorageDevice", "IOAHCIBlockStorageDevice", 0x20);
     assert_entry(entry_of(&set, 0x26), "IOAHCIBlockStorageDevice", "IOAHCIBlockStorageDevice", 0x20);
     assert_entry(entry_of(&set, 0x20), "AppleAHCI", "AppleAHCI", ROOT_ID);
     q.ancestors = 10;
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 6);
     assert_entry(entry_of(&set, ROOT_ID), "Root", "IORegistryEntry", 0);
 }
@@ -226,14 +226,14 @@ static void
 test_matched_below_a_match_once(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query q = { "IOMedia", 1, NULL, 0 };
-    struct plat_reg_set set;
+    const struct plat_query q = { "IOMedia", 1, NULL, 0 };
+    struct plat_entry_set set;
     unsigned int whole, part;
 
     whole = service(0x30, "disk0", "IOMedia", root(), NULL);
     part = service(0x31, "disk0s1", "IOMedia", whole, NULL);
     service(0x32, "IOMediaBSDClient", "IOMediaBSDClient", part, NULL);
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 3);
     assert_entry(entry_of(&set, 0x32), "IOMediaBSDClient", "IOMediaBSDClient", 0x31);
 }
@@ -246,11 +246,11 @@ static void
 test_plane_path_children(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query q = { "IODeviceTree:/cpus", 0, cpu_keys, 0 };
-    struct plat_reg_set set;
+    const struct plat_query q = { "IODeviceTree:/cpus", 0, cpu_keys, 0 };
+    struct plat_entry_set set;
     unsigned int pe = service(0x40, "AppleARMPE", "AppleARMPE", root(), NULL);
     unsigned int cpus = dbl_reg_entry(0x41, "cpus", NULL, "IOPlatformDevice", NULL);
-    const struct plat_reg_entry *e;
+    const struct plat_entry *e;
 
     dbl_reg_attach(cpus, "IODeviceTree", DBL_REG_ROOT);
     for (unsigned int i = 0; i < 2; i++) {
@@ -263,7 +263,7 @@ test_plane_path_children(void **state)
                               "reg", dbl_cf_data("\0\0\0\0", 4), NULL));
         dbl_reg_attach(cpu, "IODeviceTree", cpus);
     }
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 2);
     e = entry_of(&set, 0x43);
     assert_entry(e, "cpu1", "IOPlatformDevice", 0x41);
@@ -285,14 +285,14 @@ test_plane_path_itself(void **state)
     size_t n = 0;
     char line[256];
     unsigned int arm_io = dbl_reg_entry(0x60, "arm-io", NULL, "AppleARMIODevice", NULL), pmgr;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct dvfs d;
 
     assert_non_null(f);
     while (fgets(line, sizeof(line), f) != NULL)
         for (const char *s = line; line[0] != '#' && *s != '\0' && n < sizeof(table); s++)
-            if (reg_hex_digit(s[0]) >= 0 && reg_hex_digit(s[1]) >= 0) {
-                table[n++] = (unsigned char)(reg_hex_digit(s[0]) << 4 | reg_hex_digit(s[1]));
+            if (entry_hex_digit(s[0]) >= 0 && entry_hex_digit(s[1]) >= 0) {
+                table[n++] = (unsigned char)(entry_hex_digit(s[0]) << 4 | entry_hex_digit(s[1]));
                 s++;
             }
     fclose(f);
@@ -303,7 +303,7 @@ test_plane_path_itself(void **state)
     dbl_reg_attach(pmgr, "IODeviceTree", arm_io);
     dbl_reg_attach(dbl_reg_entry(0x62, "aic", NULL, "AppleARMIODevice", dict_of("voltage-states1-sram",
                                  dbl_cf_data(table, 8), NULL)), "IODeviceTree", arm_io);
-    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set), 0);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_PMGR], &set), 0);
     assert_int_equal(set.n, 1);
     assert_entry(&set.entry[0], "pmgr", "AppleARMIODevice", 0x60);
     assert_int_equal(set.entry[0].nprops, 1);
@@ -320,9 +320,9 @@ static void
 test_plane_path_itself_absent(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
-    assert_int_equal(p->registry(p->ctx, &plat_reg_queries[PLAT_REGQ_PMGR], &set), -ENOENT);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_PMGR], &set), -ENOENT);
     assert_error_has(p, "IODeviceTree:/arm-io/pmgr: not in the IORegistry");
 }
 
@@ -337,9 +337,9 @@ test_dotted_keys_reach_into_dictionaries(void **state)
         "Statistics", "Device Characteristics.Medium Type", "Removable.Inner", "Missing", "Missing.Inner",
         "Device Characteristics.Absent", "Device Characteristics.Medium Type.Deeper", NULL,
     };
-    const struct plat_reg_query q = { "IOBlockStorageDevice", 0, keys, 0 };
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
+    const struct plat_query q = { "IOBlockStorageDevice", 0, keys, 0 };
+    struct plat_entry_set set;
+    const struct plat_entry *e;
 
     service(0x50, "APPLE SSD", "IOBlockStorageDevice", root(),
             dict_of("Device Characteristics",
@@ -347,7 +347,7 @@ test_dotted_keys_reach_into_dictionaries(void **state)
                     "Statistics", dict_of("Bytes (Read)", dbl_cf_number(4096), "Operations (Read)", dbl_cf_number(3),
                                           NULL),
                     "Removable", dbl_cf_bool(0), NULL));
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     e = entry_of(&set, 0x50);
     assert_int_equal(e->nprops, 3);
     assert_number(e, "Statistics.Bytes%20(Read)", 4096);
@@ -361,10 +361,10 @@ static void
 test_every_property_without_keys(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query q = { "AppleSmartBattery", 0, NULL, 0 };
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
-    const struct plat_reg_prop *b;
+    const struct plat_query q = { "AppleSmartBattery", 0, NULL, 0 };
+    struct plat_entry_set set;
+    const struct plat_entry *e;
+    const struct plat_prop *b;
 
     service(0x60, "AppleSmartBattery", "AppleSmartBattery", root(),
             dict_of("Amperage", dbl_cf_number(-1000), "ExternalConnected", dbl_cf_bool(1),
@@ -373,12 +373,12 @@ test_every_property_without_keys(void **state)
                                            "Ra", array_of(dbl_cf_data("\x01\x02", 2), NULL), NULL),
                     "Manufacturer Data", dbl_cf_data("", 0), "Name", dbl_cf_string(""),
                     "Fraction", dbl_cf_float(0.5), "Nested Fraction", array_of(dbl_cf_float(1.5), NULL), NULL));
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     e = entry_of(&set, 0x60);
     assert_int_equal(e->nprops, 8);
     assert_number(e, "Amperage", (uint64_t)-1000);
     b = prop_of(e, "ExternalConnected");
-    assert_int_equal(b->kind, PLAT_REG_BOOL);
+    assert_int_equal(b->kind, PLAT_PROP_BOOL);
     assert_int_equal(b->number, 1);
     assert_number(e, "CellVoltage.0", 4015);
     assert_number(e, "CellVoltage.1", 4016);
@@ -394,9 +394,9 @@ static void
 test_values_too_long_left_out(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query q = { "IOService", 0, NULL, 0 };
-    struct plat_reg_set set;
-    const struct plat_reg_entry *e;
+    const struct plat_query q = { "IOService", 0, NULL, 0 };
+    struct plat_entry_set set;
+    const struct plat_entry *e;
     char text[1025], key[257], deep_key[200];
     void *props = dbl_cf_dict(), *deep;
 
@@ -415,7 +415,7 @@ test_values_too_long_left_out(void **state)
     deep = dict_of(deep_key, dict_of(deep_key, dict_of(deep_key, dbl_cf_number(3), NULL), NULL), NULL);
     dbl_cf_put(props, "Deep", deep);
     service(0x70, "IOService", "IOService", root(), props);
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     e = entry_of(&set, 0x70);
     assert_int_equal(e->nprops, 2);
     assert_text(e, "Longest", text);
@@ -426,11 +426,11 @@ static void
 test_matching_dictionary_refused(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     gpus();
     dbl_fail("IOServiceMatching", 1, 1);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set),
                      -ENOMEM);
     assert_int_equal(set.n, 0);
     assert_error_has(p, "IOServiceMatching(IOAccelerator) failed");
@@ -440,11 +440,11 @@ static void
 test_matching_services_refused(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     gpus();
     dbl_fail("IOServiceGetMatchingServices", 1, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set), -EIO);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set), -EIO);
     assert_int_equal(set.n, 0);
     assert_error_has(p, "IOAccelerator: IOServiceGetMatchingServices: ");
 }
@@ -453,10 +453,10 @@ static void
 test_path_not_in_the_registry(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     gpus();                                         /* an Intel Mac: no /cpus in its device tree */
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IODeviceTree:/cpus", 0, cpu_keys, 0 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IODeviceTree:/cpus", 0, cpu_keys, 0 }, &set),
                      -ENOENT);
     assert_error_has(p, "IODeviceTree:/cpus: not in the IORegistry");
 }
@@ -465,11 +465,11 @@ static void
 test_path_without_a_child_iterator(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_reg_attach(dbl_reg_entry(0x41, "cpus", NULL, "IOPlatformDevice", NULL), "IODeviceTree", DBL_REG_ROOT);
     dbl_fail("IORegistryEntryGetChildIterator", 1, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IODeviceTree:/cpus", 0, cpu_keys, 0 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IODeviceTree:/cpus", 0, cpu_keys, 0 }, &set),
                      -EIO);
     assert_error_has(p, "IODeviceTree:/cpus: no child iterator: ");
 }
@@ -480,23 +480,23 @@ static void
 test_refusals_below_a_service_cost_their_part(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_query q = { "IOBlockStorageDriver", 1, disk_keys, 0 };
-    struct plat_reg_set set;
+    struct plat_query q = { "IOBlockStorageDriver", 1, disk_keys, 0 };
+    struct plat_entry_set set;
 
     disks();
     dbl_fail("IORegistryEntryGetChildIterator", 1, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(set.n, 2);                     /* the first driver without its media */
     dbl_fail("IORegistryEntryCreateCFProperty", 1, 1);
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(entry_of(&set, 0x22)->nprops, 0);
     dbl_fail("CFStringCreateWithCString", 3, 1);    /* the media's first key: Size */
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(entry_of(&set, 0x23)->nprops, 1);
     assert_text(entry_of(&set, 0x23), "BSD%20Name", "disk0");
     q.keys = NULL;
     dbl_fail("IORegistryEntryCreateCFProperties", 1, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &q, &set), 0);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
     assert_int_equal(entry_of(&set, 0x22)->nprops, 0);
     assert_int_equal(entry_of(&set, 0x23)->nprops, 2);
 }
@@ -506,12 +506,12 @@ static void
 test_name_and_class_refused(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     gpus();
     dbl_fail("IORegistryEntryGetName", 1, D_KERN_FAILURE);
     dbl_fail("IOObjectGetClass", 2, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set), 0);
     assert_entry(entry_of(&set, 0x10), "", "IOAccelerator", ROOT_ID);
     assert_entry(entry_of(&set, 0x11), "AGXAcceleratorG13G", "", ROOT_ID);
 }
@@ -522,7 +522,7 @@ static void
 test_too_many_entries(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int many = service(0x100, "Many", "Many", DBL_REG_ROOT, NULL);
 
     for (unsigned int i = 0; i < REG_MAX_ENTRIES; i++) {
@@ -530,13 +530,13 @@ test_too_many_entries(void **state)
         service(0x2000 + i, "Lone", "Lone", DBL_REG_ROOT, NULL);
     }
     service(0x3000, "Lone", "Lone", service(0x3001, "Parent", "Parent", DBL_REG_ROOT, NULL), NULL);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "Child", 0, NULL, 0 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "Child", 0, NULL, 0 }, &set), 0);
     assert_int_equal(set.n, REG_MAX_ENTRIES);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "Many", 1, NULL, 0 }, &set), -E2BIG);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "Many", 1, NULL, 0 }, &set), -E2BIG);
     assert_int_equal(set.n, 0);
     assert_error_has(p, "Many: ");
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "Lone", 0, NULL, 1 }, &set), -E2BIG);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "Lone", 0, NULL, 0 }, &set), -E2BIG);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "Lone", 0, NULL, 1 }, &set), -E2BIG);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "Lone", 0, NULL, 0 }, &set), -E2BIG);
 }
 
 /* So do more properties than an answer holds (REG_MAX_PROPS). */
@@ -544,13 +544,13 @@ static void
 test_too_many_properties(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     void *many = dbl_cf_array();
 
     for (unsigned int i = 0; i <= REG_MAX_PROPS; i++)
         dbl_cf_append(many, dbl_cf_number(i));
     service(0x90, "IOService", "IOService", root(), dict_of("Many", many, NULL));
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOService", 0, NULL, 0 }, &set), -E2BIG);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOService", 0, NULL, 0 }, &set), -E2BIG);
     assert_int_equal(set.n, 0);
 }
 
@@ -560,7 +560,7 @@ static void
 test_too_many_bytes(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     size_t len = REG_MAX_BYTES / 2;
     unsigned char *big = calloc(1, len);
     unsigned int parent;
@@ -570,26 +570,26 @@ test_too_many_bytes(void **state)
                      dict_of("Size", dbl_cf_data(big, len), NULL));
     service(0x81, "IOBlockStorageDriver", "IOBlockStorageDriver", parent, dict_of("Size", dbl_cf_data(big, len), NULL));
     free(big);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOBlockStorageDriver", 0, disk_keys, 1 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOBlockStorageDriver", 0, disk_keys, 1 }, &set),
                      -E2BIG);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOBlockStorageDevice", 0, disk_keys, 0 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOBlockStorageDevice", 0, disk_keys, 0 }, &set),
                      0);
     assert_int_equal(set.n, 1);
 }
 
-/* live_registry sends a query of another source to its reader, and its
+/* live_query sends a query of another source to its reader, and its
  * answer holds nothing of the registry's last one. */
 static void
 test_other_sources_dispatched(void **state)
 {
     struct platform *p = *state;
     static const char *const smc_keys[] = { "FNum", NULL };
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     gpus();
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOAccelerator", 0, gpu_keys, 0 }, &set), 0);
     assert_int_equal(set.n, 2);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "SMC:fans", 0, smc_keys, 0 }, &set), -ENOENT);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "SMC:fans", 0, smc_keys, 0 }, &set), -ENOENT);
     assert_int_equal(set.n, 0);
     assert_error_has(p, "SMC: no AppleSMC service");
 }
@@ -598,11 +598,11 @@ static void
 disks_round(struct platform *p)
 {
     static const char *const keys[] = { "Size", "Statistics.Bytes (Read)", "Missing", NULL };
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOBlockStorageDriver", 2, keys, 3 }, &set), 0);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOMedia", 1, NULL, 1 }, &set), 0);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IODeviceTree:/none", 0, NULL, 0 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOBlockStorageDriver", 2, keys, 3 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOMedia", 1, NULL, 1 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IODeviceTree:/none", 0, NULL, 0 }, &set),
                      -ENOENT);
 }
 
@@ -617,13 +617,13 @@ test_registry_holds_nothing(void **state)
 static void
 refused_round(struct platform *p)
 {
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     dbl_fail("IOServiceGetMatchingServices", 1, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOBlockStorageDriver", 1, NULL, 0 }, &set),
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOBlockStorageDriver", 1, NULL, 0 }, &set),
                      -EIO);
     dbl_fail("IORegistryEntryGetChildIterator", 1, D_KERN_FAILURE);
-    assert_int_equal(p->registry(p->ctx, &(struct plat_reg_query){ "IOBlockStorageDriver", 1, NULL, 2 }, &set), 0);
+    assert_int_equal(p->query(p->ctx, &(struct plat_query){ "IOBlockStorageDriver", 1, NULL, 2 }, &set), 0);
 }
 
 /* The matching dictionary is consumed even when IOKit refuses. */

@@ -7,8 +7,8 @@
  */
 #include "harness.h"
 #include "real_macs.h"
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 #include "thermal_decode.h"
 
 #include <dirent.h>
@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TEMPERATURES (&plat_reg_queries[PLAT_REGQ_SMC_TEMPERATURES])
-#define FANS (&plat_reg_queries[PLAT_REGQ_SMC_FANS])
-#define POWER (&plat_reg_queries[PLAT_REGQ_SMC_POWER])
+#define TEMPERATURES (&plat_queries[PLAT_QUERY_SMC_TEMPERATURES])
+#define FANS (&plat_queries[PLAT_QUERY_SMC_FANS])
+#define POWER (&plat_queries[PLAT_QUERY_SMC_POWER])
 
 #define IO_TIMEOUT ((int)0xe00002d6)    /* kIOReturnTimeout, IOReturn.h */
 
@@ -32,12 +32,12 @@ applesmc(void)
     dbl_reg_attach(dbl_reg_entry(0x100000400, "SMC", "0", "AppleSMC", NULL), "IOService", DBL_REG_ROOT);
 }
 
-static struct plat_reg_set
-read_keys(struct platform *p, const struct plat_reg_query *q, int expect)
+static struct plat_entry_set
+read_keys(struct platform *p, const struct plat_query *q, int expect)
 {
-    struct plat_reg_set set = { 0 };
+    struct plat_entry_set set = { 0 };
 
-    assert_int_equal(p->registry(p->ctx, q, &set), expect);
+    assert_int_equal(p->query(p->ctx, q, &set), expect);
     return set;
 }
 
@@ -54,13 +54,13 @@ nkeys(const char *const *keys)
 /* Each key of the query the dump has is an entry with the dump's type and
  * bytes (none where it cannot be read); no other key is. */
 static void
-assert_as_dumped(const char *dump, const struct plat_reg_set *set, const struct plat_reg_query *q)
+assert_as_dumped(const char *dump, const struct plat_entry_set *set, const struct plat_query *q)
 {
     unsigned int found = 0;
 
     for (const char *const *key = q->keys; *key != NULL; key++) {
-        const struct plat_reg_entry *e = reg_entry_named(set, *key);
-        const struct plat_reg_prop *type, *bytes;
+        const struct plat_entry *e = entry_named(set, *key);
+        const struct plat_prop *type, *bytes;
         unsigned char want[32];
         unsigned int len;
         char kind[5];
@@ -73,8 +73,8 @@ assert_as_dumped(const char *dump, const struct plat_reg_set *set, const struct 
         if (e == NULL)
             fail_msg("%s: %s is in the dump, not read", dump, *key);
         found++;
-        type = reg_prop(e, "type");
-        bytes = reg_prop(e, "bytes");
+        type = entry_prop(e, "type");
+        bytes = entry_prop(e, "bytes");
         assert_non_null(type);
         assert_string_equal(type->text, kind);
         assert_int_equal(bytes != NULL ? bytes->len : 0, len);
@@ -86,7 +86,7 @@ assert_as_dumped(const char *dump, const struct plat_reg_set *set, const struct 
 
 /* Whether the last dump loaded has any key of q. */
 static int
-dumped_any(const struct plat_reg_query *q)
+dumped_any(const struct plat_query *q)
 {
     unsigned char bytes[32];
     unsigned int len;
@@ -118,13 +118,13 @@ test_every_dumped_smc_reads_back_as_dumped(void **state)
         live_setup(&p);
         applesmc();
         if (real_smc_keys(path) > 0) {      /* smcread dumps; not the M3 Max's power watch */
-            static const enum plat_reg_query_id queries[] = {
-                PLAT_REGQ_SMC_TEMPERATURES, PLAT_REGQ_SMC_FANS, PLAT_REGQ_SMC_POWER, PLAT_REGQ_SMC_CPU_DIE,
+            static const enum plat_query_id queries[] = {
+                PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_SMC_POWER, PLAT_QUERY_SMC_CPU_DIE,
             };
 
             for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
-                const struct plat_reg_query *query = &plat_reg_queries[queries[q]];
-                struct plat_reg_set set = read_keys(&p, query, dumped_any(query) ? 0 : -ENOENT);
+                const struct plat_query *query = &plat_queries[queries[q]];
+                struct plat_entry_set set = read_keys(&p, query, dumped_any(query) ? 0 : -ENOENT);
 
                 assert_as_dumped(d->d_name, &set, query);
             }
@@ -151,15 +151,15 @@ test_system_power_of_sp96_and_flt_dumps(void **state)
     for (size_t i = 0; i < sizeof(macs) / sizeof(macs[0]); i++) {
         const char *dump = real_macs_file(macs[i].dump);    /* skips here, before the source is open */
         struct platform p;
-        struct plat_reg_set set;
+        struct plat_entry_set set;
         double watts;
 
         live_setup(&p);
         applesmc();
         assert_true(real_smc_keys(dump) > 0);
-        set = read_keys(&p, &plat_reg_queries[PLAT_REGQ_SMC_POWER], 0);
+        set = read_keys(&p, &plat_queries[PLAT_QUERY_SMC_POWER], 0);
         assert_int_equal(set.n, 1);
-        assert_int_equal(smc_entry_value(reg_entry_named(&set, "PSTR"), &watts), 0);
+        assert_int_equal(smc_entry_value(entry_named(&set, "PSTR"), &watts), 0);
         assert_true(fabs(watts - macs[i].watts) < 0.001);
         live_teardown(&p);
     }
@@ -175,7 +175,7 @@ test_an_apple_silicon_smc_gives_its_cpu_and_gpu(void **state)
     unsigned int n = real_ismc_flt_keys(real_macs_file("hid/mac17-9-m5pro-ismc31.txt"));
     double cpu = 0, gpu = 0, v;
     struct sensor s[128];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int ns;
 
     applesmc();
@@ -220,7 +220,7 @@ static void
 test_a_passing_smc_error_is_not_a_missing_key(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     applesmc();
     dbl_smc_key("TC0D", "sp78", sp78_41, 2);
@@ -230,29 +230,29 @@ test_a_passing_smc_error_is_not_a_missing_key(void **state)
     dbl_smc_fail("TC0P", 1, SMC_COLLISION);                   /* its info */
     dbl_smc_fail("TA0P", 2, SMC_TIMEOUT);                     /* its bytes */
     set = read_keys(p, TEMPERATURES, 0);
-    assert_null(reg_entry_named(&set, "TC0D"));
-    assert_null(reg_entry_named(&set, "TC0P"));
-    assert_non_null(reg_entry_named(&set, "TA0P"));
-    assert_null(reg_prop(reg_entry_named(&set, "TA0P"), "bytes"));
+    assert_null(entry_named(&set, "TC0D"));
+    assert_null(entry_named(&set, "TC0P"));
+    assert_non_null(entry_named(&set, "TA0P"));
+    assert_null(entry_prop(entry_named(&set, "TA0P"), "bytes"));
     set = read_keys(p, TEMPERATURES, 0);
     assert_int_equal(set.n, 3);
     for (unsigned int i = 0; i < set.n; i++)
-        assert_memory_equal(reg_prop(&set.entry[i], "bytes")->data, sp78_41, 2);
+        assert_memory_equal(entry_prop(&set.entry[i], "bytes")->data, sp78_41, 2);
 }
 
 static void
 test_a_key_that_cannot_be_read_has_a_type_and_no_bytes(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     applesmc();
     dbl_smc_key("TC0P", "sp78", sp78_41, 2);
     dbl_smc_unreadable("TC0P", SMC_NOT_READABLE);
     set = read_keys(p, TEMPERATURES, 0);
     assert_int_equal(set.n, 1);
-    assert_string_equal(reg_prop(&set.entry[0], "type")->text, "sp78");
-    assert_null(reg_prop(&set.entry[0], "bytes"));
+    assert_string_equal(entry_prop(&set.entry[0], "type")->text, "sp78");
+    assert_null(entry_prop(&set.entry[0], "bytes"));
 }
 
 /* A VM (or a Mac whose SMC is not published) has no AppleSMC: every read
@@ -289,9 +289,9 @@ test_a_refused_connection_says_why_at_every_read(void **state)
 static int
 read_temperatures(struct platform *p)
 {
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
-    return p->registry(p->ctx, TEMPERATURES, &set);
+    return p->query(p->ctx, TEMPERATURES, &set);
 }
 
 /* macOS 27 refuses an unprivileged open (crystalidea/macs-fan-control
@@ -318,7 +318,7 @@ static void
 test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it(void **state)
 {
     struct platform *p = *state;
-    struct plat_reg_set set = { 0 };
+    struct plat_entry_set set = { 0 };
     uint64_t waited = 0;
 
     applesmc();
@@ -330,12 +330,12 @@ test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it(void **state)
     assert_int_equal(dbl_held().io, 0);                 /* closed */
     assert_backs_off(p, read_temperatures, -16, "IOServiceOpen", WATCHED);
     assert_error_has(p, "SMC: IOServiceOpen(AppleSMC): (iokit/common) Device Busy");
-    while (p->registry(p->ctx, TEMPERATURES, &set) < 0) {
+    while (p->query(p->ctx, TEMPERATURES, &set) < 0) {
         if ((waited += SECOND_NS) > PLAT_RETRY_CAP_NS)
             fail_msg("the SMC not read within %llu s of waking", (unsigned long long)(PLAT_RETRY_CAP_NS / SECOND_NS));
         dbl_clock_advance(SECOND_NS);
     }
-    assert_memory_equal(reg_prop(reg_entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
+    assert_memory_equal(entry_prop(entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
 }
 
 /* A passing SMC error (0x80, a collision: another program talks to the
@@ -348,7 +348,7 @@ test_a_passing_error_of_one_query_refuses_no_other(void **state)
 {
     static const unsigned char pstr[] = { 0x07, 0x1c };
     struct platform *p = *state;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     applesmc();
     dbl_smc_key("TC0P", "sp78", sp78_41, 2);
@@ -356,9 +356,9 @@ test_a_passing_error_of_one_query_refuses_no_other(void **state)
     read_keys(p, POWER, 0);
     dbl_smc_fail("PSTR", 1, SMC_COLLISION);             /* its bytes */
     set = read_keys(p, POWER, 0);
-    assert_null(reg_prop(reg_entry_named(&set, "PSTR"), "bytes"));
+    assert_null(entry_prop(entry_named(&set, "PSTR"), "bytes"));
     set = read_keys(p, TEMPERATURES, 0);
-    assert_memory_equal(reg_prop(reg_entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
+    assert_memory_equal(entry_prop(entry_named(&set, "TC0P"), "bytes")->data, sp78_41, 2);
 }
 
 /* An open while the Mac wakes is refused busy: it is made again after. */
@@ -395,7 +395,7 @@ static void
 test_every_key_of_both_queries_is_read(void **state)
 {
     struct platform *p = *state;
-    const struct plat_reg_query *queries[] = { TEMPERATURES, FANS };
+    const struct plat_query *queries[] = { TEMPERATURES, FANS };
 
     applesmc();
     for (int q = 0; q < 2; q++)

@@ -52,14 +52,14 @@ fake_topology(void *c, struct plat_topology *o)
 
 /* No registry entries: every query answers as on a Mac without them. */
 static int
-fake_registry(void *c, const struct plat_reg_query *q, struct plat_reg_set *o)
+fake_query(void *c, const struct plat_query *q, struct plat_entry_set *o)
 {
-    unsigned int i = (unsigned int)(q - plat_reg_queries);
+    unsigned int i = (unsigned int)(q - plat_queries);
 
     o->n = 0;
-    if (i >= PLAT_REGQ_N)
+    if (i >= PLAT_QUERY_N)
         return -EINVAL;
-    FAKE(c)->calls.registry[i]++;
+    FAKE(c)->calls.query[i]++;
     if (FAKE(c)->reg_sts[i] < 0)
         return FAKE(c)->reg_sts[i];
     *o = FAKE(c)->reg[i];
@@ -203,7 +203,7 @@ fake_platform_init(struct fake_platform *f)
         .loadavg = fake_loadavg, .cpu_total = fake_cpu_total, .cpus = fake_cpus, .clock = fake_clock,
         .sysctls = fake_sysctls, .tasks = fake_tasks, .logins = fake_logins, .topology = fake_topology,
         .interfaces = fake_interfaces, .udp = fake_udp, .icmp = fake_icmp, .ip6 = fake_ip6,
-        .tcp = fake_tcp, .tcpconn = fake_tcpconn, .registry = fake_registry,
+        .tcp = fake_tcp, .tcpconn = fake_tcpconn, .query = fake_query,
         .mounts = fake_mounts, .nfs = fake_nfs, .timebase = fake_timebase, .procs = fake_procs,
         .sock_owners = fake_sock_owners,
         .error = fake_error, .close = fake_close,

@@ -13,7 +13,7 @@ struct fake_calls {
     unsigned int host, memory, uname, loadavg, cpu_total, cpus, clock, tasks, logins, topology, interfaces, tcp,
         tcpconn, mounts, nfs;
     unsigned int sysctls[PLAT_SYSCTL_NGROUPS];
-    unsigned int registry[PLAT_REGQ_N];
+    unsigned int query[PLAT_QUERY_N];
 };
 
 #define FAKE_MAX_LOGINS 16
@@ -43,8 +43,8 @@ struct fake_platform {
     struct plat_tcp tcp;
     struct plat_tcpconn tcpconn;
     unsigned int nnetif;
-    struct plat_reg_set reg[PLAT_REGQ_N];   /* each query's answer (none: -ENOENT, as a Mac without it) */
-    int reg_sts[PLAT_REGQ_N];
+    struct plat_entry_set reg[PLAT_QUERY_N];   /* each query's answer (none: -ENOENT, as a Mac without it) */
+    int reg_sts[PLAT_QUERY_N];
     struct plat_mount mount[FAKE_MAX_MOUNTS];
     unsigned int nmount;
     int mounts_sts;

@@ -32,12 +32,12 @@ static const struct rec_desc *const described[FAULT_NTARGETS] = {
 int
 fault_applies(unsigned int target, int answer)
 {
-    int registry = target >= FAULT_REGISTRY && target < FAULT_NTARGETS;
+    int registry = target >= FAULT_QUERY && target < FAULT_NTARGETS;
 
     switch (answer) {
     case FAULT_LARGEST:
         return (target < FAULT_NTARGETS && described[target] != NULL) ||
-               (target >= FAULT_SYSCTLS && target < FAULT_REGISTRY);
+               (target >= FAULT_SYSCTLS && target < FAULT_QUERY);
     case FAULT_RENAMED:
         return target == FAULT_cpus || target == FAULT_interfaces || target == FAULT_mounts || registry;
     case FAULT_WRONG_KINDS: case FAULT_CYCLES:
@@ -199,13 +199,13 @@ w_sysctls(void *x, enum plat_sysctl_group group, struct plat_sysctl_set *out)
     return sts;
 }
 
-/* The agent asks with the entries of plat_reg_queries; anything else is
+/* The agent asks with the entries of plat_queries; anything else is
  * the recorder's, and counts as the query whose match it has. */
 static unsigned int
-query_index(const struct plat_reg_query *q)
+query_index(const struct plat_query *q)
 {
-    for (unsigned int i = 0; i < PLAT_REGQ_N; i++)
-        if (q == &plat_reg_queries[i] || strcmp(q->match, plat_reg_queries[i].match) == 0)
+    for (unsigned int i = 0; i < PLAT_QUERY_N; i++)
+        if (q == &plat_queries[i] || strcmp(q->match, plat_queries[i].match) == 0)
             return i;
     return 0;
 }
@@ -214,26 +214,26 @@ query_index(const struct plat_reg_query *q)
  * carry: text for a number, the largest number for text, NaN for a bool,
  * 2 for data, one byte for a float. */
 static void
-rotate_kind(struct plat_reg_prop *p)
+rotate_kind(struct plat_prop *p)
 {
     static const unsigned char byte = 0x5a;
 
     switch (p->kind) {
-    case PLAT_REG_NUMBER: p->kind = PLAT_REG_STRING; p->text = "12 is not a number"; break;
-    case PLAT_REG_STRING: p->kind = PLAT_REG_NUMBER; p->number = UINT64_MAX; break;
-    case PLAT_REG_BOOL: p->kind = PLAT_REG_FLOAT; p->real = NAN; break;
-    case PLAT_REG_DATA: p->kind = PLAT_REG_BOOL; p->number = 2; break;
-    case PLAT_REG_FLOAT: p->kind = PLAT_REG_DATA; p->data = &byte; p->len = 1; break;
+    case PLAT_PROP_NUMBER: p->kind = PLAT_PROP_STRING; p->text = "12 is not a number"; break;
+    case PLAT_PROP_STRING: p->kind = PLAT_PROP_NUMBER; p->number = UINT64_MAX; break;
+    case PLAT_PROP_BOOL: p->kind = PLAT_PROP_FLOAT; p->real = NAN; break;
+    case PLAT_PROP_DATA: p->kind = PLAT_PROP_BOOL; p->number = 2; break;
+    case PLAT_PROP_FLOAT: p->kind = PLAT_PROP_DATA; p->data = &byte; p->len = 1; break;
     }
 }
 
 /* The registry's answer with its entries renamed, their properties of the
  * wrong kinds, or their parents in a cycle through every entry. */
 static void
-wrong_registry(struct fault_platform *f, unsigned int target, struct plat_reg_set *out)
+wrong_entries(struct fault_platform *f, unsigned int target, struct plat_entry_set *out)
 {
-    struct plat_reg_entry *e = own(&f->copy[target], out->entry, out->n, sizeof(*e));
-    struct plat_reg_prop *props;
+    struct plat_entry *e = own(&f->copy[target], out->entry, out->n, sizeof(*e));
+    struct plat_prop *props;
     unsigned int generation = f->sts == FAULT_RENAMED ? ++f->renames : 0, nprops = 0;
 
     if (e == NULL) {
@@ -265,15 +265,15 @@ wrong_registry(struct fault_platform *f, unsigned int target, struct plat_reg_se
 }
 
 static int
-w_registry(void *x, const struct plat_reg_query *q, struct plat_reg_set *out)
+w_query(void *x, const struct plat_query *q, struct plat_entry_set *out)
 {
-    unsigned int target = FAULT_REGISTRY + query_index(q);
+    unsigned int target = FAULT_QUERY + query_index(q);
     int sts = fault(F(x), target);
 
-    if (sts < 0 || ASK(x, registry, (IN(x)->ctx, q, out)) < 0)
+    if (sts < 0 || ASK(x, query, (IN(x)->ctx, q, out)) < 0)
         return sts;
     if (F(x)->injected && F(x)->sts > FAULT_LARGEST)
-        wrong_registry(F(x), target, out);
+        wrong_entries(F(x), target, out);
     else if (F(x)->injected)
         memset(out, 0, sizeof(*out));
     return sts;
@@ -310,7 +310,7 @@ fault_platform_wrap(struct fault_platform *f, const struct platform *inner)
     f->p.name = inner->name;
     f->p.ctx = f;
     f->p.sysctls = w_sysctls;
-    f->p.registry = w_registry;
+    f->p.query = w_query;
     f->p.error = w_error;
     f->p.close = w_close;
 }
@@ -344,9 +344,9 @@ fault_target_name(unsigned int target, char *buf, size_t len)
 
     if (target < FAULT_SYSCTLS)
         snprintf(buf, len, "%s", calls[target]);
-    else if (target < FAULT_REGISTRY)
+    else if (target < FAULT_QUERY)
         snprintf(buf, len, "sysctls(%s)", plat_sysctl_defs(target - FAULT_SYSCTLS, &n)[0].name);
     else
-        snprintf(buf, len, "registry(%s)", plat_reg_queries[target - FAULT_REGISTRY].match);
+        snprintf(buf, len, "query(%s)", plat_queries[target - FAULT_QUERY].match);
     return buf;
 }

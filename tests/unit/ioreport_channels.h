@@ -13,30 +13,30 @@
 #include <string.h>
 
 #include "real_macs_file.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 static inline void
-state_channel(struct reg_builder *rb, uint64_t id, const char *name, const char *unit)
+state_channel(struct entry_builder *rb, uint64_t id, const char *name, const char *unit)
 {
-    assert_int_equal(reg_builder_entry(rb, id, 0, name, "IOReportChannel"), 0);
-    assert_int_equal(reg_builder_string(rb, "subgroup", ""), 0);
-    assert_int_equal(reg_builder_string(rb, "unit", unit), 0);
+    assert_int_equal(entry_builder_entry(rb, id, 0, name, "IOReportChannel"), 0);
+    assert_int_equal(entry_builder_string(rb, "subgroup", ""), 0);
+    assert_int_equal(entry_builder_string(rb, "unit", unit), 0);
 }
 
 static inline void
-channel_state(struct reg_builder *rb, const char *state, uint64_t ticks)
+channel_state(struct entry_builder *rb, const char *state, uint64_t ticks)
 {
     char path[128];
 
     snprintf(path, sizeof(path), "state.%s", state);
-    assert_int_equal(reg_builder_number(rb, path, ticks), 0);
+    assert_int_equal(entry_builder_number(rb, path, ticks), 0);
 }
 
 /* One "GROUP :: SUBGROUP :: NAME (UNIT) = [("STATE", TICKS), ...]" line of
  * macmon's debug output as a channel, its states in the order macmon
  * printed them (libIOReport's, by index); 0, or -1 when the line is cut. */
 static inline int
-macmon_channel(struct reg_builder *rb, uint64_t id, char *line)
+macmon_channel(struct entry_builder *rb, uint64_t id, char *line)
 {
     char *name = strstr(line, ":: "), *unit, *s;
 
@@ -61,23 +61,23 @@ macmon_channel(struct reg_builder *rb, uint64_t id, char *line)
 
 /* The whole lines of a corpus file that start with prefix, as channels
  * numbered from 1 into rb (reset first): the set they make. */
-static inline struct plat_reg_set
-macmon_channels(struct reg_builder *rb, const char *relative, const char *prefix)
+static inline struct plat_entry_set
+macmon_channels(struct entry_builder *rb, const char *relative, const char *prefix)
 {
     FILE *f = fopen(real_macs_file(relative), "r");
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     char line[2048];
     unsigned int n = 0;
 
     assert_non_null(f);
-    reg_builder_reset(rb);
+    entry_builder_reset(rb);
     while (fgets(line, sizeof(line), f) != NULL) {
         line[strcspn(line, "\r\n")] = '\0';
         if (strncmp(line, prefix, strlen(prefix)) == 0 && macmon_channel(rb, n + 1, line) == 0)
             n++;
     }
     fclose(f);
-    reg_builder_finish(rb, &set);
+    entry_builder_finish(rb, &set);
     return set;
 }
 

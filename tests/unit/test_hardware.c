@@ -28,7 +28,7 @@ smc_key(uint64_t id, const char *key, const char *type, const unsigned char *byt
 {
     entry(id, 0, key, "AppleSMC");
     text("type", type);
-    assert_int_equal(reg_builder_data(&b, "bytes", bytes, len), 0);
+    assert_int_equal(entry_builder_data(&b, "bytes", bytes, len), 0);
 }
 
 static void
@@ -79,12 +79,12 @@ ambient_is_not_the_cpu_proximity_key(void **state)
 {
     static const unsigned char c58[] = { 0x3a, 0x80 }, c31[] = { 0x1f, 0xc0 };
     struct sensor s[8];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
     double v;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     smc_key(1, "TC0P", "sp78", c58, 2);
     smc_key(2, "TA0P", "sp78", c31, 2);
     set = finish();
@@ -101,20 +101,20 @@ static void
 hid_sensors_drop_junk_and_keep_names_apart(void **state)
 {
     struct sensor s[8];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
     double v;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", 52.5), 0);
     entry(2, 0, "PMU tdie3", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", -9200.0), 0);     /* a sleeping block */
+    assert_int_equal(entry_builder_float(&b, "celsius", -9200.0), 0);     /* a sleeping block */
     entry(3, 0, "gas gauge battery", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 30.5), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", 30.5), 0);
     entry(4, 0, "gas gauge battery", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 30.625), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", 30.625), 0);
     entry(5, 0, "ISP MTR Temp Sensor5", "IOHIDServiceClient");         /* no reading */
     set = finish();
     sensors_from_hid(&set, s, 8, &n);
@@ -137,15 +137,15 @@ static void
 hid_sensors_of_m5_clusters_are_cpu_sensors(void **state)
 {
     struct sensor s[4];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "sACC MTR Temp Sensor2", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 61.5), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", 61.5), 0);
     entry(2, 0, "mACC MTR Temp Sensor5", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 58.0), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", 58.0), 0);
     set = finish();
     sensors_from_hid(&set, s, 4, &n);
     assert_int_equal(n, 2);
@@ -175,12 +175,12 @@ apple_silicon_smc_keys_are_its_cpu_and_gpu(void **state)
 {
     static const unsigned char psu[] = { 0x24, 0x80 };
     struct sensor s[8];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
     double v;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     flt_key(1, "TCMz", 64.4f);
     flt_key(2, "TCMb", 49.75f);
     flt_key(3, "Tp0X", 30.796875f);
@@ -193,7 +193,7 @@ apple_silicon_smc_keys_are_its_cpu_and_gpu(void **state)
     assert_int_equal(sensors_hottest_role(s, n, SMC_GPU_DIE, &v), 0);
     assert_true(v == 30.6875);
 
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     smc_key(1, "Tp0P", "sp78", psu, 2);
     set = finish();
     sensors_from_smc(&set, s, 8, &n);
@@ -208,12 +208,12 @@ readings_at_or_below_zero_are_not_temperatures(void **state)
 {
     static const unsigned char none[] = { 0x81, 0x00 }, offset[] = { 0xc9, 0xfd }, warm[] = { 0x26, 0x30 };
     struct sensor s[4];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
     double v;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     smc_key(1, "TC0E", "sp78", offset, 2);
     smc_key(2, "TC0F", "sp78", none, 2);
     smc_key(3, "TC0P", "sp78", warm, 2);
@@ -224,9 +224,9 @@ readings_at_or_below_zero_are_not_temperatures(void **state)
     assert_false(s[1].valid);
     assert_true(s[2].valid);
     assert_int_equal(sensors_hottest_role(s, n, SMC_CPU_DIE, &v), -ENODATA);   /* not -52.4 */
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "PMU tdev4", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", -21.5), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", -21.5), 0);
     set = finish();
     sensors_from_hid(&set, s, 4, &n);
     assert_false(s[0].valid);
@@ -236,11 +236,11 @@ static void
 fans_and_their_mode_are_read(void **state)
 {
     static const unsigned char two = 2, forced = 1, rpm[] = { 0x1f, 0x0e };
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct fans f;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     smc_key(1, "FNum", "ui8 ", &two, 1);
     smc_key(2, "F1Ac", "fpe2", rpm, 2);
     smc_key(3, "F1Md", "ui8 ", &forced, 1);
@@ -250,7 +250,7 @@ fans_and_their_mode_are_read(void **state)
     assert_int_equal(f.have[0], 0);
     assert_true(f.value[1][FAN_SPEED] == 1987.5);
     assert_true(f.value[1][FAN_MODE] == 1.0);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     set = finish();
     assert_int_equal(fans_decode(&set, &f), -ENOENT);          /* no SMC: not a count of 0 */
 }
@@ -270,9 +270,9 @@ static struct battery
 apple_silicon_battery(int64_t amperage, int64_t time_to_empty)
 {
     struct battery batt;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
     flag("BatteryInstalled", 1);
     flag("ExternalConnected", 0);
@@ -330,12 +330,12 @@ static void
 intel_capacities_are_mah_and_charging_counts_to_full(void **state)
 {
     struct battery batt;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     uint32_t u;
     int32_t i;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
     flag("BatteryInstalled", 1);
     flag("ExternalConnected", 1);
@@ -368,12 +368,12 @@ static void
 macos_27_capacities_come_from_battery_data_and_the_pack(void **state)
 {
     struct battery batt;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     uint32_t u;
     float f;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
     number("BatteryInstalled", 1);                              /* numbers, as SystemInfoKit's dumps give them */
     number("CurrentCapacity", 34);
@@ -396,7 +396,7 @@ macos_27_capacities_come_from_battery_data_and_the_pack(void **state)
     assert_int_equal(battery_temperature(&batt, &f), -ENODATA);
     assert_true(battery_wants_pack(&batt));
 
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(2, 0, "AppleSmartBatteryPack", "AppleSmartBatteryPack");
     number("BatteryData.Temperature", 3359);
     number("BatteryData.AppleRawMaxCapacity", 4427);
@@ -423,12 +423,12 @@ capacities_are_never_percents_and_health_is_what_macos_shows(void **state)
         { 0, 8579, 0, 0 },              /* no nominal and no full charge: below */
     };
     struct battery batt;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     uint32_t u;
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        reg_builder_reset(&b);
+        entry_builder_reset(&b);
         entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
         flag("BatteryInstalled", 1);
         number("MaxCapacity", 100);
@@ -454,11 +454,11 @@ static void
 unified_memory_has_no_free_memory(void **state)
 {
     struct gpu g[4];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(0x10, 0, "gpu", "AppleARMIODevice");
     entry(0x11, 0x10, "AGXAcceleratorG14G", "AGXAcceleratorG14G");
     number("PerformanceStatistics.In%20use%20system%20memory", 612368384);    /* paths are escaped */
@@ -497,14 +497,14 @@ the_matched_vendor_says_whose_memory(void **state)
         { "IOPCIMatch", "0x73401002 junk", 0, 1 },                             /* unreadable: by the VRAM */
     };
     struct gpu g[2];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     unsigned int n;
 
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        reg_builder_reset(&b);
+        entry_builder_reset(&b);
         entry(0x11, 0, "Accelerator", "Accelerator");
-        assert_int_equal(reg_builder_string(&b, cases[i].key, cases[i].ids), 0);
+        assert_int_equal(entry_builder_string(&b, cases[i].key, cases[i].ids), 0);
         if (cases[i].vram_mb)
             number("VRAM,totalMB", cases[i].vram_mb);
         number("PerformanceStatistics.vramUsedBytes", 1LL << 30);
@@ -524,27 +524,27 @@ energy_counters_are_joules_whatever_the_unit(void **state)
 {
     struct energy_channel ch[8];
     struct energy e;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     (void)state;
     assert_true(energy_unit_joules("mJ") == 1e-3);
     assert_true(energy_unit_joules("nJ") == 1e-9);
     assert_true(energy_unit_joules("24Mticks") == 0.0);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "CPU Energy", "IOReportChannel");
-    assert_int_equal(reg_builder_string(&b, "unit", "mJ"), 0);
+    assert_int_equal(entry_builder_string(&b, "unit", "mJ"), 0);
     number("value", 4200);
     entry(2, 0, "GPU", "IOReportChannel");                     /* M1's name for the GPU channel */
-    assert_int_equal(reg_builder_string(&b, "unit", "nJ"), 0);
+    assert_int_equal(entry_builder_string(&b, "unit", "nJ"), 0);
     number("value", 1500000000);
     entry(3, 0, "DRAM0", "IOReportChannel");
-    assert_int_equal(reg_builder_string(&b, "unit", "uJ"), 0);
+    assert_int_equal(entry_builder_string(&b, "unit", "uJ"), 0);
     number("value", 350000);
     entry(4, 0, "DRAM1", "IOReportChannel");
-    assert_int_equal(reg_builder_string(&b, "unit", "uJ"), 0);
+    assert_int_equal(entry_builder_string(&b, "unit", "uJ"), 0);
     number("value", 150000);
     entry(5, 0, "GPU Stats", "IOReportChannel");               /* not an energy unit: left out */
-    assert_int_equal(reg_builder_string(&b, "unit", "24Mticks"), 0);
+    assert_int_equal(entry_builder_string(&b, "unit", "24Mticks"), 0);
     number("value", 99);
     set = finish();
     energy_decode(&set, &e, ch, 8);
@@ -573,7 +573,7 @@ static void
 energy_channel(uint64_t id, const char *name, const char *unit, int64_t value)
 {
     entry(id, 0, name, "IOReportChannel");
-    assert_int_equal(reg_builder_string(&b, "unit", unit), 0);
+    assert_int_equal(entry_builder_string(&b, "unit", unit), 0);
     number("value", value);
 }
 
@@ -586,10 +586,10 @@ energy_of_an_ultra_is_the_sum_of_its_dies(void **state)
 {
     struct energy_channel ch[8];
     struct energy e;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     energy_channel(1, "DIE_0_CPU Energy", "mJ", 1000);
     energy_channel(2, "ECPUDTL00", "mJ", 5);
     energy_channel(3, "DIE_1_CPU Energy", "mJ", 2000);
@@ -639,7 +639,7 @@ the_battery_pack_is_asked_once_where_there_is_none(void **state)
     pmAtomValue v[1];
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "AppleSmartBattery", "AppleSmartBattery");
     flag("BatteryInstalled", 1);
     flag("ExternalConnected", 0);
@@ -647,13 +647,13 @@ the_battery_pack_is_asked_once_where_there_is_none(void **state)
     number("MaxCapacity", 5889);
     number("DesignCapacity", 6559);
     number("Temperature", 2991);
-    fake.reg[PLAT_REGQ_BATTERY] = finish();
+    fake.reg[PLAT_QUERY_BATTERY] = finish();
     for (int i = 0; i < 3; i++) {
         assert_int_equal(harness_fetch("power.battery.charge", PM_TYPE_U32, v, 1, NULL), 1);    /* 81 */
         assert_int_equal(v[0].ul, 81);
     }
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_BATTERY], 3);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_BATTERY_PACK], 1);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_BATTERY], 3);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_BATTERY_PACK], 1);
 }
 
 /* An M1's HID sensors name no CPU cluster (PMU tdie, gas gauge, NAND:
@@ -664,34 +664,34 @@ static void
 without_a_hid_cpu_sensor_the_cpu_die_is_the_smcs(void **state)
 {
     static const unsigned char tcmz[] = { 0x00, 0x00, 0x75, 0x42 }, tcmb[] = { 0x00, 0x00, 0x42, 0x42 };  /* 61.25, 48.5 */
-    struct reg_builder smc = { 0 };
+    struct entry_builder smc = { 0 };
     pmAtomValue v[1];
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "PMU tdie1", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 44.5), 0);
+    assert_int_equal(entry_builder_float(&b, "celsius", 44.5), 0);
     entry(2, 0, "gas gauge battery", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 30.0), 0);
-    fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
-    assert_int_equal(reg_builder_entry(&smc, 1, 0, "TCMz", "AppleSMC"), 0);
-    assert_int_equal(reg_builder_string(&smc, "type", "flt "), 0);
-    assert_int_equal(reg_builder_data(&smc, "bytes", tcmz, 4), 0);
-    assert_int_equal(reg_builder_entry(&smc, 2, 0, "TCMb", "AppleSMC"), 0);
-    assert_int_equal(reg_builder_string(&smc, "type", "flt "), 0);
-    assert_int_equal(reg_builder_data(&smc, "bytes", tcmb, 4), 0);
-    reg_builder_finish(&smc, &fake.reg[PLAT_REGQ_SMC_CPU_DIE]);
+    assert_int_equal(entry_builder_float(&b, "celsius", 30.0), 0);
+    fake.reg[PLAT_QUERY_HID_TEMPERATURES] = finish();
+    assert_int_equal(entry_builder_entry(&smc, 1, 0, "TCMz", "AppleSMC"), 0);
+    assert_int_equal(entry_builder_string(&smc, "type", "flt "), 0);
+    assert_int_equal(entry_builder_data(&smc, "bytes", tcmz, 4), 0);
+    assert_int_equal(entry_builder_entry(&smc, 2, 0, "TCMb", "AppleSMC"), 0);
+    assert_int_equal(entry_builder_string(&smc, "type", "flt "), 0);
+    assert_int_equal(entry_builder_data(&smc, "bytes", tcmb, 4), 0);
+    entry_builder_finish(&smc, &fake.reg[PLAT_QUERY_SMC_CPU_DIE]);
     assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     assert_true(v[0].f > 61.24 && v[0].f < 61.26);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_CPU_DIE], 1);
-    reg_builder_reset(&b);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_DIE], 1);
+    entry_builder_reset(&b);
     entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
-    fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+    assert_int_equal(entry_builder_float(&b, "celsius", 52.5), 0);
+    fake.reg[PLAT_QUERY_HID_TEMPERATURES] = finish();
     assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     assert_true(v[0].f > 52.49 && v[0].f < 52.51);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_CPU_DIE], 1);          /* not read again */
-    reg_builder_free(&smc);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_DIE], 1);          /* not read again */
+    entry_builder_free(&smc);
 }
 
 /* Apple Silicon's temperatures come from HID. When hidd stops answering
@@ -705,17 +705,17 @@ hid_gone_after_it_gave_sensors_is_logged_not_an_intel_mac(void **state)
     pmAtomValue v[1];
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
-    assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
-    fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+    assert_int_equal(entry_builder_float(&b, "celsius", 52.5), 0);
+    fake.reg[PLAT_QUERY_HID_TEMPERATURES] = finish();
     harness_log_start();
     assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
-    fake.reg_sts[PLAT_REGQ_HID_TEMPERATURES] = -ENOENT;
+    fake.reg_sts[PLAT_QUERY_HID_TEMPERATURES] = -ENOENT;
     for (int i = 0; i < 5; i++)
         assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), PM_ERR_AGAIN);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_SMC_TEMPERATURES], 0);
-    fake.reg_sts[PLAT_REGQ_HID_TEMPERATURES] = 0;
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_TEMPERATURES], 0);
+    fake.reg_sts[PLAT_QUERY_HID_TEMPERATURES] = 0;
     assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), 1);
     assert_int_equal(harness_log_lines("thermal: some metrics unavailable"), 1);
     assert_int_equal(harness_log_lines("thermal: all metrics available again"), 1);
@@ -737,11 +737,11 @@ hid_sensors_all_silent_are_logged(void **state)
     for (int round = 0; round < 7; round++) {
         int silent = round > 0 && round < 6;
 
-        reg_builder_reset(&b);
+        entry_builder_reset(&b);
         entry(1, 0, "pACC MTR Temp Sensor0", "IOHIDServiceClient");
         if (!silent)
-            assert_int_equal(reg_builder_float(&b, "celsius", 52.5), 0);
-        fake.reg[PLAT_REGQ_HID_TEMPERATURES] = finish();
+            assert_int_equal(entry_builder_float(&b, "celsius", 52.5), 0);
+        fake.reg[PLAT_QUERY_HID_TEMPERATURES] = finish();
         assert_int_equal(harness_fetch("thermal.cpu.die", PM_TYPE_FLOAT, v, 1, NULL), silent ? 0 : 1);
     }
     unavailable = harness_log_lines("thermal: some metrics unavailable");
@@ -781,6 +781,6 @@ main(void)
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
-    reg_builder_free(&b);
+    entry_builder_free(&b);
     return failed;
 }

@@ -96,7 +96,7 @@ hex_bytes(const char *hex, unsigned char *raw, size_t cap)
         if (!isxdigit((unsigned char)hex[0]))
             continue;
         assert_true(isxdigit((unsigned char)hex[1]));
-        raw[n++] = (unsigned char)(reg_hex_digit(hex[0]) << 4 | reg_hex_digit(hex[1]));
+        raw[n++] = (unsigned char)(entry_hex_digit(hex[0]) << 4 | entry_hex_digit(hex[1]));
         hex++;
     }
     return n;
@@ -121,7 +121,7 @@ ioreg_data(const char *relative, const char *key)
 static struct dvfs
 decoded(void)
 {
-    struct plat_reg_set set = finish();
+    struct plat_entry_set set = finish();
     struct dvfs d;
 
     assert_int_equal(dvfs_decode(&set, &d), 0);
@@ -244,7 +244,7 @@ m1_p_table_is_in_hz(void **state)
         if (line[0] != '#')
             n += hex_bytes(line, raw + n, sizeof(raw) - n);
     fclose(f);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pmgr", "AppleARMIODevice");
     bytes("voltage-states5-sram", raw, n);
     d = decoded();
@@ -270,7 +270,7 @@ m4_pro_e_table_is_in_khz(void **state)
     line_with(file, "voltage-states1-sram: (f)", line, sizeof(line));
     n = numbers_after(line, "(f)", raw, DVFS_MAX_STATES);
     assert_int_equal(n, 7);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pmgr", "AppleARMIODevice");
     table("voltage-states1-sram", raw, n, 1.0);         /* as stored: kHz */
     d = decoded();
@@ -296,7 +296,7 @@ m5_max_tables_and_their_clusters(void **state)
     read_powermetrics("powermetrics/m5pro-or-max-macos26-asitop91-powermetrics-partial.txt", "CPU 9 frequency:",
                       "CPU 9 active residency:", &m);
     assert_int_equal(m.n, 15);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pmgr", "AppleARMIODevice");
     ioreg_data(file, "voltage-states16-sram");
     ioreg_data(file, "voltage-states15-sram");
@@ -361,7 +361,7 @@ m1_ultra_cores_match_all_smi(void **state)
     unsigned int ne, np, ngpu;
     struct dvfs_table g;
     char line[1024];
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct dvfs d;
 
     (void)state;
@@ -371,7 +371,7 @@ m1_ultra_cores_match_all_smi(void **state)
     np = numbers_after(line, "MHz):", p, DVFS_MAX_STATES);
     line_with(file, "voltage-states9-sram (GPU, MHz):", line, sizeof(line));
     ngpu = numbers_after(line, "MHz):", gpu, DVFS_MAX_STATES);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pmgr", "AppleARMIODevice");
     table("voltage-states1-sram", e, ne, 1e6);
     table("voltage-states5-sram", p, np, 1e6);
@@ -385,7 +385,7 @@ m1_ultra_cores_match_all_smi(void **state)
         const struct dvfs_table *t;
         double mhz, percent;
 
-        reg_builder_reset(&b);
+        entry_builder_reset(&b);
         channel(1, cores[i].channel, "24Mticks");
         histogram(file, cores[i].label);
         set = finish();
@@ -404,7 +404,7 @@ m1_ultra_cores_match_all_smi(void **state)
 /* The complex channels of an M4 Pro on macOS 27 beta (macmon issue 66),
  * whole lines only, each channel's states in the order macmon printed them:
  * libIOReport's, by index. */
-static struct plat_reg_set
+static struct plat_entry_set
 m4_pro_complex_channels(void)
 {
     return macmon_channels(&b, "ioreport/m4pro-mac16-8-macos27.0b-macmon66-cpu-residency-partial.txt",
@@ -419,7 +419,7 @@ static void
 m4_pro_clusters_on_macos_27(void **state)
 {
     static const char *const names[] = { "PCPU", "PCPM", "PCPM_IDLE" };
-    struct plat_reg_set set = m4_pro_complex_channels();
+    struct plat_entry_set set = m4_pro_complex_channels();
     struct pstate_channel ch;
     uint64_t active, idle, down;
 
@@ -451,12 +451,12 @@ m2_core_lists_a_state_less_than_its_table(void **state)
     static const char file[] = "ioreport/m2-macos-notstated-socpowerbud8-iorepdump-ecpu00.txt";
     FILE *f = fopen(real_macs_file(file), "r");
     struct pstate_channel ch;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     char line[512];
 
     (void)state;
     assert_non_null(f);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     channel(1, "ECPU00", "24Mticks");
     while (fgets(line, sizeof(line), f) != NULL) {
         char *st = strstr(line, "State: "), *res = strstr(line, "Res: ");
@@ -482,12 +482,12 @@ m2_core_lists_a_state_less_than_its_table(void **state)
 /* What query q answers on a Mac that answers it with recorded, after
  * darwin-snapshot's writer recorded it, as the replay of that recording
  * gives it: valid until *replay is closed. */
-static struct plat_reg_set
-recorded_and_replayed(enum plat_reg_query_id q, struct plat_reg_set recorded, struct platform *replay)
+static struct plat_entry_set
+recorded_and_replayed(enum plat_query_id q, struct plat_entry_set recorded, struct platform *replay)
 {
     char path[] = "/tmp/pmda-darwin-order-XXXXXX", msg[512];
     struct fake_platform mac;
-    struct plat_reg_set replayed;
+    struct plat_entry_set replayed;
     FILE *fp;
 
     fake_platform_init(&mac);
@@ -498,7 +498,7 @@ recorded_and_replayed(enum plat_reg_query_id q, struct plat_reg_set recorded, st
     fclose(fp);
     assert_int_equal(platform_snapshot_open(replay, path, msg, sizeof(msg)), 0);
     unlink(path);
-    assert_int_equal(replay->registry(replay->ctx, &plat_reg_queries[q], &replayed), 0);
+    assert_int_equal(replay->query(replay->ctx, &plat_queries[q], &replayed), 0);
     return replayed;
 }
 
@@ -508,11 +508,11 @@ recorded_and_replayed(enum plat_reg_query_id q, struct plat_reg_set recorded, st
 static void
 a_recording_keeps_the_order_the_mac_gave(void **state)
 {
-    struct plat_reg_set recorded = m4_pro_complex_channels(), replayed;
+    struct plat_entry_set recorded = m4_pro_complex_channels(), replayed;
     struct platform replay;
 
     (void)state;
-    replayed = recorded_and_replayed(PLAT_REGQ_CPU_CLUSTERS, recorded, &replay);
+    replayed = recorded_and_replayed(PLAT_QUERY_CPU_CLUSTERS, recorded, &replay);
     assert_int_equal(replayed.n, recorded.n);
     for (unsigned int i = 0; i < recorded.n; i++) {
         assert_string_equal(replayed.entry[i].name, recorded.entry[i].name);
@@ -526,12 +526,12 @@ a_recording_keeps_the_order_the_mac_gave(void **state)
 static int
 by_path(const void *a, const void *b)
 {
-    return strcmp(((const struct plat_reg_prop *)a)->path, ((const struct plat_reg_prop *)b)->path);
+    return strcmp(((const struct plat_prop *)a)->path, ((const struct plat_prop *)b)->path);
 }
 
 /* The mean clock (MHz) of a GPU channel at table g, which must have one. */
 static double
-gpu_clock(const struct plat_reg_entry *e, const struct dvfs_table *g)
+gpu_clock(const struct plat_entry *e, const struct dvfs_table *g)
 {
     struct pstate_channel ch;
     double mhz, percent;
@@ -561,16 +561,16 @@ m2_ultra_gpu_lists_p1_to_p15(void **state)
     unsigned int n;
     struct dvfs d;
     struct dvfs_table g;
-    struct plat_reg_set set, replayed;
-    struct plat_reg_entry by_name;
-    struct plat_reg_prop sorted[DVFS_MAX_STATES + 8];
+    struct plat_entry_set set, replayed;
+    struct plat_entry by_name;
+    struct plat_prop sorted[DVFS_MAX_STATES + 8];
     struct platform replay;
 
     (void)state;
     real_macs_file_awaited(file);       /* vladkens/macmon issue 68, named in issue 42's note */
     line_with(file, "voltage-states9: (f)", line, sizeof(line));
     n = numbers_after(line, "(f)", hz, DVFS_MAX_STATES);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pmgr", "AppleARMIODevice");
     table("voltage-states9", hz, n, 1.0);
     d = decoded();
@@ -580,7 +580,7 @@ m2_ultra_gpu_lists_p1_to_p15(void **state)
     set = macmon_channels(&b, file, "GPU Stats :: GPU Performance States :: GPUPH ");
     assert_int_equal(set.n, 1);
     for (unsigned int k = 0; k < set.entry[0].nprops; k++) {
-        const struct plat_reg_prop *p = &set.entry[0].prop[k];
+        const struct plat_prop *p = &set.entry[0].prop[k];
         unsigned long j;
 
         if (strncmp(p->path, "state.P", 7) != 0)
@@ -597,7 +597,7 @@ m2_ultra_gpu_lists_p1_to_p15(void **state)
     print_message("M2 Ultra GPU: %.1f MHz from the dump\n", expected);
 
     assert_true(fabs(gpu_clock(&set.entry[0], &g) - expected) < 1e-3);
-    replayed = recorded_and_replayed(PLAT_REGQ_GPU_STATES, set, &replay);
+    replayed = recorded_and_replayed(PLAT_QUERY_GPU_STATES, set, &replay);
     assert_int_equal(replayed.n, 1);
     assert_true(fabs(gpu_clock(&replayed.entry[0], &g) - expected) < 1e-3);
     replay.close(replay.ctx);
@@ -618,10 +618,10 @@ static double
 clock_at(const struct reading *r, const struct dvfs_table *t, const double *share, int gpu)
 {
     struct pstate_channel ch;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     double sum = 0, mhz, percent;
 
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     channel(1, gpu ? "GPUPH" : "ECPU", "ns");
     state_ticks(gpu ? "OFF" : "IDLE", 0);
     for (unsigned int i = 0; i < r->n; i++) {
@@ -764,14 +764,14 @@ time_units_and_channel_names(void **state)
         { "DIE_x_PCPU", "cluster" }, { "BSTGPUPH", "gpu" },
     };
     struct pstate_channel ch;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     (void)state;
     assert_true(fabs(pstate_unit_ns("24Mticks") - 1000.0 / 24) < 1e-9);
     assert_true(pstate_unit_ns(" ms ") == 1e6);
     assert_true(pstate_unit_ns("mJ") == 0 && pstate_unit_ns("") == 0 && pstate_unit_ns("0Mticks") == 0);
     for (unsigned int i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
-        reg_builder_reset(&b);
+        entry_builder_reset(&b);
         channel(1, named[i].name, "24Mticks");
         state_ticks("IDLE", 1);
         set = finish();
@@ -786,7 +786,7 @@ time_units_and_channel_names(void **state)
                                 : not_named[i][1][0] == 'c'                           ? PSTATE_CORE
                                                                                       : PSTATE_GPU;
 
-        reg_builder_reset(&b);
+        entry_builder_reset(&b);
         channel(1, not_named[i][0], "24Mticks");
         set = finish();
         assert_int_equal(pstate_channel(&set.entry[0], role, &ch), -ENOENT);
@@ -799,17 +799,17 @@ what_cannot_be_placed_has_no_value(void **state)
 {
     static const double clocks[] = { 600, 1200 };
     struct pstate_channel ch;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct dvfs d;
     double cycles;
     uint64_t a, i, dn;
 
     (void)state;
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     entry(1, 0, "pmgr", "AppleARMIODevice");
     table("voltage-states1-sram", clocks, 2, 1e6);
     d = decoded();
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     channel(1, "ECPU", "24Mticks");
     state_ticks("IDLE", 10);
     state_ticks("V0P1", 5);
@@ -819,7 +819,7 @@ what_cannot_be_placed_has_no_value(void **state)
     state_ticks("V0P1", 5);
     set = finish();
     assert_int_equal(pstate_channel(&set.entry[0], PSTATE_CLUSTER, &ch), -ENOENT);   /* names of two tables */
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     channel(1, "ECPU", "24Mticks");
     state_ticks("IDLE", 10);
     state_ticks("V0", 5);
@@ -833,7 +833,7 @@ what_cannot_be_placed_has_no_value(void **state)
     ch.ns_per_unit = 0;
     assert_int_equal(pstate_cycles(&ch, dvfs_table(&d, 1, 1), &cycles), -ENOTSUP);
     assert_int_equal(pstate_times(&ch, &a, &i, &dn), -ENOTSUP);
-    reg_builder_reset(&b);
+    entry_builder_reset(&b);
     channel(1, "GPUPH", "24Mticks");
     state_ticks("OFF", 10);
     state_ticks("P0", 5);           /* the GPU's first clock is P1 */

@@ -19,16 +19,16 @@
 #include "ioreport_channels.h"
 #include "metric_ids.h"
 #include "real_macs_file.h"
-#include "registry_set.h"
+#include "entry_set.h"
 
 #define SECOND 24000000ull              /* 24 MHz ticks */
 
-static struct reg_builder builder[PLAT_REGQ_N];
+static struct entry_builder builder[PLAT_QUERY_N];
 
 static void
-entry_in(enum plat_reg_query_id q, uint64_t id, const char *name, const char *class_name)
+entry_in(enum plat_query_id q, uint64_t id, const char *name, const char *class_name)
 {
-    assert_int_equal(reg_builder_entry(&builder[q], id, 0, name, class_name), 0);
+    assert_int_equal(entry_builder_entry(&builder[q], id, 0, name, class_name), 0);
 }
 
 /* A table of clocks in MHz, stored in Hz as an M1's are. */
@@ -43,25 +43,25 @@ table(const char *key, const uint32_t *mhz, unsigned int n)
         for (int k = 0; k < 4; k++)
             raw[8 * i + k] = (unsigned char)(hz >> (8 * k));
     }
-    assert_int_equal(reg_builder_data(&builder[PLAT_REGQ_PMGR], key, raw, 8 * n), 0);
+    assert_int_equal(entry_builder_data(&builder[PLAT_QUERY_PMGR], key, raw, 8 * n), 0);
 }
 
 static void
-channel(enum plat_reg_query_id q, uint64_t id, const char *name)
+channel(enum plat_query_id q, uint64_t id, const char *name)
 {
     state_channel(&builder[q], id, name, "24Mticks");
 }
 
 static void
-state(enum plat_reg_query_id q, const char *name, uint64_t ticks)
+state(enum plat_query_id q, const char *name, uint64_t ticks)
 {
     channel_state(&builder[q], name, ticks);
 }
 
 static void
-answer(enum plat_reg_query_id q)
+answer(enum plat_query_id q)
 {
-    reg_builder_finish(&builder[q], &fake.reg[q]);
+    entry_builder_finish(&builder[q], &fake.reg[q]);
 }
 
 /* E: 600 and 1200 MHz; P: 1000, 2000, 3000 MHz; GPU: 400 and 800 MHz
@@ -71,12 +71,12 @@ tables(void)
 {
     static const uint32_t e[] = { 600, 1200 }, p[] = { 1000, 2000, 3000 }, gpu[] = { 0, 400, 800 };
 
-    reg_builder_reset(&builder[PLAT_REGQ_PMGR]);
-    entry_in(PLAT_REGQ_PMGR, 1, "pmgr", "AppleARMIODevice");
+    entry_builder_reset(&builder[PLAT_QUERY_PMGR]);
+    entry_in(PLAT_QUERY_PMGR, 1, "pmgr", "AppleARMIODevice");
     table("voltage-states1-sram", e, 2);
     table("voltage-states5-sram", p, 3);
     table("voltage-states9", gpu, 3);
-    answer(PLAT_REGQ_PMGR);
+    answer(PLAT_QUERY_PMGR);
 }
 
 /* ECPU: 1 s at 600 MHz, 2 s at 1200, 3 s idle; PCPU: 1 s at 3000 MHz,
@@ -85,21 +85,21 @@ tables(void)
 static void
 clusters(uint64_t active_seconds, uint64_t elapsed_seconds)
 {
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "DOWN", 0);
-    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", 3 * SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V1P0", 2 * SECOND);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "DOWN", (2 + elapsed_seconds - active_seconds) * SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", 0);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V1P1", 0);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", (1 + active_seconds) * SECOND);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 3, "PCPM_IDLE");        /* no cluster: idle or not */
-    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", SECOND);
-    answer(PLAT_REGQ_CPU_CLUSTERS);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CLUSTERS]);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "DOWN", 0);
+    state(PLAT_QUERY_CPU_CLUSTERS, "IDLE", 3 * SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0P1", SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V1P0", 2 * SECOND);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 2, "PCPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "DOWN", (2 + elapsed_seconds - active_seconds) * SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "IDLE", SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0P2", 0);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V1P1", 0);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V2P0", (1 + active_seconds) * SECOND);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 3, "PCPM_IDLE");        /* no cluster: idle or not */
+    state(PLAT_QUERY_CPU_CLUSTERS, "IDLE", SECOND);
+    answer(PLAT_QUERY_CPU_CLUSTERS);
 }
 
 static int
@@ -109,19 +109,19 @@ setup(void **state_)
     fake_platform_init(&fake);
     tables();
     clusters(0, 0);
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CORES]);
-    channel(PLAT_REGQ_CPU_CORES, 1, "ECPU0");
-    state(PLAT_REGQ_CPU_CORES, "IDLE", SECOND);
-    state(PLAT_REGQ_CPU_CORES, "V1P0", SECOND / 2);
-    answer(PLAT_REGQ_CPU_CORES);
-    reg_builder_reset(&builder[PLAT_REGQ_GPU_STATES]);
-    channel(PLAT_REGQ_GPU_STATES, 1, "BSTGPUPH");
-    state(PLAT_REGQ_GPU_STATES, "OFF", SECOND);
-    channel(PLAT_REGQ_GPU_STATES, 2, "GPUPH");
-    state(PLAT_REGQ_GPU_STATES, "OFF", 5 * SECOND);
-    state(PLAT_REGQ_GPU_STATES, "P1", SECOND);
-    state(PLAT_REGQ_GPU_STATES, "P2", SECOND);
-    answer(PLAT_REGQ_GPU_STATES);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CORES]);
+    channel(PLAT_QUERY_CPU_CORES, 1, "ECPU0");
+    state(PLAT_QUERY_CPU_CORES, "IDLE", SECOND);
+    state(PLAT_QUERY_CPU_CORES, "V1P0", SECOND / 2);
+    answer(PLAT_QUERY_CPU_CORES);
+    entry_builder_reset(&builder[PLAT_QUERY_GPU_STATES]);
+    channel(PLAT_QUERY_GPU_STATES, 1, "BSTGPUPH");
+    state(PLAT_QUERY_GPU_STATES, "OFF", SECOND);
+    channel(PLAT_QUERY_GPU_STATES, 2, "GPUPH");
+    state(PLAT_QUERY_GPU_STATES, "OFF", 5 * SECOND);
+    state(PLAT_QUERY_GPU_STATES, "P1", SECOND);
+    state(PLAT_QUERY_GPU_STATES, "P2", SECOND);
+    answer(PLAT_QUERY_GPU_STATES);
     return harness_start();
 }
 
@@ -184,12 +184,12 @@ an_ultras_clusters_carry_their_die(void **state_)
     char e[256], p[256];
 
     (void)state_;
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "DIE_0_ECPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "DIE_1_PCPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
-    answer(PLAT_REGQ_CPU_CLUSTERS);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CLUSTERS]);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 1, "DIE_0_ECPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0P1", SECOND);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 2, "DIE_1_PCPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "V2P0", SECOND);
+    answer(PLAT_QUERY_CPU_CLUSTERS);
     assert_int_equal(harness_inst_value("kernel.cpucluster.cycles", PM_TYPE_U64, "DIE_1_PCPU"), 3000000000);
     labels_of_two("DIE_0_ECPU", e, p, sizeof(e));
     assert_string_equal(e, "{\"die\":0,\"perflevel\":\"efficiency\",\"perflevel_index\":1}");
@@ -204,11 +204,11 @@ each_collector_samples_only_when_asked(void **state_)
     (void)state_;
     for (int i = 0; i < 3; i++)
         assert_true(harness_inst_value("kernel.cpucluster.cycles", PM_TYPE_U64, "PCPU") > 0);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_CPU_CLUSTERS], 3);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_PMGR], 1);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_CPU_CORES], 0);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_GPU_STATES], 0);
-    assert_int_equal(fake.calls.registry[PLAT_REGQ_ENERGY], 0);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_CPU_CLUSTERS], 3);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_PMGR], 1);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_CPU_CORES], 0);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_GPU_STATES], 0);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_ENERGY], 0);
 }
 
 /* An Intel Mac: no tables, no "CPU Stats", no "GPU Stats". */
@@ -218,9 +218,9 @@ an_intel_mac_has_none(void **state_)
     pmAtomValue v[4];
 
     (void)state_;
-    fake.reg[PLAT_REGQ_PMGR].n = 0;
-    fake.reg[PLAT_REGQ_CPU_CLUSTERS].n = 0;
-    fake.reg[PLAT_REGQ_GPU_STATES].n = 0;
+    fake.reg[PLAT_QUERY_PMGR].n = 0;
+    fake.reg[PLAT_QUERY_CPU_CLUSTERS].n = 0;
+    fake.reg[PLAT_QUERY_GPU_STATES].n = 0;
     assert_int_equal(harness_fetch("kernel.cpucluster.cycles", PM_TYPE_U64, v, 4, NULL), 0);
     assert_int_equal(harness_fetch("gpu.pstate.active", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
 }
@@ -232,7 +232,7 @@ without_tables_the_times_still_count(void **state_)
     pmAtomValue v[1];
 
     (void)state_;
-    fake.reg[PLAT_REGQ_PMGR].n = 0;
+    fake.reg[PLAT_QUERY_PMGR].n = 0;
     assert_int_equal(harness_inst_value("kernel.cpucluster.active", PM_TYPE_U64, "PCPU"), 1000000000);
     assert_int_equal(harness_fetch("gpu.pstate.cycles", PM_TYPE_U64, v, 1, NULL), PM_ERR_APPVERSION);
     assert_int_equal(harness_fetch("gpu.pstate.clock.max", PM_TYPE_U32, v, 1, NULL), PM_ERR_APPVERSION);
@@ -248,14 +248,14 @@ a_state_beyond_the_table_has_no_cycles(void **state_)
     int inst[2];
 
     (void)state_;
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0", SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V1", SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V2", SECOND);            /* a third clock of a two-entry table */
-    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "V2P0", SECOND);
-    answer(PLAT_REGQ_CPU_CLUSTERS);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CLUSTERS]);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0", SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V1", SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V2", SECOND);            /* a third clock of a two-entry table */
+    channel(PLAT_QUERY_CPU_CLUSTERS, 2, "PCPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "V2P0", SECOND);
+    answer(PLAT_QUERY_CPU_CLUSTERS);
     assert_int_equal(harness_fetch("kernel.cpucluster.cycles", PM_TYPE_U64, v, 2, inst), 1);
     assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "PCPU"));
     assert_int_equal(v[0].ull, 3000000000);
@@ -279,7 +279,7 @@ each_channel_without_a_table_is_logged_once(void **state_)
     pmAtomValue v[4];
 
     (void)state_;
-    fake.reg[PLAT_REGQ_CPU_CLUSTERS] = macmon_channels(&builder[PLAT_REGQ_CPU_CLUSTERS], residency,
+    fake.reg[PLAT_QUERY_CPU_CLUSTERS] = macmon_channels(&builder[PLAT_QUERY_CPU_CLUSTERS], residency,
                                                        "CPU Stats :: CPU Complex Performance States :: ");
     harness_log_start();
     for (int i = 0; i < ROUNDS; i++)
@@ -312,18 +312,18 @@ a_cluster_without_states_has_no_value(void **state_)
     int inst[4];
 
     (void)state_;
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", 3 * SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 2, "PCPU");
-    answer(PLAT_REGQ_CPU_CLUSTERS);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CLUSTERS]);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "IDLE", 3 * SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0P1", SECOND);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 2, "PCPU");
+    answer(PLAT_QUERY_CPU_CLUSTERS);
     assert_int_equal(harness_fetch("kernel.cpucluster.active", PM_TYPE_U64, v, 4, inst), 1);
     assert_int_equal(inst[0], harness_inst(INDOM_CPU_CLUSTER, "ECPU"));
     assert_int_equal(v[0].ull, 1000000000);
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
-    answer(PLAT_REGQ_CPU_CLUSTERS);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CLUSTERS]);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 1, "ECPU");
+    answer(PLAT_QUERY_CPU_CLUSTERS);
     assert_int_equal(harness_fetch("kernel.cpucluster.active", PM_TYPE_U64, v, 4, inst), 0);
 }
 
@@ -335,12 +335,12 @@ a_failing_cluster_sample_leaves_energy(void **state_)
     pmAtomValue v[1];
 
     (void)state_;
-    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
-    entry_in(PLAT_REGQ_ENERGY, 1, "CPU Energy", "IOReportChannel");
-    assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
-    assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", 5000), 0);
-    answer(PLAT_REGQ_ENERGY);
-    fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = -EIO;
+    entry_builder_reset(&builder[PLAT_QUERY_ENERGY]);
+    entry_in(PLAT_QUERY_ENERGY, 1, "CPU Energy", "IOReportChannel");
+    assert_int_equal(entry_builder_string(&builder[PLAT_QUERY_ENERGY], "unit", "mJ"), 0);
+    assert_int_equal(entry_builder_number(&builder[PLAT_QUERY_ENERGY], "value", 5000), 0);
+    answer(PLAT_QUERY_ENERGY);
+    fake.reg_sts[PLAT_QUERY_CPU_CLUSTERS] = -EIO;
     assert_int_equal(harness_fetch("kernel.cpucluster.active", PM_TYPE_U64, v, 1, NULL), 0);
     assert_int_equal(harness_fetch("power.energy.cpu", PM_TYPE_DOUBLE, v, 1, NULL), 1);
     assert_true(v[0].d > 4.999 && v[0].d < 5.001);
@@ -350,13 +350,13 @@ a_failing_cluster_sample_leaves_energy(void **state_)
 static void
 channels_at(const char *const *names, const uint64_t *value, unsigned int n)
 {
-    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    entry_builder_reset(&builder[PLAT_QUERY_ENERGY]);
     for (unsigned int i = 0; i < n; i++) {
-        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
-        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
-        assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", value[i]), 0);
+        entry_in(PLAT_QUERY_ENERGY, i + 1, names[i], "IOReportChannel");
+        assert_int_equal(entry_builder_string(&builder[PLAT_QUERY_ENERGY], "unit", "mJ"), 0);
+        assert_int_equal(entry_builder_number(&builder[PLAT_QUERY_ENERGY], "value", value[i]), 0);
     }
-    answer(PLAT_REGQ_ENERGY);
+    answer(PLAT_QUERY_ENERGY);
 }
 
 /* CPU Energy, GPU Energy and ANE at these millijoules. */
@@ -429,14 +429,14 @@ a_unit_short_of_a_channel_has_no_value(void **state_)
     channels_at(names, before, 3);
     assert_int_equal(energy_of("power.energy.cpu", v), 1);
     assert_true(v[0].d > 2.999 && v[0].d < 3.001);
-    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    entry_builder_reset(&builder[PLAT_QUERY_ENERGY]);
     for (unsigned int i = 0; i < 3; i++) {
-        entry_in(PLAT_REGQ_ENERGY, i + 1, names[i], "IOReportChannel");
-        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", "mJ"), 0);
+        entry_in(PLAT_QUERY_ENERGY, i + 1, names[i], "IOReportChannel");
+        assert_int_equal(entry_builder_string(&builder[PLAT_QUERY_ENERGY], "unit", "mJ"), 0);
         if (i != 1)
-            assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", after[i]), 0);
+            assert_int_equal(entry_builder_number(&builder[PLAT_QUERY_ENERGY], "value", after[i]), 0);
     }
-    answer(PLAT_REGQ_ENERGY);
+    answer(PLAT_QUERY_ENERGY);
     harness_log_start();
     for (int round = 0; round < 2; round++) {
         cpu[round] = energy_of("power.energy.cpu", v);
@@ -469,10 +469,10 @@ a_counter_is_not_judged_across_failed_reads(void **state_)
     (void)state_;
     energy(1000, 2000, 0);
     assert_int_equal(energy_of("power.energy.cpu", v), 1);
-    fake.reg_sts[PLAT_REGQ_ENERGY] = -EIO;
+    fake.reg_sts[PLAT_QUERY_ENERGY] = -EIO;
     clusters(2, 22);
     assert_int_equal(energy_of("power.energy.cpu", v), PM_ERR_AGAIN);
-    fake.reg_sts[PLAT_REGQ_ENERGY] = 0;
+    fake.reg_sts[PLAT_QUERY_ENERGY] = 0;
     assert_int_equal(energy_of("power.energy.cpu", v), 1);
     assert_true(v[0].d > 0.999 && v[0].d < 1.001);
 }
@@ -485,19 +485,19 @@ three_clusters(uint64_t p_active_halves, uint64_t elapsed_seconds)
 {
     uint64_t p_active = p_active_halves * SECOND / 2;
 
-    reg_builder_reset(&builder[PLAT_REGQ_CPU_CLUSTERS]);
-    channel(PLAT_REGQ_CPU_CLUSTERS, 1, "ECPU");
-    state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", (10 + elapsed_seconds) * SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0P1", SECOND);
+    entry_builder_reset(&builder[PLAT_QUERY_CPU_CLUSTERS]);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 1, "ECPU");
+    state(PLAT_QUERY_CPU_CLUSTERS, "IDLE", (10 + elapsed_seconds) * SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0P1", SECOND);
     for (uint64_t id = 2; id <= 3; id++) {
-        channel(PLAT_REGQ_CPU_CLUSTERS, id, id == 2 ? "PCPU" : "PCPM");
-        state(PLAT_REGQ_CPU_CLUSTERS, "IDLE", (10 + elapsed_seconds) * SECOND - p_active);
-        state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", SECOND + p_active);
+        channel(PLAT_QUERY_CPU_CLUSTERS, id, id == 2 ? "PCPU" : "PCPM");
+        state(PLAT_QUERY_CPU_CLUSTERS, "IDLE", (10 + elapsed_seconds) * SECOND - p_active);
+        state(PLAT_QUERY_CPU_CLUSTERS, "V0P2", SECOND + p_active);
     }
-    channel(PLAT_REGQ_CPU_CLUSTERS, 4, "PCPU1");
-    state(PLAT_REGQ_CPU_CLUSTERS, "DOWN", (11 + elapsed_seconds) * SECOND);
-    state(PLAT_REGQ_CPU_CLUSTERS, "V0P2", 0);
-    answer(PLAT_REGQ_CPU_CLUSTERS);
+    channel(PLAT_QUERY_CPU_CLUSTERS, 4, "PCPU1");
+    state(PLAT_QUERY_CPU_CLUSTERS, "DOWN", (11 + elapsed_seconds) * SECOND);
+    state(PLAT_QUERY_CPU_CLUSTERS, "V0P2", 0);
+    answer(PLAT_QUERY_CPU_CLUSTERS);
 }
 
 /* The channels of the energy collector that have a value now, by name. */
@@ -554,9 +554,9 @@ unknown_work_judges_nothing(void **state_)
     (void)state_;
     energy(1000, 2000, 0);
     assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* baseline: clusters(0, 0) */
-    fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = -EIO;
+    fake.reg_sts[PLAT_QUERY_CPU_CLUSTERS] = -EIO;
     assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* work unknown: nothing judged */
-    fake.reg_sts[PLAT_REGQ_CPU_CLUSTERS] = 0;
+    fake.reg_sts[PLAT_QUERY_CPU_CLUSTERS] = 0;
     clusters(0, 11);
     assert_int_equal(energy_of("power.energy.cpu", v), 1);  /* 11 s still, the clusters rested */
     clusters(2, 22);
@@ -583,7 +583,7 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
 
     (void)state_;
     assert_non_null(f);
-    reg_builder_reset(&builder[PLAT_REGQ_ENERGY]);
+    entry_builder_reset(&builder[PLAT_QUERY_ENERGY]);
     while (fgets(line, sizeof(line), f) != NULL) {
         char *tab = strchr(line, '\t');
 
@@ -591,12 +591,12 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
             continue;
         *tab = '\0';
         tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
-        entry_in(PLAT_REGQ_ENERGY, ++n, line, "IOReportChannel");
-        assert_int_equal(reg_builder_string(&builder[PLAT_REGQ_ENERGY], "unit", tab + 1), 0);
-        assert_int_equal(reg_builder_number(&builder[PLAT_REGQ_ENERGY], "value", 1000 * n), 0);
+        entry_in(PLAT_QUERY_ENERGY, ++n, line, "IOReportChannel");
+        assert_int_equal(entry_builder_string(&builder[PLAT_QUERY_ENERGY], "unit", tab + 1), 0);
+        assert_int_equal(entry_builder_number(&builder[PLAT_QUERY_ENERGY], "value", 1000 * n), 0);
     }
     fclose(f);
-    answer(PLAT_REGQ_ENERGY);
+    answer(PLAT_QUERY_ENERGY);
     assert_int_equal(n, 364);
     assert_int_equal(harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, NULL), 364);
 }

@@ -18,9 +18,9 @@
 #include "platform.h"
 #include "replay.h"
 #include "registry_decode.h"
-#include "registry_key_list.h"
-#include "registry_set.h"
-#include "registry_codec.h"
+#include "key_list.h"
+#include "entry_set.h"
+#include "entry_codec.h"
 #include "writer.h"
 
 static void
@@ -30,64 +30,64 @@ paths_escape_what_would_split_them(void **state)
     int n;
 
     (void)state;
-    n = reg_path_append(buf, sizeof(buf), 0, "Statistics", 10);
-    n = reg_path_append(buf, sizeof(buf), (size_t)n, "Bytes (Read)", 12);
+    n = entry_path_append(buf, sizeof(buf), 0, "Statistics", 10);
+    n = entry_path_append(buf, sizeof(buf), (size_t)n, "Bytes (Read)", 12);
     assert_string_equal(buf, "Statistics.Bytes%20(Read)");
     assert_int_equal(n, (int)strlen(buf));
-    reg_path_append(buf, sizeof(buf), 0, "a.b%c[d]#\xc3\xa9", 11);
+    entry_path_append(buf, sizeof(buf), 0, "a.b%c[d]#\xc3\xa9", 11);
     assert_string_equal(buf, "a%2Eb%25c%5Bd%5D%23%C3%A9");
-    assert_int_equal(reg_path_append(buf, 8, 0, "abcdefgh", 8), -ENAMETOOLONG);
-    assert_int_equal(reg_path_append(buf, 8, 0, "abc def", 7), -ENAMETOOLONG);     /* the escape would not fit */
+    assert_int_equal(entry_path_append(buf, 8, 0, "abcdefgh", 8), -ENAMETOOLONG);
+    assert_int_equal(entry_path_append(buf, 8, 0, "abc def", 7), -ENAMETOOLONG);     /* the escape would not fit */
 }
 
 static void
 the_builder_keeps_every_value_across_growth(void **state)
 {
-    struct reg_builder b = { 0 };
-    struct plat_reg_set set;
+    struct entry_builder b = { 0 };
+    struct plat_entry_set set;
     static const unsigned char bytes[] = { 0x45, 0x00, 0xff };
     char path[32];
 
     (void)state;
-    assert_int_equal(reg_builder_number(&b, "x", 1), -EINVAL);             /* no entry yet */
-    assert_int_equal(reg_builder_entry(&b, 0x100000111, 0x100000110, "cpu0", "IOPlatformDevice"), 0);
-    assert_int_equal(reg_builder_data(&b, "cluster-type", bytes, sizeof(bytes)), 0);
-    assert_int_equal(reg_builder_string(&b, "name", "a name"), 0);
-    assert_int_equal(reg_builder_bool(&b, "on", 7), 0);
-    assert_int_equal(reg_builder_entry(&b, 2, 0, "second", "C"), 0);
+    assert_int_equal(entry_builder_number(&b, "x", 1), -EINVAL);             /* no entry yet */
+    assert_int_equal(entry_builder_entry(&b, 0x100000111, 0x100000110, "cpu0", "IOPlatformDevice"), 0);
+    assert_int_equal(entry_builder_data(&b, "cluster-type", bytes, sizeof(bytes)), 0);
+    assert_int_equal(entry_builder_string(&b, "name", "a name"), 0);
+    assert_int_equal(entry_builder_bool(&b, "on", 7), 0);
+    assert_int_equal(entry_builder_entry(&b, 2, 0, "second", "C"), 0);
     for (unsigned int i = 0; i < 5000; i++) {                               /* grow arena and arrays */
         snprintf(path, sizeof(path), "n.%u", i);
-        assert_int_equal(reg_builder_number(&b, path, UINT64_MAX - i), 0);
+        assert_int_equal(entry_builder_number(&b, path, UINT64_MAX - i), 0);
     }
-    reg_builder_finish(&b, &set);
+    entry_builder_finish(&b, &set);
     assert_int_equal(set.n, 2);
     assert_int_equal(set.entry[0].id, 0x100000111);
     assert_int_equal(set.entry[0].parent, 0x100000110);
     assert_string_equal(set.entry[0].class_name, "IOPlatformDevice");
     assert_int_equal(set.entry[0].nprops, 3);
-    assert_int_equal(reg_prop(&set.entry[0], "cluster-type")->len, 3);
-    assert_memory_equal(reg_prop(&set.entry[0], "cluster-type")->data, bytes, 3);
-    assert_string_equal(reg_prop(&set.entry[0], "name")->text, "a name");
-    assert_int_equal(reg_prop(&set.entry[0], "on")->number, 1);
-    assert_null(reg_prop(&set.entry[0], "n.0"));                            /* the other entry's */
+    assert_int_equal(entry_prop(&set.entry[0], "cluster-type")->len, 3);
+    assert_memory_equal(entry_prop(&set.entry[0], "cluster-type")->data, bytes, 3);
+    assert_string_equal(entry_prop(&set.entry[0], "name")->text, "a name");
+    assert_int_equal(entry_prop(&set.entry[0], "on")->number, 1);
+    assert_null(entry_prop(&set.entry[0], "n.0"));                            /* the other entry's */
     assert_int_equal(set.entry[1].nprops, 5000);
-    assert_int_equal(reg_prop(&set.entry[1], "n.4999")->number, UINT64_MAX - 4999);
-    reg_builder_reset(&b);
-    reg_builder_finish(&b, &set);
+    assert_int_equal(entry_prop(&set.entry[1], "n.4999")->number, UINT64_MAX - 4999);
+    entry_builder_reset(&b);
+    entry_builder_finish(&b, &set);
     assert_int_equal(set.n, 0);
-    reg_builder_free(&b);
+    entry_builder_free(&b);
 }
 
 static void
 the_builder_has_bounds(void **state)
 {
-    struct reg_builder b = { 0 };
+    struct entry_builder b = { 0 };
 
     (void)state;
     for (unsigned int i = 0; i < REG_MAX_ENTRIES; i++)
-        assert_int_equal(reg_builder_entry(&b, i, 0, "e", "C"), 0);
-    assert_int_equal(reg_builder_entry(&b, 0, 0, "e", "C"), -E2BIG);
-    reg_builder_free(&b);
+        assert_int_equal(entry_builder_entry(&b, i, 0, "e", "C"), 0);
+    assert_int_equal(entry_builder_entry(&b, 0, 0, "e", "C"), -E2BIG);
+    entry_builder_free(&b);
 }
 
 static void
@@ -101,21 +101,21 @@ values_round_trip_through_their_text(void **state)
         "number -1", "number 18446744073709551616", "number", "number 1x", "bool 2", "data 450",
         "data zz", "text hello", "", "numbers 1",
     };
-    struct reg_builder b = { 0 };
-    struct plat_reg_set set;
+    struct entry_builder b = { 0 };
+    struct plat_entry_set set;
     char out[128];
 
     (void)state;
-    assert_int_equal(reg_builder_entry(&b, 1, 0, "e", "C"), 0);
+    assert_int_equal(entry_builder_entry(&b, 1, 0, "e", "C"), 0);
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-        assert_int_equal(reg_value_check(good[i]), 0);
-        assert_int_equal(reg_builder_parse(&b, "p", good[i]), 0);
+        assert_int_equal(entry_value_check(good[i]), 0);
+        assert_int_equal(entry_builder_parse(&b, "p", good[i]), 0);
     }
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        assert_int_equal(reg_value_check(bad[i]), -EINVAL);
-        assert_int_equal(reg_builder_parse(&b, "p", bad[i]), -EINVAL);
+        assert_int_equal(entry_value_check(bad[i]), -EINVAL);
+        assert_int_equal(entry_builder_parse(&b, "p", bad[i]), -EINVAL);
     }
-    reg_builder_finish(&b, &set);
+    entry_builder_finish(&b, &set);
     for (unsigned int i = 0; i < set.entry[0].nprops; i++) {
         FILE *fp = fmemopen(out, sizeof(out), "w");
 
@@ -126,33 +126,33 @@ values_round_trip_through_their_text(void **state)
         assert_true(strcmp(out, good[i]) == 0 || (strncmp(out, good[i], strlen(good[i])) == 0 &&
                                                   strcmp(out + strlen(good[i]), " ") == 0));
     }
-    reg_builder_free(&b);
+    entry_builder_free(&b);
 }
 
 static void
 cluster_types_of_numbered_cpus(void **state)
 {
-    struct reg_builder b = { 0 };
-    struct plat_reg_set set;
+    struct entry_builder b = { 0 };
+    struct plat_entry_set set;
     struct plat_cpu_cluster c[4];
     unsigned int n;
 
     (void)state;
-    reg_builder_entry(&b, 1, 0, "cpu0", "IOPlatformDevice");
-    reg_builder_number(&b, "logical-cpu-id", 5);
-    reg_builder_data(&b, "cluster-type", (const unsigned char *)"P\0", 2);
-    reg_builder_entry(&b, 2, 0, "cpu1", "IOPlatformDevice");
-    reg_builder_number(&b, "logical-cpu-id", 1);
-    reg_builder_data(&b, "cluster-type", (const unsigned char *)"E", 1);      /* no NUL */
-    reg_builder_entry(&b, 3, 0, "cpu2", "IOPlatformDevice");                 /* no cluster type: skipped */
-    reg_builder_number(&b, "logical-cpu-id", 2);
-    reg_builder_entry(&b, 4, 0, "cpu3", "IOPlatformDevice");                 /* id as data, not XNU's number: skipped */
-    reg_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x03\x00\x00\x00", 4);
-    reg_builder_data(&b, "cluster-type", (const unsigned char *)"E\0", 2);
-    reg_builder_entry(&b, 5, 0, "cpu4", "IOPlatformDevice");                 /* type unprintable: skipped */
-    reg_builder_number(&b, "logical-cpu-id", 4);
-    reg_builder_data(&b, "cluster-type", (const unsigned char *)"\x01", 1);
-    reg_builder_finish(&b, &set);
+    entry_builder_entry(&b, 1, 0, "cpu0", "IOPlatformDevice");
+    entry_builder_number(&b, "logical-cpu-id", 5);
+    entry_builder_data(&b, "cluster-type", (const unsigned char *)"P\0", 2);
+    entry_builder_entry(&b, 2, 0, "cpu1", "IOPlatformDevice");
+    entry_builder_number(&b, "logical-cpu-id", 1);
+    entry_builder_data(&b, "cluster-type", (const unsigned char *)"E", 1);      /* no NUL */
+    entry_builder_entry(&b, 3, 0, "cpu2", "IOPlatformDevice");                 /* no cluster type: skipped */
+    entry_builder_number(&b, "logical-cpu-id", 2);
+    entry_builder_entry(&b, 4, 0, "cpu3", "IOPlatformDevice");                 /* id as data, not XNU's number: skipped */
+    entry_builder_data(&b, "logical-cpu-id", (const unsigned char *)"\x03\x00\x00\x00", 4);
+    entry_builder_data(&b, "cluster-type", (const unsigned char *)"E\0", 2);
+    entry_builder_entry(&b, 5, 0, "cpu4", "IOPlatformDevice");                 /* type unprintable: skipped */
+    entry_builder_number(&b, "logical-cpu-id", 4);
+    entry_builder_data(&b, "cluster-type", (const unsigned char *)"\x01", 1);
+    entry_builder_finish(&b, &set);
     assert_int_equal(reg_cpu_clusters(&set, c, 4, &n), 0);
     assert_int_equal(n, 2);
     assert_string_equal(c[0].cpu, "cpu5");
@@ -161,10 +161,10 @@ cluster_types_of_numbered_cpus(void **state)
     assert_string_equal(c[1].type, "E");
     assert_int_equal(reg_cpu_clusters(&set, c, 1, &n), 0);                   /* no more than room */
     assert_int_equal(n, 1);
-    reg_builder_reset(&b);
-    reg_builder_finish(&b, &set);
+    entry_builder_reset(&b);
+    entry_builder_finish(&b, &set);
     assert_int_equal(reg_cpu_clusters(&set, c, 4, &n), -ENOENT);             /* Intel: none */
-    reg_builder_free(&b);
+    entry_builder_free(&b);
 }
 
 static uint64_t fixed_now;
@@ -211,20 +211,20 @@ registry_entries_replay_and_come_and_go(void **state)
         "sample 105\n"
         "sample 110\n";
     struct platform p;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct plat_topology t;
 
     (void)state;
     open_text(&p, text);
     assert_string_equal(platform_snapshot_notes(&p), "");
-    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_CPUS], &set), 0);
     assert_int_equal(set.n, 2);
     assert_int_equal(set.entry[0].id, 0x10);
     assert_int_equal(set.entry[0].parent, 0xf);
     assert_string_equal(set.entry[0].name, "cpu0");
     assert_int_equal(set.entry[1].id, 0x11);
-    assert_int_equal(reg_prop(&set.entry[1], "logical-cpu-id")->number, 1);
-    assert_null(reg_prop(&set.entry[1], "cpu-id"));    /* the CPUs' query does not ask for it */
+    assert_int_equal(entry_prop(&set.entry[1], "logical-cpu-id")->number, 1);
+    assert_null(entry_prop(&set.entry[1], "cpu-id"));    /* the CPUs' query does not ask for it */
     memset(&t, 0, sizeof(t));
     assert_int_equal(p.topology(p.ctx, &t), 0);
     assert_int_equal(t.clusters_status, 0);
@@ -232,7 +232,7 @@ registry_entries_replay_and_come_and_go(void **state)
     assert_string_equal(t.cluster[1].cpu, "cpu1");
     assert_string_equal(t.cluster[1].type, "P");
     fixed_now = 1 + 6000000;                           /* the second sample: 0x11 is gone */
-    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), 0);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_CPUS], &set), 0);
     assert_int_equal(set.n, 1);
     assert_int_equal(set.entry[0].id, 0x10);
     p.close(p.ctx);
@@ -259,22 +259,22 @@ replay_answers_only_the_keys_a_query_asks_for(void **state)
         "ioreg[SMC:fans#0x1].prop.type string fpe2\n"
         "sample 100\n";
     struct platform p;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
 
     (void)state;
     open_text(&p, text);
-    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_DISKS], &set), 0);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_DISKS], &set), 0);
     assert_int_equal(set.n, 1);
-    assert_int_equal(reg_prop(&set.entry[0], "Statistics.Bytes%20(Read)")->number, 7);
-    assert_string_equal(reg_prop(&set.entry[0], "Device%20Characteristics.Medium%20Type")->text, "Solid State");
-    assert_int_equal(reg_prop(&set.entry[0], "Size")->number, 500277792768ull);
-    assert_null(reg_prop(&set.entry[0], "Statistics%20Extra"));
-    assert_null(reg_prop(&set.entry[0], "Device%20Characteristics.Serial%20Number"));
-    assert_null(reg_prop(&set.entry[0], "Size2"));
+    assert_int_equal(entry_prop(&set.entry[0], "Statistics.Bytes%20(Read)")->number, 7);
+    assert_string_equal(entry_prop(&set.entry[0], "Device%20Characteristics.Medium%20Type")->text, "Solid State");
+    assert_int_equal(entry_prop(&set.entry[0], "Size")->number, 500277792768ull);
+    assert_null(entry_prop(&set.entry[0], "Statistics%20Extra"));
+    assert_null(entry_prop(&set.entry[0], "Device%20Characteristics.Serial%20Number"));
+    assert_null(entry_prop(&set.entry[0], "Size2"));
     assert_int_equal(set.entry[0].nprops, 3);
     /* an SMC query's keys name SMC keys, not properties: its entries keep theirs */
-    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_SMC_FANS], &set), 0);
-    assert_string_equal(reg_prop(&set.entry[0], "type")->text, "fpe2");
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_SMC_FANS], &set), 0);
+    assert_string_equal(entry_prop(&set.entry[0], "type")->text, "fpe2");
     p.close(p.ctx);
 }
 
@@ -286,12 +286,12 @@ a_malformed_registry_value_is_named_with_its_line(void **state)
                                "ioreg[IODeviceTree:/cpus#0x10].prop.cluster-type data 4\n"
                                "sample 100\n";
     struct platform p;
-    struct plat_reg_set set;
+    struct plat_entry_set set;
     struct plat_host h;
 
     (void)state;
     open_text(&p, text);
-    assert_int_equal(p.registry(p.ctx, &plat_reg_queries[PLAT_REGQ_CPUS], &set), -EINVAL);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_CPUS], &set), -EINVAL);
     assert_non_null(strstr(p.error(p.ctx), ":3: "));
     assert_non_null(strstr(p.error(p.ctx), "registry value"));
     assert_int_equal(p.host(p.ctx, &h), 0);              /* other calls answer for themselves: */
@@ -300,45 +300,45 @@ a_malformed_registry_value_is_named_with_its_line(void **state)
     p.close(p.ctx);
 }
 
-/* A decoder's key list (registry_key_list.h): each field from the first
+/* A decoder's key list (key_list.h): each field from the first
  * of its places that holds a number or a flag, a key with characters a
  * path escapes found by its raw form, a field already read left as it is. */
 static void
 a_key_list_reads_each_field_at_its_first_place(void **state)
 {
     enum { BYTES, FLAG, TEXT };
-    static const struct reg_place places[] = {
+    static const struct key_place places[] = {
         { BYTES, "Statistics.Bytes (Read)" }, { BYTES, "Other" }, { FLAG, "Missing" }, { FLAG, "Flag" },
         { TEXT, "Text" },
     };
-    struct reg_builder b = { 0 };
-    struct plat_reg_set set;
+    struct entry_builder b = { 0 };
+    struct plat_entry_set set;
     char path[64];
     uint64_t value[3] = { 0 };
     unsigned int have = 0;
     int len;
 
     (void)state;
-    len = reg_path_append(path, sizeof(path), 0, "Statistics", strlen("Statistics"));
+    len = entry_path_append(path, sizeof(path), 0, "Statistics", strlen("Statistics"));
     assert_true(len > 0);
-    assert_true(reg_path_append(path, sizeof(path), (size_t)len, "Bytes (Read)", strlen("Bytes (Read)")) > 0);
-    assert_int_equal(reg_builder_entry(&b, 1, 0, "driver", "IOBlockStorageDriver"), 0);
-    assert_int_equal(reg_builder_number(&b, path, 7), 0);
-    assert_int_equal(reg_builder_number(&b, "Other", 9), 0);
-    assert_int_equal(reg_builder_bool(&b, "Flag", 1), 0);
-    assert_int_equal(reg_builder_string(&b, "Text", "not a number"), 0);
-    reg_builder_finish(&b, &set);
+    assert_true(entry_path_append(path, sizeof(path), (size_t)len, "Bytes (Read)", strlen("Bytes (Read)")) > 0);
+    assert_int_equal(entry_builder_entry(&b, 1, 0, "driver", "IOBlockStorageDriver"), 0);
+    assert_int_equal(entry_builder_number(&b, path, 7), 0);
+    assert_int_equal(entry_builder_number(&b, "Other", 9), 0);
+    assert_int_equal(entry_builder_bool(&b, "Flag", 1), 0);
+    assert_int_equal(entry_builder_string(&b, "Text", "not a number"), 0);
+    entry_builder_finish(&b, &set);
 
-    reg_read_places(&set.entry[0], places, REG_NPLACES(places), &have, value);
+    read_key_places(&set.entry[0], places, REG_NPLACES(places), &have, value);
     assert_int_equal(have, 1u << BYTES | 1u << FLAG);
     assert_int_equal(value[BYTES], 7);
     assert_int_equal(value[FLAG], 1);
-    assert_true(reg_places_wanted(places, REG_NPLACES(places), have));    /* the text gave no number */
+    assert_true(key_places_wanted(places, REG_NPLACES(places), have));    /* the text gave no number */
 
     value[BYTES] = 42;
-    reg_read_places(&set.entry[0], places, REG_NPLACES(places), &have, value);
+    read_key_places(&set.entry[0], places, REG_NPLACES(places), &have, value);
     assert_int_equal(value[BYTES], 42);
-    reg_builder_free(&b);
+    entry_builder_free(&b);
 }
 
 int

@@ -18,34 +18,34 @@
 #include "metric_ids.h"
 #include "nfs_parse.h"
 #include "registry_decode.h"
-#include "registry_set.h"
+#include "entry_set.h"
 #include "xnu_layouts.h"
 
 
-static struct reg_builder builder;
+static struct entry_builder builder;
 
 /* A property at the path of raw parts, escaped as the seam escapes them. */
 static void
 number_at(const char *a, const char *b, uint64_t v)
 {
     char path[REG_PATH_MAX];
-    int n = reg_path_append(path, sizeof(path), 0, a, strlen(a));
+    int n = entry_path_append(path, sizeof(path), 0, a, strlen(a));
 
     if (b != NULL)
-        n = reg_path_append(path, sizeof(path), (size_t)n, b, strlen(b));
+        n = entry_path_append(path, sizeof(path), (size_t)n, b, strlen(b));
     assert_true(n > 0);
-    assert_int_equal(reg_builder_number(&builder, path, v), 0);
+    assert_int_equal(entry_builder_number(&builder, path, v), 0);
 }
 
 static void
 string_at(const char *a, const char *b, const char *text)
 {
     char path[REG_PATH_MAX];
-    int n = reg_path_append(path, sizeof(path), 0, a, strlen(a));
+    int n = entry_path_append(path, sizeof(path), 0, a, strlen(a));
 
     if (b != NULL)
-        n = reg_path_append(path, sizeof(path), (size_t)n, b, strlen(b));
-    assert_int_equal(reg_builder_string(&builder, path, text), 0);
+        n = entry_path_append(path, sizeof(path), (size_t)n, b, strlen(b));
+    assert_int_equal(entry_builder_string(&builder, path, text), 0);
 }
 
 /* One whole disk: device (id base) > driver (base+1) > media (base+2);
@@ -54,12 +54,12 @@ static void
 add_disk_timed(uint64_t base, const char *bsd, const char *interconnect, const char *location, uint64_t reads,
                uint64_t bytes_read, uint64_t bytes_written, uint64_t block_size, const uint64_t *times)
 {
-    assert_int_equal(reg_builder_entry(&builder, base, 0, "device", "IOBlockStorageServices"), 0);
+    assert_int_equal(entry_builder_entry(&builder, base, 0, "device", "IOBlockStorageServices"), 0);
     if (interconnect != NULL) {
         string_at("Protocol Characteristics", "Physical Interconnect", interconnect);
         string_at("Protocol Characteristics", "Physical Interconnect Location", location);
     }
-    assert_int_equal(reg_builder_entry(&builder, base + 1, base, "IOBlockStorageDriver", "IOBlockStorageDriver"), 0);
+    assert_int_equal(entry_builder_entry(&builder, base + 1, base, "IOBlockStorageDriver", "IOBlockStorageDriver"), 0);
     number_at("Statistics", "Operations (Read)", reads);
     number_at("Statistics", "Operations (Write)", reads / 2);
     number_at("Statistics", "Bytes (Read)", bytes_read);
@@ -68,9 +68,9 @@ add_disk_timed(uint64_t base, const char *bsd, const char *interconnect, const c
         number_at("Statistics", "Total Time (Read)", times[0]);
         number_at("Statistics", "Total Time (Write)", times[1]);
     }
-    assert_int_equal(reg_builder_entry(&builder, base + 2, base + 1, "Media", "IOMedia"), 0);
+    assert_int_equal(entry_builder_entry(&builder, base + 2, base + 1, "Media", "IOMedia"), 0);
     string_at("BSD Name", NULL, bsd);
-    assert_int_equal(reg_builder_bool(&builder, "Whole", 1), 0);
+    assert_int_equal(entry_builder_bool(&builder, "Whole", 1), 0);
     number_at("Preferred Block Size", NULL, block_size);
 }
 
@@ -84,7 +84,7 @@ add_disk(uint64_t base, const char *bsd, const char *interconnect, const char *l
 static void
 publish_disks(void)
 {
-    reg_builder_finish(&builder, &fake.reg[PLAT_REGQ_DISKS]);
+    entry_builder_finish(&builder, &fake.reg[PLAT_QUERY_DISKS]);
 }
 
 static void
@@ -94,12 +94,12 @@ disks_are_decoded_from_escaped_registry_paths(void **state)
     unsigned int n;
 
     (void)state;
-    reg_builder_reset(&builder);
+    entry_builder_reset(&builder);
     add_disk(0x100, "disk4", "USB", "External", 10, 4096, 0, 512);
-    assert_int_equal(reg_builder_entry(&builder, 0x200, 0x102, "disk4s1", "IOMedia"), 0);  /* a partition */
+    assert_int_equal(entry_builder_entry(&builder, 0x200, 0x102, "disk4s1", "IOMedia"), 0);  /* a partition */
     string_at("BSD Name", NULL, "disk4s1");
-    reg_builder_finish(&builder, &fake.reg[PLAT_REGQ_DISKS]);
-    assert_int_equal(reg_disks(&fake.reg[PLAT_REGQ_DISKS], d, 4, &n), 0);
+    entry_builder_finish(&builder, &fake.reg[PLAT_QUERY_DISKS]);
+    assert_int_equal(reg_disks(&fake.reg[PLAT_QUERY_DISKS], d, 4, &n), 0);
     assert_int_equal(n, 1);                     /* the partition has no driver above it */
     assert_string_equal(d[0].name, "disk4");
     assert_int_equal(d[0].stat[REG_DISK_READS], 10);
@@ -113,7 +113,7 @@ static void
 byte_counters_near_2_64_sum_without_wrapping(void **state)
 {
     (void)state;
-    reg_builder_reset(&builder);
+    entry_builder_reset(&builder);
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 100, UINT64_MAX, UINT64_MAX, 4096);
     publish_disks();
     /* disk.dev.total_bytes: floor((2 * (2^64 - 1)) / 1024) = 2^55 - 1 */
@@ -125,7 +125,7 @@ static void
 a_zero_block_size_gives_no_block_counts(void **state)
 {
     (void)state;
-    reg_builder_reset(&builder);
+    entry_builder_reset(&builder);
     add_disk(0x100, "disk0", "SATA", "Internal", 100, 8192, 4096, 0);
     publish_disks();
     assert_int_equal(harness_inst_value("disk.dev.blkread", PM_TYPE_U64, "disk0"), -1);
@@ -139,7 +139,7 @@ static void
 iostat_names_are_the_drivers_times_in_ms(void **state)
 {
     (void)state;
-    reg_builder_reset(&builder);
+    entry_builder_reset(&builder);
     add_disk_timed(0x100, "disk0", "Apple Fabric", "Internal", 100, 4096, 4096, 4096,
                    (const uint64_t[]){ 7000000000ull + 999999, 2500000000ull });      /* 7000.999999 ms */
     add_disk(0x200, "disk4", "USB", "External", 10, 512, 0, 512);           /* no times */
@@ -158,19 +158,19 @@ ejection_mid_interval_never_takes_disk_all_back(void **state)
     int id4;
 
     (void)state;
-    reg_builder_reset(&builder);
+    entry_builder_reset(&builder);
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1000, 0, 0, 4096);
     add_disk(0x200, "disk4", "USB", "External", 500, 0, 0, 512);
     publish_disks();
     assert_int_equal(harness_u64("disk.all.read"), 1500);
     id4 = harness_inst(INDOM_DISK, "disk4");
     assert_true(id4 >= 0);
-    reg_builder_reset(&builder);                                 /* disk4 ejected; disk0 did 10 more */
+    entry_builder_reset(&builder);                                 /* disk4 ejected; disk0 did 10 more */
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1010, 0, 0, 4096);
     publish_disks();
     assert_int_equal(harness_u64("disk.all.read"), 1510);
     assert_int_equal(harness_u32("hinv.ndisk"), 1);
-    reg_builder_reset(&builder);                                 /* it returns, its counters restarted */
+    entry_builder_reset(&builder);                                 /* it returns, its counters restarted */
     add_disk(0x100, "disk0", "Apple Fabric", "Internal", 1020, 0, 0, 4096);
     add_disk(0x300, "disk4", "USB", "External", 3, 0, 0, 512);
     publish_disks();
@@ -186,7 +186,7 @@ an_unknown_protocol_is_labelled_as_macos_names_it(void **state)
     int n;
 
     (void)state;
-    reg_builder_reset(&builder);
+    entry_builder_reset(&builder);
     add_disk(0x100, "disk2", "Secure \"Digital\"", "Internal", 1, 0, 0, 512);
     publish_disks();
     assert_int_equal(harness_u32("hinv.ndisk"), 1);
@@ -356,6 +356,6 @@ main(void)
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
 
-    reg_builder_free(&builder);
+    entry_builder_free(&builder);
     return failed;
 }

@@ -70,25 +70,25 @@ rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *
 }
 
 void
-reg_write_value(FILE *fp, const struct plat_reg_prop *p)
+reg_write_value(FILE *fp, const struct plat_prop *p)
 {
     switch (p->kind) {
-    case PLAT_REG_NUMBER:
+    case PLAT_PROP_NUMBER:
         fprintf(fp, "number %" PRIu64, p->number);
         break;
-    case PLAT_REG_BOOL:
+    case PLAT_PROP_BOOL:
         fprintf(fp, "bool %d", p->number != 0);
         break;
-    case PLAT_REG_FLOAT:
+    case PLAT_PROP_FLOAT:
         fprintf(fp, "float %.17g", p->real);
         break;
-    case PLAT_REG_STRING:
+    case PLAT_PROP_STRING:
         /* a snapshot line ends at a newline: keep such strings on one line */
         fputs("string ", fp);
         for (const char *c = p->text; *c != '\0'; c++)
             fputc(*c == '\n' || *c == '\r' ? ' ' : *c, fp);
         break;
-    case PLAT_REG_DATA:
+    case PLAT_PROP_DATA:
         fputs("data ", fp);
         for (uint32_t i = 0; i < p->len; i++)
             fprintf(fp, "%02x", p->data[i]);

@@ -1,5 +1,5 @@
 #include "snapshot_write.h"
-#include "registry_set.h"
+#include "entry_set.h"
 #include "writer.h"
 #include "snapshot_store.h"
 
@@ -70,13 +70,13 @@ write_topology(FILE *fp, const struct platform *p)
 static void
 write_registry(FILE *fp, const struct platform *p)
 {
-    for (int q = 0; q < PLAT_REGQ_N; q++) {
-        const char *match = plat_reg_queries[q].match;
-        struct plat_reg_set set;
+    for (int q = 0; q < PLAT_QUERY_N; q++) {
+        const char *match = plat_queries[q].match;
+        struct plat_entry_set set;
         int sts;
 
         /* a Mac without such entries (Intel: no IODeviceTree:/cpus) is not failing */
-        if ((sts = p->registry(p->ctx, &plat_reg_queries[q], &set)) == -ENOENT) {
+        if ((sts = p->query(p->ctx, &plat_queries[q], &set)) == -ENOENT) {
             fprintf(fp, "# ioreg %s absent\n", match);
             continue;
         }
@@ -85,7 +85,7 @@ write_registry(FILE *fp, const struct platform *p)
             continue;
         }
         for (unsigned int i = 0; i < set.n; i++) {
-            const struct plat_reg_entry *e = &set.entry[i];
+            const struct plat_entry *e = &set.entry[i];
             char inst[PLAT_NAME_MAX + 64];
 
             snprintf(inst, sizeof(inst), "%s#0x%" PRIx64, match, e->id);

@@ -15,7 +15,7 @@
 void rec_write(FILE *fp, const struct rec_desc *d, const char *instance, const void *in);
 
 /* A registry property's value as the snapshot holds it ("number 5"). */
-void reg_write_value(FILE *fp, const struct plat_reg_prop *p);
+void reg_write_value(FILE *fp, const struct plat_prop *p);
 
 /* The docs' key table (markdown rows), generated from the descriptions. */
 void rec_doc_table(FILE *fp);

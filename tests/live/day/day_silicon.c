@@ -1,7 +1,7 @@
 /*
  * Synthetic, not recorded on a real Mac: the day runs without
  * /work/shared, so its Apple Silicon processor is written here, as few
- * entries as the agent's queries read (src/decode/registry_queries.c).
+ * entries as the agent's queries read (src/decode/queries.c).
  * The layouts are real ones: the device tree's CPUs as an M2 lists them
  * (tests/fixtures/ioreg/m2-cpus.txt), the pmgr's tables as dvfs_decode.h
  * reads them, IOReport's "CPU Stats" channels in "24Mticks" with states

@@ -1,5 +1,5 @@
 #include "ioreg_tree.h"
-#include "registry_set.h"
+#include "entry_set.h"
 #include "dbl.h"
 
 #include <errno.h>
@@ -69,9 +69,9 @@ unescape(char *word)
             *out = *in++;
             continue;
         }
-        if (reg_hex_digit(in[1]) < 0 || reg_hex_digit(in[2]) < 0)
+        if (entry_hex_digit(in[1]) < 0 || entry_hex_digit(in[2]) < 0)
             return -1;
-        *out = (char)(reg_hex_digit(in[1]) << 4 | reg_hex_digit(in[2]));
+        *out = (char)(entry_hex_digit(in[1]) << 4 | entry_hex_digit(in[2]));
         in += 3;
     }
     *out = '\0';
@@ -185,8 +185,8 @@ make_value(const char *kind, char **w, int n)
         void *data = NULL;
         size_t i = 0;
 
-        while (bytes != NULL && i < len && reg_hex_digit(w[2][2 * i]) >= 0 && reg_hex_digit(w[2][2 * i + 1]) >= 0) {
-            bytes[i] = (unsigned char)(reg_hex_digit(w[2][2 * i]) << 4 | reg_hex_digit(w[2][2 * i + 1]));
+        while (bytes != NULL && i < len && entry_hex_digit(w[2][2 * i]) >= 0 && entry_hex_digit(w[2][2 * i + 1]) >= 0) {
+            bytes[i] = (unsigned char)(entry_hex_digit(w[2][2 * i]) << 4 | entry_hex_digit(w[2][2 * i + 1]));
             i++;
         }
         if (bytes != NULL && i == len && strlen(w[2]) % 2 == 0)

@@ -2,35 +2,35 @@
  * Reading typed values out of registry entries: the helpers every decoder
  * of registry-shaped data shares. Portable.
  */
-#include "registry_props.h"
-#include "registry_set.h"
+#include "entry_props.h"
+#include "entry_set.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* Compared part by part: no path is built and escaped at each look-up. */
-const struct plat_reg_prop *
-reg_prop_in(const struct plat_reg_entry *e, const char *dict, const char *key)
+const struct plat_prop *
+entry_prop_in(const struct plat_entry *e, const char *dict, const char *key)
 {
     for (unsigned int i = 0; i < e->nprops; i++)
-        if (reg_path_is(e->prop[i].path, dict, key))
+        if (entry_path_is(e->prop[i].path, dict, key))
             return &e->prop[i];
     return NULL;
 }
 
-const struct plat_reg_prop *
-reg_prop_key(const struct plat_reg_entry *e, const char *key)
+const struct plat_prop *
+entry_prop_key(const struct plat_entry *e, const char *key)
 {
     for (unsigned int i = 0; i < e->nprops; i++)
-        if (reg_path_is_key(e->prop[i].path, key))
+        if (entry_path_is_key(e->prop[i].path, key))
             return &e->prop[i];
     return NULL;
 }
 
 int
-reg_number(const struct plat_reg_prop *p, uint64_t *out)
+entry_number(const struct plat_prop *p, uint64_t *out)
 {
-    if (p == NULL || p->kind != PLAT_REG_NUMBER)
+    if (p == NULL || p->kind != PLAT_PROP_NUMBER)
         return 0;
     *out = p->number;
     return 1;
@@ -38,27 +38,27 @@ reg_number(const struct plat_reg_prop *p, uint64_t *out)
 
 /* A flag given as a boolean or a number: 0 or 1, or -1 when absent or text. */
 int
-reg_flag(const struct plat_reg_prop *p)
+entry_flag(const struct plat_prop *p)
 {
-    if (p == NULL || (p->kind != PLAT_REG_BOOL && p->kind != PLAT_REG_NUMBER))
+    if (p == NULL || (p->kind != PLAT_PROP_BOOL && p->kind != PLAT_PROP_NUMBER))
         return -1;
     return p->number != 0;
 }
 
 /* A string property copied printable, or "" when absent or not a string. */
 void
-reg_text(const struct plat_reg_prop *p, char *out, size_t outlen)
+entry_text(const struct plat_prop *p, char *out, size_t outlen)
 {
     size_t n = 0;
 
-    if (p != NULL && p->kind == PLAT_REG_STRING)
+    if (p != NULL && p->kind == PLAT_PROP_STRING)
         for (const char *c = p->text; *c != '\0' && n + 1 < outlen; c++)
             out[n++] = (unsigned char)*c >= ' ' && *c != 0x7f ? *c : '?';
     out[n] = '\0';
 }
 
 void
-reg_unique_name(const char *names, size_t stride, unsigned int n, const char *name, char *out, size_t len)
+entry_unique_name(const char *names, size_t stride, unsigned int n, const char *name, char *out, size_t len)
 {
     size_t nlen = strlen(name);
     unsigned int seen = 0;
@@ -67,13 +67,13 @@ reg_unique_name(const char *names, size_t stride, unsigned int n, const char *na
         if (strncmp(names, name, nlen) == 0 && (names[nlen] == '\0' || strncmp(names + nlen, " #", 2) == 0))
             seen++;
     if (seen == 0)
-        reg_copy_text(out, len, name);
+        entry_copy_text(out, len, name);
     else
         snprintf(out, len, "%.*s #%u", (int)(len - 12), name, seen + 1);
 }
 
-const struct plat_reg_entry *
-reg_entry_named(const struct plat_reg_set *set, const char *name)
+const struct plat_entry *
+entry_named(const struct plat_entry_set *set, const char *name)
 {
     for (unsigned int i = 0; i < set->n; i++)
         if (strcmp(set->entry[i].name, name) == 0)
@@ -81,8 +81,8 @@ reg_entry_named(const struct plat_reg_set *set, const char *name)
     return NULL;
 }
 
-const struct plat_reg_entry *
-reg_entry_by_id(const struct plat_reg_set *set, uint64_t id)
+const struct plat_entry *
+entry_by_id(const struct plat_entry_set *set, uint64_t id)
 {
     if (id == 0)
         return NULL;

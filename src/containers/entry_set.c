@@ -1,4 +1,4 @@
-#include "registry_set.h"
+#include "entry_set.h"
 #include "array_grow.h"
 
 #include <errno.h>
@@ -9,18 +9,18 @@
 
 /* While building, a property's path and value are offsets into the arena
  * (which moves as it grows): kept here, made pointers by finish. */
-struct reg_offsets {
+struct entry_offsets {
     size_t path, value;
 };
 
-static struct reg_offsets *
-offsets(struct reg_builder *b)
+static struct entry_offsets *
+offsets(struct entry_builder *b)
 {
-    return (struct reg_offsets *)(void *)(b->prop + b->prop_cap);
+    return (struct entry_offsets *)(void *)(b->prop + b->prop_cap);
 }
 
 void
-reg_builder_reset(struct reg_builder *b)
+entry_builder_reset(struct entry_builder *b)
 {
     b->n = 0;
     b->nprops = 0;
@@ -28,7 +28,7 @@ reg_builder_reset(struct reg_builder *b)
 }
 
 void
-reg_builder_free(struct reg_builder *b)
+entry_builder_free(struct entry_builder *b)
 {
     free(b->entry);
     free(b->prop);
@@ -38,7 +38,7 @@ reg_builder_free(struct reg_builder *b)
 
 /* Copy len bytes (and a NUL) into the arena; the offset, or -E2BIG / -ENOMEM. */
 static int64_t
-arena_add(struct reg_builder *b, const void *bytes, size_t len)
+arena_add(struct entry_builder *b, const void *bytes, size_t len)
 {
     size_t at = b->used;
 
@@ -62,7 +62,7 @@ arena_add(struct reg_builder *b, const void *bytes, size_t len)
 }
 
 int
-reg_builder_has(const struct reg_builder *b, uint64_t id)
+entry_builder_has(const struct entry_builder *b, uint64_t id)
 {
     for (unsigned int i = 0; i < b->n; i++)
         if (b->entry[i].id == id)
@@ -71,9 +71,9 @@ reg_builder_has(const struct reg_builder *b, uint64_t id)
 }
 
 int
-reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name)
+entry_builder_entry(struct entry_builder *b, uint64_t id, uint64_t parent, const char *name, const char *class_name)
 {
-    struct plat_reg_entry *e;
+    struct plat_entry *e;
     int sts;
 
     if (b->n >= REG_MAX_ENTRIES)
@@ -84,13 +84,13 @@ reg_builder_entry(struct reg_builder *b, uint64_t id, uint64_t parent, const cha
     memset(e, 0, sizeof(*e));
     e->id = id;
     e->parent = parent;
-    reg_copy_text(e->name, sizeof(e->name), name);
-    reg_copy_text(e->class_name, sizeof(e->class_name), class_name);
+    entry_copy_text(e->name, sizeof(e->name), name);
+    entry_copy_text(e->class_name, sizeof(e->class_name), class_name);
     return 0;
 }
 
 size_t
-reg_copy_text(char *out, size_t len, const char *text)
+entry_copy_text(char *out, size_t len, const char *text)
 {
     size_t n = 0;
 
@@ -104,7 +104,7 @@ reg_copy_text(char *out, size_t len, const char *text)
 
 /* A new property of the current entry, with its path in the arena. */
 static int
-add_prop(struct reg_builder *b, const char *path, enum plat_reg_kind kind, struct plat_reg_prop **out)
+add_prop(struct entry_builder *b, const char *path, enum plat_prop_kind kind, struct plat_prop **out)
 {
     int64_t at;
 
@@ -115,17 +115,17 @@ add_prop(struct reg_builder *b, const char *path, enum plat_reg_kind kind, struc
     if (b->nprops == b->prop_cap) {
         unsigned int cap = b->prop_cap ? 2 * b->prop_cap : 64;
         /* props and their offsets in one block: the offsets after the props */
-        unsigned char *grown = malloc((size_t)cap * (sizeof(struct plat_reg_prop) + sizeof(struct reg_offsets)));
+        unsigned char *grown = malloc((size_t)cap * (sizeof(struct plat_prop) + sizeof(struct entry_offsets)));
 
         if (grown == NULL)
             return -ENOMEM;
         if (b->prop != NULL) {
-            memcpy(grown, b->prop, b->nprops * sizeof(struct plat_reg_prop));
-            memcpy(grown + (size_t)cap * sizeof(struct plat_reg_prop), offsets(b),
-                   b->nprops * sizeof(struct reg_offsets));
+            memcpy(grown, b->prop, b->nprops * sizeof(struct plat_prop));
+            memcpy(grown + (size_t)cap * sizeof(struct plat_prop), offsets(b),
+                   b->nprops * sizeof(struct entry_offsets));
             free(b->prop);
         }
-        b->prop = (struct plat_reg_prop *)(void *)grown;
+        b->prop = (struct plat_prop *)(void *)grown;
         b->prop_cap = cap;
     }
     if ((at = arena_add(b, path, strlen(path))) < 0)
@@ -141,10 +141,10 @@ add_prop(struct reg_builder *b, const char *path, enum plat_reg_kind kind, struc
 }
 
 int
-reg_builder_number(struct reg_builder *b, const char *path, uint64_t value)
+entry_builder_number(struct entry_builder *b, const char *path, uint64_t value)
 {
-    struct plat_reg_prop *p;
-    int sts = add_prop(b, path, PLAT_REG_NUMBER, &p);
+    struct plat_prop *p;
+    int sts = add_prop(b, path, PLAT_PROP_NUMBER, &p);
 
     if (sts == 0)
         p->number = value;
@@ -152,10 +152,10 @@ reg_builder_number(struct reg_builder *b, const char *path, uint64_t value)
 }
 
 int
-reg_builder_float(struct reg_builder *b, const char *path, double value)
+entry_builder_float(struct entry_builder *b, const char *path, double value)
 {
-    struct plat_reg_prop *p;
-    int sts = add_prop(b, path, PLAT_REG_FLOAT, &p);
+    struct plat_prop *p;
+    int sts = add_prop(b, path, PLAT_PROP_FLOAT, &p);
 
     if (sts == 0)
         p->real = value;
@@ -163,10 +163,10 @@ reg_builder_float(struct reg_builder *b, const char *path, double value)
 }
 
 int
-reg_builder_bool(struct reg_builder *b, const char *path, int value)
+entry_builder_bool(struct entry_builder *b, const char *path, int value)
 {
-    struct plat_reg_prop *p;
-    int sts = add_prop(b, path, PLAT_REG_BOOL, &p);
+    struct plat_prop *p;
+    int sts = add_prop(b, path, PLAT_PROP_BOOL, &p);
 
     if (sts == 0)
         p->number = value != 0;
@@ -174,9 +174,9 @@ reg_builder_bool(struct reg_builder *b, const char *path, int value)
 }
 
 static int
-add_bytes(struct reg_builder *b, const char *path, enum plat_reg_kind kind, const void *bytes, size_t len)
+add_bytes(struct entry_builder *b, const char *path, enum plat_prop_kind kind, const void *bytes, size_t len)
 {
-    struct plat_reg_prop *p;
+    struct plat_prop *p;
     int64_t at;
     int sts;
 
@@ -195,29 +195,29 @@ add_bytes(struct reg_builder *b, const char *path, enum plat_reg_kind kind, cons
 }
 
 int
-reg_builder_string(struct reg_builder *b, const char *path, const char *text)
+entry_builder_string(struct entry_builder *b, const char *path, const char *text)
 {
-    return add_bytes(b, path, PLAT_REG_STRING, text, strlen(text));
+    return add_bytes(b, path, PLAT_PROP_STRING, text, strlen(text));
 }
 
 int
-reg_builder_data(struct reg_builder *b, const char *path, const unsigned char *bytes, size_t len)
+entry_builder_data(struct entry_builder *b, const char *path, const unsigned char *bytes, size_t len)
 {
-    return add_bytes(b, path, PLAT_REG_DATA, bytes, len);
+    return add_bytes(b, path, PLAT_PROP_DATA, bytes, len);
 }
 
 void
-reg_builder_finish(struct reg_builder *b, struct plat_reg_set *out)
+entry_builder_finish(struct entry_builder *b, struct plat_entry_set *out)
 {
     unsigned int first = 0;
 
     for (unsigned int i = 0; i < b->nprops; i++) {
-        struct plat_reg_prop *p = &b->prop[i];
+        struct plat_prop *p = &b->prop[i];
 
         p->path = (const char *)b->arena + offsets(b)[i].path;
-        if (p->kind == PLAT_REG_STRING)
+        if (p->kind == PLAT_PROP_STRING)
             p->text = (const char *)b->arena + offsets(b)[i].value;
-        else if (p->kind == PLAT_REG_DATA)
+        else if (p->kind == PLAT_PROP_DATA)
             p->data = b->arena + offsets(b)[i].value;
     }
     for (unsigned int e = 0; e < b->n; e++) {
@@ -237,7 +237,7 @@ must_escape(unsigned char c)
 }
 
 int
-reg_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len)
+entry_path_append(char *buf, size_t size, size_t at, const char *part, size_t part_len)
 {
     if (at > 0) {
         if (at + 1 >= size)
@@ -281,7 +281,7 @@ after_part(const char *path, const char *part)
 }
 
 int
-reg_path_part(const char *path, char *out, size_t len)
+entry_path_part(const char *path, char *out, size_t len)
 {
     size_t n = 0;
 
@@ -290,7 +290,7 @@ reg_path_part(const char *path, char *out, size_t len)
 
         if (n + 1 >= len)
             return -ENAMETOOLONG;
-        if (*path == '%' && (hi = reg_hex_digit(path[1])) >= 0 && (lo = reg_hex_digit(path[2])) >= 0) {
+        if (*path == '%' && (hi = entry_hex_digit(path[1])) >= 0 && (lo = entry_hex_digit(path[2])) >= 0) {
             out[n] = (char)(hi << 4 | lo);
             path += 3;
         } else {
@@ -302,7 +302,7 @@ reg_path_part(const char *path, char *out, size_t len)
 }
 
 int
-reg_path_is(const char *path, const char *dict, const char *key)
+entry_path_is(const char *path, const char *dict, const char *key)
 {
     path = after_part(path, dict);
     if (path != NULL && key != NULL)
@@ -332,14 +332,14 @@ after_key(const char *path, const char *key)
 }
 
 int
-reg_path_is_key(const char *path, const char *key)
+entry_path_is_key(const char *path, const char *key)
 {
     path = after_key(path, key);
     return path != NULL && *path == '\0';
 }
 
 int
-reg_query_is_registry(const struct plat_reg_query *q)
+query_is_registry(const struct plat_query *q)
 {
     const char *colon = strchr(q->match, ':');
 
@@ -347,7 +347,7 @@ reg_query_is_registry(const struct plat_reg_query *q)
 }
 
 int
-reg_path_wanted(const char *const *keys, const char *path)
+entry_path_wanted(const char *const *keys, const char *path)
 {
     if (keys == NULL)
         return 1;
@@ -361,7 +361,7 @@ reg_path_wanted(const char *const *keys, const char *path)
 }
 
 int
-reg_hex_digit(char c)
+entry_hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -373,20 +373,20 @@ reg_hex_digit(char c)
 }
 
 int
-reg_builder_prop(struct reg_builder *b, const char *path, const struct plat_reg_prop *p)
+entry_builder_prop(struct entry_builder *b, const char *path, const struct plat_prop *p)
 {
     switch (p->kind) {
-    case PLAT_REG_NUMBER: return reg_builder_number(b, path, p->number);
-    case PLAT_REG_BOOL: return reg_builder_bool(b, path, (int)p->number);
-    case PLAT_REG_FLOAT: return reg_builder_float(b, path, p->real);
-    case PLAT_REG_STRING: return reg_builder_string(b, path, p->text);
-    case PLAT_REG_DATA: return reg_builder_data(b, path, p->data, p->len);
+    case PLAT_PROP_NUMBER: return entry_builder_number(b, path, p->number);
+    case PLAT_PROP_BOOL: return entry_builder_bool(b, path, (int)p->number);
+    case PLAT_PROP_FLOAT: return entry_builder_float(b, path, p->real);
+    case PLAT_PROP_STRING: return entry_builder_string(b, path, p->text);
+    case PLAT_PROP_DATA: return entry_builder_data(b, path, p->data, p->len);
     }
     return -EINVAL;
 }
 
-const struct plat_reg_prop *
-reg_prop(const struct plat_reg_entry *e, const char *path)
+const struct plat_prop *
+entry_prop(const struct plat_entry *e, const char *path)
 {
     for (unsigned int i = 0; i < e->nprops; i++)
         if (strcmp(e->prop[i].path, path) == 0)

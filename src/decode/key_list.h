@@ -4,19 +4,19 @@
  * (battery_decode.h's BATTERY_KEYS, gpu_decode.h's GPU_KEYS, ...) whose
  * lines are LINE(field, key). The same list makes the decoder's field
  * enum (REG_FIELD_ENUM), its places (REG_PLACE) and its query's keys
- * (REG_KEY_PATH, registry_queries.c); REG_KEY_NONE leaves a kind of line
+ * (REG_KEY_PATH, queries.c); REG_KEY_NONE leaves a kind of line
  * out. A key is a query key: raw parts joined by '.' ("Dict.Key" for a
  * key inside a dictionary property). Portable.
  */
-#ifndef PMDA_DARWIN_REGISTRY_KEY_LIST_H
-#define PMDA_DARWIN_REGISTRY_KEY_LIST_H
+#ifndef PMDA_DARWIN_KEY_LIST_H
+#define PMDA_DARWIN_KEY_LIST_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "platform.h"
 
-struct reg_place {
+struct key_place {
     unsigned int field;
     const char *key;
 };
@@ -31,10 +31,10 @@ struct reg_place {
  * has one: a number as the entry holds it (a signed reading as its 64-bit
  * two's complement), a boolean as 0 or 1; sets bit 1u << field of *have
  * for each field read. */
-void reg_read_places(const struct plat_reg_entry *e, const struct reg_place *places, size_t n, unsigned int *have,
+void read_key_places(const struct plat_entry *e, const struct key_place *places, size_t n, unsigned int *have,
                      uint64_t *value);
 
 /* Whether *have lacks a field that places name. */
-int reg_places_wanted(const struct reg_place *places, size_t n, unsigned int have);
+int key_places_wanted(const struct key_place *places, size_t n, unsigned int have);
 
 #endif
