@@ -1,4 +1,4 @@
-/* The proc agent's families: control, and the processes (with the run queue). */
+/* The proc agent's collectors: control, and the processes (with the run queue). */
 #include "agent.h"
 #include "collector.h"
 

@@ -7,24 +7,40 @@
 #include "proc_ids.h"
 #include "proc_values.h"
 
+static row_derive all_threads, perclient_threads;
+
 static const struct metric_row control_rows[] = {
-    { "proc.control.all.threads", PROC_CLUSTER_CONTROL, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "proc.control.all.threads", PROC_CLUSTER_CONTROL, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      .derive = all_threads },
     { "proc.control.perclient.threads", PROC_CLUSTER_CONTROL, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
-      PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+      UNITS_NONE, .derive = perclient_threads },
 };
 
 static int
-control_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
+all_threads(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
 {
     (void)state;
+    (void)entry;
+    (void)row;
     (void)inst;
-    atom->ul = row->item == 0 ? (uint32_t)proc_access_policy()->threads : (uint32_t)proc_access_threads();
+    atom->ul = (uint32_t)proc_access_policy()->threads;
+    return PMDA_FETCH_STATIC;
+}
+
+static int
+perclient_threads(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
+                  pmAtomValue *atom)
+{
+    (void)state;
+    (void)entry;
+    (void)row;
+    (void)inst;
+    atom->ul = (uint32_t)proc_access_threads();
     return PMDA_FETCH_STATIC;
 }
 
 const struct collector proc_control_collector = {
     .name = "control", .rows = control_rows, .nrows = sizeof(control_rows) / sizeof(control_rows[0]),
-    .fetch = control_fetch,
 };
 
 int

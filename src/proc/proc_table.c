@@ -1,5 +1,4 @@
 #include "proc_table.h"
-#include "array_grow.h"
 #include "convert.h"
 #include "procargs_parse.h"
 #include "proc_context.h"
@@ -51,83 +50,47 @@ proc_table_arm(const struct proc_table *t)
     return t->machine_sts < 0 ? t->machine_sts : t->arm;
 }
 
-static const char *
-cached_name(const struct proc_table *t, struct name_cache *cache, uint32_t id,
-            int (*lookup)(void *, uint32_t, char *, size_t))
-{
-    char buf[PLAT_NAME_MAX];
-    struct name_entry *e;
-    unsigned int i = 0;
+/* A run state as ps names it, and the run-queue count it adds to. */
+enum run_state { STATE_UNKNOWN, STATE_IDLE, STATE_RUNNING, STATE_SLEEPING, STATE_STOPPED, STATE_ZOMBIE, STATE_BLOCKED };
+static const struct {
+    char name[2];
+    enum proc_runq runq;
+} run_states[] = {
+    [STATE_UNKNOWN] = { "?", PROC_RUNQ_UNKNOWN }, [STATE_IDLE] = { "I", PROC_RUNQ_SLEEPING },
+    [STATE_RUNNING] = { "R", PROC_RUNQ_RUNNABLE }, [STATE_SLEEPING] = { "S", PROC_RUNQ_SLEEPING },
+    [STATE_STOPPED] = { "T", PROC_RUNQ_STOPPED }, [STATE_ZOMBIE] = { "Z", PROC_RUNQ_DEFUNCT },
+    [STATE_BLOCKED] = { "D", PROC_RUNQ_BLOCKED },
+};
 
-    while (i < cache->n && cache->entries[i].id != id)
-        i++;
-    e = i < cache->n ? &cache->entries[i] : NULL;
-    if (e != NULL && (e->name != NULL || e->sts == -ENOENT || e->round == t->round))
-        return e->name;
-    if (t->p == NULL || lookup == NULL)
-        return NULL;
-    if (e == NULL) {
-        if (array_grow((void **)&cache->entries, &cache->cap, cache->n, sizeof(*cache->entries)) < 0)
-            return NULL;
-        e = &cache->entries[cache->n++];
-        *e = (struct name_entry){ .id = id };
-    }
-    e->round = t->round;
-    if ((e->sts = lookup(t->p->ctx, id, buf, sizeof(buf))) == 0 && (e->name = strdup(buf)) == NULL)
-        e->sts = -ENOMEM;
-    return e->name;
+/* p_stat (xnu bsd/sys/proc.h SIDL, SRUN, SSLEEP, SSTOP, SZOMB). */
+enum { STAT_IDL = 1, STAT_RUN, STAT_SLEEP, STAT_STOP, STAT_ZOMB };
+static const unsigned char state_of_stat[] = {
+    [STAT_IDL] = STATE_IDLE, [STAT_RUN] = STATE_RUNNING, [STAT_SLEEP] = STATE_SLEEPING,
+    [STAT_STOP] = STATE_STOPPED, [STAT_ZOMB] = STATE_ZOMBIE,
+};
+/* A thread's run_state (xnu osfmk/mach/thread_info.h TH_STATE_RUNNING,
+ * STOPPED, WAITING, UNINTERRUPTIBLE, HALTED). */
+enum { TH_RUNNING = 1, TH_STOPPED, TH_WAITING, TH_UNINTERRUPTIBLE, TH_HALTED };
+static const unsigned char state_of_thread[] = {
+    [TH_RUNNING] = STATE_RUNNING, [TH_STOPPED] = STATE_STOPPED, [TH_WAITING] = STATE_SLEEPING,
+    [TH_UNINTERRUPTIBLE] = STATE_BLOCKED, [TH_HALTED] = STATE_STOPPED,
+};
+
+/* The state at index i of a table of n, unknown outside it. */
+static enum run_state
+state_at(const unsigned char *table, size_t n, int32_t i)
+{
+    return i >= 0 && (size_t)i < n ? (enum run_state)table[i] : STATE_UNKNOWN;
 }
 
-static void
-free_names(struct name_cache *cache)
+/* The process's run state: p_stat, where a sleeping process with a running
+ * thread runs. */
+static enum run_state
+process_state(const struct plat_proc *kp, const struct plat_proc_task *task, int task_sts)
 {
-    for (unsigned int i = 0; i < cache->n; i++)
-        free(cache->entries[i].name);
-    free(cache->entries);
-}
-
-const char *
-proc_table_user(const struct proc_table *t, uint32_t uid)
-{
-    return cached_name(t, &t->lookups->users, uid, t->p ? t->p->user_name : NULL);
-}
-
-const char *
-proc_table_group(const struct proc_table *t, uint32_t gid)
-{
-    return cached_name(t, &t->lookups->groups, gid, t->p ? t->p->group_name : NULL);
-}
-
-const char *
-proc_table_tty(const struct proc_table *t, uint32_t dev)
-{
-    return dev == PLAT_NODEV ? NULL : cached_name(t, &t->lookups->ttys, dev, t->p ? t->p->tty_name : NULL);
-}
-
-/* The process's run state: p_stat, refined by the running-thread count. */
-static char
-state_of(const struct plat_proc *kp, const struct plat_proc_task *task, int task_sts)
-{
-    switch (kp->stat) {
-    case 1: return 'I';             /* SIDL: being created */
-    case 2: return 'R';
-    case 3: return task_sts == 0 && task->numrunning > 0 ? 'R' : 'S';
-    case 4: return 'T';
-    case 5: return 'Z';
-    default: return '?';
-    }
-}
-
-static char
-thread_state(int32_t run_state)
-{
-    switch (run_state) {
-    case 1: return 'R';
-    case 2: case 5: return 'T';
-    case 3: return 'S';
-    case 4: return 'D';
-    default: return '?';
-    }
+    if (kp->stat == STAT_SLEEP && task_sts == 0 && task->numrunning > 0)
+        return STATE_RUNNING;
+    return state_at(state_of_stat, sizeof(state_of_stat), kp->stat);
 }
 
 /* Room for n entries in all, allocated to the size asked (processes, then
@@ -271,8 +234,9 @@ read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s
     const struct plat_proc *kp = &e->kp;
 
     /* -EAGAIN: not asked for; a zombie has nothing more to ask for (-ENODATA) */
-    e->task_sts = e->rusage_sts = e->cwd_sts = e->fds_sts = kp->stat == 5 ? -ENODATA : -EAGAIN;
-    if (kp->stat != 5) {
+    e->task_sts = e->rusage_sts = e->cwd_sts = e->fds_sts = kp->stat == STAT_ZOMB ? -ENODATA : -EAGAIN;
+    e->sockets_sts = -EAGAIN;
+    if (kp->stat != STAT_ZOMB) {
         read_strings(p, s, needs);
         if (needs & PROC_NEED_TASK)
             e->task_sts = p->proc_task(p->ctx, kp->pid, &e->task);
@@ -293,19 +257,49 @@ read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s
         }
     }
     e->cmd = s->cmd;
+    if ((needs & PROC_NEED_ARGS) && s->cmd == NULL)
+        snprintf(e->bracketed, sizeof(e->bracketed), "(%s)", kp->comm);
     e->exe = s->exe;
-    e->state = state_of(kp, &e->task, e->task_sts);
 }
 
-/* Sockets by owner: one read for all processes. */
+/* The names of a process's ids that the request's rows need, into the
+ * caches the rows find them in: a look-up only for an id not seen before. */
+static void
+read_names(struct proc_table *t, const struct platform *p, const struct plat_proc *kp, unsigned int needs)
+{
+    if (needs & PROC_NEED_RUID_NAME)
+        name_cache_get(&t->users, kp->ruid, t->round, p->user_name, p->ctx);
+    if (needs & PROC_NEED_UID_NAME)
+        name_cache_get(&t->users, kp->uid, t->round, p->user_name, p->ctx);
+    if (needs & PROC_NEED_SVUID_NAME)
+        name_cache_get(&t->users, kp->svuid, t->round, p->user_name, p->ctx);
+    if (needs & PROC_NEED_RGID_NAME)
+        name_cache_get(&t->groups, kp->rgid, t->round, p->group_name, p->ctx);
+    if ((needs & PROC_NEED_TTY_NAME) && kp->tdev != PLAT_NODEV)
+        name_cache_get(&t->ttys, kp->tdev, t->round, p->tty_name, p->ctx);
+}
+
+/* A process's state, counted in the run queue; threads are not counted. */
+static void
+set_process_state(struct proc_table *t, struct proc_entry *e)
+{
+    enum run_state state = process_state(&e->kp, &e->task, e->task_sts);
+
+    memcpy(e->state, run_states[state].name, sizeof(e->state));
+    t->runq[run_states[state].runq]++;
+}
+
+/* Sockets by owner: one read for all processes, whose status each process
+ * entry carries. */
 static void
 read_sockets(struct proc_table *t, const struct platform *p)
 {
     struct plat_sock_owner_set owners;
+    int sts = p->sock_owners(p->ctx, &owners);
 
-    if ((t->sockets_sts = p->sock_owners(p->ctx, &owners)) < 0)
-        return;
-    for (unsigned int i = 0; i < owners.n; i++) {
+    for (unsigned int k = 0; k < t->nprocs; k++)
+        t->entries[k].sockets_sts = sts;
+    for (unsigned int i = 0; sts == 0 && i < owners.n; i++) {
         uint32_t k = id_index_get(&t->by_pid, (uint32_t)owners.owner[i].pid);
 
         if (k < t->nprocs) {     /* slots and process entries share their order */
@@ -320,17 +314,19 @@ static void
 read_threads(struct proc_table *t, const struct platform *p)
 {
     for (unsigned int k = 0; k < t->nprocs; k++)
-        if (t->entries[k].kp.stat != 5 && add_threads(t, p, k) < 0)
+        if (t->entries[k].kp.stat != STAT_ZOMB && add_threads(t, p, k) < 0)
             break;
     if (reserve_entries(t, t->nprocs + t->nthreads) < 0)
         return;
     for (unsigned int i = 0; i < t->nthreads; i++) {
         struct proc_entry *e = &t->entries[t->nentries];
+        const struct plat_thread *thread = &t->threads[i];
 
         *e = t->entries[t->thread_owner[i]];
-        e->thread = &t->threads[i];
-        e->inst = THREAD_INST_BIT | (unsigned int)(t->threads[i].tid & (THREAD_INST_BIT - 1));
-        e->state = thread_state(t->threads[i].run_state);
+        e->thread = thread;
+        e->inst = THREAD_INST_BIT | (unsigned int)(thread->tid & (THREAD_INST_BIT - 1));
+        memcpy(e->state, run_states[state_at(state_of_thread, sizeof(state_of_thread), thread->run_state)].name,
+               sizeof(e->state));
         t->nentries++;
     }
 }
@@ -344,10 +340,7 @@ proc_table_refresh(void *table, struct refresh_call *call)
     unsigned int needs = t->needs;
     int sts;
 
-    if (t->lookups == NULL && (t->lookups = calloc(1, sizeof(*t->lookups))) == NULL)
-        return -ENOMEM;
     t->needs = 0;
-    t->p = p;
     t->round++;
     /* The host's timebase and machine, read until each has succeeded once. */
     if (t->timebase.denom == 0)
@@ -364,6 +357,7 @@ proc_table_refresh(void *table, struct refresh_call *call)
     for (unsigned int i = 0; i < t->nprocs; i++)
         free(t->entries[i].cwd);
     t->nentries = t->nprocs = t->nthreads = 0;
+    memset(t->runq, 0, sizeof(t->runq));
     if ((sts = begin_slots(t, list.n)) < 0 || (sts = reserve_entries(t, list.n)) < 0)
         return sts;
     for (unsigned int i = 0; i < list.n; i++) {
@@ -377,10 +371,11 @@ proc_table_refresh(void *table, struct refresh_call *call)
         e->kp = list.proc[i];
         e->inst = (unsigned int)e->kp.pid;      /* as PCP's process tools take it (Linux's proc agent) */
         read_process(p, e, s, needs);
+        read_names(t, p, &e->kp, needs);
+        set_process_state(t, e);
     }
     end_slots(t);
     t->nprocs = t->nentries;
-    t->sockets_sts = -EAGAIN;
     if (needs & PROC_NEED_SOCKETS)
         read_sockets(t, p);
     if (proc_access_threads())
@@ -392,34 +387,13 @@ proc_table_refresh(void *table, struct refresh_call *call)
     return 0;
 }
 
-const struct proc_entry *
-proc_table_entry(const struct proc_table *t, unsigned int inst)
+const void *
+proc_table_entry(const void *table, unsigned int inst)
 {
+    const struct proc_table *t = table;
     uint32_t i = id_index_get(&t->by_inst, inst);
 
     return i < t->nentries ? &t->entries[i] : NULL;
-}
-
-int
-proc_table_sockets_status(const struct proc_table *t)
-{
-    return t->sockets_sts;
-}
-
-unsigned int
-proc_table_count(const struct proc_table *t)
-{
-    return t->nprocs;
-}
-
-unsigned int
-proc_table_count_state(const struct proc_table *t, char state)
-{
-    unsigned int n = 0;
-
-    for (unsigned int i = 0; i < t->nprocs; i++)
-        n += t->entries[i].state == state;
-    return n;
 }
 
 int
@@ -465,12 +439,9 @@ proc_table_teardown(void *table)
         free(t->entries[i].cwd);
     for (unsigned int i = 0; i < t->nslots; i++)
         free_strings(&t->slots[i]);
-    if (t->lookups != NULL) {
-        free_names(&t->lookups->users);
-        free_names(&t->lookups->groups);
-        free_names(&t->lookups->ttys);
-        free(t->lookups);
-    }
+    name_cache_free(&t->users);
+    name_cache_free(&t->groups);
+    name_cache_free(&t->ttys);
     id_index_free(&t->by_pid);
     id_index_free(&t->old_by_pid);
     id_index_free(&t->by_inst);

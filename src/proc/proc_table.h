@@ -14,26 +14,41 @@
 
 #include "collector.h"
 #include "id_index.h"
+#include "name_cache.h"
 #include "platform.h"
 
+/* What a row needs read for each process beyond the list (its row's index,
+ * which the want hook hands the refresh): a per-process call, or a name
+ * looked up by id. */
 enum {
-    PROC_NEED_TASK = 1u, PROC_NEED_RUSAGE = 2u, PROC_NEED_ARGS = 4u, PROC_NEED_PATH = 8u,
-    PROC_NEED_CWD = 16u, PROC_NEED_FDS = 32u, PROC_NEED_SOCKETS = 64u,
+    PROC_NEED_TASK = 1u << 0, PROC_NEED_RUSAGE = 1u << 1, PROC_NEED_ARGS = 1u << 2, PROC_NEED_PATH = 1u << 3,
+    PROC_NEED_CWD = 1u << 4, PROC_NEED_FDS = 1u << 5, PROC_NEED_SOCKETS = 1u << 6,
+    PROC_NEED_RUID_NAME = 1u << 7, PROC_NEED_UID_NAME = 1u << 8, PROC_NEED_SVUID_NAME = 1u << 9,
+    PROC_NEED_RGID_NAME = 1u << 10, PROC_NEED_TTY_NAME = 1u << 11,
 };
 
-/* A process, or (thread != NULL) one of its threads. */
+/* The calls whose data macOS keeps to the process's owner and root (xnu
+ * bsd/kern/proc_info.c proc_security_policy, CHECK_SAME_USER, for the fd
+ * and vnode path flavors): their rows are PROC_OWNER, the others public. */
+#define PROC_OWNER_CALLS (PROC_NEED_CWD | PROC_NEED_FDS | PROC_NEED_SOCKETS)
+
+/* A process, or (thread != NULL) one of its threads, with what the
+ * request's rows need: a call's status is 0, or why its fields have no
+ * value (-EAGAIN: not asked for; -ENODATA: a zombie has none). Strings
+ * point into the process's slot, valid until the next refresh. */
 struct proc_entry {
     unsigned int inst;
     struct plat_proc kp;
     const struct plat_thread *thread;
-    char *cmd;                      /* argv joined, or NULL if unknown */
-    char *exe;                      /* proc_pidpath, or NULL */
+    const char *cmd;                /* argv joined, or NULL (none, or not read) */
+    char bracketed[PLAT_COMM_MAX + 2];  /* "(p_comm)", ps's command line without arguments */
+    const char *exe;                /* proc_pidpath, or NULL */
     char *cwd;
-    int task_sts, rusage_sts, cwd_sts, fds_sts;
+    int task_sts, rusage_sts, cwd_sts, fds_sts, sockets_sts;
     struct plat_proc_task task;
     struct plat_proc_rusage ru;
     uint32_t fds, tcp, udp;
-    char state;                     /* R S T Z I D ? */
+    char state[2];                  /* R S T Z I D ?, as ps shows it */
 };
 
 /* What a process keeps between refreshes: its key and strings. */
@@ -45,38 +60,20 @@ struct proc_slot {
     char *cmd, *exe;
 };
 
-struct name_entry {
-    uint32_t id;
-    char *name;                     /* NULL: no name (yet) */
-    int sts;                        /* the lookup's result: -ENOENT, there is none */
-    unsigned int round;             /* the refresh of the last lookup */
+/* The run queue (proc.runq.*): processes counted by the state they are in. */
+enum proc_runq {
+    PROC_RUNQ_RUNNABLE, PROC_RUNQ_BLOCKED, PROC_RUNQ_SLEEPING, PROC_RUNQ_STOPPED, PROC_RUNQ_DEFUNCT,
+    PROC_RUNQ_UNKNOWN, PROC_RUNQ_COUNTS
 };
 
-/* Names by id, each looked up once, and a failed lookup again at the next
- * refresh, not at every value: the directory service behind getpwuid_r can
- * be slow, and pmcd waits for this agent's answer. That there is no such
- * name (-ENOENT) is known for good. */
-struct name_cache {
-    struct name_entry *entries;
-    unsigned int n, cap;
-};
-
-/* Names by id, looked up at fetch: apart from the table, as a fetch reads
- * the table but fills these. */
-struct name_lookups {
-    struct name_cache users, groups, ttys;
-};
-
-/* The table: the processes family's state. Only proc_table.c reads its
- * members. */
+/* The table: the processes collector's state. Only proc_table.c writes its
+ * members; rows bind nprocs and runq. */
 struct proc_table {
-    const struct platform *p;
     unsigned int needs;
     struct plat_timebase timebase;
     struct plat_clock clock;
     int clock_sts;
     int timebase_sts;
-    int sockets_sts;
     int machine_sts;                /* the last uname's result, until one succeeds */
     int arm;                        /* uname.machine is arm64 */
     unsigned int round;             /* refreshes so far */
@@ -86,6 +83,7 @@ struct proc_table {
     struct id_index by_pid, old_by_pid;
     struct proc_entry *entries;
     unsigned int nentries, nprocs, cap;
+    int32_t runq[PROC_RUNQ_COUNTS];
     struct id_index by_inst;        /* instance id -> entry */
     struct plat_thread *threads;    /* copies: the source's buffer is reused per process */
     unsigned int *thread_owner;     /* each thread's process entry */
@@ -93,7 +91,7 @@ struct proc_table {
     pmdaInstid *set;
     unsigned int set_cap;
     char (*names)[40];
-    struct name_lookups *lookups;   /* allocated by the first refresh */
+    struct name_cache users, groups, ttys;      /* the names the rows find by id */
 };
 
 /* Ask for the calls the next refresh makes (the want hooks). */
@@ -102,14 +100,9 @@ void proc_table_need(struct proc_table *t, unsigned int needs);
 /* Refresh (the collector's); 0 or a negative error (the list failed). */
 int proc_table_refresh(void *table, struct refresh_call *call);
 
-/* The entry for an instance of the last refresh, or NULL. */
-const struct proc_entry *proc_table_entry(const struct proc_table *t, unsigned int inst);
-
-/* After a refresh: how many processes, and how many in a state (threads not counted). */
-unsigned int proc_table_count(const struct proc_table *t);
-unsigned int proc_table_count_state(const struct proc_table *t, char state);
-/* Whether the refresh read the socket owners: 0, or why not. */
-int proc_table_sockets_status(const struct proc_table *t);
+/* The struct proc_entry of an instance of the last refresh, or NULL (the
+ * processes indom's entry function). */
+const void *proc_table_entry(const void *table, unsigned int inst);
 
 /* Conversions that the platform data needs. */
 uint64_t proc_table_mach_to_ns(const struct proc_table *t, uint64_t mach);
@@ -118,11 +111,6 @@ int proc_table_arm(const struct proc_table *t);
 int proc_table_timebase_status(const struct proc_table *t);
 /* A process's start in ns since boot; 0 or a negative error. */
 int proc_table_since_boot(const struct proc_table *t, const struct plat_proc *kp, uint64_t *ns);
-
-/* Names by id, read once per id (a failed look-up too): NULL when unknown. */
-const char *proc_table_user(const struct proc_table *t, uint32_t uid);
-const char *proc_table_group(const struct proc_table *t, uint32_t gid);
-const char *proc_table_tty(const struct proc_table *t, uint32_t dev);
 
 /* The collector's instances and teardown. */
 int proc_table_instances(void *table, pmdaInstid **set);

@@ -1,7 +1,8 @@
 /*
- * What the proc agent's fetches share: the entry of an instance checked
- * against the client's access, how a per-process failure is returned, a
- * string value.
+ * The values of the processes collector's rows that the core cannot read by
+ * itself (proc_processes.c names them): each is a row_derive, handed the
+ * process table and the instance's struct proc_entry. A row's index is the
+ * calls it needs (PROC_NEED_*); those of PROC_OWNER_CALLS make it owner-only.
  */
 #ifndef PMDA_DARWIN_PROC_VALUES_H
 #define PMDA_DARWIN_PROC_VALUES_H
@@ -12,41 +13,38 @@
 #include "proc_context.h"
 #include "proc_table.h"
 
-
-/* The entry of inst if this client may see rows of class cls, else NULL
- * with *sts PM_ERR_INST or PM_ERR_PERMISSION. */
-const struct proc_entry *proc_visible(const struct proc_table *t, unsigned int inst, enum proc_access_class cls, int *sts);
+/* The processes collector (proc_processes.c). */
+extern const struct collector proc_processes_collector;
 
 /* A per-process call's failure as a fetch returns it: the kernel's refusal
  * is a permission error, a process gone an instance error, a zombie's
  * missing data no value. */
 int proc_fetch_error(int sts);
 
-/* A string value (PM_ERR_VALUE when there is none). */
-int proc_fetch_string(pmAtomValue *atom, const char *s);
+/* Whether this client may see the row of e (its index's calls), then
+ * whether the call its binding's status names gave a value: 0, or the
+ * error a fetch returns. */
+int proc_status(const struct metric_row *row, const struct proc_entry *e);
 
-/* The processes family (proc_processes.c): its instance domain and labels,
- * and each cluster's values and what they need read (want). */
-extern const struct indom_def proc_process_indom;
-extern const struct collector proc_processes_collector;
-int proc_process_labels(const void *table, pmInDom indom, unsigned int inst, char *json, size_t len);
-int proc_psinfo_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_psinfo_want(struct proc_table *t, const struct metric_row *row);
-int proc_id_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-int proc_memory_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_memory_want(struct proc_table *t, const struct metric_row *row);
-int proc_io_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-int proc_qos_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-int proc_extra_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_rusage_want(struct proc_table *t, const struct metric_row *row);
-int proc_fd_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_fd_want(struct proc_table *t, const struct metric_row *row);
-int proc_net_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_net_want(struct proc_table *t, const struct metric_row *row);
-int proc_thread_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-int proc_linux_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_linux_want(struct proc_table *t, const struct metric_row *row);
-int proc_runq_fetch(const struct proc_table *t, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
-void proc_runq_want(struct proc_table *t, const struct metric_row *row);
+/* Mach time in ns into atom, once the timebase is known. */
+int proc_ns_of(const void *table, uint64_t ticks, pmAtomValue *atom);
+
+/* What the row's binding says, for a client that may see it: */
+row_derive proc_call_field;         /* a field a per-process call filled, after the call's status */
+row_derive proc_string;             /* the string a `const char *` member points to (NULL: no value) */
+row_derive proc_int32;              /* an int32_t member (the binding's offset) */
+row_derive proc_mach_ns;            /* a field in Mach time, served in ns */
+row_derive proc_thread_field;       /* a field of a thread instance's struct plat_thread */
+/* The name of a uint32_t id member (the binding's offset), as the refresh
+ * looked it up: a user, a group, a terminal ("?" for none). */
+row_derive proc_user_name, proc_group_name, proc_tty_name;
+
+/* Computed (proc_computed.c). */
+row_derive proc_command, proc_psargs;   /* the arguments, else p_comm, or "(p_comm)" as ps shows it */
+row_derive proc_start_time_ms, proc_utime_ms, proc_stime_ms, proc_nthreads, proc_priority, proc_minflt;
+row_derive proc_arm_count, proc_arm_v6_count, proc_pcore_ns, proc_ecore_ns;
+
+/* Linux's names that PCP's process tools require (proc_linux_names.c). */
+row_derive proc_guest_time, proc_rt_priority, proc_policy;
 
 #endif

@@ -145,9 +145,12 @@ row_status(const char *name, unsigned int inst)
 {
     const struct collector *c = NULL;
     const struct metric_row *row = harness_row_of(name, &c);
+    const void *table = agent_collector_state(c), *entry = collector_entry(c->indom, table, inst);
     pmAtomValue atom;
 
-    return c->fetch(agent_collector_state(c), row, inst, &atom);
+    if (entry == NULL)
+        return PM_ERR_INST;
+    return row->derive ? row->derive(table, entry, row, inst, &atom) : collector_field(row, entry, &atom);
 }
 
 /* The recorded task of pid, read straight from the snapshot. */
@@ -431,6 +434,26 @@ minor_faults_stop_when_the_kernel_count_saturates(void **state)
     assert_int_equal(row_status("proc.psinfo.minflt", 43), PM_ERR_VALUE);
 }
 
+/* A thread instance carries its process's task counts: none when the
+ * process's task call failed (it exited between the list and the call),
+ * rather than the zeros of a task never read. */
+static void
+a_thread_has_no_task_counts_its_process_call_did_not_give(void **state)
+{
+    const unsigned int thread = 0x40000000u | 50203;   /* a thread of python3 (731) */
+    pmAtomValue v;
+
+    (void)state;
+    start_fixture("apple-silicon.snapshot");
+    proc_access_policy()->threads = 1;
+    assert_int_equal(value_of("proc.psinfo.majflt", PM_TYPE_U32, thread, &v), 1);
+    counted.target = FAULT_proc_task;
+    counted.sts = -ESRCH;
+    assert_int_equal(value_of("proc.psinfo.majflt", PM_TYPE_U32, thread, &v), 0);
+    assert_int_equal(value_of("proc.psinfo.pswitch", PM_TYPE_U64, thread, &v), 0);
+    assert_int_equal(value_of("proc.psinfo.minflt", PM_TYPE_U32, thread, &v), 0);
+}
+
 /* ---- strings refresh; arguments never include the environment ---- */
 
 static void
@@ -668,6 +691,7 @@ main(void)
         cmocka_unit_test_teardown(a_pid_seen_again_after_a_gap_is_listed_again, teardown_replay),
         cmocka_unit_test_teardown(counters_never_go_backwards, teardown_replay),
         cmocka_unit_test_teardown(minor_faults_stop_when_the_kernel_count_saturates, teardown_replay),
+        cmocka_unit_test_teardown(a_thread_has_no_task_counts_its_process_call_did_not_give, teardown_replay),
         cmocka_unit_test_teardown(cmd_and_cwd_follow_an_exec_and_a_chdir, teardown_replay),
         cmocka_unit_test_teardown(arguments_leave_the_environment_out, teardown_replay),
         cmocka_unit_test_teardown(refused_data_is_a_permission_error, teardown_replay),
