@@ -85,6 +85,30 @@ unsigned_at(const char *at, unsigned int size)
     return wide;
 }
 
+/* A signed field of 4 or 8 bytes at at, at the row's type (32 or 64); a
+ * value a 32 row cannot hold is PM_ERR_AGAIN, never a cut number. */
+static int
+signed_field(const struct metric_row *row, const char *at, pmAtomValue *atom)
+{
+    int64_t value;
+
+    if (row->field.size == sizeof(int32_t)) {
+        int32_t narrow;
+
+        memcpy(&narrow, at, sizeof(narrow));
+        value = narrow;
+    } else {
+        memcpy(&value, at, sizeof(value));
+    }
+    if (row->type == PM_TYPE_32) {
+        if (value < INT32_MIN || value > INT32_MAX)
+            return PM_ERR_AGAIN;
+        atom->l = (int32_t)value;
+    } else
+        atom->ll = value;
+    return PMDA_FETCH_STATIC;
+}
+
 int
 collector_field(const struct metric_row *row, const void *entry, pmAtomValue *atom)
 {
@@ -107,9 +131,25 @@ collector_field(const struct metric_row *row, const void *entry, pmAtomValue *at
         if (!((have >> f->bit) & 1u))
             return PMDA_FETCH_NOVALUES;
     }
-    if (f->kind == FIELD_TEXT) {
+    switch (f->kind) {
+    case FIELD_TEXT:
         atom->cp = (char *)(uintptr_t)(at + f->offset);
         return PMDA_FETCH_STATIC;
+    case FIELD_STRING:
+        memcpy(&atom->cp, at + f->offset, sizeof(atom->cp));
+        return atom->cp != NULL ? PMDA_FETCH_STATIC : PMDA_FETCH_NOVALUES;
+    case FIELD_SIGNED:
+        return signed_field(row, at + f->offset, atom);
+    case FIELD_DOUBLE: {
+        double d;
+
+        memcpy(&d, at + f->offset, sizeof(d));
+        if (row->type == PM_TYPE_FLOAT)
+            atom->f = (float)d;
+        else
+            atom->d = d;
+        return PMDA_FETCH_STATIC;
+    }
     }
     value = unsigned_at(at + f->offset, f->size);
     switch (f->kind) {

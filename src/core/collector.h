@@ -34,6 +34,9 @@ enum field_kind {
     FIELD_WRAP32,                   /* a 32-bit counter the kernel lets wrap, served as a 64-bit
                                      * count (collector_extend keeps it; U64 rows only) */
     FIELD_TEXT,                     /* a NUL-terminated char array (STRING rows only) */
+    FIELD_STRING,                   /* a const char * (STRING rows only; NULL: no value) */
+    FIELD_SIGNED,                   /* a signed integer (32 and 64 rows) */
+    FIELD_DOUBLE,                   /* a double (DOUBLE and FLOAT rows) */
 };
 
 #define FIELD_NO_STATUS 0xffffffffu

@@ -106,8 +106,10 @@ proc_priority(const void *table, const void *entry, const struct metric_row *row
 {
     const struct proc_entry *e = entry;
 
+    (void)table;
+    (void)inst;
     if (e->thread == NULL)
-        return proc_int32(table, entry, row, inst, atom);
+        return collector_field(row, entry, atom);
     atom->l = e->thread->curpri;
     return PMDA_FETCH_STATIC;
 }

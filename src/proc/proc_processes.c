@@ -18,7 +18,7 @@
 #define RUNQ(name, item, ...) { name, PROC_CLUSTER_RUNQ, item, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, \
                                 UNITS_COUNT, __VA_ARGS__ }
 /* R needs the running-thread count */
-#define RUNQ_COUNT(count) INT32_AT(struct proc_table, runq[count]), proc_int32, PROC_NEED_TASK
+#define RUNQ_COUNT(count) FIELD_ALWAYS(struct proc_table, runq[count], FIELD_SIGNED), NULL, PROC_NEED_TASK
 #define NOT_BOUND { 0 }
 #define P_TRANSLATED 0x00020000u        /* p_flag of a Rosetta process (xnu bsd/sys/proc.h) */
 
@@ -29,14 +29,12 @@
 #define RUSAGE(member) FIELD_OF(ENTRY, ru.member, rusage_sts, FIELD_PLAIN), proc_call_field, PROC_NEED_RUSAGE
 #define RUSAGE_NS(member) FIELD_OF(ENTRY, ru.member, rusage_sts, FIELD_PLAIN), proc_mach_ns, PROC_NEED_RUSAGE
 #define OWNER(member, status, need) FIELD_OF(ENTRY, member, status, FIELD_PLAIN), proc_call_field, need
-/* Members the core does not read itself (it serves unsigned fields and text
- * arrays): their place, kind FIELD_NONE, for a derive function to read. A
- * `const char *` member, for proc_string; an int32_t, for proc_int32. */
+/* A `const char *` member that proc_string serves by the proc agent's
+ * rules for a call's status: its place, kind FIELD_NONE (the core does not
+ * read it itself). */
 #define STRING(member, status, need) \
     { offsetof(ENTRY, member), status, 0, sizeof(char *), FIELD_NONE, FIELD_STATUS_INT, 0 }, proc_string, need
-#define INT32_AT(type, member) \
-    { OFFSET_OF_TYPED(type, member, int32_t), FIELD_NO_STATUS, 0, sizeof(int32_t), FIELD_NONE, FIELD_STATUS_INT, 0 }
-#define SIGNED(member) INT32_AT(ENTRY, kp.member), proc_int32
+#define SIGNED(member) FIELD_ALWAYS(ENTRY, kp.member, FIELD_SIGNED)
 #define NAME(member, need) STRING(member, FIELD_NO_STATUS, need)
 /* The name of a uint32_t id member, for fn to find in its name cache */
 #define ID_NAME(member, fn, need) \
@@ -59,7 +57,7 @@ static const struct metric_row rows[] = {
     PS("proc.psinfo.exe", 7, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, NAME(exe, PROC_NEED_PATH)),
     PS("proc.psinfo.nice", 8, PM_TYPE_32, PM_SEM_INSTANT, UNITS_NONE, SIGNED(nice)),
     PS("proc.psinfo.majflt", 9, PM_TYPE_U32, PM_SEM_COUNTER, UNITS_COUNT, TASK(pageins, FIELD_PLAIN)),
-    PS("proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, UNITS_NONE, INT32_AT(ENTRY, kp.priority), proc_priority),
+    PS("proc.psinfo.priority", 10, PM_TYPE_32, PM_SEM_INSTANT, UNITS_NONE, SIGNED(priority), proc_priority),
     PS("proc.psinfo.psargs", 11, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, COMPUTED(proc_psargs, PROC_NEED_ARGS)),
     PS("proc.psinfo.sname", 12, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, FIELD_TEXT_ALWAYS(ENTRY, state)),
     /* milliseconds, as PCP's process tools read these (Linux's proc agent serves them so) */

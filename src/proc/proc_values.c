@@ -60,16 +60,6 @@ proc_string(const void *table, const void *entry, const struct metric_row *row, 
 }
 
 int
-proc_int32(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
-           pmAtomValue *atom)
-{
-    (void)table;
-    (void)inst;
-    memcpy(&atom->l, (const char *)entry + row->field.offset, sizeof(atom->l));
-    return PMDA_FETCH_STATIC;
-}
-
-int
 proc_ns_of(const void *table, uint64_t ticks, pmAtomValue *atom)
 {
     if (proc_table_timebase_status(table) < 0)

@@ -32,7 +32,6 @@ int proc_ns_of(const void *table, uint64_t ticks, pmAtomValue *atom);
 /* What the row's binding says, for a client that may see it: */
 row_derive proc_call_field;         /* a field a per-process call filled, after the call's status */
 row_derive proc_string;             /* the string a `const char *` member points to (NULL: no value) */
-row_derive proc_int32;              /* an int32_t member (the binding's offset) */
 row_derive proc_mach_ns;            /* a field in Mach time, served in ns */
 row_derive proc_thread_field;       /* a field of a thread instance's struct plat_thread */
 /* The name of a uint32_t id member (the binding's offset), as the refresh

@@ -279,6 +279,10 @@ struct sample {
     uint64_t page_size;
     uint64_t ns;
     uint32_t flags;
+    const char *name;
+    int32_t nice;
+    int64_t offset;
+    double watts;
 };
 
 static const struct metric_row bound[] = {
@@ -294,12 +298,20 @@ static const struct metric_row bound[] = {
       FIELD_ALWAYS(struct sample, ns, FIELD_NS_MS) },
     { "up", 0, 5, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
       FIELD_FLAG_OF(struct sample, flags, 0x41) },
+    { "name", 0, 6, PM_TYPE_STRING, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct sample, name, FIELD_STRING) },
+    { "nice", 0, 7, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct sample, nice, FIELD_SIGNED) },
+    { "offset", 0, 8, PM_TYPE_32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct sample, offset, FIELD_SIGNED) },
+    { "watts", 0, 9, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
+      FIELD_ALWAYS(struct sample, watts, FIELD_DOUBLE) },
 };
 
 static void
 bound_rows_read_their_field_and_status(void **state)
 {
-    struct sample v = { 0, 3000000000u, 10239, UINT64_MAX, 16384, 2999999, 0x41 };
+    struct sample v = { 0, 3000000000u, 10239, UINT64_MAX, 16384, 2999999, 0x41, "Wi-Fi", -20, INT64_C(-3000000000), 2.5 };
     pmAtomValue atom;
 
     (void)state;
@@ -323,6 +335,18 @@ bound_rows_read_their_field_and_status(void **state)
     v.flags = 0x40;                                         /* one of the mask's bits is not all of them */
     assert_int_equal(collector_field(&bound[5], &v, &atom), PMDA_FETCH_STATIC);
     assert_int_equal(atom.ul, 0);
+    assert_int_equal(collector_field(&bound[6], &v, &atom), PMDA_FETCH_STATIC);
+    assert_string_equal(atom.cp, "Wi-Fi");
+    v.name = NULL;                                          /* no string: no value, not "" */
+    assert_int_equal(collector_field(&bound[6], &v, &atom), PMDA_FETCH_NOVALUES);
+    assert_int_equal(collector_field(&bound[7], &v, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.l, -20);
+    assert_int_equal(collector_field(&bound[8], &v, &atom), PM_ERR_AGAIN);     /* past 32 bits: never cut */
+    v.offset = -7;
+    assert_int_equal(collector_field(&bound[8], &v, &atom), PMDA_FETCH_STATIC);
+    assert_int_equal(atom.l, -7);
+    assert_int_equal(collector_field(&bound[9], &v, &atom), PMDA_FETCH_STATIC);
+    assert_true(atom.f == 2.5f);
 
     /* a failed part: its status's error, a missing source told apart from a failure */
     v.status = -ENOENT;

@@ -437,7 +437,9 @@ at_least_the_upstream_metrics_are_served(void **state)
 /* A row bound to a field serves an unsigned integer at its type: a U32
  * row takes a field as it is (collector_field refuses a value that does
  * not fit) or a flag's 0 or 1, never a conversion that could overflow it;
- * a wrapping 32-bit counter is served as a U64 count, and text as a string. */
+ * a wrapping 32-bit counter is served as a U64 count, text and a string
+ * pointer as a string, a signed integer at a signed type, a double at a
+ * floating-point type. */
 static int
 check_binding(const struct collector *c, const struct metric_row *row, void *arg)
 {
@@ -447,6 +449,9 @@ check_binding(const struct collector *c, const struct metric_row *row, void *arg
     if (f->kind == FIELD_NONE)
         return 0;
     if (f->kind == FIELD_TEXT ? row->type == PM_TYPE_STRING :
+        f->kind == FIELD_STRING ? row->type == PM_TYPE_STRING && f->size == sizeof(char *) :
+        f->kind == FIELD_SIGNED ? (row->type == PM_TYPE_32 || row->type == PM_TYPE_64) && (f->size == 4 || f->size == 8) :
+        f->kind == FIELD_DOUBLE ? (row->type == PM_TYPE_DOUBLE || row->type == PM_TYPE_FLOAT) && f->size == sizeof(double) :
         f->kind == FIELD_WRAP32 ? row->type == PM_TYPE_U64 && f->size == 4 :
         (row->type == PM_TYPE_U64 && (f->size == 4 || f->size == 8)) ||
         (row->type == PM_TYPE_U32 && (f->kind == FIELD_PLAIN || f->kind == FIELD_FLAG)))
