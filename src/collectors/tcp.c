@@ -22,21 +22,23 @@
 
 #include <string.h>
 
-/* The rows the input error total adds up. */
-enum { ROW_BADSUM = 15, ROW_BADOFF, ROW_SHORT, ROW_MEMDROP };
-
-/* What the rows bind, at the start of the collector's state (the rest of it,
- * one count per row, needs the rows' number). */
-struct tcp_bound {
+struct tcp_state {
     int accessible;                     /* 1, 0 (withheld), or the read's error: its own status */
+    int counters;                       /* 0, or why the counters have no value (PM_ERR_PERMISSION:
+                                         * withheld) */
     uint32_t established;               /* tcpconn's, at the last refresh */
     int established_status;
+    /* each counter extended to 64 bits (collector_extend) */
+    struct wrap32 connattempt, accepts, drops, conndrops, sndtotal, sndrexmitpack, sndctrl;
+    struct wrap32 rcvtotal, rcvbadsum, rcvbadoff, rcvmemdrop, rcvshort;
+    int logged_blocked;
 };
 
 static row_derive inerrs;
 
-#define COUNTER(name, item, member) { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
-                                      UNITS_COUNT, FIELD_ALWAYS(struct plat_tcp, member, FIELD_WRAP32) }
+#define COUNTER(name, item, member) \
+    { name, CLUSTER_TCP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT, \
+      FIELD_WRAP32_OF(struct tcp_state, member, offsetof(struct tcp_state, counters), struct plat_tcp, member) }
 /* What macOS has no source for. */
 #define NONE(name, item, type, units) { name, CLUSTER_TCP, item, type, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, units, \
                                         .derive = collector_no_source }
@@ -47,7 +49,7 @@ static const struct metric_row rows[] = {
     COUNTER("network.tcp.attemptfails", 170, conndrops),
     COUNTER("network.tcp.estabresets", 171, drops),
     { "network.tcp.currestab", CLUSTER_TCP, 172, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
-      FIELD_OF(struct tcp_bound, established, established_status, FIELD_PLAIN) },
+      FIELD_OF(struct tcp_state, established, established_status, FIELD_PLAIN) },
     COUNTER("network.tcp.insegs", 173, rcvtotal),
     COUNTER("network.tcp.outsegs", 174, sndtotal),
     COUNTER("network.tcp.retranssegs", 175, sndrexmitpack),
@@ -59,21 +61,15 @@ static const struct metric_row rows[] = {
     NONE("network.tcp.rtomin", 180, PM_TYPE_U32, UNITS_MSEC),
     NONE("network.tcp.rtomax", 181, PM_TYPE_U32, UNITS_MSEC),
     NONE("network.tcp.maxconn", 182, PM_TYPE_32, UNITS_NONE),
-    [ROW_BADSUM] = COUNTER("network.tcp.inerrs.badsum", 183, rcvbadsum),
-    [ROW_BADOFF] = COUNTER("network.tcp.inerrs.badoff", 184, rcvbadoff),
-    [ROW_SHORT] = COUNTER("network.tcp.inerrs.short", 185, rcvshort),
-    [ROW_MEMDROP] = COUNTER("network.tcp.inerrs.memdrop", 186, rcvmemdrop),
+    COUNTER("network.tcp.inerrs.badsum", 183, rcvbadsum),
+    COUNTER("network.tcp.inerrs.badoff", 184, rcvbadoff),
+    COUNTER("network.tcp.inerrs.short", 185, rcvshort),
+    COUNTER("network.tcp.inerrs.memdrop", 186, rcvmemdrop),
     { "network.tcp.stats_accessible", CLUSTER_TCP_ACCESS, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
-      UNITS_NONE, FIELD_OF(struct tcp_bound, accessible, accessible, FIELD_PLAIN) },
+      UNITS_NONE, FIELD_OF(struct tcp_state, accessible, accessible, FIELD_PLAIN) },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
-
-struct tcp_state {
-    struct tcp_bound bound;             /* first: the bindings are offsets into it */
-    struct wrap32 wraps[NROWS];
-    int logged_blocked;
-};
 
 static int
 withheld(const struct plat_tcp *t)
@@ -88,51 +84,30 @@ static int
 tcp_refresh(void *state, struct refresh_call *call)
 {
     struct tcp_state *s = state;
-    struct tcp_bound *b = &s->bound;
     const struct plat_tcpconn *conns = tcpconn_counts(call->depends[0]);
     struct plat_tcp t;
     int sts;
 
-    b->established_status = conns == NULL ? PM_ERR_AGAIN : 0;       /* tcpconn, a dependency, failed */
-    b->established = conns == NULL ? 0 : conns->state[TCPS_ESTABLISHED];
+    s->established_status = conns == NULL ? PM_ERR_AGAIN : 0;       /* tcpconn, a dependency, failed */
+    s->established = conns == NULL ? 0 : conns->state[TCPS_ESTABLISHED];
     memset(&t, 0, sizeof(t));
     if ((sts = call->p->tcp(call->p->ctx, &t)) < 0) {
-        b->accessible = collector_error(sts);
-        return b->accessible;
+        s->accessible = s->counters = collector_error(sts);
+        return s->accessible;
     }
-    b->accessible = !withheld(&t);
-    if ((!b->accessible) != s->logged_blocked) {
-        pmNotifyErr(b->accessible ? LOG_INFO : LOG_WARNING, b->accessible
+    s->accessible = !withheld(&t);
+    s->counters = s->accessible ? 0 : PM_ERR_PERMISSION;
+    if ((!s->accessible) != s->logged_blocked) {
+        pmNotifyErr(s->accessible ? LOG_INFO : LOG_WARNING, s->accessible
                     ? "darwin: tcp: statistics readable again"
                     : "darwin: tcp: statistics withheld by net.inet.tcp.disable_access_to_stats; "
                       "network.tcp counters report an error (sysctl -w net.inet.tcp.disable_access_to_stats=0 shows them)");
-        s->logged_blocked = !b->accessible;
+        s->logged_blocked = !s->accessible;
     }
-    if (!b->accessible)
+    if (!s->accessible)
         return 0;
-    collector_extend(rows, NROWS, &t, s->wraps);
+    collector_extend(rows, NROWS, &t, s);
     return 0;
-}
-
-static int
-counters_unreadable(const struct tcp_state *s)
-{
-    return s->bound.accessible == 1 ? 0 : s->bound.accessible < 0 ? s->bound.accessible : PM_ERR_PERMISSION;
-}
-
-static int
-tcp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct tcp_state *s = state;
-    int sts;
-
-    (void)inst;
-    if (row->field.kind != FIELD_WRAP32)
-        return collector_field(row, s, atom);
-    if ((sts = counters_unreadable(s)) < 0)
-        return sts;
-    atom->ull = s->wraps[row - rows].total;
-    return PMDA_FETCH_STATIC;
 }
 
 static int
@@ -140,15 +115,13 @@ inerrs(const void *state, const void *entry, const struct metric_row *row, unsig
        pmAtomValue *atom)
 {
     const struct tcp_state *s = state;
-    int sts;
 
     (void)entry;
     (void)row;
     (void)inst;
-    if ((sts = counters_unreadable(s)) < 0)
-        return sts;
-    atom->ull = s->wraps[ROW_BADSUM].total + s->wraps[ROW_BADOFF].total + s->wraps[ROW_SHORT].total +
-                s->wraps[ROW_MEMDROP].total;
+    if (s->counters < 0)
+        return s->counters;
+    atom->ull = s->rcvbadsum.total + s->rcvbadoff.total + s->rcvshort.total + s->rcvmemdrop.total;
     return PMDA_FETCH_STATIC;
 }
 
@@ -160,5 +133,4 @@ const struct collector tcp_collector = {
     .nrows = NROWS,
     .state_size = sizeof(struct tcp_state),
     .refresh = tcp_refresh,
-    .fetch = tcp_fetch,
 };

@@ -8,13 +8,16 @@
 #include "convert.h"
 #include "metric_units.h"
 
-/* The rows the input error total adds up. */
-enum { ROW_HDROPS = 5, ROW_BADSUM, ROW_BADLEN };
+/* Each counter extended to 64 bits (collector_extend). */
+struct udp_state {
+    struct wrap32 ipackets, hdrops, badsum, badlen, noport, fullsock, opackets;
+};
 
 static row_derive inerrors;
 
-#define COUNTER(name, item, member) { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, \
-                                      UNITS_COUNT, FIELD_ALWAYS(struct plat_udp, member, FIELD_WRAP32) }
+#define COUNTER(name, item, member) \
+    { name, CLUSTER_UDP, item, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT, \
+      FIELD_WRAP32_OF(struct udp_state, member, FIELD_NO_STATUS, struct plat_udp, member) }
 
 static const struct metric_row rows[] = {
     COUNTER("network.udp.indatagrams", 142, ipackets),
@@ -23,23 +26,22 @@ static const struct metric_row rows[] = {
     { "network.udp.inerrors.total", CLUSTER_UDP, 145, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_COUNT,
       .derive = inerrors },
     COUNTER("network.udp.rcvbuferrors", 146, fullsock),
-    [ROW_HDROPS] = COUNTER("network.udp.inerrors.hdrops", 147, hdrops),
-    [ROW_BADSUM] = COUNTER("network.udp.inerrors.badsum", 148, badsum),
-    [ROW_BADLEN] = COUNTER("network.udp.inerrors.badlen", 149, badlen),
+    COUNTER("network.udp.inerrors.hdrops", 147, hdrops),
+    COUNTER("network.udp.inerrors.badsum", 148, badsum),
+    COUNTER("network.udp.inerrors.badlen", 149, badlen),
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
-/* The state: each row's count, wraps[row - rows]. */
 static int
-udp_refresh(void *wraps, struct refresh_call *call)
+udp_refresh(void *state, struct refresh_call *call)
 {
     struct plat_udp u;
     int sts;
 
     if ((sts = call->p->udp(call->p->ctx, &u)) < 0)
         return collector_error(sts);
-    collector_extend(rows, NROWS, &u, wraps);
+    collector_extend(rows, NROWS, &u, state);
     return 0;
 }
 
@@ -47,22 +49,12 @@ static int
 inerrors(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
          pmAtomValue *atom)
 {
-    const struct wrap32 *wraps = state;
+    const struct udp_state *s = state;
 
     (void)entry;
     (void)row;
     (void)inst;
-    atom->ull = wraps[ROW_HDROPS].total + wraps[ROW_BADSUM].total + wraps[ROW_BADLEN].total;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-udp_fetch(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct wrap32 *wraps = state;
-
-    (void)inst;
-    atom->ull = wraps[row - rows].total;
+    atom->ull = s->hdrops.total + s->badsum.total + s->badlen.total;
     return PMDA_FETCH_STATIC;
 }
 
@@ -70,7 +62,6 @@ const struct collector udp_collector = {
     .name = "udp",
     .rows = rows,
     .nrows = NROWS,
-    .state_size = NROWS * sizeof(struct wrap32),
+    .state_size = sizeof(struct udp_state),
     .refresh = udp_refresh,
-    .fetch = udp_fetch,
 };

@@ -116,8 +116,6 @@ collector_field(const struct metric_row *row, const void *entry, pmAtomValue *at
     const char *at = entry;
     uint64_t value;
 
-    if (f->kind == FIELD_WRAP32)
-        return PM_ERR_PMID;             /* a count its collector keeps (collector_extend) */
     if (f->status != FIELD_NO_STATUS && f->bit == FIELD_STATUS_INT) {
         int status;
 
@@ -151,7 +149,13 @@ collector_field(const struct metric_row *row, const void *entry, pmAtomValue *at
         return PMDA_FETCH_STATIC;
     }
     }
-    value = unsigned_at(at + f->offset, f->size);
+    if (f->kind == FIELD_WRAP32) {
+        struct wrap32 w;
+
+        memcpy(&w, at + f->offset, sizeof(w));
+        value = w.total;
+    } else
+        value = unsigned_at(at + f->offset, f->size);
     switch (f->kind) {
     case FIELD_SCALED_KB: {
         uint64_t unit = unsigned_at(at + f->arg, f->arg_size);
@@ -214,16 +218,17 @@ collector_entry(const struct indom_def *def, const void *state, unsigned int ins
 }
 
 void
-collector_extend(const struct metric_row *rows, unsigned int nrows, const void *base, struct wrap32 *wraps)
+collector_extend(const struct metric_row *rows, unsigned int nrows, const void *source, void *entry)
 {
-    const char *at = base;
-
     for (unsigned int i = 0; i < nrows; i++) {
+        struct wrap32 w;
         uint32_t raw;
 
         if (rows[i].field.kind != FIELD_WRAP32)
             continue;
-        memcpy(&raw, at + rows[i].field.offset, sizeof(raw));
-        wrap32_extend(&wraps[i], raw);
+        memcpy(&raw, (const char *)source + rows[i].field.arg, sizeof(raw));
+        memcpy(&w, (char *)entry + rows[i].field.offset, sizeof(w));
+        wrap32_extend(&w, raw);
+        memcpy((char *)entry + rows[i].field.offset, &w, sizeof(w));
     }
 }

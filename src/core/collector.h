@@ -31,8 +31,9 @@ enum field_kind {
     FIELD_BYTES_KB,                 /* bytes, served in KiB */
     FIELD_NS_MS,                    /* nanoseconds, served in milliseconds */
     FIELD_FLAG,                     /* 1 when the bits in mask are set in the field, else 0 */
-    FIELD_WRAP32,                   /* a 32-bit counter the kernel lets wrap, served as a 64-bit
-                                     * count (collector_extend keeps it; U64 rows only) */
+    FIELD_WRAP32,                   /* a 32-bit counter the kernel lets wrap, served as the 64-bit
+                                     * total of a struct wrap32 (collector_extend advances it; U64
+                                     * rows only) */
     FIELD_TEXT,                     /* a NUL-terminated char array (STRING rows only) */
     FIELD_STRING,                   /* a const char * (STRING rows only; NULL: no value) */
     FIELD_SIGNED,                   /* a signed integer (32 and 64 rows) */
@@ -45,8 +46,7 @@ enum field_kind {
 /* A metric that is one field of a struct: where the field is in its
  * entry (the collector's state for a row with no indom or an indom without
  * an instance table; the instance's struct, which the core finds in the
- * table, for the others; for FIELD_WRAP32, the struct the refresh hands
- * collector_extend), its width, and what says whether it was read:
+ * table, for the others), its width, and what says whether it was read:
  * nothing (FIELD_NO_STATUS), the int status at status (a platform call's:
  * negative when it failed), or a decoder's presence bit `bit` in the
  * unsigned int at status (absent: no value). An array element is bound by
@@ -55,11 +55,14 @@ struct field {
     unsigned int offset;            /* a collector's state may hold large arrays before a bound member */
     unsigned int status;
     unsigned int arg;               /* FIELD_SCALED_KB: the offset of the unit's size;
-                                     * FIELD_FLAG: the mask */
-    unsigned char size;             /* 4 or 8 for an integer; 0 for text */
+                                     * FIELD_FLAG: the mask; FIELD_WRAP32: the offset of the
+                                     * 32-bit counter in the platform's struct */
+    unsigned char size;             /* 4 or 8 for an integer; 0 for text; FIELD_WRAP32: a
+                                     * struct wrap32's */
     unsigned char kind;             /* enum field_kind */
     unsigned char bit;              /* FIELD_STATUS_INT, or the presence bit */
-    unsigned char arg_size;         /* FIELD_SCALED_KB: the unit size's width, 4 or 8 */
+    unsigned char arg_size;         /* FIELD_SCALED_KB: the unit size's width, 4 or 8;
+                                     * FIELD_WRAP32: 4 */
 };
 
 #define FIELD_SIZE(type, member) sizeof(((type *)0)->member)
@@ -83,6 +86,14 @@ struct field {
 #define FIELD_SCALED_OF(type, member, status, unit) \
     { offsetof(type, member), status, offsetof(type, unit), FIELD_SIZE(type, member), FIELD_SCALED_KB, \
       FIELD_STATUS_INT, FIELD_SIZE(type, unit) }
+/* The 64-bit total of type's struct wrap32 member count, which
+ * collector_extend advances from source's 32-bit member raw; read when
+ * the int at offset status in type is not negative (status
+ * FIELD_NO_STATUS: always). A refresh that withholds the counters (tcp's,
+ * unreadable) says why there. */
+#define FIELD_WRAP32_OF(type, count, status, source, raw) \
+    { OFFSET_OF_TYPED(type, count, struct wrap32), status, OFFSET_OF_TYPED(source, raw, uint32_t), \
+      FIELD_SIZE(type, count), FIELD_WRAP32, FIELD_STATUS_INT, FIELD_SIZE(source, raw) }
 /* 1 when type's member has the bits of mask set, else 0. */
 #define FIELD_FLAG_OF(type, member, mask) \
     { offsetof(type, member), FIELD_NO_STATUS, mask, FIELD_SIZE(type, member), FIELD_FLAG, FIELD_STATUS_INT, 0 }
@@ -119,11 +130,12 @@ int collector_field(const struct metric_row *row, const void *entry, pmAtomValue
  * names it, or Linux tools read it): PM_ERR_APPVERSION, never a zero. */
 row_derive collector_no_source;
 
-/* Advance the count of each FIELD_WRAP32 row of rows[0..nrows) from the
- * struct at base: wraps[i] is rows[i]'s, kept by the collector across
- * refreshes (zero it to start again). A row's value is then
- * wraps[row - rows].total. */
-void collector_extend(const struct metric_row *rows, unsigned int nrows, const void *base, struct wrap32 *wraps);
+/* Advance the struct wrap32 in entry of each FIELD_WRAP32 row of
+ * rows[0..nrows) by its 32-bit counter in source, the platform's struct
+ * the refresh read. The wrap32s are kept across refreshes (zero them to
+ * start again); rows that bind the same wrap32 and counter advance it
+ * once. */
+void collector_extend(const struct metric_row *rows, unsigned int nrows, const void *source, void *entry);
 
 /* Where an instance domain's instances are in its collector's state, for
  * the core to find an instance's struct: count entries of size bytes at

@@ -216,8 +216,7 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
         return PM_ERR_INST;
     if (b->row->derive != NULL)
         sts = b->row->derive(state, entry, b->row, inst, atom);
-    else if (b->row->field.kind != FIELD_NONE && b->row->field.kind != FIELD_WRAP32 &&
-             (b->indom == NULL || collector_has_entries(b->indom)))
+    else if (b->row->field.kind != FIELD_NONE && (b->indom == NULL || collector_has_entries(b->indom)))
         sts = collector_field(b->row, entry, atom);
     else if (c->fetch != NULL)
         sts = c->fetch(state, b->row, inst, atom);

@@ -17,12 +17,11 @@ struct coverage {
 };
 
 /* Whether the core reads row's field itself: a row with no indom, or one
- * whose indom the core can find an instance's struct in; not a 32-bit
- * counter its collector extends (FIELD_WRAP32), which its fetch serves. */
+ * whose indom the core can find an instance's struct in. */
 static int
 core_reads(const struct collector *c, const struct metric_row *row)
 {
-    if (row->field.kind == FIELD_NONE || row->field.kind == FIELD_WRAP32)
+    if (row->field.kind == FIELD_NONE)
         return 0;
     for (unsigned int k = 0; k < collector_nindoms(c); k++)
         if (c->indom[k].serial == row->indom)

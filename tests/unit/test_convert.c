@@ -356,6 +356,40 @@ bound_rows_read_their_field_and_status(void **state)
     assert_int_equal(collector_field(&bound[3], &v, &atom), PMDA_FETCH_STATIC);   /* no status */
 }
 
+/* A 32-bit kernel counter the refresh extends into the collector's state
+ * (collector_extend) and the core serves from there, with its status. */
+struct counted {
+    int status;
+    struct wrap32 drops;
+};
+struct counted_source {
+    uint32_t other, drops;
+};
+
+static const struct metric_row counted_rows[] = {
+    { "drops", 0, 0, PM_TYPE_U64, COLLECTOR_NO_INDOM, PM_SEM_COUNTER, UNITS_NONE,
+      FIELD_WRAP32_OF(struct counted, drops, offsetof(struct counted, status), struct counted_source, drops) },
+};
+
+static void
+wrapping_counters_are_served_from_the_state(void **state)
+{
+    struct counted c = { 0 };
+    struct counted_source source = { 7, UINT32_MAX - 1 };
+    pmAtomValue atom;
+
+    (void)state;
+    collector_extend(counted_rows, 1, &source, &c);
+    assert_int_equal(collector_field(&counted_rows[0], &c, &atom), PMDA_FETCH_STATIC);
+    assert_true(atom.ull == UINT32_MAX - 1);
+    source.drops = 3;                                       /* 5 on, past the wrap */
+    collector_extend(counted_rows, 1, &source, &c);
+    assert_int_equal(collector_field(&counted_rows[0], &c, &atom), PMDA_FETCH_STATIC);
+    assert_true(atom.ull == (uint64_t)UINT32_MAX + 4);
+    c.status = PM_ERR_PERMISSION;                           /* counters withheld: no value */
+    assert_int_equal(collector_field(&counted_rows[0], &c, &atom), PM_ERR_PERMISSION);
+}
+
 /* A collector's instances as it keeps them: a pointer to entries
  * (INSTANCES_AT) or an array in the state (INSTANCES_IN). */
 struct thing {
@@ -394,6 +428,7 @@ main(void)
         cmocka_unit_test(pages_to_kbytes_at_both_page_sizes),
         cmocka_unit_test(bound_rows_read_their_field_and_status),
         cmocka_unit_test(the_core_finds_an_instance_in_its_table),
+        cmocka_unit_test(wrapping_counters_are_served_from_the_state),
         cmocka_unit_test(ticks_to_msec_without_overflow),
         cmocka_unit_test(wrap32_extends_past_the_wrap),
         cmocka_unit_test(wrap32_holds_a_step_back),

@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "collector.h"
+#include "convert.h"
 #include "help_text.h"
 
 /* The agent under test and where its metadata lives. */
@@ -437,7 +438,8 @@ at_least_the_upstream_metrics_are_served(void **state)
 /* A row bound to a field serves an unsigned integer at its type: a U32
  * row takes a field as it is (collector_field refuses a value that does
  * not fit) or a flag's 0 or 1, never a conversion that could overflow it;
- * a wrapping 32-bit counter is served as a U64 count, text and a string
+ * a wrapping 32-bit counter is served as a U64 count from its struct
+ * wrap32, text and a string
  * pointer as a string, a signed integer at a signed type, a double at a
  * floating-point type. */
 static int
@@ -452,7 +454,7 @@ check_binding(const struct collector *c, const struct metric_row *row, void *arg
         f->kind == FIELD_STRING ? row->type == PM_TYPE_STRING && f->size == sizeof(char *) :
         f->kind == FIELD_SIGNED ? (row->type == PM_TYPE_32 || row->type == PM_TYPE_64) && (f->size == 4 || f->size == 8) :
         f->kind == FIELD_DOUBLE ? (row->type == PM_TYPE_DOUBLE || row->type == PM_TYPE_FLOAT) && f->size == sizeof(double) :
-        f->kind == FIELD_WRAP32 ? row->type == PM_TYPE_U64 && f->size == 4 :
+        f->kind == FIELD_WRAP32 ? row->type == PM_TYPE_U64 && f->size == sizeof(struct wrap32) && f->arg_size == 4 :
         (row->type == PM_TYPE_U64 && (f->size == 4 || f->size == 8)) ||
         (row->type == PM_TYPE_U32 && (f->kind == FIELD_PLAIN || f->kind == FIELD_FLAG)))
         return 0;
@@ -498,8 +500,8 @@ outside(const struct collector *c, const struct metric_row *row, const char *wha
  * owns, or whose domain has no table, cannot be bound (the core would read
  * the collector's state at an entry's offsets). Rows of a domain whose
  * entries a function finds are not checked (their size is not known here),
- * nor rows the collector's fetch serves (FIELD_WRAP32, or a domain with
- * neither a table nor an entry function). */
+ * nor rows the collector's fetch serves (a domain with neither a table nor
+ * an entry function). */
 static int
 check_bound_offsets(const struct collector *c, const struct metric_row *row, void *arg)
 {
@@ -509,7 +511,7 @@ check_bound_offsets(const struct collector *c, const struct metric_row *row, voi
     int failures = 0;
 
     (void)arg;
-    if (f->kind == FIELD_NONE || f->kind == FIELD_WRAP32)
+    if (f->kind == FIELD_NONE)
         return 0;
     if (row->indom != COLLECTOR_NO_INDOM && def == NULL) {
         fprintf(stderr, "%s (%s): bound, in indom %u, which its collector does not own\n", row->name, c->name,
