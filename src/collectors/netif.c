@@ -63,17 +63,6 @@ struct netif_state {
     int logged_truncation;
 };
 
-static int
-interface_type(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-               pmAtomValue *atom)
-{
-    (void)state;
-    (void)row;
-    (void)inst;
-    atom->cp = (char *)((const struct netif_entry *)entry)->type;
-    return PMDA_FETCH_STATIC;
-}
-
 /* A row, and after its units the interface's field it serves. */
 #define ROW(name, item, sem, ...) { name, CLUSTER_NETIF, item, PM_TYPE_U64, INDOM_NETIF, sem, __VA_ARGS__ }
 #define STATE(name, item, type, sem, ...) { name, CLUSTER_NETIF_STATE, item, type, INDOM_NETIF, sem, __VA_ARGS__ }
@@ -106,7 +95,8 @@ static const struct metric_row rows[] = {
           FIELD_FLAG_OF(struct netif_entry, now.flags, PLAT_IFF_UP)),
     STATE("network.interface.running", ITEM_RUNNING, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
           FIELD_FLAG_OF(struct netif_entry, now.flags, PLAT_IFF_RUNNING)),
-    STATE("network.interface.type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE, .derive = interface_type),
+    STATE("network.interface.type", ITEM_TYPE, PM_TYPE_STRING, PM_SEM_DISCRETE, UNITS_NONE,
+          FIELD_ALWAYS(struct netif_entry, type, FIELD_STRING)),
     STATE("network.interface.out.drops", ITEM_OUT_DROPS, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
           KEPT(snd_drops.total)),
     STATE("network.interface.bytes_truncated", ITEM_TRUNCATED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,

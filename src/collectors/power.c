@@ -54,6 +54,7 @@ struct power_state {
     unsigned int adapter_named;     /* 1: battery.adapter_name is the connected adapter's */
     uint32_t present, ac_connected;
     const char *source;             /* what powers the Mac: a Mac without a battery runs on external power */
+    const char *state, *condition;  /* the installed battery's words for itself, else NULL */
 };
 
 /* The battery while one is installed, else NULL (Apple Silicon desktops
@@ -87,11 +88,6 @@ static const struct {
     [FIGURE_MINUTES_LEFT] = { .i32 = battery_time_remaining }, [FIGURE_AMPERAGE] = { .i32 = battery_amperage },
     [FIGURE_TEMPERATURE] = { .f32 = battery_temperature }, [FIGURE_WATTS] = { .f64 = battery_watts },
 };
-/* The battery's words for itself, by row->index. */
-enum { WORDS_STATE, WORDS_CONDITION };
-static const char *(*const battery_words[])(const struct battery *) = {
-    [WORDS_STATE] = battery_state, [WORDS_CONDITION] = battery_condition,
-};
 
 static int
 figure(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
@@ -111,30 +107,6 @@ figure(const void *state, const void *entry, const struct metric_row *row, unsig
     return derived(figures[row->index].f64(b, &atom->d));
 }
 
-static int
-words(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct battery *b = installed(state);
-
-    (void)entry;
-    (void)inst;
-    if (b == NULL)
-        return PMDA_FETCH_NOVALUES;
-    atom->cp = (char *)battery_words[row->index](b);
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-power_source(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-             pmAtomValue *atom)
-{
-    (void)entry;
-    (void)row;
-    (void)inst;
-    atom->cp = (char *)((const struct power_state *)state)->source;
-    return PMDA_FETCH_STATIC;
-}
-
 /* A row with no indom, served from the family's state. */
 #define B(name, item, type, sem, units, ...) \
     { "power.battery." name, CLUSTER_POWER, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
@@ -142,6 +114,8 @@ power_source(const void *state, const void *entry, const struct metric_row *row,
 #define DETAIL(name, item, type, sem, units, ...) { name, CLUSTER_BATTERY, item, type, COLLECTOR_NO_INDOM, sem, units, __VA_ARGS__ }
 /* A decoded field as it is, while it is served. */
 #define BATTERY_FIELD(f) FIELD_PRESENT(struct power_state, battery.value[f], served, f, FIELD_PLAIN)
+/* Words the refresh chose (NULL: no value). */
+#define WORDS(member) FIELD_ALWAYS(struct power_state, member, FIELD_STRING)
 
 static const struct metric_row rows[] = {
     B("present", ITEM_PRESENT, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
@@ -164,11 +138,9 @@ static const struct metric_row rows[] = {
       .index = FIGURE_FULL_MAH),
     POWER("power.ac.connected", ITEM_AC_CONNECTED, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
           FIELD_ALWAYS(struct power_state, ac_connected, FIELD_PLAIN)),
-    POWER("power.source", ITEM_SOURCE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, .derive = power_source),
-    DETAIL("power.battery.state", ITEM_STATE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, .derive = words,
-           .index = WORDS_STATE),
-    DETAIL("power.battery.condition", ITEM_CONDITION, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, .derive = words,
-           .index = WORDS_CONDITION),
+    POWER("power.source", ITEM_SOURCE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, WORDS(source)),
+    DETAIL("power.battery.state", ITEM_STATE, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, WORDS(state)),
+    DETAIL("power.battery.condition", ITEM_CONDITION, PM_TYPE_STRING, PM_SEM_INSTANT, UNITS_NONE, WORDS(condition)),
     DETAIL("power.battery.capacity.current", ITEM_CAPACITY_CURRENT, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR,
            .derive = figure, .index = FIGURE_REMAINING_MAH),
     DETAIL("power.battery.capacity.nominal", ITEM_CAPACITY_NOMINAL, PM_TYPE_U32, PM_SEM_INSTANT, MILLIAMP_HOUR,
@@ -212,6 +184,8 @@ power_refresh(void *state, struct refresh_call *call)
     s->present = b != NULL;
     s->source = s->have_battery ? battery_power_source(battery) : ac_power;
     s->ac_connected = strcmp(s->source, ac_power) == 0;
+    s->state = b == NULL ? NULL : battery_state(b);
+    s->condition = b == NULL ? NULL : battery_condition(b);
     return 0;
 }
 

@@ -21,23 +21,9 @@ struct system_power_state {
     unsigned int logged;                /* collector_note_parts' */
 };
 
-static int
-watts(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct system_power_state *s = state;
-
-    (void)entry;
-    (void)row;
-    (void)inst;
-    if (s->status < 0)
-        return collector_error(s->status);
-    atom->d = s->watts;
-    return PMDA_FETCH_STATIC;
-}
-
 static const struct metric_row rows[] = {
     { "power.system.watts", CLUSTER_SYSTEM_POWER, 0, PM_TYPE_DOUBLE, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, WATTS,
-      .derive = watts },
+      FIELD_OF(struct system_power_state, watts, status, FIELD_DOUBLE) },
 };
 
 static int
@@ -51,7 +37,7 @@ system_power_refresh(void *state, struct refresh_call *call)
     s->status = p->query(p->ctx, &plat_queries[PLAT_QUERY_SMC_POWER], &set);
     collector_note_parts(call, NULL, (unsigned int)collector_failing(s->status), &s->logged, p->error(p->ctx));
     if (s->status < 0)
-        return 0;                       /* the fetch says why */
+        return 0;                       /* the row's status says why */
     if ((e = entry_named(&set, "PSTR")) == NULL)
         s->status = -ENOENT;
     else if ((s->status = smc_entry_value(e, &s->watts)) == 0 && (!isfinite(s->watts) || s->watts < 0))

@@ -43,13 +43,16 @@ enum part { PART_TEMPERATURES = 1u, PART_FANS = 2u, PART_PRESSURE = 4u, PART_ALL
 struct sensor_entry {
     int inst;
     const struct sensor *sensor;        /* in the state's sensors[] */
+    unsigned int valid;                 /* bit 0: celsius is a reading (sensor->valid) */
+    double celsius;
 };
 
 /* An instance of the fan domain: a fan of the last read. */
 struct fan_entry {
     int inst;
     unsigned int have;                  /* the fields it gave (bit 1u << field) */
-    const double *value;                /* its fields, in the state's fans */
+    double value[FAN_NFIELDS];          /* its fields (RPM; the mode is served from mode) */
+    uint32_t mode;                      /* value[FAN_MODE], while it gave one: 0 automatic, 1 forced */
 };
 
 struct thermal_state {
@@ -67,6 +70,7 @@ struct thermal_state {
     unsigned int fan_had[FAN_MAX_FANS]; /* the fields each fan has given (bit 1u << field) */
     int fans_short;                     /* a fan lacks a field it gave before: logged, the rest served */
     uint64_t pressure;
+    const char *pressure_name;          /* macOS's name for the level; NULL: a level it does not name */
     unsigned int failed, logged;        /* parts failing, and as last logged (collector_note_parts) */
     char why[512];                      /* what the sources said of this refresh's failures */
 };
@@ -110,76 +114,30 @@ upstream_temperature(const void *state, const void *entry, const struct metric_r
     return PMDA_FETCH_STATIC;
 }
 
-/* A fan's field (row->index): RPM, or its mode. */
-static int
-fan_value(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct fan_entry *fan = entry;
-
-    (void)state;
-    (void)inst;
-    if (!(fan->have & (1u << row->index)))
-        return PMDA_FETCH_NOVALUES;
-    if (row->index == FAN_MODE)
-        atom->ul = (uint32_t)fan->value[FAN_MODE];
-    else
-        atom->f = (float)fan->value[row->index];
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-pressure_state(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-               pmAtomValue *atom)
-{
-    const struct thermal_state *th = state;
-
-    (void)entry;
-    (void)row;
-    (void)inst;
-    if (th->pressure_sts < 0)
-        return collector_error(th->pressure_sts);
-    if ((atom->cp = (char *)thermal_pressure_name(th->pressure)) == NULL)
-        return PMDA_FETCH_NOVALUES;
-    return PMDA_FETCH_STATIC;
-}
-
-/* A cluster 125 value: one sensor's reading. */
-static int
-sensor_temperature(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-                   pmAtomValue *atom)
-{
-    const struct sensor *s = ((const struct sensor_entry *)entry)->sensor;
-
-    (void)state;
-    (void)row;
-    (void)inst;
-    if (!s->valid)
-        return PMDA_FETCH_NOVALUES;
-    atom->f = (float)s->celsius;
-    return PMDA_FETCH_STATIC;
-}
-
 #define T(name, which) { "thermal." name, CLUSTER_THERMAL, ITEM_##which, PM_TYPE_FLOAT, COLLECTOR_NO_INDOM, \
                          PM_SEM_INSTANT, CELSIUS, .derive = upstream_temperature, .index = TEMP_##which }
-#define FAN(name, item, type, units, field) { "thermal.fan." name, CLUSTER_THERMAL, item, type, INDOM_FAN, \
-                                              PM_SEM_INSTANT, units, .derive = fan_value, .index = field }
+#define FAN(name, item, type, units, binding) \
+    { "thermal.fan." name, CLUSTER_THERMAL, item, type, INDOM_FAN, PM_SEM_INSTANT, units, binding }
+/* A fan's field, while the fan gives it. */
+#define FAN_RPM(field) FIELD_PRESENT(struct fan_entry, value[field], have, field, FIELD_DOUBLE)
 
 static const struct metric_row rows[] = {
     T("cpu.die", CPU_DIE), T("cpu.proximity", CPU_PROXIMITY), T("gpu.die", GPU_DIE), T("package", PACKAGE),
     T("ambient", AMBIENT),
     { "hinv.nfan", CLUSTER_THERMAL, ITEM_NFAN, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE, UNITS_NONE,
       FIELD_OF(struct thermal_state, fans.count, fan_sts, FIELD_PLAIN) },
-    FAN("speed", ITEM_FAN_SPEED, PM_TYPE_FLOAT, RPM, FAN_SPEED),
-    FAN("target", ITEM_FAN_TARGET, PM_TYPE_FLOAT, RPM, FAN_TARGET),
-    FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, UNITS_NONE, FAN_MODE),
-    FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM, FAN_MIN),
-    FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM, FAN_MAX),
+    FAN("speed", ITEM_FAN_SPEED, PM_TYPE_FLOAT, RPM, FAN_RPM(FAN_SPEED)),
+    FAN("target", ITEM_FAN_TARGET, PM_TYPE_FLOAT, RPM, FAN_RPM(FAN_TARGET)),
+    FAN("mode", ITEM_FAN_MODE, PM_TYPE_U32, UNITS_NONE,
+        FIELD_PRESENT(struct fan_entry, mode, have, FAN_MODE, FIELD_PLAIN)),
+    FAN("min", ITEM_FAN_MIN, PM_TYPE_FLOAT, RPM, FAN_RPM(FAN_MIN)),
+    FAN("max", ITEM_FAN_MAX, PM_TYPE_FLOAT, RPM, FAN_RPM(FAN_MAX)),
     { "thermal.pressure.level", CLUSTER_THERMAL, ITEM_PRESSURE_LEVEL, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
       UNITS_NONE, FIELD_OF(struct thermal_state, pressure, pressure_sts, FIELD_PLAIN) },
     { "thermal.pressure.state", CLUSTER_THERMAL, ITEM_PRESSURE_STATE, PM_TYPE_STRING, COLLECTOR_NO_INDOM,
-      PM_SEM_INSTANT, UNITS_NONE, .derive = pressure_state },
+      PM_SEM_INSTANT, UNITS_NONE, FIELD_OF(struct thermal_state, pressure_name, pressure_sts, FIELD_STRING) },
     { "thermal.sensor.temperature", CLUSTER_SENSORS, 0, PM_TYPE_FLOAT, INDOM_SENSOR, PM_SEM_INSTANT, CELSIUS,
-      .derive = sensor_temperature },
+      FIELD_PRESENT(struct sensor_entry, celsius, valid, 0, FIELD_DOUBLE) },
 };
 
 enum { DOMAIN_FANS, DOMAIN_SENSORS };
@@ -239,7 +197,9 @@ read_temperatures(struct thermal_state *th, const struct platform *p, pmInDom id
         char name[SENSOR_NAME_MAX];
 
         collector_instance_name(th->sensors[i].name, name, sizeof(name));
-        th->sensor_entries[i].sensor = &th->sensors[i];
+        th->sensor_entries[i] = (struct sensor_entry){ .sensor = &th->sensors[i],
+                                                       .valid = th->sensors[i].valid != 0,
+                                                       .celsius = th->sensors[i].celsius };
         if ((th->sensor_entries[i].inst = names_add(id, name)) < 0)
             return th->sensor_entries[i].inst;
     }
@@ -263,7 +223,10 @@ read_fans(struct thermal_state *th, const struct platform *p, pmInDom id)
         th->fans_short |= (th->fan_had[i] & ~th->fans.have[i]) != 0;
         th->fan_had[i] |= th->fans.have[i];
         snprintf(name, sizeof(name), "fan%u", i);
-        th->fan_entries[i] = (struct fan_entry){ .have = th->fans.have[i], .value = th->fans.value[i] };
+        th->fan_entries[i] = (struct fan_entry){ .have = th->fans.have[i] };
+        memcpy(th->fan_entries[i].value, th->fans.value[i], sizeof(th->fan_entries[i].value));
+        if (th->fans.have[i] & (1u << FAN_MODE))
+            th->fan_entries[i].mode = (uint32_t)th->fans.value[i][FAN_MODE];
         if ((th->fan_entries[i].inst = names_add(id, name)) < 0)
             return th->fan_entries[i].inst;
     }
@@ -317,6 +280,7 @@ thermal_refresh(void *state, struct refresh_call *call)
     if (parts & PART_PRESSURE) {
         if ((th->pressure_sts = read_part(p, PLAT_QUERY_THERMAL_PRESSURE, &set)) == 0)
             th->pressure_sts = thermal_pressure_decode(&set, &th->pressure);
+        th->pressure_name = thermal_pressure_name(th->pressure);
         note_part(th, PART_PRESSURE, th->pressure_sts, p->error(p->ctx));
     }
     if (parts & PART_FANS) {

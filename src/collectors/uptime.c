@@ -7,42 +7,31 @@
 #include "convert.h"
 
 struct uptime_state {
-    struct plat_clock now;              /* the last successful read */
     int uptime_status;
     uint32_t uptime;
+    double boottime;                    /* seconds since the epoch; a double keeps the microseconds
+                                         * exactly for any date before the year 2255 (2^53 us) */
 };
-
-/* Seconds since the epoch; a double keeps the microseconds exactly for any
- * date before the year 2255 (2^53 microseconds). */
-static int
-boot_time(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    const struct uptime_state *s = state;
-
-    (void)entry;
-    (void)row;
-    (void)inst;
-    atom->d = (double)s->now.boot_sec + (double)s->now.boot_usec / 1e6;
-    return PMDA_FETCH_STATIC;
-}
 
 static const struct metric_row rows[] = {
     { "kernel.all.uptime", CLUSTER_UPTIME, 76, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT,
       PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_SEC, 0), FIELD_OF(struct uptime_state, uptime, uptime_status, FIELD_PLAIN) },
     { "kernel.all.boottime", CLUSTER_BOOTTIME, 0, PM_TYPE_DOUBLE, COLLECTOR_NO_INDOM, PM_SEM_DISCRETE,
-      PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_SEC, 0), .derive = boot_time },
+      PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_SEC, 0), FIELD_ALWAYS(struct uptime_state, boottime, FIELD_DOUBLE) },
 };
 
 static int
 uptime_refresh(void *state, struct refresh_call *call)
 {
     struct uptime_state *s = state;
+    struct plat_clock now;
     int sts;
 
-    if ((sts = call->p->clock(call->p->ctx, &s->now)) < 0)
+    if ((sts = call->p->clock(call->p->ctx, &now)) < 0)
         return collector_error(sts);
     /* A clock set before the boot time fails the uptime alone, not the boot time. */
-    s->uptime_status = uptime_seconds(&s->now, &s->uptime);
+    s->uptime_status = uptime_seconds(&now, &s->uptime);
+    s->boottime = (double)now.boot_sec + (double)now.boot_usec / 1e6;
     return 0;
 }
 
