@@ -29,9 +29,10 @@ enum {
 #define C(name, item, sem, units, ...) \
     { "disk.apfs.container." name, CLUSTER_APFS, item, PM_TYPE_U64, INDOM_APFS_CONTAINER, sem, units, __VA_ARGS__ }
 #define STAT(which) FIELD_PRESENT(struct apfs_container_entry, c.stat[which], c.have, which, FIELD_PLAIN)
-#define VOLUME(name, item, fn) \
+/* A volume's 0 or 1, while the volume says (known's bit). */
+#define VOLUME(name, item, member, bit) \
     { "disk.apfs.volume." name, CLUSTER_APFS, item, PM_TYPE_U32, INDOM_APFS_VOLUME, PM_SEM_INSTANT, UNITS_NONE, \
-      .derive = fn }
+      FIELD_PRESENT(struct apfs_volume_entry, v.member, known, bit, FIELD_PLAIN) }
 
 #define APFS_MAX 256
 
@@ -40,9 +41,11 @@ struct apfs_container_entry {
     struct reg_apfs_container c;
 };
 
+enum { KNOWN_ENCRYPTED, KNOWN_LOCKED };
 struct apfs_volume_entry {
     int inst;
     struct reg_apfs_volume v;
+    unsigned int known;                 /* bit KNOWN_*: the volume gave that flag (not -1) */
 };
 
 struct apfs_state {
@@ -52,9 +55,6 @@ struct apfs_state {
     struct apfs_volume_entry volumes[APFS_MAX];
     unsigned int ncontainers, nvolumes;
 };
-
-static row_derive encrypted;
-static row_derive locked;
 
 static const struct metric_row rows[] = {
     { "disk.apfs.ncontainer", CLUSTER_APFS, ITEM_NCONTAINER, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, UNITS_NONE,
@@ -73,8 +73,8 @@ static const struct metric_row rows[] = {
     C("cache_evictions", ITEM_CACHE_EVICTIONS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_CACHE_EVICTIONS)),
     C("read_errors", ITEM_READ_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_READ_ERRORS)),
     C("write_errors", ITEM_WRITE_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, STAT(REG_APFS_WRITE_ERRORS)),
-    VOLUME("encrypted", ITEM_ENCRYPTED, encrypted),
-    VOLUME("locked", ITEM_LOCKED, locked),
+    VOLUME("encrypted", ITEM_ENCRYPTED, encrypted, KNOWN_ENCRYPTED),
+    VOLUME("locked", ITEM_LOCKED, locked, KNOWN_LOCKED),
 };
 
 enum { CONTAINERS, VOLUMES };
@@ -116,38 +116,11 @@ apfs_refresh(void *state, struct refresh_call *call)
         struct apfs_volume_entry *e = &s->volumes[s->nvolumes];
 
         e->v = s->decoded_volumes[s->nvolumes];
+        e->known = (e->v.encrypted >= 0 ? 1u << KNOWN_ENCRYPTED : 0) | (e->v.locked >= 0 ? 1u << KNOWN_LOCKED : 0);
         if ((e->inst = names_add(volume_id, e->v.name)) < 0)
             return e->inst;
     }
     return 0;
-}
-
-/* A volume's 0 or 1, or no value when the volume does not say (-1). */
-static int
-known_flag(int v, pmAtomValue *atom)
-{
-    if (v < 0)
-        return PMDA_FETCH_NOVALUES;
-    atom->ul = (uint32_t)v;
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-encrypted(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)state;
-    (void)row;
-    (void)inst;
-    return known_flag(((const struct apfs_volume_entry *)entry)->v.encrypted, atom);
-}
-
-static int
-locked(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    (void)state;
-    (void)row;
-    (void)inst;
-    return known_flag(((const struct apfs_volume_entry *)entry)->v.locked, atom);
 }
 
 static int

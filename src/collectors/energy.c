@@ -38,18 +38,12 @@
 #define FROZEN_ACTIVE_NS 1000000000ull
 
 static row_derive unit_joules;
-static row_derive channel_joules;
 
 /* Joules: PCP 6 has no unit for energy, so the help says it. */
 #define JOULES PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 #define E(name, item, indom, ...) \
     { "power.energy." name, CLUSTER_ENERGY, item, PM_TYPE_DOUBLE, indom, PM_SEM_COUNTER, JOULES, __VA_ARGS__ }
 #define UNIT(name, item, unit) E(name, item, COLLECTOR_NO_INDOM, .derive = unit_joules, .index = unit)
-
-static const struct metric_row rows[] = {
-    UNIT("cpu", 0, ENERGY_CPU), UNIT("gpu", 1, ENERGY_GPU), UNIT("ane", 2, ENERGY_ANE), UNIT("dram", 3, ENERGY_DRAM),
-    E("channel", 4, INDOM_ENERGY_CHANNEL, .derive = channel_joules),
-};
 
 /* What a channel did since it last moved: the instance of its indom. */
 struct motion {
@@ -58,7 +52,13 @@ struct motion {
     double joules;
     int based;                          /* its clusters' activity was known when it last moved */
     uint64_t active_ns, elapsed_ns;     /* that activity */
-    int frozen;
+    int frozen;                         /* PM_ERR_AGAIN while it stands still as its clusters work
+                                         * (no value, not a stale one), else 0 */
+};
+
+static const struct metric_row rows[] = {
+    UNIT("cpu", 0, ENERGY_CPU), UNIT("gpu", 1, ENERGY_GPU), UNIT("ane", 2, ENERGY_ANE), UNIT("dram", 3, ENERGY_DRAM),
+    E("channel", 4, INDOM_ENERGY_CHANNEL, FIELD_OF(struct motion, joules, frozen, FIELD_DOUBLE)),
 };
 
 struct energy_state {
@@ -160,7 +160,8 @@ judge_one(const struct energy_state *s, const struct pstate_set *clusters, unsig
     m->based = 1;
     m->active_ns = was->active_ns;
     m->elapsed_ns = was->elapsed_ns;
-    m->frozen = elapsed - was->elapsed_ns >= FROZEN_SPAN_NS && active - was->active_ns >= FROZEN_ACTIVE_NS;
+    if (elapsed - was->elapsed_ns >= FROZEN_SPAN_NS && active - was->active_ns >= FROZEN_ACTIVE_NS)
+        m->frozen = PM_ERR_AGAIN;
 }
 
 /* Whether each judged channel stands still while its clusters work. */
@@ -262,21 +263,6 @@ unit_joules(const void *state, const void *entry, const struct metric_row *row, 
     if (s->frozen_units & bit)
         return PM_ERR_AGAIN;
     atom->d = s->energy.unit[row->index];
-    return PMDA_FETCH_STATIC;
-}
-
-static int
-channel_joules(const void *state, const void *entry, const struct metric_row *row, unsigned int inst,
-               pmAtomValue *atom)
-{
-    const struct motion *m = entry;
-
-    (void)state;
-    (void)row;
-    (void)inst;
-    if (m->frozen)
-        return PM_ERR_AGAIN;        /* standing still while the CPU works */
-    atom->d = m->joules;
     return PMDA_FETCH_STATIC;
 }
 
