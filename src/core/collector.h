@@ -89,8 +89,8 @@ struct field {
 /* The 64-bit total of type's struct wrap32 member count, which
  * collector_extend advances from source's 32-bit member raw; read when
  * the int at offset status in type is not negative (status
- * FIELD_NO_STATUS: always). A refresh that withholds the counters (tcp's,
- * unreadable) says why there. */
+ * FIELD_NO_STATUS: always): a refresh that cannot serve the counters
+ * (tcp's, while macOS withholds them) sets that status to the error. */
 #define FIELD_WRAP32_OF(type, count, status, source, raw) \
     { OFFSET_OF_TYPED(type, count, struct wrap32), status, OFFSET_OF_TYPED(source, raw, uint32_t), \
       FIELD_SIZE(type, count), FIELD_WRAP32, FIELD_STATUS_INT, FIELD_SIZE(source, raw) }
@@ -133,8 +133,8 @@ row_derive collector_no_source;
 /* Advance the struct wrap32 in entry of each FIELD_WRAP32 row of
  * rows[0..nrows) by its 32-bit counter in source, the platform's struct
  * the refresh read. The wrap32s are kept across refreshes (zero them to
- * start again); rows that bind the same wrap32 and counter advance it
- * once. */
+ * start again); two rows may bind one wrap32 to one counter (the second
+ * reading, equal to the first, adds nothing). */
 void collector_extend(const struct metric_row *rows, unsigned int nrows, const void *source, void *entry);
 
 /* Where an instance domain's instances are in its collector's state, for
