@@ -23,7 +23,7 @@ struct wrap32;
 
 /* How a bound row's value follows from its field. */
 enum field_kind {
-    FIELD_NONE,                     /* not bound: the collector's fetch computes the value */
+    FIELD_NONE,                     /* not bound: the row's derive function computes the value */
     FIELD_PLAIN,                    /* the integer as the platform gives it */
     FIELD_SCALED_KB,                /* a count of units (pages, blocks) served in KiB: times
                                      * the unit's size, the field at scale in the same struct
@@ -116,7 +116,7 @@ struct metric_row {
     int sem;
     pmUnits units;
     struct field field;             /* zero (FIELD_NONE) unless the row is a plain field */
-    row_derive *derive;             /* optional: the core asks it instead of the collector's fetch */
+    row_derive *derive;             /* a row neither bound nor derived has no value */
     unsigned int index;             /* for derive: the element, counter or part the row reads */
 };
 
@@ -221,10 +221,6 @@ struct collector {
      * source error fails it, and the agent's one line about the failure
      * gives that reason instead of the source's last error. */
     int (*refresh)(void *state, struct refresh_call *call);
-    /* Optional: the value of a row neither bound nor derived, for one
-     * instance after a successful refresh: PMDA_FETCH_STATIC, or a negative
-     * error for this value alone. */
-    int (*fetch)(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom);
     /* Optional: told each requested row before a fetch's refresh, so that a
      * refresh can skip the work that no requested row needs. */
     void (*want)(void *state, const struct metric_row *row);

@@ -201,7 +201,6 @@ static int
 agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
     const struct binding *b = mdesc->m_user;
-    const struct collector *c;
     const void *state, *entry;
     int sts;
 
@@ -209,7 +208,6 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
         return PM_ERR_PMID;
     if (agent.outcomes[b->collector].status < 0)
         return collector_error(agent.outcomes[b->collector].status);
-    c = agent.desc->collectors[b->collector];
     state = agent.states[b->collector];
     entry = state;          /* NULL for a collector that keeps no state */
     if (b->indom != NULL && (entry = collector_entry(b->indom, state, inst)) == NULL)
@@ -218,8 +216,6 @@ agent_fetch_value(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
         sts = b->row->derive(state, entry, b->row, inst, atom);
     else if (b->row->field.kind != FIELD_NONE && (b->indom == NULL || collector_has_entries(b->indom)))
         sts = collector_field(b->row, entry, atom);
-    else if (c->fetch != NULL)
-        sts = c->fetch(state, b->row, inst, atom);
     else
         sts = PM_ERR_PMID;
     /* A row its collector does not serve is a bug, for pmdaFetch to log;

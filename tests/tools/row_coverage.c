@@ -1,9 +1,10 @@
 /*
  * How each agent's rows are served, as the core decides it (pmda.c's
- * agent_fetch_value): bound to a field the core reads, derived by a
- * function the row names, or left to its collector's hand-written fetch.
- * Prints one line per agent, and with a limit fails (exit 1) when more
- * than that share of an agent's rows is served by hand:
+ * agent_fetch_value): bound to a field the core reads, or derived by a
+ * function the row names; any other row ("hand") would need code of its
+ * collector's own to serve it, which the core no longer calls. Prints one
+ * line per agent, and with a limit fails (exit 1) when more than that
+ * share of an agent's rows is such:
  *     row_coverage [MAX_HAND_PERCENT]
  */
 #include "agent.h"

@@ -255,8 +255,7 @@ domain_and_indom_labels(void **state)
 
 /* An agent whose one collector keeps no state (state_size 0), with rows of
  * no indom, as the proc agent's proc.control.* switches are served: the
- * core hands it no state, and serves its rows all the same, derived or
- * fetched. (It owns an indom its rows do not use: pmdaInit refuses an
+ * core hands it no state, and serves its rows all the same. (It owns an indom its rows do not use: pmdaInit refuses an
  * agent with none.) */
 static int
 served(const void *state, const void *entry, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
@@ -268,21 +267,16 @@ served(const void *state, const void *entry, const struct metric_row *row, unsig
     return PMDA_FETCH_STATIC;
 }
 
-static int
-fetched(const void *state, const struct metric_row *row, unsigned int inst, pmAtomValue *atom)
-{
-    return served(state, NULL, row, inst, atom);
-}
-
 static const struct metric_row stateless_rows[] = {
     { "stateless.derived", 0, 0, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0),
       .derive = served },
-    { "stateless.fetched", 0, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0) },
+    { "stateless.also", 0, 1, PM_TYPE_U32, COLLECTOR_NO_INDOM, PM_SEM_INSTANT, PMDA_PMUNITS(0, 0, 0, 0, 0, 0),
+      .derive = served },
 };
 static const struct indom_def unused_indom = { .serial = 0, .label_name = "unused" };
 static const struct collector stateless_collector = {
     .name = "stateless", .rows = stateless_rows, .nrows = sizeof(stateless_rows) / sizeof(stateless_rows[0]),
-    .indom = &unused_indom, .fetch = fetched,
+    .indom = &unused_indom,
 };
 static const struct collector *const stateless_collectors[] = { &stateless_collector };
 static const struct agent_desc stateless_agent = {

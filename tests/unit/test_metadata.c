@@ -470,6 +470,25 @@ bound_rows_fit_their_type(void **state)
     assert_int_equal(for_each_row(check_binding, NULL), 0);
 }
 
+/* The core serves a row from its binding or its derive function; a row
+ * with neither would have no value. */
+static int
+check_served(const struct collector *c, const struct metric_row *row, void *arg)
+{
+    (void)arg;
+    if (row->field.kind != FIELD_NONE || row->derive != NULL)
+        return 0;
+    fprintf(stderr, "%s (%s): neither bound nor derived\n", row->name, c->name);
+    return 1;
+}
+
+static void
+every_row_is_bound_or_derived(void **state)
+{
+    (void)state;
+    assert_int_equal(for_each_row(check_served, NULL), 0);
+}
+
 /* The indom_def of serial among c's, or NULL when c does not own it. */
 static const struct indom_def *
 owned(const struct collector *c, unsigned int serial)
@@ -519,9 +538,7 @@ check_bound_offsets(const struct collector *c, const struct metric_row *row, voi
         return 1;
     }
     if (def != NULL && !collector_has_entries(def)) {
-        if (c->fetch != NULL)
-            return 0;                   /* the collector's fetch reads it */
-        fprintf(stderr, "%s (%s): bound in indom %u, which has no table, and no fetch reads it\n", row->name,
+        fprintf(stderr, "%s (%s): bound in indom %u, which has no table to read it from\n", row->name,
                 c->name, row->indom);
         return 1;
     }
@@ -601,6 +618,7 @@ main(void)
         cmocka_unit_test(upstream_names_pmids_and_metadata_match),
         cmocka_unit_test(at_least_the_upstream_metrics_are_served),
         cmocka_unit_test(bound_rows_fit_their_type),
+        cmocka_unit_test(every_row_is_bound_or_derived),
         cmocka_unit_test(bound_rows_read_inside_their_entry),
         cmocka_unit_test(instance_tables_lie_in_their_state),
     };
