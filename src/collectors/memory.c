@@ -50,7 +50,7 @@ struct memory_state {
     unsigned int logged_failures;
 };
 
-/* A row, and after its units the field it serves unless its fetch computes it. */
+/* A row, and after its units the field it serves or the function that derives it. */
 #define MEMORY(name, item, type, sem, ...) { name, CLUSTER_MEMORY, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define VMSTAT(name, item, type, sem, ...) { name, CLUSTER_VMSTAT, item, type, COLLECTOR_NO_INDOM, sem, __VA_ARGS__ }
 #define VM(member, kind) FIELD_OF(struct memory_state, mem.vm.member, mem.vm_status, kind)

@@ -53,7 +53,7 @@ int agent_setup_unopened(pmdaInterface *dp, const struct agent_desc *desc);
 void agent_open_source(void);
 
 /* The state the core holds for collector c of the agent set up (NULL for
- * none): for tests that ask a collector's fetch for one value. */
+ * none): for tests that ask a row's value of a collector directly. */
 const void *agent_collector_state(const struct collector *c);
 
 /* Release everything agent_setup and the refreshes allocated. */
