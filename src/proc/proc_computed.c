@@ -6,7 +6,7 @@
 #include "convert.h"
 #include "proc_values.h"
 
-/* proc_pid_rusage's flavors (xnu bsd/sys/resource.h RUSAGE_INFO_V4, _V6). */
+/* proc_pid_rusage's flavors (xnu-11417.101.15 bsd/sys/resource.h:196-198 RUSAGE_INFO_V4, _V6). */
 enum { RUSAGE_INFO_V4 = 4, RUSAGE_INFO_V6 = 6 };
 
 int

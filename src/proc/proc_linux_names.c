@@ -7,7 +7,7 @@
  */
 #include "proc_values.h"
 
-/* Mach's scheduling policies (osfmk/mach/policy.h) and Linux's classes as
+/* Mach's scheduling policies (xnu-11417.101.15 osfmk/mach/policy.h:90-92) and Linux's classes as
  * the tools name them by number (SCHED_NORMAL 0, SCHED_FIFO 1, SCHED_RR 2). */
 enum { MACH_TIMESHARE = 1, MACH_RR = 2, MACH_FIFO = 4 };
 enum { LINUX_NORMAL = 0, LINUX_FIFO = 1, LINUX_RR = 2 };

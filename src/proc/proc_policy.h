@@ -2,8 +2,8 @@
  * Who may see what of a process. macOS shows every user the ids, names,
  * states, CPU time, memory, I/O counters and arguments of every process
  * (ps and top); it keeps the working directory, open files and sockets, and
- * the environment to the owner and root (xnu bsd/kern/proc_info.c
- * proc_security_policy, CHECK_SAME_USER). This agent runs as root, so it
+ * the environment to the owner and root (xnu-11417.101.15
+ * bsd/kern/proc_info.c proc_security_policy, CHECK_SAME_USER). This agent runs as root, so it
  * applies that policy itself, per client: a client authenticated as a user
  * sees owner-only data of that user's processes; root and the users that
  * access.conf allows see all; a client without credentials sees no

@@ -20,7 +20,7 @@
 /* R needs the running-thread count */
 #define RUNQ_COUNT(count) FIELD_ALWAYS(struct proc_table, runq[count], FIELD_SIGNED), NULL, PROC_NEED_TASK
 #define NOT_BOUND { 0 }
-#define P_TRANSLATED 0x00020000u        /* p_flag of a Rosetta process (xnu bsd/sys/proc.h) */
+#define P_TRANSLATED 0x00020000u        /* p_flag of a Rosetta process (xnu-11417.101.15 bsd/sys/proc.h:189) */
 
 /* Bindings, with the derive function and the calls each kind needs. */
 #define KP(member) FIELD_ALWAYS(ENTRY, kp.member, FIELD_PLAIN)

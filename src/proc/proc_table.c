@@ -62,13 +62,13 @@ static const struct {
     [STATE_BLOCKED] = { "D", PROC_RUNQ_BLOCKED },
 };
 
-/* p_stat (xnu bsd/sys/proc.h SIDL, SRUN, SSLEEP, SSTOP, SZOMB). */
+/* p_stat (xnu-11417.101.15 bsd/sys/proc.h:159-163 SIDL, SRUN, SSLEEP, SSTOP, SZOMB). */
 enum { STAT_IDL = 1, STAT_RUN, STAT_SLEEP, STAT_STOP, STAT_ZOMB };
 static const unsigned char state_of_stat[] = {
     [STAT_IDL] = STATE_IDLE, [STAT_RUN] = STATE_RUNNING, [STAT_SLEEP] = STATE_SLEEPING,
     [STAT_STOP] = STATE_STOPPED, [STAT_ZOMB] = STATE_ZOMBIE,
 };
-/* A thread's run_state (xnu osfmk/mach/thread_info.h TH_STATE_RUNNING,
+/* A thread's run_state (xnu-11417.101.15 osfmk/mach/thread_info.h:132-137 TH_STATE_RUNNING,
  * STOPPED, WAITING, UNINTERRUPTIBLE, HALTED). */
 enum { TH_RUNNING = 1, TH_STOPPED, TH_WAITING, TH_UNINTERRUPTIBLE, TH_HALTED };
 static const unsigned char state_of_thread[] = {

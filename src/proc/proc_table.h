@@ -27,8 +27,8 @@ enum {
     PROC_NEED_RGID_NAME = 1u << 10, PROC_NEED_TTY_NAME = 1u << 11,
 };
 
-/* The calls whose data macOS keeps to the process's owner and root (xnu
- * bsd/kern/proc_info.c proc_security_policy, CHECK_SAME_USER, for the fd
+/* The calls whose data macOS keeps to the process's owner and root (xnu-11417.101.15
+ * bsd/kern/proc_info.c:217, 2187 proc_security_policy, CHECK_SAME_USER, for the fd
  * and vnode path flavors): their rows are PROC_OWNER, the others public. */
 #define PROC_OWNER_CALLS (PROC_NEED_CWD | PROC_NEED_FDS | PROC_NEED_SOCKETS)
 
