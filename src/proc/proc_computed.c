@@ -6,8 +6,9 @@
 #include "convert.h"
 #include "proc_values.h"
 
-/* proc_pid_rusage's flavors (xnu-11417.101.15 bsd/sys/resource.h:196-198 RUSAGE_INFO_V4, _V6). */
-enum { RUSAGE_INFO_V4 = 4, RUSAGE_INFO_V6 = 6 };
+/* proc_pid_rusage's flavors (xnu-11417.101.15 bsd/sys/resource.h:196-198 RUSAGE_INFO_V4, _V6;
+ * named apart, as macOS's own header defines those names). */
+enum { RUSAGE_FLAVOR_V4 = 4, RUSAGE_FLAVOR_V6 = 6 };
 
 int
 proc_command(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
@@ -151,7 +152,7 @@ int
 proc_arm_count(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
                pmAtomValue *atom)
 {
-    int sts = counted_here(table, entry, RUSAGE_INFO_V4);
+    int sts = counted_here(table, entry, RUSAGE_FLAVOR_V4);
 
     (void)inst;
     return sts < 0 ? sts : collector_field(row, entry, atom);
@@ -161,7 +162,7 @@ int
 proc_arm_v6_count(const void *table, const void *entry, const struct metric_row *row, unsigned int inst,
                   pmAtomValue *atom)
 {
-    int sts = counted_here(table, entry, RUSAGE_INFO_V6);
+    int sts = counted_here(table, entry, RUSAGE_FLAVOR_V6);
 
     (void)inst;
     return sts < 0 ? sts : collector_field(row, entry, atom);
@@ -179,7 +180,7 @@ proc_pcore_ns(const void *table, const void *entry, const struct metric_row *row
               pmAtomValue *atom)
 {
     const struct proc_entry *e = entry;
-    int sts = counted_here(table, e, RUSAGE_INFO_V6);
+    int sts = counted_here(table, e, RUSAGE_FLAVOR_V6);
 
     (void)row;
     (void)inst;
@@ -192,7 +193,7 @@ proc_ecore_ns(const void *table, const void *entry, const struct metric_row *row
 {
     const struct proc_entry *e = entry;
     uint64_t total = e->ru.user_time + e->ru.system_time, p = pcore_ticks(&e->ru);
-    int sts = counted_here(table, e, RUSAGE_INFO_V6);
+    int sts = counted_here(table, e, RUSAGE_FLAVOR_V6);
 
     (void)row;
     (void)inst;
