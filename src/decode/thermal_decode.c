@@ -233,8 +233,14 @@ sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_location 
     return hottest(s, n, 0, (int)loc, out);
 }
 
-#define FAN_KEY_ROW(X, n) { FAN_FIELDS(X, n) },
-static const char *const fan_keys[FAN_MAX_FANS][FAN_NFIELDS] = { FAN_NUMBERS(FAN_KEY_ROW, FAN_KEY_OF) };
+/* Each fan's keys in the order FAN_FIELDS tries them. */
+struct fan_place {
+    unsigned int fan;
+    enum fan_field field;
+    const char *key;
+};
+#define FAN_PLACE(n, field, suffix) { n, field, "F" #n suffix },
+static const struct fan_place fan_places[] = { FAN_NUMBERS(FAN_FIELDS, FAN_PLACE) };
 
 int
 fans_decode(const struct plat_entry_set *set, struct fans *out)
@@ -247,11 +253,15 @@ fans_decode(const struct plat_entry_set *set, struct fans *out)
         return -ENOENT;
     out->count_known = 1;
     out->count = (unsigned int)count;
-    for (unsigned int f = 0; f < out->count; f++)
-        for (int k = 0; k < FAN_NFIELDS; k++)
-            if ((e = entry_named(set, fan_keys[f][k])) != NULL && smc_entry_value(e, &out->value[f][k]) == 0 &&
-                isfinite(out->value[f][k]) && out->value[f][k] >= 0)
-                out->have[f] |= 1u << k;
+    for (size_t i = 0; i < sizeof(fan_places) / sizeof(fan_places[0]); i++) {
+        const struct fan_place *at = &fan_places[i];
+        unsigned int bit = 1u << at->field;
+        double *value = &out->value[at->fan][at->field];
+
+        if (at->fan < out->count && !(out->have[at->fan] & bit) && (e = entry_named(set, at->key)) != NULL &&
+            smc_entry_value(e, value) == 0 && isfinite(*value) && *value >= 0)
+            out->have[at->fan] |= bit;
+    }
     return 0;
 }
 

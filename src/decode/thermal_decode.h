@@ -132,17 +132,25 @@ int sensors_hottest_at(const struct sensor *s, unsigned int n, enum sensor_locat
 
 /* The fans' SMC keys: FNum (how many), then for fan N "FN" and a suffix
  * per value: actual, target, minimum and maximum speed, and mode. Four
- * fans: no Mac has more. FAN_KEYS(X) is X("FNac") for each fan's each key,
- * the SMC query's keys (queries.c). */
+ * fans: no Mac has more. A line FIELD(n, field, suffix) names a field and
+ * its key; ALSO(n, field, suffix) another key of that field, read where
+ * the SMC lacks the ones before it: the M5's SMC has its mode as the
+ * lowercase "FNmd" and no "FNMd" (shared/real-macs/smc/m5pro-mac17-9-
+ * macos27.0-macwake16-fan-mode-keys-partial.txt; exelban/stats pull
+ * request 3051, "M5 uses F%dmd"). FAN_KEYS is "FNAc", ... for each fan's
+ * each key, the SMC query's keys (queries.c). */
 #define FAN_COUNT_KEY "FNum"
-#define FAN_FIELDS(X, n) X(n, FAN_SPEED, "Ac") X(n, FAN_TARGET, "Tg") X(n, FAN_MIN, "Mn") X(n, FAN_MAX, "Mx") X(n, FAN_MODE, "Md")
-#define FAN_NUMBERS(X, Y) X(Y, 0) X(Y, 1) X(Y, 2) X(Y, 3)
+#define FAN_FIELDS(FIELD, ALSO, n)                                                                          \
+    FIELD(n, FAN_SPEED, "Ac") FIELD(n, FAN_TARGET, "Tg") FIELD(n, FAN_MIN, "Mn") FIELD(n, FAN_MAX, "Mx")    \
+    FIELD(n, FAN_MODE, "Md") ALSO(n, FAN_MODE, "md")
+#define FAN_NUMBERS(X, Y) X(Y, Y, 0) X(Y, Y, 1) X(Y, Y, 2) X(Y, Y, 3)
 #define FAN_KEY_OF(n, field, suffix) "F" #n suffix,
 #define FAN_KEYS FAN_NUMBERS(FAN_FIELDS, FAN_KEY_OF)
 
 #define FAN_FIELD_ENUM(n, field, suffix) field,
-enum fan_field { FAN_FIELDS(FAN_FIELD_ENUM, 0) FAN_NFIELDS };
-#define FAN_ONE(X, n) +1
+#define FAN_FIELD_NONE(n, field, suffix)
+enum fan_field { FAN_FIELDS(FAN_FIELD_ENUM, FAN_FIELD_NONE, 0) FAN_NFIELDS };
+#define FAN_ONE(X, Y, n) +1
 enum { FAN_MAX_FANS = 0 FAN_NUMBERS(FAN_ONE, 0) };
 struct fans {
     int count_known;

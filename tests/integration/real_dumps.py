@@ -14,7 +14,9 @@ says how):
   hid FILE                               HID temperature sensors as tools print them ("NAME | VALUE", or iSMC's
                                          table rows of type hid): an entry per sensor, as the live reader records it
   smc FILE                               a dump of SMC keys ("[KEY] type [TYPE] ... -> HEX", VirtualSMC's
-                                         smcread -s): the keys the SMC queries read, as the live reader records them
+                                         smcread -s; or "KEY ui8 size=1 attr=0xA value=V", MacWake's helper
+                                         diagnostics of a one-byte key): the keys the SMC queries read, as the
+                                         live reader records them
   problems N                             the import before reports N problems (a sender's redaction)
   with KEY VALUE                         a snapshot key the dumps do not hold (the .expect says why: SYNTHETIC)
   covers PREFIX ...                      every metric below these that has a value is listed
@@ -123,6 +125,8 @@ class Expect:
 
 SMC_LINE = re.compile(r"^\[(?P<key>.{4})\] type \[(?P<type>.{4})\] [0-9A-Fa-f]{8} len \[ *\d+\] attr \[[0-9A-Fa-f]+\] -> "
                       r"(?P<bytes>[0-9A-Fa-f]+|NOT READABLE.*)$")
+# MacWake prints a key's value decoded, not its bytes: only a one-byte ui8's bytes follow from it.
+SMC_UI8_LINE = re.compile(r"^(?P<key>\S{4}) (?P<type>ui8)\s+size=1 attr=0x[0-9A-Fa-f]+ value=(?P<value>\d+)$")
 
 
 def smc_records(dump, queries):
@@ -135,6 +139,9 @@ def smc_records(dump, queries):
             m = SMC_LINE.match(line.rstrip("\n"))
             if m:
                 found[m.group("key")] = m.group("type"), m.group("bytes")
+            m = SMC_UI8_LINE.match(line.rstrip("\n"))
+            if m:
+                found[m.group("key")] = "ui8 ", int(m.group("value")).to_bytes(1, "big").hex()
     out = []
     for match, wanted in queries.items():
         for key in wanted:

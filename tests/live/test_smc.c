@@ -413,6 +413,30 @@ smc_round(struct platform *p)
     read_keys(p, FANS, 0);
 }
 
+/* An M5 Pro's SMC on macOS 27 has the fan mode as the lowercase F<n>md,
+ * a ui8 of value 0, and no F<n>Md (shared/real-macs/smc/m5pro-mac17-9-
+ * macos27.0-macwake16-fan-mode-keys-partial.txt; exelban/stats pull request
+ * 3051: "M5 uses F%dmd"). Its window holds no FNum: the poster's two fans. */
+static void
+test_an_m5_smc_gives_the_fan_mode_from_its_lowercase_key(void **state)
+{
+    struct platform *p = *state;
+    struct plat_entry_set set;
+    struct fans fans;
+
+    applesmc();
+    dbl_smc_key(FAN_COUNT_KEY, "ui8 ", "\x02", 1);
+    dbl_smc_key("F0md", "ui8 ", "\x00", 1);
+    dbl_smc_key("F1md", "ui8 ", "\x00", 1);
+    set = read_keys(p, FANS, 0);
+    assert_int_equal(fans_decode(&set, &fans), 0);
+    assert_int_equal(fans.count, 2);
+    for (unsigned int f = 0; f < fans.count; f++) {
+        assert_int_equal(fans.have[f], 1u << FAN_MODE);
+        assert_true(fans.value[f][FAN_MODE] == 0);
+    }
+}
+
 /* One connection for the source's life, closed with it (the teardown
  * checks that no port is left). */
 static void
@@ -439,7 +463,7 @@ main(void)
         T(test_an_smc_busy_around_sleep_and_wake_is_read_again_after_it),
         T(test_an_open_refused_busy_is_made_again_after_wake), T(test_a_passing_error_of_one_query_refuses_no_other),
         T(test_an_smc_without_any_of_the_keys_says_so), T(test_every_key_of_both_queries_is_read),
-        T(test_reads_hold_one_connection),
+        T(test_an_m5_smc_gives_the_fan_mode_from_its_lowercase_key), T(test_reads_hold_one_connection),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

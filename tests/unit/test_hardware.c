@@ -235,7 +235,7 @@ readings_at_or_below_zero_are_not_temperatures(void **state)
 static void
 fans_and_their_mode_are_read(void **state)
 {
-    static const unsigned char two = 2, forced = 1, rpm[] = { 0x1f, 0x0e };
+    static const unsigned char two = 2, forced = 1, automatic = 0, rpm[] = { 0x1f, 0x0e };
     struct plat_entry_set set;
     struct fans f;
 
@@ -244,6 +244,7 @@ fans_and_their_mode_are_read(void **state)
     smc_key(1, "FNum", "ui8 ", &two, 1);
     smc_key(2, "F1Ac", "fpe2", rpm, 2);
     smc_key(3, "F1Md", "ui8 ", &forced, 1);
+    smc_key(4, "F1md", "ui8 ", &automatic, 1);                 /* the M5's key: read only without F1Md */
     set = finish();
     assert_int_equal(fans_decode(&set, &f), 0);
     assert_int_equal(f.count, 2);                              /* upstream's hinv.nfan was always 0 */
