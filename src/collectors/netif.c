@@ -15,6 +15,12 @@
  * then, a rounded reading keeps the exact count before it rather than
  * stepping back.
  *
+ * An interface may have an input counter that does not count: on Skywalk
+ * interfaces received bytes read 0 while sent bytes grow (aristocratos/btop
+ * issue 1850, macOS 27; an M1's Wi-Fi en0 on 11.0.1 has IOKit
+ * inputPackets 0 against outputPackets 5480472, shared/real-macs/net). Its
+ * input and total packets and bytes then have no value (input_frozen).
+ *
  * Instances are kept by name (instance_names.h), so ids survive interfaces coming
  * and going; each carries an "interface_type" label (netif_type).
  */
@@ -48,6 +54,8 @@ struct netif_entry {
     struct plat_netif now;
     const char *type;               /* netif_type(), judged at refresh */
     unsigned int bytes_ok;          /* 1: ibytes, obytes and total.bytes can be trusted */
+    int in_frozen;                  /* the input counters do not count (input_frozen) */
+    unsigned int served;            /* the counters with a value: bit 1u << enum served */
     uint64_t ibytes, obytes;
     struct wrap32 snd_drops;
     int truncated;
@@ -59,25 +67,31 @@ struct netif_entry {
 struct netif_state {
     struct netif_entry *ifs;
     unsigned int nifs, ifs_cap;
-    unsigned int logged_mib;
+    unsigned int logged_mib, logged_frozen;
     int logged_truncation;
 };
+
+/* Which counters have a value: out bytes while bytes can be trusted,
+ * input and total packets while the input counters count, input and total
+ * bytes while both hold. */
+enum served { SERVED_OUT_BYTES, SERVED_IN_PACKETS, SERVED_IN_BYTES };
 
 /* A row, and after its units the interface's field it serves. */
 #define ROW(name, item, sem, ...) { name, CLUSTER_NETIF, item, PM_TYPE_U64, INDOM_NETIF, sem, __VA_ARGS__ }
 #define STATE(name, item, type, sem, ...) { name, CLUSTER_NETIF_STATE, item, type, INDOM_NETIF, sem, __VA_ARGS__ }
 #define IF(member) FIELD_ALWAYS(struct netif_entry, now.member, FIELD_PLAIN)
 #define KEPT(member) FIELD_ALWAYS(struct netif_entry, member, FIELD_PLAIN)
-/* bytes: no value, rather than a wrapped one, while they cannot be trusted */
-#define BYTES(member) FIELD_PRESENT(struct netif_entry, member, bytes_ok, 0, FIELD_PLAIN)
+/* no value, rather than a wrapped one or a 0 that does not count, while not served */
+#define SERVED(member, which) FIELD_PRESENT(struct netif_entry, member, served, which, FIELD_PLAIN)
 
 static const struct metric_row rows[] = {
-    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE, BYTES(ibytes)),
-    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, IF(ipackets)),
+    ROW("network.interface.in.bytes", ITEM_IN_BYTES, PM_SEM_COUNTER, UNITS_BYTE, SERVED(ibytes, SERVED_IN_BYTES)),
+    ROW("network.interface.in.packets", ITEM_IN_PACKETS, PM_SEM_COUNTER, UNITS_COUNT,
+        SERVED(now.ipackets, SERVED_IN_PACKETS)),
     ROW("network.interface.in.errors", ITEM_IN_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, IF(ierrors)),
     ROW("network.interface.in.drops", ITEM_IN_DROPS, PM_SEM_COUNTER, UNITS_COUNT, IF(iqdrops)),
     ROW("network.interface.in.mcasts", ITEM_IN_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, IF(imcasts)),
-    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, UNITS_BYTE, BYTES(obytes)),
+    ROW("network.interface.out.bytes", ITEM_OUT_BYTES, PM_SEM_COUNTER, UNITS_BYTE, SERVED(obytes, SERVED_OUT_BYTES)),
     ROW("network.interface.out.packets", ITEM_OUT_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, IF(opackets)),
     ROW("network.interface.out.errors", ITEM_OUT_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, IF(oerrors)),
     ROW("network.interface.out.mcasts", ITEM_OUT_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, IF(omcasts)),
@@ -86,8 +100,10 @@ static const struct metric_row rows[] = {
     /* bits per second: a count per second (PCP has no bit unit) */
     ROW("network.interface.baudrate", ITEM_BAUDRATE, PM_SEM_INSTANT,
         PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE), IF(baudrate)),
-    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, UNITS_BYTE, BYTES(total.bytes)),
-    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.packets)),
+    ROW("network.interface.total.bytes", ITEM_TOTAL_BYTES, PM_SEM_COUNTER, UNITS_BYTE,
+        SERVED(total.bytes, SERVED_IN_BYTES)),
+    ROW("network.interface.total.packets", ITEM_TOTAL_PACKETS, PM_SEM_COUNTER, UNITS_COUNT,
+        SERVED(total.packets, SERVED_IN_PACKETS)),
     ROW("network.interface.total.errors", ITEM_TOTAL_ERRORS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.errors)),
     ROW("network.interface.total.drops", ITEM_TOTAL_DROPS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.drops)),
     ROW("network.interface.total.mcasts", ITEM_TOTAL_MCASTS, PM_SEM_COUNTER, UNITS_COUNT, KEPT(total.mcasts)),
@@ -150,6 +166,20 @@ not_back(uint64_t before, int had, uint64_t now)
     return had && now < before && before - now < LIST_BYTES_ROUNDING ? before : now;
 }
 
+/* The counters count from the interface's attach, so input counters still
+ * at 0 have never moved. Beside output of this many packets that is no
+ * quiet link: a TCP receiver acknowledges at least every second
+ * full-sized segment (RFC 1122 4.2.3.2), while an interface without a
+ * peer sends only a handful on its own (RFC 4861's router solicitations,
+ * RFC 4862's duplicate address detection). */
+#define FROZEN_INPUT_OUT_PACKETS 10000
+
+static int
+input_frozen(const struct netif_entry *e, const struct plat_netif *f)
+{
+    return f->ipackets == 0 && e->ibytes == 0 && f->opackets > FROZEN_INPUT_OUT_PACKETS;
+}
+
 static void
 update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
 {
@@ -171,6 +201,9 @@ update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
         e->obytes = not_back(e->obytes, e->bytes_ok, f->obytes);
         e->bytes_ok = !e->truncated;
     }
+    e->in_frozen = input_frozen(e, f);
+    e->served = (e->bytes_ok ? 1u << SERVED_OUT_BYTES : 0) | (e->in_frozen ? 0 : 1u << SERVED_IN_PACKETS) |
+                (e->bytes_ok && !e->in_frozen ? 1u << SERVED_IN_BYTES : 0);
     wrap32_extend(&e->snd_drops, f->snd_drops);
     e->now = *f;
     e->type = netif_type(&e->now);
@@ -203,6 +236,7 @@ netif_refresh(void *state, struct refresh_call *call)
     pmInDom id = call->indom;
     struct plat_netif_set set;
     unsigned int mib_failed = 0;
+    char frozen[PLAT_NAME_MAX + 128] = "";
     int sts;
 
     if ((sts = p->interfaces(p->ctx, &set)) < 0)
@@ -224,9 +258,13 @@ netif_refresh(void *state, struct refresh_call *call)
         update(s, e, f);
         e->present = 1;
         mib_failed |= f->mib_status < 0;
+        if (e->in_frozen && frozen[0] == '\0')
+            snprintf(frozen, sizeof(frozen), "%s has sent %llu packets and its input counters read 0: its input and "
+                     "total packets and bytes have no value", f->name, (unsigned long long)f->opackets);
     }
     drop_absent(s);
     collector_note_parts(call, "IFMIB_IFDATA", mib_failed, &s->logged_mib, p->error(p->ctx));
+    collector_note_parts(call, "input counters", frozen[0] != '\0', &s->logged_frozen, frozen);
     return 0;
 }
 

@@ -198,6 +198,80 @@ a_name_listed_twice_counts_once(void **state)
     assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en0"), 2000);
 }
 
+/* SYNTHETIC, after the pattern of a real Mac: the M1 MacBook Air's en0
+ * (IO80211Interface, Skywalk Wi-Fi, macOS 11.0.1) has IONetworkStatsKey
+ * inputPackets 0, outputPackets 5480472 (shared/real-macs/net/m1-macbookair10-1-
+ * macos11.0.1-en0-io80211interface.txt); btop issue 1850 saw received bytes
+ * read 0 on macOS 27. Wi-Fi en0 here has those packet counts and no input bytes. */
+static void
+skywalk_en0(void)
+{
+    fake.netif[1].ipackets = 0;
+    fake.netif[1].ibytes = fake.netif[1].mib_ibytes = 0;
+    fake.netif[1].opackets = 5480472;
+}
+
+static int64_t
+en0(const char *metric)
+{
+    return harness_inst_value(metric, PM_TYPE_U64, "en0");
+}
+
+/* An interface that has sent millions of packets and received none has an
+ * input counter that does not count: its input and total packets and bytes
+ * have no value rather than a 0 that reads as no traffic; its output and
+ * every other interface's counters are served. */
+static void
+an_input_counter_that_stays_0_while_output_counts_has_no_value(void **state)
+{
+    (void)state;
+    skywalk_en0();
+    assert_int_equal(en0("network.interface.in.packets"), -1);
+    assert_int_equal(en0("network.interface.in.bytes"), -1);
+    assert_int_equal(en0("network.interface.total.packets"), -1);
+    assert_int_equal(en0("network.interface.total.bytes"), -1);
+    assert_int_equal(en0("network.interface.out.packets"), 5480472);
+    assert_int_equal(en0("network.interface.out.bytes"), 800000);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en1"), 3000);
+}
+
+/* An interface that has just come up and sent only what it sends on its
+ * own (router solicitations, duplicate address detection: a handful of
+ * packets) may have received nothing yet: its 0 is served. */
+static void
+an_interface_that_has_sent_a_few_packets_and_received_none_reads_0(void **state)
+{
+    (void)state;
+    skywalk_en0();
+    fake.netif[1].opackets = 3;
+    assert_int_equal(en0("network.interface.in.packets"), 0);
+    assert_int_equal(en0("network.interface.in.bytes"), 0);
+}
+
+/* The log says so once when it is seen and once when the input counter
+ * moves, from when on its value is served again. */
+static void
+a_frozen_input_counter_is_logged_when_seen_and_when_it_moves(void **state)
+{
+    unsigned int seen, moved;
+
+    (void)state;
+    harness_log_start();
+    skywalk_en0();
+    for (int round = 0; round < 3; round++)
+        en0("network.interface.in.packets");
+    seen = harness_log_lines("netif (input counters): some metrics unavailable: en0");
+    fake.netif[1].ipackets = 7;
+    for (int round = 0; round < 3; round++)
+        en0("network.interface.in.packets");
+    moved = harness_log_lines("netif (input counters): all metrics available again");
+    harness_log_stop();
+    assert_int_equal(seen, 1);
+    assert_int_equal(moved, 1);
+    assert_int_equal(en0("network.interface.in.packets"), 7);
+    assert_int_equal(en0("network.interface.in.bytes"), 0);
+}
+
 static void
 send_queue_drops_extend_past_their_wrap(void **state)
 {
@@ -423,6 +497,9 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         HARNESS_TEST(interface_counters_and_state),
+        HARNESS_TEST(an_input_counter_that_stays_0_while_output_counts_has_no_value),
+        HARNESS_TEST(an_interface_that_has_sent_a_few_packets_and_received_none_reads_0),
+        HARNESS_TEST(a_frozen_input_counter_is_logged_when_seen_and_when_it_moves),
         HARNESS_TEST(interface_kinds_as_metric_and_label),
         HARNESS_TEST(truncated_list_counters_are_reported_and_not_used),
         HARNESS_TEST(truncation_is_logged_once_for_the_agent),
