@@ -15,11 +15,11 @@
  * then, a rounded reading keeps the exact count before it rather than
  * stepping back.
  *
- * An interface may have an input counter that does not count: on Skywalk
- * interfaces received bytes read 0 while sent bytes grow (aristocratos/btop
- * issue 1850, macOS 27; an M1's Wi-Fi en0 on 11.0.1 has IOKit
- * inputPackets 0 against outputPackets 5480472, shared/real-macs/net). Its
- * input and total packets and bytes then have no value (input_frozen).
+ * An interface may have input counters that do not count: on Skywalk
+ * interfaces ifi_ibytes stays 0 while traffic flows (aristocratos/btop
+ * issue 1850, macOS 27); an M1's Wi-Fi en0 on 11.0.1 has IOKit's
+ * inputPackets 0 against outputPackets 5480472 (shared/real-macs/net).
+ * Such a counter and the total it is part of have no value (judge_input).
  *
  * Instances are kept by name (instance_names.h), so ids survive interfaces coming
  * and going; each carries an "interface_type" label (netif_type).
@@ -54,7 +54,7 @@ struct netif_entry {
     struct plat_netif now;
     const char *type;               /* netif_type(), judged at refresh */
     unsigned int bytes_ok;          /* 1: ibytes, obytes and total.bytes can be trusted */
-    int in_frozen;                  /* the input counters do not count (input_frozen) */
+    int in_packets_frozen, in_bytes_frozen;     /* those input counters do not count (judge_input) */
     unsigned int served;            /* the counters with a value: bit 1u << enum served */
     uint64_t ibytes, obytes;
     struct wrap32 snd_drops;
@@ -72,8 +72,8 @@ struct netif_state {
 };
 
 /* Which counters have a value: out bytes while bytes can be trusted,
- * input and total packets while the input counters count, input and total
- * bytes while both hold. */
+ * input and total packets while input packets count, input and total
+ * bytes while bytes can be trusted and input bytes count. */
 enum served { SERVED_OUT_BYTES, SERVED_IN_PACKETS, SERVED_IN_BYTES };
 
 /* A row, and after its units the interface's field it serves. */
@@ -166,18 +166,36 @@ not_back(uint64_t before, int had, uint64_t now)
     return had && now < before && before - now < LIST_BYTES_ROUNDING ? before : now;
 }
 
-/* The counters count from the interface's attach, so input counters still
- * at 0 have never moved. Beside output of this many packets that is no
+/* The counters count from the interface's attach, so an input counter
+ * still at 0 has never moved. Beside this many packets sent that is no
  * quiet link: a TCP receiver acknowledges at least every second
  * full-sized segment (RFC 1122 4.2.3.2), while an interface without a
  * peer sends only a handful on its own (RFC 4861's router solicitations,
- * RFC 4862's duplicate address detection). */
-#define FROZEN_INPUT_OUT_PACKETS 10000
+ * RFC 4862's duplicate address detection). Input bytes still at 0 after
+ * this many packets either way do not count: received packets have bytes. */
+#define FROZEN_INPUT_PACKETS 10000
 
-static int
-input_frozen(const struct netif_entry *e, const struct plat_netif *f)
+static void
+judge_input(struct netif_entry *e, const struct plat_netif *f)
 {
-    return f->ipackets == 0 && e->ibytes == 0 && f->opackets > FROZEN_INPUT_OUT_PACKETS;
+    e->in_packets_frozen = f->ipackets == 0 && f->opackets > FROZEN_INPUT_PACKETS;
+    e->in_bytes_frozen = e->ibytes == 0 && f->ipackets + f->opackets > FROZEN_INPUT_PACKETS;
+}
+
+/* What the log says of an interface whose input counters do not count
+ * (nothing for one whose do). */
+static void
+say_frozen(const struct netif_entry *e, char *out, size_t len)
+{
+    const char *which = e->in_packets_frozen && e->in_bytes_frozen ? "packets and bytes"
+                        : e->in_packets_frozen                     ? "packets"
+                        : e->in_bytes_frozen                       ? "bytes"
+                                                                   : NULL;
+
+    if (which != NULL)
+        snprintf(out, len, "%s: input %s read 0 after %llu packets sent and %llu received: they and their totals "
+                 "have no value", e->now.name, which, (unsigned long long)e->now.opackets,
+                 (unsigned long long)e->now.ipackets);
 }
 
 static void
@@ -201,9 +219,9 @@ update(struct netif_state *s, struct netif_entry *e, const struct plat_netif *f)
         e->obytes = not_back(e->obytes, e->bytes_ok, f->obytes);
         e->bytes_ok = !e->truncated;
     }
-    e->in_frozen = input_frozen(e, f);
-    e->served = (e->bytes_ok ? 1u << SERVED_OUT_BYTES : 0) | (e->in_frozen ? 0 : 1u << SERVED_IN_PACKETS) |
-                (e->bytes_ok && !e->in_frozen ? 1u << SERVED_IN_BYTES : 0);
+    judge_input(e, f);
+    e->served = (e->bytes_ok ? 1u << SERVED_OUT_BYTES : 0) | (e->in_packets_frozen ? 0 : 1u << SERVED_IN_PACKETS) |
+                (e->bytes_ok && !e->in_bytes_frozen ? 1u << SERVED_IN_BYTES : 0);
     wrap32_extend(&e->snd_drops, f->snd_drops);
     e->now = *f;
     e->type = netif_type(&e->now);
@@ -258,9 +276,8 @@ netif_refresh(void *state, struct refresh_call *call)
         update(s, e, f);
         e->present = 1;
         mib_failed |= f->mib_status < 0;
-        if (e->in_frozen && frozen[0] == '\0')
-            snprintf(frozen, sizeof(frozen), "%s has sent %llu packets and its input counters read 0: its input and "
-                     "total packets and bytes have no value", f->name, (unsigned long long)f->opackets);
+        if (frozen[0] == '\0')
+            say_frozen(e, frozen, sizeof(frozen));
     }
     drop_absent(s);
     collector_note_parts(call, "IFMIB_IFDATA", mib_failed, &s->logged_mib, p->error(p->ctx));

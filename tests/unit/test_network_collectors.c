@@ -203,12 +203,16 @@ a_name_listed_twice_counts_once(void **state)
  * inputPackets 0, outputPackets 5480472 (shared/real-macs/net/m1-macbookair10-1-
  * macos11.0.1-en0-io80211interface.txt); btop issue 1850 saw received bytes
  * read 0 on macOS 27. Wi-Fi en0 here has those packet counts and no input bytes. */
+#define M1_EN0_OUT_PACKETS 5480472
+#define RECEIVED_PACKETS 7                  /* SYNTHETIC: what arrives once the counters count */
+#define RECEIVED_BYTES (RECEIVED_PACKETS * 1500)
+
 static void
 skywalk_en0(void)
 {
     fake.netif[1].ipackets = 0;
     fake.netif[1].ibytes = fake.netif[1].mib_ibytes = 0;
-    fake.netif[1].opackets = 5480472;
+    fake.netif[1].opackets = M1_EN0_OUT_PACKETS;
 }
 
 static int64_t
@@ -217,22 +221,41 @@ en0(const char *metric)
     return harness_inst_value(metric, PM_TYPE_U64, "en0");
 }
 
-/* An interface that has sent millions of packets and received none has an
- * input counter that does not count: its input and total packets and bytes
+/* An interface that has sent millions of packets and received none has
+ * input counters that do not count: its input and total packets and bytes
  * have no value rather than a 0 that reads as no traffic; its output and
  * every other interface's counters are served. */
 static void
 an_input_counter_that_stays_0_while_output_counts_has_no_value(void **state)
 {
+    uint64_t out_bytes = fake.netif[1].mib_obytes, en1_in = fake.netif[2].ipackets;
+
     (void)state;
     skywalk_en0();
     assert_int_equal(en0("network.interface.in.packets"), -1);
     assert_int_equal(en0("network.interface.in.bytes"), -1);
     assert_int_equal(en0("network.interface.total.packets"), -1);
     assert_int_equal(en0("network.interface.total.bytes"), -1);
-    assert_int_equal(en0("network.interface.out.packets"), 5480472);
-    assert_int_equal(en0("network.interface.out.bytes"), 800000);
-    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en1"), 3000);
+    assert_int_equal(en0("network.interface.out.packets"), M1_EN0_OUT_PACKETS);
+    assert_int_equal(en0("network.interface.out.bytes"), out_bytes);
+    assert_int_equal(harness_inst_value("network.interface.in.packets", PM_TYPE_U64, "en1"), en1_in);
+}
+
+/* btop issue 1850 (M4 Max, macOS 27.0, Wi-Fi en0): "if_data.ifi_ibytes is
+ * never incremented on Skywalk-backed interfaces". SYNTHETIC: en0 counts
+ * its input packets (as many as it sent) while its input bytes read 0: no
+ * bytes in that many packets is a counter that does not count. Only the
+ * bytes lose their value. */
+static void
+input_bytes_that_stay_0_while_input_packets_count_have_no_value(void **state)
+{
+    (void)state;
+    skywalk_en0();
+    fake.netif[1].ipackets = M1_EN0_OUT_PACKETS;
+    assert_int_equal(en0("network.interface.in.bytes"), -1);
+    assert_int_equal(en0("network.interface.total.bytes"), -1);
+    assert_int_equal(en0("network.interface.in.packets"), M1_EN0_OUT_PACKETS);
+    assert_int_equal(en0("network.interface.total.packets"), 2 * M1_EN0_OUT_PACKETS);
 }
 
 /* An interface that has just come up and sent only what it sends on its
@@ -248,8 +271,8 @@ an_interface_that_has_sent_a_few_packets_and_received_none_reads_0(void **state)
     assert_int_equal(en0("network.interface.in.bytes"), 0);
 }
 
-/* The log says so once when it is seen and once when the input counter
- * moves, from when on its value is served again. */
+/* The log says so once when it is seen and once when the input counters
+ * move, from when on their values are served again. */
 static void
 a_frozen_input_counter_is_logged_when_seen_and_when_it_moves(void **state)
 {
@@ -260,16 +283,17 @@ a_frozen_input_counter_is_logged_when_seen_and_when_it_moves(void **state)
     skywalk_en0();
     for (int round = 0; round < 3; round++)
         en0("network.interface.in.packets");
-    seen = harness_log_lines("netif (input counters): some metrics unavailable: en0");
-    fake.netif[1].ipackets = 7;
+    seen = harness_log_lines("netif (input counters): some metrics unavailable: en0: input packets and bytes read 0");
+    fake.netif[1].ipackets = RECEIVED_PACKETS;
+    fake.netif[1].ibytes = fake.netif[1].mib_ibytes = RECEIVED_BYTES;
     for (int round = 0; round < 3; round++)
         en0("network.interface.in.packets");
     moved = harness_log_lines("netif (input counters): all metrics available again");
     harness_log_stop();
     assert_int_equal(seen, 1);
     assert_int_equal(moved, 1);
-    assert_int_equal(en0("network.interface.in.packets"), 7);
-    assert_int_equal(en0("network.interface.in.bytes"), 0);
+    assert_int_equal(en0("network.interface.in.packets"), RECEIVED_PACKETS);
+    assert_int_equal(en0("network.interface.in.bytes"), RECEIVED_BYTES);
 }
 
 static void
@@ -498,6 +522,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         HARNESS_TEST(interface_counters_and_state),
         HARNESS_TEST(an_input_counter_that_stays_0_while_output_counts_has_no_value),
+        HARNESS_TEST(input_bytes_that_stay_0_while_input_packets_count_have_no_value),
         HARNESS_TEST(an_interface_that_has_sent_a_few_packets_and_received_none_reads_0),
         HARNESS_TEST(a_frozen_input_counter_is_logged_when_seen_and_when_it_moves),
         HARNESS_TEST(interface_kinds_as_metric_and_label),
