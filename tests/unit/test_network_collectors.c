@@ -1,6 +1,6 @@
 /*
  * The network clusters through the agent: interface byte counters that the
- * kernel truncates, interface kinds and labels, stable instances across
+ * kernel truncates, input counters that do not count, interface kinds and labels, stable instances across
  * interfaces coming and going, network.all sums that leave out loopback and
  * never go backwards; UDP, ICMP and IPv6 counters and their sums across the
  * kernel's 32-bit wrap; socket counts.
