@@ -19,36 +19,26 @@
 #include <unistd.h>
 
 #include "gpu_clients_decode.h"
-#include "real_macs_file.h"
+#include "real_macs_import.h"
 #include "reg_entries.h"
 #include "replay.h"
 
 #define M1_CLIENTS "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt"
 
-/* The GPU client query's answer from a replay of dump as tools/ioreg-import
- * imports it with the query's own match and keys: valid until *replay is
+/* The GPU client query's answer from a replay of the corpus's dump
+ * relative as tools/ioreg-import imports it: valid until *replay is
  * closed. */
 static struct plat_entry_set
-imported(const char *dump, struct platform *replay)
+imported(const char *relative, struct platform *replay)
 {
     const struct plat_query *q = &plat_queries[PLAT_QUERY_GPU_CLIENTS];
-    char path[] = "/tmp/pmda-darwin-gpu-clients-XXXXXX", command[8192], line[4096], msg[512];
+    char path[] = "/tmp/pmda-darwin-gpu-clients-XXXXXX", msg[512];
     struct plat_entry_set set;
-    size_t at;
-    FILE *in, *out;
+    FILE *out;
 
-    at = (size_t)snprintf(command, sizeof(command), "python3 '%s/tools/ioreg-import' '%s'", SOURCE_DIR, q->match);
-    for (const char *const *k = q->keys; *k != NULL; k++)
-        at += (size_t)snprintf(command + at, sizeof(command) - at, " --key '%s'", *k);
-    /* The dump's accelerator has a line cut by its curator, which the
-     * importer reports; its clients are whole. */
-    snprintf(command + at, sizeof(command) - at, " '%s' 2>/dev/null", dump);
     assert_non_null(out = fdopen(mkstemp(path), "w"));
     fputs("pmda-darwin-snapshot 1\n", out);
-    assert_non_null(in = popen(command, "r"));
-    while (fgets(line, sizeof(line), in) != NULL)
-        fputs(line, out);
-    pclose(in);
+    real_macs_import(out, q, relative);
     fputs("sample 1\n", out);                   /* the records above hold for it */
     fclose(out);
     if (platform_snapshot_open(replay, path, msg, sizeof(msg)) != 0)
@@ -73,9 +63,8 @@ decoded(const struct plat_entry_set *set, struct gpu_time *room)
 static void
 m1_clients_sum_per_pid(void **state)
 {
-    const char *dump = real_macs_file(M1_CLIENTS);
     struct platform replay;
-    struct plat_entry_set set = imported(dump, &replay);
+    struct plat_entry_set set = imported(M1_CLIENTS, &replay);
     struct gpu_time room[32];
     struct gpu_times t;
 
