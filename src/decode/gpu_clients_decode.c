@@ -90,6 +90,8 @@ gpu_clients_decode(const struct plat_entry_set *set, struct gpu_times *out)
         uint64_t ns = client_ns(&set->entry[i]);
         int32_t pid;
 
+        if (entry_by_id(set, set->entry[i].parent) == NULL)
+            continue;                   /* an accelerator */
         if (creator == NULL || creator->kind != PLAT_PROP_STRING || !creator_pid(creator->text, &pid)) {
             out->unattributed++;
             out->unattributed_ns = add_ns(out->unattributed_ns, ns);

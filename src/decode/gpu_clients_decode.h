@@ -1,8 +1,8 @@
 /*
- * GPU time per process from the entries of PLAT_QUERY_GPU_CLIENTS: the
- * user clients of Apple Silicon's GPU (class AGXDeviceUserClient), one per
- * connection a process opened to the accelerator. Portable and
- * unit-tested.
+ * GPU time per process from the entries of PLAT_QUERY_GPU_CLIENTS: Apple
+ * Silicon's GPU accelerators and their children, the user clients (class
+ * AGXDeviceUserClient), one per connection a process opened to the GPU.
+ * Portable and unit-tested.
  *
  * Each client names the process that opened it in IOUserClientCreator,
  * "pid N, NAME" (xnu-11417.101.15 iokit/Kernel/IOUserClient.cpp:4431-4434
@@ -43,9 +43,10 @@ struct gpu_times {
 };
 
 /*
- * The GPU time of each pid that has a client in set, into out->pid (room
- * for set->n), and what could not be attributed; a client's time is the
- * sum of its AppUsage entries' accumulatedGPUTime.
+ * The GPU time of each pid that has a client in set (an entry whose parent
+ * is in set: the accelerators themselves are not clients), into out->pid
+ * (room for set->n), and what could not be attributed; a client's time is
+ * the sum of its AppUsage entries' accumulatedGPUTime.
  */
 void gpu_clients_decode(const struct plat_entry_set *set, struct gpu_times *out);
 

@@ -10,10 +10,11 @@
 #include "platform.h"
 
 /* The records tools/ioreg-import makes of the corpus's dump relative as
- * the query q reads it (its match and keys), appended to out (the test is
+ * the query q reads it (its match, depth, ancestors and keys; subclass: the
+ * class in the dump that descends from q's, or NULL), appended to out (the test is
  * skipped, as real_macs_file says, without the corpus). The importer's
  * complaints about lines a dump's curator cut are left out: the test
  * checks the entries it reads. */
-void real_macs_import(FILE *out, const struct plat_query *q, const char *relative);
+void real_macs_import(FILE *out, const struct plat_query *q, const char *relative, const char *subclass);
 
 #endif

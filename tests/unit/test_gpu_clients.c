@@ -24,6 +24,7 @@
 #include "replay.h"
 
 #define M1_CLIENTS "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt"
+#define M1_ACCELERATOR "AGXAcceleratorG13G_B0"     /* the dump's AGXAccelerator */
 
 /* The GPU client query's answer from a replay of the corpus's dump
  * relative as tools/ioreg-import imports it: valid until *replay is
@@ -38,7 +39,7 @@ imported(const char *relative, struct platform *replay)
 
     assert_non_null(out = fdopen(mkstemp(path), "w"));
     fputs("pmda-darwin-snapshot 1\n", out);
-    real_macs_import(out, q, relative);
+    real_macs_import(out, q, relative, M1_ACCELERATOR);
     fputs("sample 1\n", out);                   /* the records above hold for it */
     fclose(out);
     if (platform_snapshot_open(replay, path, msg, sizeof(msg)) != 0)
@@ -69,7 +70,7 @@ m1_clients_sum_per_pid(void **state)
     struct gpu_times t;
 
     (void)state;
-    assert_int_equal(set.n, 24);
+    assert_int_equal(set.n, 1 + 24);     /* the accelerator and its clients */
     t = decoded(&set, room);
     assert_int_equal(t.n, 24);
     assert_int_equal(t.unattributed, 0);
@@ -85,7 +86,7 @@ m1_clients_sum_per_pid(void **state)
 
 /* Synthetic, in the dump's keys: a pid that opened two clients has their
  * sum; a client whose creator is absent or not "pid N, NAME" is counted
- * apart, its time given to nobody. */
+ * apart, its time given to nobody; the accelerator is no client. */
 static void
 clients_of_one_pid_add_and_unparsed_creators_stay_apart(void **state)
 {
@@ -95,6 +96,7 @@ clients_of_one_pid_add_and_unparsed_creators_stay_apart(void **state)
 
     (void)state;
     entry_builder_reset(&b);
+    entry(0x1, 0x0, "AGXAcceleratorG13G_B0", "AGXAcceleratorG13G_B0");
     entry(0x10, 0x1, "AGXDeviceUserClient", "AGXDeviceUserClient");
     number("AppUsage.0.accumulatedGPUTime", 1000);
     text("IOUserClientCreator", "pid 77, Safari");

@@ -214,10 +214,11 @@ put_proc(char *buf, size_t len, size_t at, const struct proc_spec *p)
 
 /* Start the agent over samples[0..n) of per_sample processes each (none
  * where a spec has no command) and an Apple Silicon timebase, 5 s apart,
- * on a Mac whose registry holds the GPU clients of the corpus's dump
- * gpu_dump (NULL: none). */
+ * on a Mac whose registry holds the GPU and its clients of the corpus's
+ * dump gpu_dump (NULL: none), whose GPU is of class accelerator. */
 static void
-start_samples(const struct proc_spec *samples, unsigned int n, unsigned int per_sample, const char *gpu_dump)
+start_samples(const struct proc_spec *samples, unsigned int n, unsigned int per_sample, const char *gpu_dump,
+              const char *accelerator)
 {
     static char text[32768];
     char path[] = "/tmp/pmda-proc-test-XXXXXX";
@@ -230,7 +231,7 @@ start_samples(const struct proc_spec *samples, unsigned int n, unsigned int per_
         /* the whole uname, so that the agent knows the machine (the text is synthetic) */
         fputs("uname.sysname Darwin\nuname.nodename synthetic.local\nuname.release 20.1.0\n"
               "uname.version Darwin Kernel Version 20.1.0: synthetic\n", fp);
-        real_macs_import(fp, &plat_queries[PLAT_QUERY_GPU_CLIENTS], gpu_dump);
+        real_macs_import(fp, &plat_queries[PLAT_QUERY_GPU_CLIENTS], gpu_dump, accelerator);
     }
     /* the last sample ends the replay's lap (replay never stands on it): repeat the last specs */
     for (unsigned int s = 0; s <= n; s++) {
@@ -252,7 +253,7 @@ start_samples(const struct proc_spec *samples, unsigned int n, unsigned int per_
 static void
 start_text(const struct proc_spec *samples, unsigned int n)
 {
-    start_samples(samples, n, 1, NULL);
+    start_samples(samples, n, 1, NULL, NULL);
 }
 
 /* ---- CPU time: the timebase, without overflow ---- */
@@ -554,7 +555,8 @@ gpu_time_is_the_sum_of_a_process_clients(void **state)
     };
 
     (void)state;
-    start_samples(procs, 1, sizeof(procs) / sizeof(procs[0]), "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt");
+    start_samples(procs, 1, sizeof(procs) / sizeof(procs[0]), "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt",
+                  "AGXAcceleratorG13G_B0");
     assert_int_equal(u64_of("proc.gpu.time", 357), 249658696208ull + 5914750ull);     /* two Metal entries */
     assert_int_equal(u64_of("proc.gpu.time", 929), 14125750ull + 172052375ull);
     assert_int_equal(u64_of("proc.gpu.time", 9083), 0ull + 224600041ull);            /* Metal, then GL/CL */
