@@ -12,8 +12,11 @@
  * used ("Metal", "GL/CL"), each with accumulatedGPUTime: the GPU time of
  * that API's work, in ns, since the client was opened (not documented by
  * Apple; the M1's dump in shared/real-macs/gpu shows the layout, and
- * mactop and wieslawsoltes/ActivityMonitor read the time as ns). A client
- * that has submitted nothing has an empty AppUsage.
+ * vladkens/macmon src/app/procs.rs divides its change by elapsed ns for a
+ * GPU share; its lastSubmittedTime, a timestamp beside it, is ns too: as
+ * 24 MHz ticks the dump's largest would be 10.5 days of uptime on a Mac
+ * at most 5 days old). A client that has submitted nothing has an empty
+ * AppUsage.
  *
  * Intel Macs' GPU clients are not read yet.
  */

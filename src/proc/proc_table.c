@@ -312,7 +312,9 @@ read_sockets(struct proc_table *t, const struct platform *p)
 
 /* GPU time by pid: one registry query for all processes, whose status each
  * process entry carries. Only Apple Silicon's GPU clients are read: an
- * Intel Mac's give no value. */
+ * Intel Mac's give no value, and so does a registry without an AGX GPU
+ * (an Apple Silicon VM's GPU is another class), where no process's GPU
+ * time can be known. */
 static void
 read_gpu_times(struct proc_table *t, const struct platform *p)
 {
@@ -321,6 +323,8 @@ read_gpu_times(struct proc_table *t, const struct platform *p)
     int arm = proc_table_arm(t);
     int sts = arm < 0 ? arm : arm == 0 ? -EOPNOTSUPP : p->query(p->ctx, &plat_queries[PLAT_QUERY_GPU_CLIENTS], &set);
 
+    if (sts == 0 && set.n == 0)
+        sts = -ENOENT;
     if (sts == 0 && set.n > t->gpu_times_cap) {
         void *grown = realloc(t->gpu_times, set.n * sizeof(*t->gpu_times));
 

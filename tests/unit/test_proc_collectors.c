@@ -541,6 +541,9 @@ energy_and_core_times_are_absent_where_the_kernel_has_none(void **state)
 
 /* ---- GPU time: the M1's GPU clients, recorded ---- */
 
+#define M1_GPU_CLIENTS "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt"
+#define M1_ACCELERATOR "AGXAcceleratorG13G_B0"     /* its GPU's class */
+
 /* Processes of the M1's dump, each with its own clients' time summed over
  * their APIs, as the dump gives them; launchd has no client, so 0. */
 static void
@@ -555,8 +558,7 @@ gpu_time_is_the_sum_of_a_process_clients(void **state)
     };
 
     (void)state;
-    start_samples(procs, 1, sizeof(procs) / sizeof(procs[0]), "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt",
-                  "AGXAcceleratorG13G_B0");
+    start_samples(procs, 1, sizeof(procs) / sizeof(procs[0]), M1_GPU_CLIENTS, M1_ACCELERATOR);
     assert_int_equal(u64_of("proc.gpu.time", 357), 249658696208ull + 5914750ull);     /* two Metal entries */
     assert_int_equal(u64_of("proc.gpu.time", 929), 14125750ull + 172052375ull);
     assert_int_equal(u64_of("proc.gpu.time", 9083), 0ull + 224600041ull);            /* Metal, then GL/CL */
@@ -564,12 +566,22 @@ gpu_time_is_the_sum_of_a_process_clients(void **state)
     assert_int_equal(u64_of("proc.gpu.time", 1), 0);            /* no client */
 }
 
-/* Where the registry has no GPU clients recorded (the fixture), and on an
+/* Where the registry has no AGX GPU (an Apple Silicon VM's GPU is another
+ * class), where the GPU clients were not recorded (the fixture), and on an
  * Intel Mac, whose clients are not read: no value, never 0. */
 static void
 gpu_time_has_no_value_without_its_source(void **state)
 {
+    const struct proc_spec window_server = { .pid = 357, .comm = "WindowServer", .start = 1700000010 };
+
     (void)state;
+    start_samples(&window_server, 1, 1, M1_GPU_CLIENTS, M1_ACCELERATOR);
+    counted.target = FAULT_QUERY + PLAT_QUERY_GPU_CLIENTS;
+    counted.sts = FAULT_ZERO;                   /* the registry answers without entries */
+    (void)harness_fetch("proc.gpu.time", PM_TYPE_U64, NULL, 0, NULL);
+    assert_int_equal(counted.injected, 1);
+    assert_int_equal(row_status("proc.gpu.time", 357), PM_ERR_APPVERSION);
+    teardown_replay(state);
     start_fixture("apple-silicon.snapshot");
     (void)harness_fetch("proc.gpu.time", PM_TYPE_U64, NULL, 0, NULL);
     assert_int_equal(row_status("proc.gpu.time", 88), PM_ERR_APPVERSION);
