@@ -9,6 +9,7 @@
 #include "platform.h"
 #include "battery_decode.h"
 #include "gpu_decode.h"
+#include "gpu_clients_decode.h"
 #include "registry_decode.h"
 #include "thermal_decode.h"
 
@@ -35,6 +36,18 @@ static const char *const apfs_keys[] = { APFS_STATISTICS_KEYS(REG_KEY_PATH) APFS
  * Intel's accelerators) and its provider, the PCI device that names a
  * discrete GPU's model and VRAM (gpu_decode.h). */
 static const char *const gpu_keys[] = { GPU_KEYS(REG_KEY_PATH, REG_KEY_PATH, REG_KEY_NONE) GPU_TEXT_KEYS, NULL };
+
+/* The GPU's user clients on Apple Silicon, one per connection a process
+ * opened to the GPU, naming that process and its GPU time
+ * (gpu_clients_decode.h): the children of each AGXAccelerator (the
+ * IOAccelerator subclass of Apple's GPUs). A user client is never
+ * registered, so IOServiceGetMatchingServices does not find it by its own
+ * class (xnu-11417.101.15 iokit/Kernel/IOService.cpp:6239-6247 and
+ * 6066-6068 take only services in the matched state; the M1's dump shows
+ * every AGXDeviceUserClient "!registered, !matched"); macmon reaches them
+ * the same way, as the accelerators' children (vladkens/macmon
+ * src/app/procs.rs read_gpu_clients). */
+static const char *const gpu_client_keys[] = { GPU_CLIENT_KEYS, NULL };
 
 /* The internal battery, as the battery driver publishes it (key names:
  * xnu iokit/IOKit/pwr_mgt/IOPM.h kIOPMPS*, and PowerManagement's
@@ -79,6 +92,7 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2 },
     [PLAT_QUERY_APFS] = { "AppleAPFSContainer", 1, apfs_keys, 5 },
     [PLAT_QUERY_GPUS] = { "IOAccelerator", 0, gpu_keys, 1 },
+    [PLAT_QUERY_GPU_CLIENTS] = { "AGXAccelerator", 1, gpu_client_keys, 0 },
     [PLAT_QUERY_BATTERY] = { "AppleSmartBattery", 0, battery_keys, 0 },
     [PLAT_QUERY_BATTERY_PACK] = { "AppleSmartBatteryPack", 0, battery_pack_keys, 0 },
     [PLAT_QUERY_ENERGY] = { "IOReport:energy", 0, NULL, 0 },

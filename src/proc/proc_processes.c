@@ -102,7 +102,7 @@ static const struct metric_row rows[] = {
         TASK(resident_size, FIELD_BYTES_KB)),
     ROW(PROC_CLUSTER_MEMORY, "proc.memory.footprint", 2, PM_TYPE_U64, PM_SEM_INSTANT, UNITS_BYTE,
         RUSAGE(phys_footprint)),
-    /* clusters 5 (I/O), 7 (QoS CPU time) and 100 (energy, cores, wakeups): rusage */
+    /* clusters 5 (I/O), 7 (QoS CPU time) and 100 (energy, cores, wakeups: rusage; GPU time: the registry) */
     ROW(PROC_CLUSTER_IO, "proc.io.read_bytes", 0, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_BYTE, RUSAGE(diskio_bytesread)),
     ROW(PROC_CLUSTER_IO, "proc.io.write_bytes", 1, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_BYTE,
         RUSAGE(diskio_byteswritten)),
@@ -135,6 +135,8 @@ static const struct metric_row rows[] = {
         RUSAGE(pkg_idle_wkups)),
     ROW(PROC_CLUSTER_EXTRA, "proc.wakeups.interrupt", 8, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_COUNT,
         RUSAGE(interrupt_wkups)),
+    ROW(PROC_CLUSTER_EXTRA, "proc.gpu.time", 9, PM_TYPE_U64, PM_SEM_COUNTER, UNITS_NSEC,
+        FIELD_OF(ENTRY, gpu_ns, gpu_sts, FIELD_PLAIN), proc_call_field, PROC_NEED_GPU),
     /* clusters 6 (descriptors) and 8 (sockets): the owner's and root's only */
     ROW(PROC_CLUSTER_FD, "proc.fd.count", 0, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,
         OWNER(fds, fds_sts, PROC_NEED_FDS)),

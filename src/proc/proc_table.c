@@ -1,5 +1,6 @@
 #include "proc_table.h"
 #include "convert.h"
+#include "gpu_clients_decode.h"
 #include "procargs_parse.h"
 #include "proc_context.h"
 #include "id_index.h"
@@ -235,7 +236,7 @@ read_process(const struct platform *p, struct proc_entry *e, struct proc_slot *s
 
     /* -EAGAIN: not asked for; a zombie has nothing more to ask for (-ENODATA) */
     e->task_sts = e->rusage_sts = e->cwd_sts = e->fds_sts = kp->stat == STAT_ZOMB ? -ENODATA : -EAGAIN;
-    e->sockets_sts = -EAGAIN;
+    e->sockets_sts = e->gpu_sts = -EAGAIN;
     if (kp->stat != STAT_ZOMB) {
         read_strings(p, s, needs);
         if (needs & PROC_NEED_TASK)
@@ -309,6 +310,41 @@ read_sockets(struct proc_table *t, const struct platform *p)
     }
 }
 
+/* GPU time by pid: one registry query for all processes, whose status each
+ * process entry carries. Only Apple Silicon's GPU clients are read: an
+ * Intel Mac's give no value, and so does a registry without an AGX GPU
+ * (an Apple Silicon VM's GPU is another class), where no process's GPU
+ * time can be known. */
+static void
+read_gpu_times(struct proc_table *t, const struct platform *p)
+{
+    struct plat_entry_set set = { 0 };
+    struct gpu_times times = { 0 };
+    int arm = proc_table_arm(t);
+    int sts = arm < 0 ? arm : arm == 0 ? -EOPNOTSUPP : p->query(p->ctx, &plat_queries[PLAT_QUERY_GPU_CLIENTS], &set);
+
+    if (sts == 0 && set.n == 0)
+        sts = -ENOENT;
+    if (sts == 0 && set.n > t->gpu_times_cap) {
+        void *grown = realloc(t->gpu_times, set.n * sizeof(*t->gpu_times));
+
+        if (grown == NULL)
+            sts = -ENOMEM;
+        else {
+            t->gpu_times = grown;
+            t->gpu_times_cap = set.n;
+        }
+    }
+    if (sts == 0) {
+        times.pid = t->gpu_times;
+        gpu_clients_decode(&set, &times);
+    }
+    for (unsigned int k = 0; k < t->nprocs; k++) {
+        t->entries[k].gpu_sts = sts;
+        t->entries[k].gpu_ns = sts == 0 ? gpu_time_of(&times, t->entries[k].kp.pid) : 0;
+    }
+}
+
 /* Each process's threads as entries after the processes. */
 static void
 read_threads(struct proc_table *t, const struct platform *p)
@@ -378,6 +414,8 @@ proc_table_refresh(void *table, struct refresh_call *call)
     t->nprocs = t->nentries;
     if (needs & PROC_NEED_SOCKETS)
         read_sockets(t, p);
+    if (needs & PROC_NEED_GPU)
+        read_gpu_times(t, p);
     if (proc_access_threads())
         read_threads(t, p);
     if ((sts = id_index_reset(&t->by_inst, t->nentries)) < 0)
@@ -450,6 +488,7 @@ proc_table_teardown(void *table)
     free(t->entries);
     free(t->threads);
     free(t->thread_owner);
+    free(t->gpu_times);
     free(t->set);
     free(t->names);
 }

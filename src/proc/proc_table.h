@@ -24,7 +24,7 @@ enum {
     PROC_NEED_TASK = 1u << 0, PROC_NEED_RUSAGE = 1u << 1, PROC_NEED_ARGS = 1u << 2, PROC_NEED_PATH = 1u << 3,
     PROC_NEED_CWD = 1u << 4, PROC_NEED_FDS = 1u << 5, PROC_NEED_SOCKETS = 1u << 6,
     PROC_NEED_RUID_NAME = 1u << 7, PROC_NEED_UID_NAME = 1u << 8, PROC_NEED_SVUID_NAME = 1u << 9,
-    PROC_NEED_RGID_NAME = 1u << 10, PROC_NEED_TTY_NAME = 1u << 11,
+    PROC_NEED_RGID_NAME = 1u << 10, PROC_NEED_TTY_NAME = 1u << 11, PROC_NEED_GPU = 1u << 12,
 };
 
 /* The calls whose data macOS keeps to the process's owner and root (xnu-11417.101.15
@@ -44,10 +44,11 @@ struct proc_entry {
     char bracketed[PLAT_COMM_MAX + 2];  /* "(p_comm)", ps's command line without arguments */
     const char *exe;                /* proc_pidpath, or NULL */
     char *cwd;
-    int task_sts, rusage_sts, cwd_sts, fds_sts, sockets_sts;
+    int task_sts, rusage_sts, cwd_sts, fds_sts, sockets_sts, gpu_sts;
     struct plat_proc_task task;
     struct plat_proc_rusage ru;
     uint32_t fds, tcp, udp;
+    uint64_t gpu_ns;                /* GPU time of the process's GPU clients (gpu_clients_decode.h) */
     char state[2];                  /* R S T Z I D ?, as ps shows it */
 };
 
@@ -92,6 +93,8 @@ struct proc_table {
     unsigned int set_cap;
     char (*names)[40];
     struct name_cache users, groups, ttys;      /* the names the rows find by id */
+    struct gpu_time *gpu_times;     /* room for the GPU clients' times by pid, one per client */
+    unsigned int gpu_times_cap;
 };
 
 /* Ask for the calls the next refresh makes (the want hooks). */

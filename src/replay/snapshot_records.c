@@ -4,6 +4,7 @@
  */
 #include "snapshot_records.h"
 #include "hash_slots.h"
+#include "gpu_clients_decode.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -435,6 +436,7 @@ rec_sysctl_listed_before(enum plat_sysctl_group group, const char *name)
 static const char *const statistics[] = { "Statistics.", NULL };
 static const char *const energy_value[] = { "value", NULL };
 static const char *const residencies[] = { "state.", NULL };
+static const char *const gpu_usage[] = { GPU_CLIENT_USAGE_KEY ".", NULL };
 static const char *const *const registry_counters[PLAT_QUERY_N] = {
     [PLAT_QUERY_DISKS] = statistics,
     [PLAT_QUERY_APFS] = statistics,
@@ -442,6 +444,7 @@ static const char *const *const registry_counters[PLAT_QUERY_N] = {
     [PLAT_QUERY_CPU_CLUSTERS] = residencies,
     [PLAT_QUERY_CPU_CORES] = residencies,
     [PLAT_QUERY_GPU_STATES] = residencies,
+    [PLAT_QUERY_GPU_CLIENTS] = gpu_usage,
 };
 
 int

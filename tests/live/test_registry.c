@@ -157,6 +157,31 @@ test_class_and_subclass_services(void **state)
     assert_number(e, "gpu-core-count", 8);
 }
 
+static const char *const gpu_client_keys[] = { "IOUserClientCreator", NULL };
+
+/* A GPU and a user client of it, which is never registered (the M1's dump
+ * prints each "!registered, !matched"): matching does not find the client
+ * by its class, its accelerator's children include it. */
+static void
+test_an_unmatched_client_is_found_only_as_a_child(void **state)
+{
+    struct platform *p = *state;
+    const struct plat_query by_class = { "AGXDeviceUserClient", 0, gpu_client_keys, 0 };
+    const struct plat_query below = { "AGXAccelerator", 1, gpu_client_keys, 0 };
+    struct plat_entry_set set;
+    unsigned int gpu = service(0x11, "AGXAcceleratorG13G", "AGXAcceleratorG13G_B0", root(), NULL);
+
+    dbl_reg_superclass(gpu, "AGXAccelerator");
+    dbl_reg_unmatched(service(0x13, "AGXDeviceUserClient", "AGXDeviceUserClient", gpu,
+                              dict_of("IOUserClientCreator", dbl_cf_string("pid 357, WindowServer"), NULL)));
+    assert_int_equal(p->query(p->ctx, &by_class, &set), 0);
+    assert_int_equal(set.n, 0);
+    assert_int_equal(p->query(p->ctx, &below, &set), 0);
+    assert_int_equal(set.n, 2);
+    assert_entry(entry_of(&set, 0x13), "AGXDeviceUserClient", "AGXDeviceUserClient", 0x11);
+    assert_text(entry_of(&set, 0x13), "IOUserClientCreator", "pid 357, WindowServer");
+}
+
 static const char *const disk_keys[] = { "Size", "BSD Name", NULL };
 
 /* Root > controller > device > driver > media > client > partition scheme,
@@ -639,6 +664,8 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_class_and_subclass_services, live_test_setup, live_test_teardown),
+        cmocka_unit_test_setup_teardown(test_an_unmatched_client_is_found_only_as_a_child, live_test_setup,
+                                        live_test_teardown),
         cmocka_unit_test_setup_teardown(test_descendants_to_the_depth, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_shared_ancestors_once, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_matched_below_a_match_once, live_test_setup, live_test_teardown),

@@ -167,6 +167,20 @@ class WhatIoregPrints(unittest.TestCase):
         self.assertIn(P + "CycleCount number 5", recs)
 
 
+class Matching(unittest.TestCase):
+    """Which entries a class match takes, as IOServiceGetMatchingServices does."""
+
+    def test_an_unmatched_entry_is_no_match_of_its_class_but_is_a_child(self):
+        # a user client is never registered: ioreg prints it "!registered, !matched", and only
+        # services in the matched state match (xnu-11417.101.15 iokit/Kernel/IOService.cpp:6239-6247)
+        text = ("+-o AGXAcceleratorG13G_B0  <class AGXAcceleratorG13G_B0, id 0x20, registered, matched, active>\n"
+                "  +-o AGXDeviceUserClient  <class AGXDeviceUserClient, id 0x21, !registered, !matched, active>\n")
+        roots = ioreg_import.parse(text.encode(), ioreg_import.Problems("dump"))
+        self.assertEqual(ioreg_import.select(roots, "AGXDeviceUserClient", 0), [])
+        found = ioreg_import.select(roots, "AGXAccelerator", 1, subclasses=("AGXAcceleratorG13G_B0",))
+        self.assertEqual([e.id for e in found], [0x20, 0x21])
+
+
 class OtherForms(unittest.TestCase):
     """ioreg -a's XML, and the JSON plutil -convert json makes of it."""
 

@@ -22,6 +22,7 @@
 #include "proc_policy.h"
 #include "proc_context.h"
 #include "proc_values.h"
+#include "real_macs_import.h"
 
 
 #define CLIENT_CTX 5                /* the pmcd context the tests' requests come from */
@@ -211,32 +212,48 @@ put_proc(char *buf, size_t len, size_t at, const struct proc_spec *p)
     return put(buf, len, at, "sockets[%d].tcp %u\nsockets[%d].udp 0\n", (int)p->pid, p->tcp, (int)p->pid);
 }
 
-/* Start the agent over samples[0..n) of one process each (none where the
- * spec has no command) and an Apple Silicon timebase, 5 s apart. */
+/* Start the agent over samples[0..n) of per_sample processes each (none
+ * where a spec has no command) and an Apple Silicon timebase, 5 s apart,
+ * on a Mac whose registry holds the GPU and its clients of the corpus's
+ * dump gpu_dump (NULL: none), whose GPU is of class accelerator. */
 static void
-start_text(const struct proc_spec *samples, unsigned int n)
+start_samples(const struct proc_spec *samples, unsigned int n, unsigned int per_sample, const char *gpu_dump,
+              const char *accelerator)
 {
     static char text[32768];
     char path[] = "/tmp/pmda-proc-test-XXXXXX";
-    size_t at = put(text, sizeof(text), 0, "pmda-darwin-snapshot 1\nuname.machine arm64\n"
-                    "clock.boot 1700000000.000000\n");
-    int fd;
+    size_t at = 0;
+    FILE *fp;
 
-    /* the last sample ends the replay's lap (replay never stands on it): repeat the last spec */
+    assert_non_null(fp = fdopen(mkstemp(path), "w"));
+    fputs("pmda-darwin-snapshot 1\nuname.machine arm64\nclock.boot 1700000000.000000\n", fp);
+    if (gpu_dump != NULL) {
+        /* the whole uname, so that the agent knows the machine (the text is synthetic) */
+        fputs("uname.sysname Darwin\nuname.nodename synthetic.local\nuname.release 20.1.0\n"
+              "uname.version Darwin Kernel Version 20.1.0: synthetic\n", fp);
+        real_macs_import(fp, &plat_queries[PLAT_QUERY_GPU_CLIENTS], gpu_dump, accelerator);
+    }
+    /* the last sample ends the replay's lap (replay never stands on it): repeat the last specs */
     for (unsigned int s = 0; s <= n; s++) {
-        const struct proc_spec *spec = &samples[s < n ? s : n - 1];
+        const struct proc_spec *spec = &samples[(s < n ? s : n - 1) * per_sample];
 
         at = put(text, sizeof(text), at, "sample %u.000000\ntimebase.numer 125\ntimebase.denom 3\n",
                  1700000100 + 5 * s);
-        if (spec->comm != NULL)         /* no command: no process in that sample */
-            at = put_proc(text, sizeof(text), at, spec);
+        for (unsigned int k = 0; k < per_sample; k++)
+            if (spec[k].comm != NULL)   /* no command: no process in that sample */
+                at = put_proc(text, sizeof(text), at, &spec[k]);
     }
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, at), (ssize_t)at);
-    close(fd);
+    fputs(text, fp);
+    fclose(fp);
     start_at(path);
     unlink(path);
+}
+
+/* One process a sample. */
+static void
+start_text(const struct proc_spec *samples, unsigned int n)
+{
+    start_samples(samples, n, 1, NULL, NULL);
 }
 
 /* ---- CPU time: the timebase, without overflow ---- */
@@ -522,6 +539,58 @@ energy_and_core_times_are_absent_where_the_kernel_has_none(void **state)
     assert_true(u64_of("proc.cpu.pcore_time", 731) > u64_of("proc.cpu.ecore_time", 731));
 }
 
+/* ---- GPU time: the M1's GPU clients, recorded ---- */
+
+#define M1_GPU_CLIENTS "gpu/m1-macbookair10-1-macos11.0.1-agx-user-clients.txt"
+#define M1_ACCELERATOR "AGXAcceleratorG13G_B0"     /* its GPU's class */
+
+/* Processes of the M1's dump, each with its own clients' time summed over
+ * their APIs, as the dump gives them; launchd has no client, so 0. */
+static void
+gpu_time_is_the_sum_of_a_process_clients(void **state)
+{
+    const struct proc_spec procs[] = {
+        { .pid = 1, .comm = "launchd", .start = 1700000000 },
+        { .pid = 357, .comm = "WindowServer", .start = 1700000010 },
+        { .pid = 929, .comm = "Safari", .start = 1700000020 },
+        { .pid = 942, .comm = "Dock", .start = 1700000030 },
+        { .pid = 9083, .comm = "firefox", .start = 1700000040 },
+    };
+
+    (void)state;
+    start_samples(procs, 1, sizeof(procs) / sizeof(procs[0]), M1_GPU_CLIENTS, M1_ACCELERATOR);
+    assert_int_equal(u64_of("proc.gpu.time", 357), 249658696208ull + 5914750ull);     /* two Metal entries */
+    assert_int_equal(u64_of("proc.gpu.time", 929), 14125750ull + 172052375ull);
+    assert_int_equal(u64_of("proc.gpu.time", 9083), 0ull + 224600041ull);            /* Metal, then GL/CL */
+    assert_int_equal(u64_of("proc.gpu.time", 942), 0);          /* a client that submitted nothing */
+    assert_int_equal(u64_of("proc.gpu.time", 1), 0);            /* no client */
+}
+
+/* Where the registry has no AGX GPU (an Apple Silicon VM's GPU is another
+ * class), where the GPU clients were not recorded (the fixture), and on an
+ * Intel Mac, whose clients are not read: no value, never 0. */
+static void
+gpu_time_has_no_value_without_its_source(void **state)
+{
+    const struct proc_spec window_server = { .pid = 357, .comm = "WindowServer", .start = 1700000010 };
+
+    (void)state;
+    start_samples(&window_server, 1, 1, M1_GPU_CLIENTS, M1_ACCELERATOR);
+    counted.target = FAULT_QUERY + PLAT_QUERY_GPU_CLIENTS;
+    counted.sts = FAULT_ZERO;                   /* the registry answers without entries */
+    (void)harness_fetch("proc.gpu.time", PM_TYPE_U64, NULL, 0, NULL);
+    assert_int_equal(counted.injected, 1);
+    assert_int_equal(row_status("proc.gpu.time", 357), PM_ERR_APPVERSION);
+    teardown_replay(state);
+    start_fixture("apple-silicon.snapshot");
+    (void)harness_fetch("proc.gpu.time", PM_TYPE_U64, NULL, 0, NULL);
+    assert_int_equal(row_status("proc.gpu.time", 88), PM_ERR_APPVERSION);
+    teardown_replay(state);
+    start_fixture("intel.snapshot");
+    (void)harness_fetch("proc.gpu.time", PM_TYPE_U64, NULL, 0, NULL);
+    assert_int_equal(row_status("proc.gpu.time", 88), PM_ERR_APPVERSION);
+}
+
 static void
 logical_writes_are_bytes_as_xnu_counts_them(void **state)
 {
@@ -664,7 +733,8 @@ a_request_makes_only_the_calls_its_rows_need(void **state)
     (void)u64_of("proc.psinfo.utime", 731);     /* one task call per live process */
     assert_int_equal(counted.calls[FAULT_proc_task], live);
     assert_int_equal(counted.calls[FAULT_proc_rusage] + counted.calls[FAULT_proc_fds] + counted.calls[FAULT_proc_cwd] +
-                     counted.calls[FAULT_proc_threads] + counted.calls[FAULT_sock_owners], 0);
+                     counted.calls[FAULT_proc_threads] + counted.calls[FAULT_sock_owners] +
+                     counted.calls[FAULT_QUERY + PLAT_QUERY_GPU_CLIENTS], 0);
     fault_platform_zero(&counted);
     (void)string_of("proc.psinfo.cmd", 731);    /* read once per process, then cached */
     (void)string_of("proc.psinfo.cmd", 731);
@@ -674,6 +744,10 @@ a_request_makes_only_the_calls_its_rows_need(void **state)
     (void)u32_of("proc.net.tcp_count", 731);    /* sockets: one read for every process */
     assert_int_equal(counted.calls[FAULT_sock_owners], 1);
     assert_int_equal(fault_platform_process_calls(&counted), 2);
+    fault_platform_zero(&counted);
+    (void)harness_fetch("proc.gpu.time", PM_TYPE_U64, NULL, 0, NULL);  /* GPU time: one registry query */
+    assert_int_equal(counted.calls[FAULT_QUERY + PLAT_QUERY_GPU_CLIENTS], 1);
+    assert_int_equal(counted.calls[FAULT_proc_task] + counted.calls[FAULT_proc_rusage], 0);
 }
 
 int
@@ -697,6 +771,8 @@ main(void)
         cmocka_unit_test_teardown(refused_data_is_a_permission_error, teardown_replay),
         cmocka_unit_test_teardown(energy_and_core_times_are_absent_where_the_kernel_has_none, teardown_replay),
         cmocka_unit_test_teardown(logical_writes_are_bytes_as_xnu_counts_them, teardown_replay),
+        cmocka_unit_test_teardown(gpu_time_is_the_sum_of_a_process_clients, teardown_replay),
+        cmocka_unit_test_teardown(gpu_time_has_no_value_without_its_source, teardown_replay),
         cmocka_unit_test_teardown(owner_only_data_needs_the_owner_or_root, teardown_replay),
         cmocka_unit_test(access_conf_allows_named_users),
         cmocka_unit_test_teardown(linux_names_serve_what_macos_has, teardown_replay),

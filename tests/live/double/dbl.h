@@ -70,6 +70,9 @@ unsigned int dbl_reg_entry(uint64_t id, const char *name, const char *location, 
                            void *props);
 void dbl_reg_attach(unsigned int entry, const char *plane, unsigned int parent);
 void dbl_reg_superclass(unsigned int entry, const char *class_name);
+/* An entry that is not in the matched state, as a user client never is:
+ * matching leaves it out, and it is found only as another entry's child. */
+void dbl_reg_unmatched(unsigned int entry);
 
 /* sysctl (sysctl.c says how each kind answers): an integer of width 4
  * or 8, a string, a struct or other bytes (by name, or by MIB with name

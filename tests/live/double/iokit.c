@@ -11,7 +11,10 @@
  *    it, whatever they return ("One reference is always consumed");
  *    a NULL dictionary is kIOReturnBadArgument, or no service;
  *  - matching takes an entry of the class or of a subclass, in the
- *    IOService plane;
+ *    IOService plane, that is in the matched state: a user client, never
+ *    registered, is not (xnu-11417.101.15 iokit/Kernel/IOService.cpp:
+ *    6239-6247 getMatchingServices asks copyExistingServices for
+ *    kIOServiceMatchedState, which instanceMatch checks, 6066-6068);
  *  - IORegistryEntryGetChildIterator succeeds for any entry; the iterator
  *    of a plane that does not exist hands out nothing;
  *  - an entry may have several parents in a plane (an APFS Fusion
@@ -55,6 +58,7 @@ struct entry {
     char name[128], location[128], class_name[128];
     char supers[MAX_SUPERS][128];
     unsigned int nsupers;
+    int unmatched;                  /* not in kIOServiceMatchedState */
     CFDictionaryRef props;
     unsigned int parent[NPLANES][MAX_PARENTS];  /* in attaching order; DBL_REG_ROOT: the plane's top */
     unsigned int nparents[NPLANES];             /* 0: not in the plane */
@@ -151,6 +155,12 @@ dbl_reg_superclass(unsigned int entry, const char *class_name)
     if (e->nsupers == MAX_SUPERS)
         dbl_violation("more than %d superclasses", MAX_SUPERS);
     strlcpy(e->supers[e->nsupers++], class_name, sizeof(e->supers[0]));
+}
+
+void
+dbl_reg_unmatched(unsigned int entry)
+{
+    entries[entry].unmatched = 1;
 }
 
 long
@@ -257,7 +267,7 @@ matches(CFDictionaryRef matching, unsigned int **items)
     if ((*items = calloc(nentries ? nentries : 1, sizeof(**items))) == NULL)
         dbl_violation("out of memory");
     for (unsigned int i = 0; i < nentries; i++)
-        if (entries[i].nparents[0] > 0 && is_a(&entries[i], class_name))
+        if (entries[i].nparents[0] > 0 && !entries[i].unmatched && is_a(&entries[i], class_name))
             (*items)[n++] = i;
     return n;
 }

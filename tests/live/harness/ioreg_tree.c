@@ -242,6 +242,10 @@ read_line(struct loader *l, char *line)
         dbl_reg_superclass(l->entry[l->n - 1].index, w[1]);
         return 0;
     }
+    if (strcmp(w[0], "unmatched") == 0 && n == 1) {
+        dbl_reg_unmatched(l->entry[l->n - 1].index);
+        return 0;
+    }
     if (strcmp(w[0], "end") == 0 && n == 1) {
         if (l->depth < 2)
             return fail(l, "an \"end\" without a container");
