@@ -8,5 +8,12 @@
 # to its keg path.
 set(lld_macos "\"${lld}\" -arch ${MACOS_ARCH} -platform_version macos ${macos_release} ${macos_release} -headerpad_max_install_names")
 set(CMAKE_C_LINK_EXECUTABLE "${lld_macos} <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+# CMake's Darwin rules add compiler-driver flags (-Wl,-headerpad_max_install_names,
+# -bundle; CMake 4 also -Wl,-search_paths_first) that ld64.lld refuses: the
+# line above says all the linker needs.
+set(CMAKE_C_LINK_FLAGS "")
+foreach(kind EXECUTABLE SHARED_LIBRARY SHARED_MODULE)
+  set(CMAKE_${kind}_CREATE_C_FLAGS "")
+endforeach()
 set(CMAKE_C_CREATE_SHARED_MODULE
   "${lld_macos} -dylib -install_name <TARGET> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
