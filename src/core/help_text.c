@@ -86,7 +86,8 @@ help_parse(const char *source, struct help_table *out, char *msg, size_t msglen)
     for (size_t i = 0; i < out->nentries; i++)
         if (out->entries[i].text[0] == '\0')
             out->entries[i].text = out->entries[i].oneline;
-    qsort(out->entries, out->nentries, sizeof(*out->entries), compare_entries);
+    if (out->nentries > 1)      /* none: entries is NULL, which qsort may not be given */
+        qsort(out->entries, out->nentries, sizeof(*out->entries), compare_entries);
     for (size_t i = 1; i < out->nentries; i++)
         if (strcmp(out->entries[i - 1].key, out->entries[i].key) == 0) {
             snprintf(msg, msglen, "help: %s has two entries", out->entries[i].key);
