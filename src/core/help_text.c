@@ -102,6 +102,8 @@ help_find(const struct help_table *t, const char *key)
 {
     struct help_entry probe = { .key = key };
 
+    if (t->nentries == 0)
+        return NULL;            /* entries is NULL, which bsearch may not be given */
     return bsearch(&probe, t->entries, t->nentries, sizeof(*t->entries), compare_entries);
 }
 
