@@ -70,7 +70,8 @@ MIB = 1024      # in KiB, the unit of mem.util and swap
 # of the fixture's, for the jitter of sampling a replay; ratios of rates
 # of one fetch (the clocks) are exact but for rounding.
 ECPU_MHZ, PCPU_MHZ, GPU_MHZ = 1500, 2750, 800
-USED, SWAP = 10100 * MIB, 512 * MIB           # swap: 1 MiB more each of the 5 samples
+USED, SWAP = 10100 * MIB, 512 * MIB           # swap: 1 MiB more each sample
+SAMPLES = int(os.environ.get("PMLOGGER_SAMPLES", "0"))  # fleet.sh's pmlogger
 DISK0_READS, WIFI_RX = 220, 2000000
 BATTERY, CPU_WATTS, SYSTEM_WATTS, CPU_DIE = 72, 4.2, 12.5, 55.875
 FOOTPRINT = 900 * 2**20 * 3 // 4              # python3.12: 3/4 of its 900 MiB resident, bytes
@@ -80,8 +81,8 @@ VALUES = [
     (PROMETHEUS, "Cluster clock while active", "ECPU (efficiency)", *near(ECPU_MHZ, 0.001), "ECPU while active"),
     (PMSERIES, "Memory used", "used", *near(USED, 0.01), "memory used, as pcp dstat shows it"),
     (PROMETHEUS, "Memory used", "used", *near(USED, 0.01), "memory used"),
-    (PMSERIES, "Swap", "used", SWAP, SWAP + 4 * MIB, "swap used, growing a MiB a sample"),
-    (PROMETHEUS, "Swap", "used", SWAP, SWAP + 4 * MIB, "swap used, growing a MiB a sample"),
+    (PMSERIES, "Swap", "used", SWAP, SWAP + SAMPLES * MIB, "swap used, growing a MiB a sample"),
+    (PROMETHEUS, "Swap", "used", SWAP, SWAP + SAMPLES * MIB, "swap used, growing a MiB a sample"),
     (PMSERIES, "Disk operations", "disk0 read", *near(DISK0_READS, 0.01), "disk0 reads a second"),
     (PROMETHEUS, "Disk operations", "disk0 read", *near(DISK0_READS, PROM_RATE), "disk0 reads a second"),
     (PMSERIES, "Received by interface type", "en0", *near(WIFI_RX, 0.01), "en0 (Wi-Fi) receives, bytes a second"),
