@@ -357,6 +357,51 @@ network_all_leaves_out_untrusted_bytes_only(void **state)
     assert_int_equal(harness_u64("network.all.in.bytes"), bytes + 50);
 }
 
+/* How many values network.all's metric called name has now: 1, or 0. */
+static int
+all_values(const char *name)
+{
+    return harness_fetch(name, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL);
+}
+
+/* en0 with the M1's frozen input (skywalk_en0): a sum that added its 0
+ * would read as if nothing arrived there. The input and total packets and
+ * bytes have no value while it is frozen, the output sums are served, the
+ * log says so once when it starts and once when it ends, and the sums
+ * count en0's input from when it moves. */
+static void
+network_all_has_no_input_total_while_an_interface_input_is_frozen(void **state)
+{
+    static const char *const input_totals[] = {
+        "network.all.in.packets", "network.all.in.bytes", "network.all.total.packets", "network.all.total.bytes"
+    };
+    uint64_t out_packets, others_in = fake.netif[2].ipackets + fake.netif[3].ipackets;     /* en1, utun0 */
+    unsigned int seen, moved;
+    int values = 0;
+
+    (void)state;
+    harness_log_start();
+    skywalk_en0();
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof(input_totals) / sizeof(input_totals[0]); i++)
+            values += all_values(input_totals[i]);
+    out_packets = harness_u64("network.all.out.packets");
+    seen = harness_log_lines("network_all (input totals): some metrics unavailable: en0");
+    fake.netif[1].ipackets = RECEIVED_PACKETS;
+    fake.netif[1].ibytes = fake.netif[1].mib_ibytes = RECEIVED_BYTES;
+    for (int round = 0; round < 3; round++)
+        harness_u64("network.all.in.packets");
+    moved = harness_log_lines("network_all (input totals): all metrics available again");
+    harness_log_stop();
+    assert_int_equal(values, 0);
+    assert_int_equal(seen, 1);
+    assert_int_equal(moved, 1);
+    assert_true(out_packets >= M1_EN0_OUT_PACKETS);
+    assert_int_equal(harness_u64("network.all.in.packets"), others_in + RECEIVED_PACKETS);
+    assert_int_equal(harness_u64("network.all.total.packets"),
+                     harness_u64("network.all.in.packets") + harness_u64("network.all.out.packets"));
+}
+
 static void
 a_failing_interface_list_fails_only_the_network_clusters(void **state)
 {
@@ -536,6 +581,7 @@ main(void)
         HARNESS_TEST(network_all_leaves_out_loopback),
         HARNESS_TEST(network_all_never_goes_backwards),
         HARNESS_TEST(network_all_leaves_out_untrusted_bytes_only),
+        HARNESS_TEST(network_all_has_no_input_total_while_an_interface_input_is_frozen),
         HARNESS_TEST(a_failing_interface_list_fails_only_the_network_clusters),
         HARNESS_TEST(one_read_serves_all_three_clusters),
         HARNESS_TEST(udp_counters_sums_and_wrap),
