@@ -415,6 +415,10 @@ struct plat_query {
  * PLAT_RETRY_FIRST_NS and doubles up to PLAT_RETRY_CAP_NS: a Mac without
  * the service costs one call a cap, and one that gains it (hidd restarted,
  * a sensor listed, the SMC awake) has it back within the cap. */
+/* An IORegistry walk whose iterator the registry invalidates (an entry
+ * attached or gone below the parent walked) starts that iterator again, at
+ * most this many times in one query; then the query fails with -EAGAIN. */
+#define PLAT_REGISTRY_WALK_RESTARTS 3
 #define PLAT_RETRY_FIRST_NS 1000000000ull
 #define PLAT_RETRY_CAP_NS 60000000000ull
 extern const char *const plat_smc_temperature_keys[];    /* PLAT_QUERY_SMC_TEMPERATURES' keys */
