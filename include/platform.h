@@ -415,6 +415,10 @@ struct plat_query {
  * PLAT_RETRY_FIRST_NS and doubles up to PLAT_RETRY_CAP_NS: a Mac without
  * the service costs one call a cap, and one that gains it (hidd restarted,
  * a sensor listed, the SMC awake) has it back within the cap. */
+/* An IORegistry walk whose iterator the registry invalidates (an entry
+ * attached or gone below the parent walked) starts that iterator again, at
+ * most this many times in one query; then the query fails with -EAGAIN. */
+#define PLAT_REGISTRY_WALK_RESTARTS 3
 #define PLAT_RETRY_FIRST_NS 1000000000ull
 #define PLAT_RETRY_CAP_NS 60000000000ull
 extern const char *const plat_smc_temperature_keys[];    /* PLAT_QUERY_SMC_TEMPERATURES' keys */
@@ -424,7 +428,7 @@ enum plat_query_id {
     PLAT_QUERY_ENERGY,
     PLAT_QUERY_HID_TEMPERATURES, PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_THERMAL_PRESSURE,
     PLAT_QUERY_PMGR, PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_SMC_POWER,
-    PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS,
+    PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_WIFI,
     PLAT_QUERY_N
 };
 extern const struct plat_query plat_queries[PLAT_QUERY_N];

@@ -23,6 +23,7 @@ extern const struct collector topology_collector;
 extern const struct collector perflevel_cpu_collector;
 extern const struct collector netif_collector;
 extern const struct collector network_all_collector;
+extern const struct collector wifi_collector;
 extern const struct collector sockstat_collector;
 extern const struct collector udp_collector;
 extern const struct collector icmp_collector;

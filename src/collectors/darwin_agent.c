@@ -23,6 +23,7 @@ static const struct collector *const darwin_collectors[] = {
     &perflevel_cpu_collector,
     &netif_collector,
     &network_all_collector,
+    &wifi_collector,
     &sockstat_collector,
     &udp_collector,
     &icmp_collector,

@@ -296,7 +296,7 @@ netif_at(const struct netif_state *s, unsigned int i, struct netif_view *out)
     *out = (struct netif_view){
         .name = e->now.name, .type = e->type, .inst = e->inst, .raw = &e->now,
         .bytes_ok = e->bytes_ok, .ibytes = e->ibytes, .obytes = e->obytes, .out_drops = e->snd_drops.total,
-        .truncated = e->truncated,
+        .truncated = e->truncated, .in_packets_frozen = e->in_packets_frozen, .in_bytes_frozen = e->in_bytes_frozen,
     };
     return 0;
 }

@@ -16,6 +16,7 @@ struct netif_view {
     uint64_t ibytes, obytes;            /* from IFMIB_IFDATA, else NET_RT_IFLIST2 */
     uint64_t out_drops;                 /* ifm_snd_drops extended past its 32-bit wrap */
     int truncated;                      /* NET_RT_IFLIST2 bytes were seen truncated to 32 bits */
+    int in_packets_frozen, in_bytes_frozen;     /* those input counters do not count */
 };
 
 /* The netif collector's state, which a collector that declares

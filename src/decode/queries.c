@@ -12,6 +12,7 @@
 #include "gpu_clients_decode.h"
 #include "registry_decode.h"
 #include "thermal_decode.h"
+#include "wifi_decode.h"
 
 #include <stddef.h>
 
@@ -48,6 +49,13 @@ static const char *const gpu_keys[] = { GPU_KEYS(REG_KEY_PATH, REG_KEY_PATH, REG
  * the same way, as the accelerators' children (vladkens/macmon
  * src/app/procs.rs read_gpu_clients). */
 static const char *const gpu_client_keys[] = { GPU_CLIENT_KEYS, NULL };
+
+/* Each network interface with its parent (the Wi-Fi controller of a
+ * Wi-Fi interface), for the link the interface is associated on
+ * (wifi_decode.h). Every interface: on the releases dumped the Wi-Fi
+ * interfaces are of several classes (IO80211Interface, and the virtual
+ * ones over the same radio), all of them IONetworkInterfaces. */
+static const char *const wifi_keys[] = { WIFI_KEYS, NULL };
 
 /* The internal battery, as the battery driver publishes it (key names:
  * xnu iokit/IOKit/pwr_mgt/IOPM.h kIOPMPS*, and PowerManagement's
@@ -106,4 +114,5 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_GPU_STATES] = { "IOReport:gpu", 0, NULL, 0 },
     [PLAT_QUERY_SMC_POWER] = { "SMC:power", 0, smc_power_keys, 0 },
     [PLAT_QUERY_SMC_CPU_DIE] = { "SMC:cpu-die", 0, smc_cpu_die_keys, 0 },
+    [PLAT_QUERY_WIFI] = { "IONetworkInterface", 0, wifi_keys, 1 },
 };

@@ -13,6 +13,16 @@
  * IOServiceGetMatchingServices. Values got from a container (Get) are not
  * released. MACH_PORT_NULL is the default main port, on SDKs that call it
  * kIOMasterPortDefault and on those that call it kIOMainPortDefault.
+ *
+ * A child iterator walks its parent's live set of children: an entry
+ * attached or gone there during the walk (a process opening the GPU, a
+ * disk plugged in) invalidates it, and IOIteratorNext then answers
+ * IO_OBJECT_NULL as at the end (xnu-11417.101.15
+ * libkern/c++/OSCollectionIterator.cpp:316-324, iokit/Kernel/
+ * IORegistryEntry.cpp:2482-2520; IOUserClient.cpp:2575-2604, IOKitUser
+ * IOKitLib.c:464-473). Only IOIteratorIsValid tells the two apart
+ * (IOUserClient.cpp:2618-2629, IOKitLib.c:482-492); IOIteratorReset walks
+ * the children as they are now (IORegistryEntry.cpp:2454-2466).
  */
 #include "live_source.h"
 #include "entry_set.h"
@@ -29,6 +39,7 @@ struct walk {
     struct live_source *src;
     char path[REG_PATH_MAX];
     int sts;                        /* the first failure to record a value */
+    unsigned int restarts;          /* iterators the registry invalidated, walked again */
 };
 
 static void add_value(struct walk *w, size_t at, CFTypeRef value);
@@ -139,6 +150,27 @@ entry_id(io_registry_entry_t entry)
     return IORegistryEntryGetRegistryEntryID(entry, &id) == KERN_SUCCESS ? id : 0;
 }
 
+/* The next entry of it, or IO_OBJECT_NULL at its end. An iterator the
+ * registry invalidated is walked again from its start (what is recorded
+ * already is not recorded twice), at most PLAT_REGISTRY_WALK_RESTARTS times
+ * in one query; past that the walk fails with -EAGAIN rather than answer
+ * with part of the entries. */
+static io_registry_entry_t
+next_entry(struct walk *w, io_iterator_t it)
+{
+    io_registry_entry_t entry;
+
+    while ((entry = IOIteratorNext(it)) == IO_OBJECT_NULL && !IOIteratorIsValid(it)) {
+        if (w->restarts == PLAT_REGISTRY_WALK_RESTARTS) {
+            w->sts = -EAGAIN;
+            break;
+        }
+        w->restarts++;
+        IOIteratorReset(it);
+    }
+    return entry;
+}
+
 /* One entry and its wanted properties, then its descendants to depth. */
 static int
 add_entry(struct walk *w, io_registry_entry_t entry, const char *plane, const struct plat_query *q,
@@ -180,7 +212,7 @@ descend:
         return w->sts;
     if (IORegistryEntryGetChildIterator(entry, plane, &children) != KERN_SUCCESS)
         return 0;
-    for (io_registry_entry_t child; w->sts == 0 && (child = IOIteratorNext(children)) != IO_OBJECT_NULL;) {
+    for (io_registry_entry_t child; w->sts == 0 && (child = next_entry(w, children)) != IO_OBJECT_NULL;) {
         if ((sts = add_entry(w, child, plane, q, depth - 1)) < 0 && w->sts == 0)
             w->sts = sts;
         IOObjectRelease(child);
@@ -211,7 +243,7 @@ add_ancestors(struct walk *w, io_registry_entry_t entry, const char *plane, cons
 static int
 add_all(struct walk *w, io_iterator_t it, const char *plane, const struct plat_query *q)
 {
-    for (io_registry_entry_t entry; w->sts == 0 && (entry = IOIteratorNext(it)) != IO_OBJECT_NULL;) {
+    for (io_registry_entry_t entry; w->sts == 0 && (entry = next_entry(w, it)) != IO_OBJECT_NULL;) {
         int sts = add_entry(w, entry, plane, q, q->depth);
 
         add_ancestors(w, entry, plane, q, q->ancestors);
@@ -262,6 +294,9 @@ live_read_registry(struct live_source *src, const struct plat_query *q, struct p
     }
     if (it != IO_OBJECT_NULL)
         IOObjectRelease(it);
+    if (w.sts < 0 && w.restarts == PLAT_REGISTRY_WALK_RESTARTS)
+        return live_fail(w.src, w.sts, "%s: the IORegistry changed during the walk %u times in a row", q->match,
+                         w.restarts + 1);
     if (w.sts < 0)
         return live_fail(w.src, w.sts, "%s: %s", q->match, strerror(-w.sts));
     entry_builder_finish(&w.src->entries, out);

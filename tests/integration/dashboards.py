@@ -72,7 +72,7 @@ MIB = 1024      # in KiB, the unit of mem.util and swap
 ECPU_MHZ, PCPU_MHZ, GPU_MHZ = 1500, 2750, 800
 USED, SWAP = 10100 * MIB, 512 * MIB           # swap: 1 MiB more each sample
 SAMPLES = int(os.environ.get("PMLOGGER_SAMPLES", "0"))  # fleet.sh's pmlogger
-DISK0_READS, WIFI_RX = 220, 2000000
+DISK0_READS, WIFI_RX, WIFI_WIDTH = 220, 2000000, 80
 BATTERY, CPU_WATTS, SYSTEM_WATTS, CPU_DIE = 72, 4.2, 12.5, 55.875
 FOOTPRINT = 900 * 2**20 * 3 // 4              # python3.12: 3/4 of its 900 MiB resident, bytes
 VALUES = [
@@ -87,6 +87,8 @@ VALUES = [
     (PROMETHEUS, "Disk operations", "disk0 read", *near(DISK0_READS, PROM_RATE), "disk0 reads a second"),
     (PMSERIES, "Received by interface type", "en0", *near(WIFI_RX, 0.01), "en0 (Wi-Fi) receives, bytes a second"),
     (PROMETHEUS, "Received by interface type", "wifi", *near(WIFI_RX, PROM_RATE), "wifi: en0 alone"),
+    (PMSERIES, "Wi-Fi channel width", "en0", WIFI_WIDTH, WIFI_WIDTH, "en0's channel (tests/fixtures/ioreg/wifi-en0.txt)"),
+    (PROMETHEUS, "Wi-Fi channel width", "en0", WIFI_WIDTH, WIFI_WIDTH, "en0's channel"),
     (PMSERIES, "GPU clock while active", "MHz", *near(GPU_MHZ, 0.001), "the GPU while active"),
     (PROMETHEUS, "GPU clock while active", "MHz", *near(GPU_MHZ, 0.001), "the GPU while active"),
     (PMSERIES, "Battery charge", "charge", BATTERY, BATTERY, "battery charge"),

@@ -182,6 +182,64 @@ test_an_unmatched_client_is_found_only_as_a_child(void **state)
     assert_text(entry_of(&set, 0x13), "IOUserClientCreator", "pid 357, WindowServer");
 }
 
+/* A GPU with two user clients, and a third that connects while a walk of
+ * the GPU's children is under way (a process opening the GPU). */
+static unsigned int
+gpu_with_a_client_connecting(void)
+{
+    unsigned int gpu = service(0x11, "AGXAcceleratorG13G", "AGXAcceleratorG13G_B0", root(), NULL);
+
+    unsigned int connecting;
+
+    dbl_reg_superclass(gpu, "AGXAccelerator");
+    for (unsigned int i = 0; i < 2; i++)
+        dbl_reg_unmatched(service(0x13 + i, "AGXDeviceUserClient", "AGXDeviceUserClient", gpu, NULL));
+    connecting = dbl_reg_entry(0x15, "AGXDeviceUserClient", NULL, "AGXDeviceUserClient", NULL);
+    dbl_reg_unmatched(connecting);
+    dbl_reg_attach_mid_walk(connecting, "IOService", gpu);
+    return gpu;
+}
+
+/* The registry changed under the child iterator: IOIteratorNext answers 0
+ * as at the end, IOIteratorIsValid says the walk is not over, and the
+ * walk starts again: every child is found, the new one too, each once. */
+static void
+test_a_walk_the_registry_invalidates_starts_again(void **state)
+{
+    struct platform *p = *state;
+    const struct plat_query below = { "AGXAccelerator", 1, gpu_client_keys, 0 };
+    struct plat_entry_set set;
+
+    gpu_with_a_client_connecting();
+    assert_int_equal(p->query(p->ctx, &below, &set), 0);
+    assert_int_equal(set.n, 1 + 3);
+    for (uint64_t id = 0x13; id <= 0x15; id++)
+        assert_entry(entry_of(&set, id), "AGXDeviceUserClient", "AGXDeviceUserClient", 0x11);
+}
+
+/* A registry that changes under every restart: after the bounded number
+ * the query fails, saying why, rather than answering with part of the
+ * children; the next query, on a registry at rest, answers whole. */
+static void
+test_a_walk_invalidated_past_the_bound_fails(void **state)
+{
+    struct platform *p = *state;
+    const struct plat_query below = { "AGXAccelerator", 1, gpu_client_keys, 0 };
+    struct plat_entry_set set;
+    unsigned int gpu = gpu_with_a_client_connecting();
+
+    for (unsigned int i = 0; i < PLAT_REGISTRY_WALK_RESTARTS; i++) {
+        unsigned int e = dbl_reg_entry(0x20 + i, "AGXDeviceUserClient", NULL, "AGXDeviceUserClient", NULL);
+
+        dbl_reg_unmatched(e);
+        dbl_reg_attach_mid_walk(e, "IOService", gpu);
+    }
+    assert_int_equal(p->query(p->ctx, &below, &set), -D_EAGAIN);
+    assert_non_null(strstr(p->error(p->ctx), "the IORegistry changed during the walk"));
+    assert_int_equal(p->query(p->ctx, &below, &set), 0);
+    assert_int_equal(set.n, 1 + 3 + PLAT_REGISTRY_WALK_RESTARTS);
+}
+
 static const char *const disk_keys[] = { "Size", "BSD Name", NULL };
 
 /* Root > controller > device > driver > media > client > partition scheme,
@@ -295,6 +353,23 @@ test_plane_path_children(void **state)
     assert_int_equal(e->nprops, 2);
     assert_number(e, "logical-cpu-id", 1);
     assert_bytes(e, "cluster-type", "P", 2);
+}
+
+/* The same for a plane path's children: a CPU listed while /cpus is walked. */
+static void
+test_a_plane_path_walk_the_registry_invalidates_starts_again(void **state)
+{
+    struct platform *p = *state;
+    const struct plat_query q = { "IODeviceTree:/cpus", 0, cpu_keys, 0 };
+    struct plat_entry_set set;
+    unsigned int cpus = dbl_reg_entry(0x41, "cpus", NULL, "IOPlatformDevice", NULL);
+
+    dbl_reg_attach(cpus, "IODeviceTree", DBL_REG_ROOT);
+    dbl_reg_attach(dbl_reg_entry(0x42, "cpu0", NULL, "IOPlatformDevice", NULL), "IODeviceTree", cpus);
+    dbl_reg_attach_mid_walk(dbl_reg_entry(0x43, "cpu1", NULL, "IOPlatformDevice", NULL), "IODeviceTree", cpus);
+    assert_int_equal(p->query(p->ctx, &q, &set), 0);
+    assert_int_equal(set.n, 2);
+    assert_entry(entry_of(&set, 0x43), "cpu1", "IOPlatformDevice", 0x41);
 }
 
 /* The pmgr: a plane path with itself set takes that entry, not its
@@ -666,6 +741,12 @@ main(void)
         cmocka_unit_test_setup_teardown(test_class_and_subclass_services, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_an_unmatched_client_is_found_only_as_a_child, live_test_setup,
                                         live_test_teardown),
+        cmocka_unit_test_setup_teardown(test_a_walk_the_registry_invalidates_starts_again, live_test_setup,
+                                        live_test_teardown),
+        cmocka_unit_test_setup_teardown(test_a_walk_invalidated_past_the_bound_fails, live_test_setup,
+                                        live_test_teardown),
+        cmocka_unit_test_setup_teardown(test_a_plane_path_walk_the_registry_invalidates_starts_again,
+                                        live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_descendants_to_the_depth, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_shared_ancestors_once, live_test_setup, live_test_teardown),
         cmocka_unit_test_setup_teardown(test_matched_below_a_match_once, live_test_setup, live_test_teardown),

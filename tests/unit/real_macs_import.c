@@ -5,9 +5,12 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "real_macs_file.h"
 #include "real_macs_import.h"
+#include "replay.h"
 
 void
 real_macs_import(FILE *out, const struct plat_query *q, const char *relative, const char *subclass)
@@ -28,4 +31,23 @@ real_macs_import(FILE *out, const struct plat_query *q, const char *relative, co
     while (fgets(line, sizeof(line), in) != NULL)
         fputs(line, out);
     pclose(in);
+}
+
+struct plat_entry_set
+real_macs_replayed(const struct plat_query *q, const char *relative, const char *subclass, struct platform *replay)
+{
+    char path[] = "/tmp/pmda-darwin-real-macs-XXXXXX", msg[512];
+    struct plat_entry_set set;
+    FILE *out;
+
+    assert_non_null(out = fdopen(mkstemp(path), "w"));
+    fputs("pmda-darwin-snapshot 1\n", out);
+    real_macs_import(out, q, relative, subclass);
+    fputs("sample 1\n", out);                   /* the records above hold for it */
+    fclose(out);
+    if (platform_snapshot_open(replay, path, msg, sizeof(msg)) != 0)
+        fail_msg("%s", msg);
+    unlink(path);
+    assert_int_equal(replay->query(replay->ctx, q, &set), 0);
+    return set;
 }

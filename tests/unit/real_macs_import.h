@@ -17,4 +17,10 @@
  * checks the entries it reads. */
 void real_macs_import(FILE *out, const struct plat_query *q, const char *relative, const char *subclass);
 
+/* The query q's answer from a replay (opened into *replay, for the caller
+ * to close) of the corpus's dump relative imported as above: valid until
+ * *replay is closed. */
+struct plat_entry_set real_macs_replayed(const struct plat_query *q, const char *relative, const char *subclass,
+                                         struct platform *replay);
+
 #endif

@@ -27,26 +27,11 @@
 #define M1_ACCELERATOR "AGXAcceleratorG13G_B0"     /* the dump's AGXAccelerator */
 
 /* The GPU client query's answer from a replay of the corpus's dump
- * relative as tools/ioreg-import imports it: valid until *replay is
- * closed. */
+ * relative: valid until *replay is closed. */
 static struct plat_entry_set
 imported(const char *relative, struct platform *replay)
 {
-    const struct plat_query *q = &plat_queries[PLAT_QUERY_GPU_CLIENTS];
-    char path[] = "/tmp/pmda-darwin-gpu-clients-XXXXXX", msg[512];
-    struct plat_entry_set set;
-    FILE *out;
-
-    assert_non_null(out = fdopen(mkstemp(path), "w"));
-    fputs("pmda-darwin-snapshot 1\n", out);
-    real_macs_import(out, q, relative, M1_ACCELERATOR);
-    fputs("sample 1\n", out);                   /* the records above hold for it */
-    fclose(out);
-    if (platform_snapshot_open(replay, path, msg, sizeof(msg)) != 0)
-        fail_msg("%s", msg);
-    unlink(path);
-    assert_int_equal(replay->query(replay->ctx, q, &set), 0);
-    return set;
+    return real_macs_replayed(&plat_queries[PLAT_QUERY_GPU_CLIENTS], relative, M1_ACCELERATOR, replay);
 }
 
 static struct gpu_times

@@ -16,6 +16,8 @@
 
 #include "agent_harness.h"
 #include "metric_ids.h"
+#include "reg_entries.h"
+#include "wifi_decode.h"
 
 
 static int
@@ -215,6 +217,14 @@ skywalk_en0(void)
     fake.netif[1].opackets = M1_EN0_OUT_PACKETS;
 }
 
+/* en0's input counters start counting. */
+static void
+en0_receives(void)
+{
+    fake.netif[1].ipackets = RECEIVED_PACKETS;
+    fake.netif[1].ibytes = fake.netif[1].mib_ibytes = RECEIVED_BYTES;
+}
+
 static int64_t
 en0(const char *metric)
 {
@@ -284,8 +294,7 @@ a_frozen_input_counter_is_logged_when_seen_and_when_it_moves(void **state)
     for (int round = 0; round < 3; round++)
         en0("network.interface.in.packets");
     seen = harness_log_lines("netif (input counters): some metrics unavailable: en0: input packets and bytes read 0");
-    fake.netif[1].ipackets = RECEIVED_PACKETS;
-    fake.netif[1].ibytes = fake.netif[1].mib_ibytes = RECEIVED_BYTES;
+    en0_receives();
     for (int round = 0; round < 3; round++)
         en0("network.interface.in.packets");
     moved = harness_log_lines("netif (input counters): all metrics available again");
@@ -355,6 +364,81 @@ network_all_leaves_out_untrusted_bytes_only(void **state)
     assert_int_equal(harness_u64("network.all.in.packets"), packets + 3);
     fake.netif[2].ibytes = fake.netif[2].mib_ibytes += 50;
     assert_int_equal(harness_u64("network.all.in.bytes"), bytes + 50);
+}
+
+/* How many values network.all's metric called name has now: 1, or 0. */
+static int
+all_values(const char *name)
+{
+    return harness_fetch(name, PM_TYPE_U64, (pmAtomValue[1]){ 0 }, 1, NULL);
+}
+
+/* en0 with the M1's frozen input (skywalk_en0): a sum that added its 0
+ * would read as if nothing arrived there. The input and total packets and
+ * bytes have no value while it is frozen, the output sums are served, the
+ * log says so once when it starts and once when it ends, and the sums
+ * count en0's input from when it moves. */
+static void
+network_all_has_no_input_total_while_an_interface_input_is_frozen(void **state)
+{
+    static const char *const input_totals[] = {
+        "network.all.in.packets", "network.all.in.bytes", "network.all.total.packets", "network.all.total.bytes"
+    };
+    uint64_t out_packets, others_in = fake.netif[2].ipackets + fake.netif[3].ipackets;     /* en1, utun0 */
+    unsigned int seen, moved;
+    int values = 0;
+
+    (void)state;
+    harness_log_start();
+    skywalk_en0();
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof(input_totals) / sizeof(input_totals[0]); i++)
+            values += all_values(input_totals[i]);
+    out_packets = harness_u64("network.all.out.packets");
+    seen = harness_log_lines("network_all (input totals): some metrics unavailable: en0");
+    en0_receives();
+    for (int round = 0; round < 3; round++)
+        harness_u64("network.all.in.packets");
+    moved = harness_log_lines("network_all (input totals): all metrics available again");
+    harness_log_stop();
+    assert_int_equal(values, 0);
+    assert_int_equal(seen, 1);
+    assert_int_equal(moved, 1);
+    assert_true(out_packets >= M1_EN0_OUT_PACKETS);
+    assert_int_equal(harness_u64("network.all.in.packets"), others_in + RECEIVED_PACKETS);
+    assert_int_equal(harness_u64("network.all.total.packets"),
+                     harness_u64("network.all.in.packets") + harness_u64("network.all.out.packets"));
+}
+
+/* SYNTHETIC, the M1's en0 link (shared/real-macs/net; test_wifi_decode
+ * reads the dump itself) on the fake's Wi-Fi en0, beside en1, an Ethernet
+ * interface the query lists without a link: en0's link per interface,
+ * none for the others, and none once the link is gone. */
+static void
+wifi_link_per_interface(void **state)
+{
+    (void)state;
+    entry_builder_reset(&b);
+    entry(0x100000713, 0, "AppleBCMWLANCore", "AppleBCMWLANCore");
+    entry(0x100000771, 0x100000713, "en0", "IO80211Interface");
+    text(WIFI_NAME_KEY, "en0");
+    number(WIFI_CHANNEL_KEY, 52);
+    number(WIFI_FREQUENCY_KEY, 5260);
+    number(WIFI_WIDTH_KEY, 80);
+    text(WIFI_BAND_KEY, "5 GHz");
+    text(WIFI_COUNTRY_KEY, "DE");
+    entry(0x100000800, 0, "en1", "IOEthernetInterface");
+    text(WIFI_NAME_KEY, "en1");
+    fake.reg[PLAT_QUERY_WIFI] = finish();
+    assert_int_equal(harness_inst_value("network.wifi.channel", PM_TYPE_U32, "en0"), 52);
+    assert_int_equal(harness_inst_value("network.wifi.frequency", PM_TYPE_U32, "en0"), 5260);
+    assert_int_equal(harness_inst_value("network.wifi.width", PM_TYPE_U32, "en0"), 80);
+    assert_string_equal(if_text("network.wifi.band", "en0"), "5 GHz");
+    assert_string_equal(if_text("network.wifi.country", "en0"), "DE");
+    assert_int_equal(harness_fetch("network.wifi.channel", PM_TYPE_U32, (pmAtomValue[8]){ 0 }, 8, NULL), 1);
+    fake.reg[PLAT_QUERY_WIFI].n = 0;                    /* no interface: as on a Mac without them */
+    assert_int_equal(harness_fetch("network.wifi.channel", PM_TYPE_U32, (pmAtomValue[8]){ 0 }, 8, NULL), 0);
+    entry_builder_free(&b);
 }
 
 static void
@@ -536,6 +620,8 @@ main(void)
         HARNESS_TEST(network_all_leaves_out_loopback),
         HARNESS_TEST(network_all_never_goes_backwards),
         HARNESS_TEST(network_all_leaves_out_untrusted_bytes_only),
+        HARNESS_TEST(network_all_has_no_input_total_while_an_interface_input_is_frozen),
+        HARNESS_TEST(wifi_link_per_interface),
         HARNESS_TEST(a_failing_interface_list_fails_only_the_network_clusters),
         HARNESS_TEST(one_read_serves_all_three_clusters),
         HARNESS_TEST(udp_counters_sums_and_wrap),

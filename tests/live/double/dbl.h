@@ -73,6 +73,10 @@ void dbl_reg_superclass(unsigned int entry, const char *class_name);
 /* An entry that is not in the matched state, as a user client never is:
  * matching leaves it out, and it is found only as another entry's child. */
 void dbl_reg_unmatched(unsigned int entry);
+/* A device appearing during a walk: entry is attached below parent in plane
+ * on an IOIteratorNext of a walk of parent's children there (one queued
+ * entry per such call, in order), which invalidates that walk. */
+void dbl_reg_attach_mid_walk(unsigned int entry, const char *plane, unsigned int parent);
 
 /* sysctl (sysctl.c says how each kind answers): an integer of width 4
  * or 8, a string, a struct or other bytes (by name, or by MIB with name

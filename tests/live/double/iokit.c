@@ -28,7 +28,18 @@
  *  - IORegistryEntryFromPath("Plane:/a/b") walks names ("name" or
  *    "name@location") down from the plane's top; no entry: IO_OBJECT_NULL;
  *  - IORegistryEntryCreateCFProperty and ...CFProperties unserialize a
- *    fresh copy the caller releases (Copy rule); a missing key is NULL.
+ *    fresh copy the caller releases (Copy rule); a missing key is NULL;
+ *  - a child iterator walks the parent's live set of children: an entry
+ *    attached below that parent during the walk invalidates it
+ *    (libkern/c++/OSCollectionIterator.cpp:100-109 and 316-324: the set's
+ *    update stamp moved, so the next object is NULL; IORegistryEntry.cpp:
+ *    2482-2520 getNextObjectFlat then marks the registry iterator invalid,
+ *    2385-2405 isValid says so until 2454-2466 reset walks the children as
+ *    they are now). IOIteratorNext answers IO_OBJECT_NULL as at the end
+ *    (IOUserClient.cpp:2575-2604 kIOReturnNoDevice, IOKitLib.c:464-473), so
+ *    only IOIteratorIsValid (IOUserClient.cpp:2618-2629, IOKitLib.c:482-492)
+ *    tells the two apart. A matching iterator walks a set of its own,
+ *    which nothing changes: it stays valid (IOService.cpp getMatchingServices).
  * Entry ids, names, classes and properties come from dumps recorded on
  * real Macs (tests/live/harness/ioreg_tree.c) or from a test.
  */
@@ -62,12 +73,25 @@ struct entry {
     CFDictionaryRef props;
     unsigned int parent[NPLANES][MAX_PARENTS];  /* in attaching order; DBL_REG_ROOT: the plane's top */
     unsigned int nparents[NPLANES];             /* 0: not in the plane */
+    unsigned int children_stamp[NPLANES];       /* moves with each child attached below it */
 };
 
 struct iterator {
     unsigned int *items;
     unsigned int n, next;
+    int plane;                      /* a child iterator's plane, or -1: a matching iterator */
+    unsigned int parent, stamp;     /* a child iterator's parent and its children_stamp when walked */
+    int invalid;                    /* its set changed under it: nothing more until a reset */
 };
+
+/* Entries to attach while a walk of their parent's children is under way:
+ * each on one IOIteratorNext of such a walk, in the order queued. */
+#define MAX_MID_WALK 16
+static struct {
+    unsigned int entry, parent;
+    int plane;
+} mid_walk[MAX_MID_WALK];
+static unsigned int nmid_walk;
 
 static struct entry *entries;
 static unsigned int nentries;
@@ -90,6 +114,7 @@ dbl_io_reset(void)
     free(entries);
     entries = NULL;
     nentries = 0;
+    nmid_walk = 0;
     dbl_port_freed = freed;
 }
 
@@ -145,6 +170,35 @@ dbl_reg_attach(unsigned int entry, const char *plane, unsigned int parent)
     if (e->nparents[p] == MAX_PARENTS)
         dbl_violation("more than %d parents", MAX_PARENTS);
     e->parent[p][e->nparents[p]++] = parent;
+    if (parent != DBL_REG_ROOT)
+        entries[parent].children_stamp[p]++;
+}
+
+void
+dbl_reg_attach_mid_walk(unsigned int entry, const char *plane, unsigned int parent)
+{
+    int p = plane_index(plane);
+
+    if (p < 0 || entry >= nentries || parent >= nentries || nmid_walk == MAX_MID_WALK)
+        dbl_violation("dbl_reg_attach_mid_walk(%u, %s, %u)", entry, plane, parent);
+    mid_walk[nmid_walk].entry = entry;
+    mid_walk[nmid_walk].parent = parent;
+    mid_walk[nmid_walk++].plane = p;
+}
+
+/* The first entry queued to appear during a walk of it's set: attached now. */
+static void
+attach_mid_walk(const struct iterator *it)
+{
+    for (unsigned int i = 0; i < nmid_walk; i++)
+        if (mid_walk[i].parent == it->parent && mid_walk[i].plane == it->plane) {
+            unsigned int entry = mid_walk[i].entry;
+
+            memmove(&mid_walk[i], &mid_walk[i + 1], (nmid_walk - i - 1) * sizeof(mid_walk[0]));
+            nmid_walk--;
+            dbl_reg_attach(entry, planes[it->plane], it->parent);
+            return;
+        }
 }
 
 void
@@ -185,16 +239,47 @@ entry_of(io_object_t object, const char *caller)
     return dbl_port_get(object, DBL_PORT_IO_ENTRY, caller);
 }
 
-static io_iterator_t
-give_iterator(unsigned int *items, unsigned int n)
+static struct iterator *
+new_iterator(void)
 {
     struct iterator *it = calloc(1, sizeof(*it));
 
     if (it == NULL)
         dbl_violation("out of memory");
+    it->plane = -1;
+    return it;
+}
+
+/* A matching iterator over items (taken). */
+static io_iterator_t
+give_iterator(unsigned int *items, unsigned int n)
+{
+    struct iterator *it = new_iterator();
+
     it->items = items;
     it->n = n;
     return dbl_port_new(DBL_PORT_IO_ITERATOR, it);
+}
+
+/* A child iterator's items: parent's children in its plane, as they are now. */
+static void
+walk_children(struct iterator *it)
+{
+    free(it->items);
+    if ((it->items = calloc(nentries ? nentries : 1, sizeof(*it->items))) == NULL)
+        dbl_violation("out of memory");
+    it->n = it->next = 0;
+    for (unsigned int i = 0; it->plane >= 0 && i < nentries; i++)
+        if (below(&entries[i], it->plane, it->parent))
+            it->items[it->n++] = i;
+    it->stamp = it->plane >= 0 ? entries[it->parent].children_stamp[it->plane] : 0;
+    it->invalid = 0;
+}
+
+static int
+changed_under(const struct iterator *it)
+{
+    return it->plane >= 0 && (it->invalid || entries[it->parent].children_stamp[it->plane] != it->stamp);
 }
 
 kern_return_t
@@ -222,9 +307,38 @@ IOIteratorNext(io_iterator_t iterator)
 {
     struct iterator *it = dbl_port_get(iterator, DBL_PORT_IO_ITERATOR, "IOIteratorNext");
 
-    if (it == NULL || it->next >= it->n)
+    if (it == NULL)
+        return IO_OBJECT_NULL;
+    if (it->plane >= 0)
+        attach_mid_walk(it);
+    if (changed_under(it)) {
+        it->invalid = 1;
+        return IO_OBJECT_NULL;
+    }
+    if (it->next >= it->n)
         return IO_OBJECT_NULL;
     return give_entry(it->items[it->next++]);
+}
+
+boolean_t
+IOIteratorIsValid(io_iterator_t iterator)
+{
+    struct iterator *it = dbl_port_get(iterator, DBL_PORT_IO_ITERATOR, "IOIteratorIsValid");
+
+    return it != NULL && !changed_under(it);
+}
+
+void
+IOIteratorReset(io_iterator_t iterator)
+{
+    struct iterator *it = dbl_port_get(iterator, DBL_PORT_IO_ITERATOR, "IOIteratorReset");
+
+    if (it == NULL)
+        return;
+    if (it->plane >= 0)
+        walk_children(it);
+    else
+        it->next = 0;
 }
 
 CFMutableDictionaryRef
@@ -339,20 +453,18 @@ IORegistryEntryGetChildIterator(io_registry_entry_t entry, const io_name_t plane
 {
     struct entry *e = entry_of(entry, "IORegistryEntryGetChildIterator");
     int p = plane_index(plane);
-    unsigned int *items, n = 0, self;
+    struct iterator *it;
     int err;
 
     if (e == NULL)
         return kIOReturnBadArgument;
     if ((err = dbl_failing("IORegistryEntryGetChildIterator")) != 0)
         return err;
-    self = (unsigned int)(e - entries);
-    if ((items = calloc(nentries ? nentries : 1, sizeof(*items))) == NULL)
-        dbl_violation("out of memory");
-    for (unsigned int i = 0; p >= 0 && i < nentries; i++)
-        if (below(&entries[i], p, self))
-            items[n++] = i;
-    *iterator = give_iterator(items, n);
+    it = new_iterator();
+    it->plane = p;
+    it->parent = (unsigned int)(e - entries);
+    walk_children(it);
+    *iterator = dbl_port_new(DBL_PORT_IO_ITERATOR, it);
     return KERN_SUCCESS;
 }
 

@@ -36,6 +36,8 @@ typedef UInt32 IOOptionBits;
 kern_return_t IOObjectRelease(io_object_t object);
 kern_return_t IOObjectGetClass(io_object_t object, io_name_t className);
 io_object_t IOIteratorNext(io_iterator_t iterator);
+void IOIteratorReset(io_iterator_t iterator);
+boolean_t IOIteratorIsValid(io_iterator_t iterator);
 
 CFMutableDictionaryRef IOServiceMatching(const char *name);
 kern_return_t IOServiceGetMatchingServices(mach_port_t mainPort, CFDictionaryRef matching, io_iterator_t *existing);
