@@ -143,11 +143,11 @@ container_chain(const struct plat_entry_set *set, const struct plat_entry *e, st
         if (!bsd_name_of(e, name, sizeof(name)))
             continue;
         if (found == 0)
-            snprintf(c->name, sizeof(c->name), "%s", name);
+            entry_copy_text(c->name, sizeof(c->name), name);
         else if (found == 1)
-            snprintf(c->store, sizeof(c->store), "%s", name);
+            entry_copy_text(c->store, sizeof(c->store), name);
         if (found >= 1 && entry_flag(entry_prop_key(e, REG_WHOLE_KEY)) == 1) {
-            snprintf(c->store_disk, sizeof(c->store_disk), "%s", name);
+            entry_copy_text(c->store_disk, sizeof(c->store_disk), name);
             return;
         }
         found++;
@@ -183,8 +183,8 @@ reg_apfs(const struct plat_entry_set *set, struct reg_apfs_container *c, unsigne
             name_taken(vol->name, v, sizeof(*v), *nv))
             continue;
         container_chain(set, parent, &owner);
-        snprintf(vol->container, sizeof(vol->container), "%s", owner.name);
-        snprintf(vol->volume_name, sizeof(vol->volume_name), "%s", e->name);
+        entry_copy_text(vol->container, sizeof(vol->container), owner.name);
+        entry_copy_text(vol->volume_name, sizeof(vol->volume_name), e->name);
         entry_text(entry_prop_in(e, APFS_ROLE_KEY, "0"), vol->role, sizeof(vol->role));
         vol->encrypted = entry_flag(entry_prop_key(e, APFS_ENCRYPTED_KEY));
         vol->locked = entry_flag(entry_prop_key(e, APFS_LOCKED_KEY));

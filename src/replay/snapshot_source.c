@@ -114,7 +114,7 @@ snapshot_cpus(void *ctx, struct plat_cpu_set *out)
         if ((sts = array_grow((void **)&src->cpus, &src->cpus_cap, n, sizeof(*src->cpus))) < 0)
             return sts;
         cpu = &src->cpus[n];
-        snprintf(cpu->name, sizeof(cpu->name), "%s", name);
+        entry_copy_text(cpu->name, sizeof(cpu->name), name);
         if ((sts = rec_read_found(&src->found, s, &rec_ticks, name, &cpu->ticks)) < 0)
             return sts;
         n++;
@@ -435,7 +435,7 @@ snapshot_interfaces(void *ctx, struct plat_netif_set *out)
             return sts;
         f = &src->netifs[n];
         memset(f, 0, sizeof(*f));
-        snprintf(f->name, sizeof(f->name), "%s", name);
+        entry_copy_text(f->name, sizeof(f->name), name);
         if ((sts = rec_read_found(&src->found, s, &rec_netif, name, f)) == -ENOENT)
             continue;
         if (sts < 0)
