@@ -276,21 +276,33 @@ agent_text(int ident, int type, char **buffer, pmdaExt *pmda)
     return 0;
 }
 
+/* Add the labels of json to *lp: a copy of the set built once for that
+ * JSON when *lp is empty (pmdaAddLabels parses it anew each time). */
+static void
+add_labels(pmLabelSet **lp, const char *json)
+{
+    if (*lp != NULL || label_cache_new(&agent.labels, json, lp) < 0)
+        pmdaAddLabels(lp, "%s", json);
+}
+
 static int
 agent_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 {
+    char json[PM_MAXLABELJSONLEN];
+    const struct indom_def *def;
+
     switch (type) {
     case PM_LABEL_DOMAIN:
-        pmdaAddLabels(lp, "{\"agent\":\"%s\",\"data_source\":\"%s\"}", agent.desc->name,
-                      agent.platform_status == 0 ? agent.platform.name : "unavailable");
+        snprintf(json, sizeof(json), "{\"agent\":\"%s\",\"data_source\":\"%s\"}", agent.desc->name,
+                 agent.platform_status == 0 ? agent.platform.name : "unavailable");
+        add_labels(lp, json);
         break;
-    case PM_LABEL_INDOM: {
-        const struct indom_def *def;
-
-        if (collector_of_indom((pmInDom)ident, &def) >= 0)
-            pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", def->label_name);
+    case PM_LABEL_INDOM:
+        if (collector_of_indom((pmInDom)ident, &def) >= 0) {
+            snprintf(json, sizeof(json), "{\"indom_name\":\"%s\"}", def->label_name);
+            add_labels(lp, json);
+        }
         break;
-    }
     default:
         break;
     }
