@@ -370,9 +370,7 @@ read_entries(struct snapshot_source *src, struct snap *s, const struct plat_quer
         return -ENOMEM;
     entry_builder_reset(&src->entries);
     for (unsigned int i = 0; i < p->n; i++) {
-        const char *class_name;
-
-        if (p->entry[i].class_name == NULL || snap_text_of(s, p->entry[i].class_name, &class_name) == -ENOENT)
+        if (p->entry[i].class_name == NULL || snap_absent_of(s, p->entry[i].class_name))
             continue;
         if ((sts = read_entry(&src->entries, s, p, &p->entry[i])) < 0)
             return sts;
