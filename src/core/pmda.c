@@ -157,21 +157,27 @@ indom_of(const struct collector *c, const struct metric_row *row)
 static const struct binding *
 binding_of(pmID pmid)
 {
+    unsigned int cluster = pmID_cluster(pmid), item;     /* libpcp's functions: each called once */
     const struct cluster_items *c;
 
-    if (pmID_domain(pmid) != (unsigned int)agent.domain || pmID_cluster(pmid) >= agent.nclusters)
+    if (pmID_domain(pmid) != (unsigned int)agent.domain || cluster >= agent.nclusters)
         return NULL;
-    c = &agent.by_cluster[pmID_cluster(pmid)];
-    return pmID_item(pmid) < c->nitems ? c->item[pmID_item(pmid)] : NULL;
+    c = &agent.by_cluster[cluster];
+    item = pmID_item(pmid);
+    return item < c->nitems ? c->item[item] : NULL;
 }
 
 /* The collector owning indom, or -1; *def gets its description. */
 static int
 collector_of_indom(pmInDom indom, const struct indom_def **def)
 {
+    unsigned int serial = pmInDom_serial(indom);
+
+    if (pmInDom_domain(indom) != (unsigned int)agent.domain)
+        return -1;
     for (unsigned int i = 0; i < agent.desc->ncollectors; i++)
         for (unsigned int k = 0; k < collector_nindoms(agent.desc->collectors[i]); k++)
-            if (pmInDom_build(agent.domain, agent.desc->collectors[i]->indom[k].serial) == indom) {
+            if (agent.desc->collectors[i]->indom[k].serial == serial) {
                 *def = &agent.desc->collectors[i]->indom[k];
                 return (int)i;
             }
