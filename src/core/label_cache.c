@@ -61,6 +61,28 @@ built(struct label_cache *c, const char *json)
     return set;
 }
 
+/* The labels of from (json and labels) copied into out: how many, or 0
+ * without memory (out then holds none). */
+static int
+copy_labels(const pmLabelSet *from, pmLabelSet *out)
+{
+    out->json = malloc((size_t)from->jsonlen + 1);
+    out->labels = malloc((size_t)from->nlabels * sizeof(*out->labels));
+    if (out->json == NULL || out->labels == NULL) {
+        free(out->json);
+        free(out->labels);
+        out->json = NULL;
+        out->labels = NULL;
+        return 0;
+    }
+    memcpy(out->json, from->json, from->jsonlen);
+    out->json[from->jsonlen] = '\0';
+    out->jsonlen = from->jsonlen;
+    memcpy(out->labels, from->labels, (size_t)from->nlabels * sizeof(*out->labels));
+    out->nlabels = from->nlabels;
+    return from->nlabels;
+}
+
 int
 label_cache_fill(struct label_cache *c, const char *json, pmLabelSet *out)
 {
@@ -70,19 +92,24 @@ label_cache_fill(struct label_cache *c, const char *json, pmLabelSet *out)
         return -1;
     if (set->nlabels <= 0 || set->json == NULL)
         return 0;
-    out->json = malloc((size_t)set->jsonlen + 1);
-    out->labels = malloc((size_t)set->nlabels * sizeof(*out->labels));
-    if (out->json == NULL || out->labels == NULL) {
-        free(out->json);
-        free(out->labels);
-        out->json = NULL;
-        out->labels = NULL;
-        return 0;
+    return copy_labels(set, out);
+}
+
+int
+label_cache_new(struct label_cache *c, const char *json, pmLabelSet **out)
+{
+    const pmLabelSet *set = built(c, json);
+    pmLabelSet *copy;
+
+    if (set == NULL || set->nlabels <= 0 || set->json == NULL || set->hash != NULL)
+        return -1;              /* (a compound name's hash is not copied) */
+    if ((copy = malloc(sizeof(*copy))) == NULL)
+        return -1;
+    *copy = *set;               /* inst, hash and flags as pmdaAddLabels left them */
+    if (copy_labels(set, copy) == 0) {
+        free(copy);
+        return -1;
     }
-    memcpy(out->json, set->json, set->jsonlen);
-    out->json[set->jsonlen] = '\0';
-    out->jsonlen = set->jsonlen;
-    memcpy(out->labels, set->labels, (size_t)set->nlabels * sizeof(*out->labels));
-    out->nlabels = set->nlabels;
-    return set->nlabels;
+    *out = copy;
+    return copy->nlabels;
 }

@@ -23,6 +23,11 @@ struct label_cache {
  * memory ran out), or -1 when the cache is full and out is untouched. */
 int label_cache_fill(struct label_cache *c, const char *json, pmLabelSet *out);
 
+/* A new set (*out, NULL before) holding a copy of the set built for json:
+ * how many labels it holds, or -1 (out untouched) when json holds none,
+ * the cache is full or memory ran out. */
+int label_cache_new(struct label_cache *c, const char *json, pmLabelSet **out);
+
 void label_cache_init(struct label_cache *c);
 void label_cache_free(struct label_cache *c);
 

@@ -157,21 +157,27 @@ indom_of(const struct collector *c, const struct metric_row *row)
 static const struct binding *
 binding_of(pmID pmid)
 {
+    unsigned int cluster = pmID_cluster(pmid), item;     /* libpcp's functions: each called once */
     const struct cluster_items *c;
 
-    if (pmID_domain(pmid) != (unsigned int)agent.domain || pmID_cluster(pmid) >= agent.nclusters)
+    if (pmID_domain(pmid) != (unsigned int)agent.domain || cluster >= agent.nclusters)
         return NULL;
-    c = &agent.by_cluster[pmID_cluster(pmid)];
-    return pmID_item(pmid) < c->nitems ? c->item[pmID_item(pmid)] : NULL;
+    c = &agent.by_cluster[cluster];
+    item = pmID_item(pmid);
+    return item < c->nitems ? c->item[item] : NULL;
 }
 
 /* The collector owning indom, or -1; *def gets its description. */
 static int
 collector_of_indom(pmInDom indom, const struct indom_def **def)
 {
+    unsigned int serial = pmInDom_serial(indom);
+
+    if (pmInDom_domain(indom) != (unsigned int)agent.domain)
+        return -1;
     for (unsigned int i = 0; i < agent.desc->ncollectors; i++)
         for (unsigned int k = 0; k < collector_nindoms(agent.desc->collectors[i]); k++)
-            if (pmInDom_build(agent.domain, agent.desc->collectors[i]->indom[k].serial) == indom) {
+            if (agent.desc->collectors[i]->indom[k].serial == serial) {
                 *def = &agent.desc->collectors[i]->indom[k];
                 return (int)i;
             }
@@ -276,21 +282,33 @@ agent_text(int ident, int type, char **buffer, pmdaExt *pmda)
     return 0;
 }
 
+/* Add the labels of json to *lp: a copy of the set built once for that
+ * JSON when *lp is empty (pmdaAddLabels parses it anew each time). */
+static void
+add_labels(pmLabelSet **lp, const char *json)
+{
+    if (*lp != NULL || label_cache_new(&agent.labels, json, lp) < 0)
+        pmdaAddLabels(lp, "%s", json);
+}
+
 static int
 agent_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 {
+    char json[PM_MAXLABELJSONLEN];
+    const struct indom_def *def;
+
     switch (type) {
     case PM_LABEL_DOMAIN:
-        pmdaAddLabels(lp, "{\"agent\":\"%s\",\"data_source\":\"%s\"}", agent.desc->name,
-                      agent.platform_status == 0 ? agent.platform.name : "unavailable");
+        snprintf(json, sizeof(json), "{\"agent\":\"%s\",\"data_source\":\"%s\"}", agent.desc->name,
+                 agent.platform_status == 0 ? agent.platform.name : "unavailable");
+        add_labels(lp, json);
         break;
-    case PM_LABEL_INDOM: {
-        const struct indom_def *def;
-
-        if (collector_of_indom((pmInDom)ident, &def) >= 0)
-            pmdaAddLabels(lp, "{\"indom_name\":\"%s\"}", def->label_name);
+    case PM_LABEL_INDOM:
+        if (collector_of_indom((pmInDom)ident, &def) >= 0) {
+            snprintf(json, sizeof(json), "{\"indom_name\":\"%s\"}", def->label_name);
+            add_labels(lp, json);
+        }
         break;
-    }
     default:
         break;
     }

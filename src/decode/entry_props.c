@@ -21,9 +21,21 @@ entry_prop_in(const struct plat_entry *e, const char *dict, const char *key)
 const struct plat_prop *
 entry_prop_key(const struct plat_entry *e, const char *key)
 {
-    for (unsigned int i = 0; i < e->nprops; i++)
-        if (entry_path_is_key(e->prop[i].path, key))
+    unsigned int from = 0;
+
+    return entry_prop_key_from(e, key, &from);
+}
+
+const struct plat_prop *
+entry_prop_key_from(const struct plat_entry *e, const char *key, unsigned int *from)
+{
+    unsigned int i = *from < e->nprops ? *from : 0;
+
+    for (unsigned int n = 0; n < e->nprops; n++, i = i + 1 < e->nprops ? i + 1 : 0)
+        if (entry_path_is_key(e->prop[i].path, key)) {
+            *from = i + 1;
             return &e->prop[i];
+        }
     return NULL;
 }
 

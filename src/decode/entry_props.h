@@ -17,6 +17,11 @@ const struct plat_prop *entry_prop_in(const struct plat_entry *e, const char *di
 /* The property at a query's key (queries.c: raw parts joined by
  * '.', "Statistics.Bytes (Read)"), or NULL. */
 const struct plat_prop *entry_prop_key(const struct plat_entry *e, const char *key);
+/* The same, looking from property *from on and round to it (a path is
+ * not recorded twice in an entry, so the answer is the same); *from is
+ * left after the property found. Keys read in the order recorded are
+ * found at the first look. */
+const struct plat_prop *entry_prop_key_from(const struct plat_entry *e, const char *key, unsigned int *from);
 
 /* A number property: 1 and *out, or 0 when absent or another kind. */
 int entry_number(const struct plat_prop *p, uint64_t *out);

@@ -129,28 +129,37 @@ is_container(const struct plat_entry *e)
     return strcmp(e->class_name, "AppleAPFSContainer") == 0;
 }
 
+/* The nearest entry above e with a BSD name, its name in name ("" and NULL
+ * for none); *hops counts the steps up, bounded by the set's size. */
+static const struct plat_entry *
+named_above(const struct plat_entry_set *set, const struct plat_entry *e, char *name, size_t len,
+            unsigned int *hops)
+{
+    while ((e = entry_by_id(set, e->parent)) != NULL && (*hops)++ <= set->n)
+        if (bsd_name_of(e, name, len))
+            return e;
+    name[0] = '\0';
+    return NULL;
+}
+
 /* The container's name, its store and the store's whole disk, from the
  * BSD names above it, nearest first. */
 static void
 container_chain(const struct plat_entry_set *set, const struct plat_entry *e, struct reg_apfs_container *c)
 {
-    unsigned int found = 0;
+    char name[PLAT_NAME_MAX];
+    unsigned int hops = 0;
 
     c->name[0] = c->store[0] = c->store_disk[0] = '\0';
-    for (unsigned int hops = 0; (e = entry_by_id(set, e->parent)) != NULL && hops <= set->n; hops++) {
-        char name[PLAT_NAME_MAX];
-
-        if (!bsd_name_of(e, name, sizeof(name)))
-            continue;
+    for (unsigned int found = 0; (e = named_above(set, e, name, sizeof(name), &hops)) != NULL; found++) {
         if (found == 0)
-            snprintf(c->name, sizeof(c->name), "%s", name);
+            entry_copy_text(c->name, sizeof(c->name), name);
         else if (found == 1)
-            snprintf(c->store, sizeof(c->store), "%s", name);
+            entry_copy_text(c->store, sizeof(c->store), name);
         if (found >= 1 && entry_flag(entry_prop_key(e, REG_WHOLE_KEY)) == 1) {
-            snprintf(c->store_disk, sizeof(c->store_disk), "%s", name);
+            entry_copy_text(c->store_disk, sizeof(c->store_disk), name);
             return;
         }
-        found++;
     }
 }
 
@@ -177,14 +186,13 @@ reg_apfs(const struct plat_entry_set *set, struct reg_apfs_container *c, unsigne
     for (unsigned int i = 0; i < set->n && *nv < vcap; i++) {
         const struct plat_entry *e = &set->entry[i], *parent = entry_by_id(set, e->parent);
         struct reg_apfs_volume *vol = &v[*nv];
-        struct reg_apfs_container owner;
+        unsigned int hops = 0;
 
         if (parent == NULL || !is_container(parent) || !bsd_name_of(e, vol->name, sizeof(vol->name)) ||
             name_taken(vol->name, v, sizeof(*v), *nv))
             continue;
-        container_chain(set, parent, &owner);
-        snprintf(vol->container, sizeof(vol->container), "%s", owner.name);
-        snprintf(vol->volume_name, sizeof(vol->volume_name), "%s", e->name);
+        named_above(set, parent, vol->container, sizeof(vol->container), &hops);    /* the container's name */
+        entry_copy_text(vol->volume_name, sizeof(vol->volume_name), e->name);
         entry_text(entry_prop_in(e, APFS_ROLE_KEY, "0"), vol->role, sizeof(vol->role));
         vol->encrypted = entry_flag(entry_prop_key(e, APFS_ENCRYPTED_KEY));
         vol->locked = entry_flag(entry_prop_key(e, APFS_LOCKED_KEY));

@@ -114,7 +114,7 @@ snapshot_cpus(void *ctx, struct plat_cpu_set *out)
         if ((sts = array_grow((void **)&src->cpus, &src->cpus_cap, n, sizeof(*src->cpus))) < 0)
             return sts;
         cpu = &src->cpus[n];
-        snprintf(cpu->name, sizeof(cpu->name), "%s", name);
+        entry_copy_text(cpu->name, sizeof(cpu->name), name);
         if ((sts = rec_read_found(&src->found, s, &rec_ticks, name, &cpu->ticks)) < 0)
             return sts;
         n++;
@@ -370,9 +370,7 @@ read_entries(struct snapshot_source *src, struct snap *s, const struct plat_quer
         return -ENOMEM;
     entry_builder_reset(&src->entries);
     for (unsigned int i = 0; i < p->n; i++) {
-        const char *class_name;
-
-        if (p->entry[i].class_name == NULL || snap_text_of(s, p->entry[i].class_name, &class_name) == -ENOENT)
+        if (p->entry[i].class_name == NULL || snap_absent_of(s, p->entry[i].class_name))
             continue;
         if ((sts = read_entry(&src->entries, s, p, &p->entry[i])) < 0)
             return sts;
@@ -435,7 +433,7 @@ snapshot_interfaces(void *ctx, struct plat_netif_set *out)
             return sts;
         f = &src->netifs[n];
         memset(f, 0, sizeof(*f));
-        snprintf(f->name, sizeof(f->name), "%s", name);
+        entry_copy_text(f->name, sizeof(f->name), name);
         if ((sts = rec_read_found(&src->found, s, &rec_netif, name, f)) == -ENOENT)
             continue;
         if (sts < 0)

@@ -1109,6 +1109,14 @@ snap_has_of(const struct snap *s, const struct snap_entry *e)
     return e != NULL && e->bad_line == 0 && (e->line[s->pos_sample + 1] != 0 || e->line[0] != 0);
 }
 
+int
+snap_absent_of(const struct snap *s, const struct snap_entry *e)
+{
+    unsigned int slot;
+
+    return e->bad_line == 0 && !slot_present(e, s->pos_sample, &slot);
+}
+
 /* The readers by key: a look-up, then the reader of the entry. */
 #define BY_KEY(name, type) \
     int name(struct snap *s, const char *key, type *out) { \

@@ -100,6 +100,9 @@ int snap_time_of(struct snap *s, const struct snap_entry *e, uint64_t *usec);
 int snap_registry_of(struct snap *s, const struct snap_entry *e, int counter, struct plat_prop *out);
 /* Whether e (NULL: a key the file lacks) has a usable value now; records no failure. */
 int snap_has_of(const struct snap *s, const struct snap_entry *e);
+/* Whether e, well formed, has no value now (what its readers would fail
+ * with -ENOENT); records no failure. */
+int snap_absent_of(const struct snap *s, const struct snap_entry *e);
 
 /* The same readers by key, for keys read once or seldom. */
 int snap_u64(struct snap *s, const char *key, uint64_t *out);

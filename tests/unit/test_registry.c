@@ -19,6 +19,7 @@
 #include "replay.h"
 #include "registry_decode.h"
 #include "key_list.h"
+#include "entry_props.h"
 #include "entry_set.h"
 #include "entry_codec.h"
 #include "writer.h"
@@ -164,6 +165,31 @@ cluster_types_of_numbered_cpus(void **state)
     entry_builder_reset(&b);
     entry_builder_finish(&b, &set);
     assert_int_equal(reg_cpu_clusters(&set, c, 4, &n), -ENOENT);             /* Intel: none */
+    entry_builder_free(&b);
+}
+
+/* A look-up from a property on finds a key recorded before it too (round
+ * to the start), and leaves the next look-up after what it found. */
+static void
+a_key_is_found_from_any_property_on(void **state)
+{
+    struct entry_builder b = { 0 };
+    struct plat_entry_set set;
+    unsigned int from = 2;
+
+    (void)state;
+    entry_builder_entry(&b, 1, 0, "disk", "IOBlockStorageDriver");
+    entry_builder_number(&b, "Statistics.Bytes%20(Read)", 7);
+    entry_builder_number(&b, "Statistics.Bytes%20(Write)", 8);
+    entry_builder_number(&b, "Whole", 1);
+    entry_builder_finish(&b, &set);
+    assert_ptr_equal(entry_prop_key_from(&set.entry[0], "Statistics.Bytes (Read)", &from), &set.entry[0].prop[0]);
+    assert_int_equal(from, 1);
+    assert_ptr_equal(entry_prop_key_from(&set.entry[0], "Statistics.Bytes (Write)", &from), &set.entry[0].prop[1]);
+    assert_int_equal(from, 2);
+    assert_null(entry_prop_key_from(&set.entry[0], "Statistics.Bytes", &from));     /* a prefix is not the key */
+    assert_int_equal(from, 2);
+    assert_ptr_equal(entry_prop_key(&set.entry[0], "Whole"), &set.entry[0].prop[2]);
     entry_builder_free(&b);
 }
 
@@ -351,6 +377,7 @@ main(void)
         cmocka_unit_test(values_round_trip_through_their_text),
         cmocka_unit_test(cluster_types_of_numbered_cpus),
         cmocka_unit_test(a_key_list_reads_each_field_at_its_first_place),
+        cmocka_unit_test(a_key_is_found_from_any_property_on),
         cmocka_unit_test(registry_entries_replay_and_come_and_go),
         cmocka_unit_test(replay_answers_only_the_keys_a_query_asks_for),
         cmocka_unit_test(a_malformed_registry_value_is_named_with_its_line),
