@@ -1,0 +1,77 @@
+/*
+ * Memory bandwidth from the power manager's (PMP's) "DCS BW" state
+ * channels (the DRAM controllers' traffic, per requestor). Portable and
+ * tested on histograms recorded on real Macs (shared/real-macs/ioreport).
+ *
+ * Such a channel is a histogram of time: one state per bandwidth bucket,
+ * named by its value ("1GB/s" ... "32GB/s" on an M4 Max, "  24GB/s" in 8
+ * GB/s steps on an M1 Pro), whose residency is the time the requestor's
+ * traffic spent in that bucket. A channel is named "[DIE<n> ]<requestor>
+ * <direction>": the requestor ("EACC0", "AGX", "ANE L0", the controllers'
+ * own "AMCC"; none on an M1 Pro, whose channel is just "RD+WR"), the
+ * direction "RD", "WR" or "RD+WR"; macOS 27 puts "DIE0 " before the name,
+ * so the direction is found at the end (kennss/SiliconScope issues 14, 30,
+ * 46; metaspartan/mactop pull request 91).
+ */
+#ifndef PMDA_DARWIN_BANDWIDTH_DECODE_H
+#define PMDA_DARWIN_BANDWIDTH_DECODE_H
+
+#include <stdint.h>
+
+#include "platform.h"
+
+/* Buckets a channel may have: 32 on an M4 Max, at most 30 in an M1's
+ * legend; a channel with more is refused. */
+#define BANDWIDTH_MAX_BUCKETS 64
+
+enum bandwidth_direction { BANDWIDTH_READ, BANDWIDTH_WRITE, BANDWIDTH_READ_WRITE };
+
+struct bandwidth_channel {
+    char requestor[PLAT_ENTRY_NAME_MAX];  /* "AGX", "EACC0", "ANE L0", "AMCC"; "" for a bare "RD+WR" */
+    int die;                            /* n of a "DIE<n> " prefix, or -1 */
+    enum bandwidth_direction direction;
+    unsigned int n;                     /* buckets: the k-th (from 0) is (k + 1) * step GB/s */
+    unsigned int step;                  /* GB/s */
+    uint64_t residency[BANDWIDTH_MAX_BUCKETS];
+};
+
+/*
+ * The channel at e: 0; -ENOENT when it is not a bandwidth histogram (a
+ * name without a direction, a state not named "<N>GB/s", more than
+ * BANDWIDTH_MAX_BUCKETS) or not a whole one: its buckets are not the
+ * series step, 2 step, ... n step, whose lowest label is its step, as an
+ * M4 Max's 1 ... 32 GB/s and an M4 Pro's 16 GB/s floor in 16 GB/s steps
+ * are (mactop pull request 91); one cut short below cannot give a mean;
+ * -ENODATA when it has no residencies this round, or one is libIOReport's
+ * kIOReportInvalidValue (INT64_MIN), which is no time at all.
+ */
+int bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out);
+
+struct bandwidth_mean {
+    double gbps;                        /* GB/s */
+    int saturated;                      /* time in the top bucket: the traffic may be above gbps */
+};
+
+/*
+ * The mean bandwidth of a channel between two readings (before, then
+ * after): the sum over buckets of the bucket's value times the time
+ * gained in it, over the time gained in all. 0; -EINVAL when the two are
+ * not the same channel's buckets; -ERANGE when a residency stepped back;
+ * -ENODATA when no time passed in any bucket.
+ *
+ * A bucket's value is its label, which is its top edge: time at no
+ * traffic at all is counted in the lowest bucket (an idle M4 Pro reads
+ * its lowest label, 16 GB/s: mactop pull request 91; an M3 Max's floor
+ * is its lowest label, 32 GB/s: SiliconScope issue 46), so the label is
+ * the one point of a bucket that the Mac states; a midpoint would need a
+ * bottom edge it does not give. The peers proven on real Macs average the
+ * labels (SiliconScope's M4 Max histograms read 1.950 and 3.744 GB/s so,
+ * where midpoints would read 0.5 GB/s less). The top bucket also holds
+ * all traffic above its label (an M4 Max's GPU under load stays at the
+ * 32 GB/s label: SiliconScope pull request 29), so with time there the
+ * mean may be short of the traffic: saturated.
+ */
+int bandwidth_mean(const struct bandwidth_channel *before, const struct bandwidth_channel *after,
+                   struct bandwidth_mean *out);
+
+#endif
