@@ -445,6 +445,7 @@ static const char *const *const registry_counters[PLAT_QUERY_N] = {
     [PLAT_QUERY_CPU_CORES] = residencies,
     [PLAT_QUERY_GPU_STATES] = residencies,
     [PLAT_QUERY_GPU_CLIENTS] = gpu_usage,
+    [PLAT_QUERY_BANDWIDTH] = residencies,
 };
 
 int

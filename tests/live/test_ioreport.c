@@ -11,6 +11,7 @@
 #include "real_macs.h"
 #include "energy_decode.h"
 #include "pstate_decode.h"
+#include "bandwidth_decode.h"
 #include "entry_props.h"
 #include "entry_set.h"
 
@@ -666,6 +667,54 @@ test_without_cpu_stats_the_clusters_are_absent(void **state)
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
 }
 
+/* The memory bandwidth histograms are the power manager's group's "DCS
+ * BW" subgroup: "PMP" up to the M4, "PMP0" on the M5 (SiliconScope issue
+ * 30), each Mac having one of them; the group's other subgroups ("AF BW",
+ * the same requestors' fabric traffic) are not subscribed. Buckets named
+ * as an M4 Max's (SiliconScope's histograms in shared/real-macs/ioreport). */
+static void
+test_bandwidth_is_read_from_either_name_of_the_group(void **state)
+{
+    static const char *const group[] = { "PMP", "PMP0" };
+
+    (void)state;
+    for (size_t g = 0; g < sizeof(group) / sizeof(group[0]); g++) {
+        struct platform p;
+        struct plat_entry_set set;
+        struct bandwidth_channel ch;
+        unsigned int agx;
+
+        live_setup(&p);
+        dbl_ioreport_simple(group[g], "AGX RD", "AF BW", "", 5);
+        agx = dbl_ioreport_states(group[g], "AGX RD+WR", "DCS BW", "");
+        dbl_ioreport_state(agx, "1GB/s", 319);
+        dbl_ioreport_state(agx, "2GB/s", 16);
+        assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), 0);
+        assert_int_equal(set.n, 1);
+        assert_int_equal(bandwidth_channel(&set.entry[0], &ch), 0);
+        assert_string_equal(ch.requestor, "AGX");
+        assert_int_equal(ch.residency[1], 16);
+        assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), g + 1);
+        assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
+        live_teardown(&p);
+        assert_int_equal(dbl_held().cf, 0);
+    }
+}
+
+/* Intel Macs and VMs have neither name: no channels, said of the last. */
+static void
+test_without_the_power_manager_bandwidth_is_absent(void **state)
+{
+    struct platform *p = *state;
+    struct plat_entry_set set;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), -ENOENT);
+    assert_error_has(p, "no channels in \"PMP0\"");
+    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 2);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
+}
+
 int
 main(void)
 {
@@ -684,6 +733,8 @@ main(void)
         T(test_an_m5_max_reports_its_units_from_its_own_channels),
         T(test_reads_hold_nothing_more_than_the_subscription),
         T(test_each_cpu_subgroup_is_its_own_subscription), T(test_without_cpu_stats_the_clusters_are_absent),
+        cmocka_unit_test(test_bandwidth_is_read_from_either_name_of_the_group),
+        T(test_without_the_power_manager_bandwidth_is_absent),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
