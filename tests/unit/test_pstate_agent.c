@@ -1,6 +1,6 @@
 /*
- * The performance-state collectors and the energy collector's frozen channels,
- * through the agent as pmcd drives it, over a fake Apple Silicon machine
+ * The performance-state collectors, the energy collector's frozen channels
+ * and the memory bandwidth collector, through the agent as pmcd drives it, over a fake Apple Silicon machine
  * (synthetic numbers, chosen so that each expected value is exact: a
  * 24 MHz tick is 1000/24 ns, so 24 million ticks are one second).
  */
@@ -601,6 +601,91 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
     assert_int_equal(harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, NULL), 364);
 }
 
+/* A reading of the power manager's "DCS BW" histograms: EACC0's combined
+ * channel (buckets 1, 2, 3 GB/s) and, named as macOS 27 names it, AGX's
+ * reads (bucket 1 GB/s alone: no second bucket to be short of). */
+static void
+bandwidth_reading(uint64_t eacc0_1, uint64_t eacc0_3, uint64_t agx_1)
+{
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    channel(PLAT_QUERY_BANDWIDTH, 1, "EACC0 RD+WR");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", eacc0_1);
+    state(PLAT_QUERY_BANDWIDTH, "2GB/s", 0);
+    state(PLAT_QUERY_BANDWIDTH, "3GB/s", eacc0_3);
+    channel(PLAT_QUERY_BANDWIDTH, 2, "DIE0 AGX RD");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", agx_1);
+    answer(PLAT_QUERY_BANDWIDTH);
+}
+
+/* A metric's value for one requestor, failing when it has none. */
+static double
+bandwidth_of(const char *metric, const char *requestor)
+{
+    pmAtomValue v[8];
+    int inst[8], n = harness_fetch(metric, PM_TYPE_DOUBLE, v, 8, inst);
+
+    for (int i = 0; i < n; i++)
+        if (inst[i] == harness_inst(INDOM_BANDWIDTH_REQUESTOR, requestor))
+            return v[i].d;
+    fail_msg("%s has no value for %s", metric, requestor);
+    return -1;
+}
+
+/* The mean between two fetches, per requestor and direction: none at the
+ * first fetch, then EACC0's 1 s at 1 GB/s and 1 s at 3 GB/s are 2 GB/s
+ * (its top bucket: saturated), AGX's reads 1 GB/s; AGX has no combined
+ * channel and nobody a write channel: no values for those. */
+static void
+bandwidth_is_the_mean_between_fetches(void **state_)
+{
+    pmAtomValue v[4];
+
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    assert_true(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "EACC0") >= 0);
+    assert_true(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "AGX") >= 0);
+    bandwidth_reading(2 * SECOND, SECOND, 3 * SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 2e9, 1e-3);
+    bandwidth_reading(3 * SECOND, SECOND, 4 * SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read", "AGX"), 1e9, 1e-3);
+    bandwidth_reading(4 * SECOND, 2 * SECOND, 5 * SECOND);
+    assert_int_equal(harness_inst_value("mem.bandwidth.saturated", PM_TYPE_U32, "EACC0"), 1);
+    assert_int_equal(harness_fetch("mem.bandwidth.write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+}
+
+/* A residency libIOReport could not give (the live reader leaves the
+ * channel without states) is no value, logged once as it starts and once
+ * as it ends; an Intel Mac has no requestors. */
+static void
+a_channel_without_a_value_has_none_until_it_has_two(void **state_)
+{
+    pmAtomValue v[4];
+    unsigned int unavailable, available;
+
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    harness_log_start();
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    channel(PLAT_QUERY_BANDWIDTH, 1, "EACC0 RD+WR");
+    answer(PLAT_QUERY_BANDWIDTH);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    bandwidth_reading(2 * SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    bandwidth_reading(3 * SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 1);
+    assert_float_equal(v[0].d, 1e9, 1e-3);
+    unavailable = harness_log_lines("bandwidth: some metrics unavailable");
+    available = harness_log_lines("bandwidth: all metrics available again");
+    harness_log_stop();
+    assert_int_equal(unavailable, 1);
+    assert_int_equal(available, 1);
+    fake.reg[PLAT_QUERY_BANDWIDTH].n = 0;
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    assert_int_equal(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "EACC0"), -1);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -615,6 +700,7 @@ main(void)
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
         T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
+        T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

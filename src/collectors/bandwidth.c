@@ -1,0 +1,208 @@
+/*
+ * Cluster 131: memory bandwidth per requestor (CPU clusters, GPU, Neural
+ * Engine, media engines, the memory controllers' own total), from the
+ * power manager's "DCS BW" histograms (IOReport:bandwidth,
+ * bandwidth_decode.h), without root. A histogram gives the mean over an
+ * interval, so each value is the mean between this refresh and the one
+ * before: the first refresh, and one after a channel had no value, give
+ * none, as a direction the Mac does not report for a requestor (an M3 Max
+ * on macOS 27 has only "AMCC RD+WR": SiliconScope issue 46). Where the Mac
+ * has no such histograms (Intel Macs, VMs), no requestors.
+ */
+#include "collector.h"
+#include "metric_ids.h"
+#include "collectors.h"
+#include "instance_names.h"
+#include "bandwidth_decode.h"
+#include "array_grow.h"
+#include "entry_set.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BYTES_PER_SEC PMDA_PMUNITS(1, -1, 0, PM_SPACE_BYTE, PM_TIME_SEC, 0)
+#define BYTES_PER_GB 1e9                /* the buckets' "GB/s" */
+#define NDIRECTIONS (BANDWIDTH_READ_WRITE + 1)
+/* The instance of a channel that names no requestor (an M1 Pro's bare
+ * "RD+WR"): the controllers' traffic, as the subgroup calls them. */
+#define NO_REQUESTOR "DCS"
+
+/* Parts collector_note_parts logs. */
+enum { PART_NO_VALUE = 1u, PART_NOT_HISTOGRAM = 2u };
+/* The bit of struct requestor's have that says saturated has a value
+ * (those below it: bytes[direction]). */
+#define HAVE_SATURATED NDIRECTIONS
+
+struct requestor {
+    int inst;
+    char name[PLAT_ENTRY_NAME_MAX];     /* the instance's */
+    int seen;                           /* in this refresh's answer */
+    int had[NDIRECTIONS];               /* last[] holds a reading */
+    struct bandwidth_channel last[NDIRECTIONS];
+    double bytes[NDIRECTIONS];          /* per second, since the refresh before */
+    unsigned int saturated;
+    unsigned int have;                  /* bit direction: bytes[direction]; HAVE_SATURATED */
+};
+
+#define DIRECTION(name, item, dir)                                                                      \
+    { "mem.bandwidth." name, CLUSTER_BANDWIDTH, item, PM_TYPE_DOUBLE, INDOM_BANDWIDTH_REQUESTOR, PM_SEM_INSTANT, \
+      BYTES_PER_SEC, FIELD_PRESENT(struct requestor, bytes[dir], have, dir, FIELD_DOUBLE) }
+
+static const struct metric_row rows[] = {
+    DIRECTION("read", 0, BANDWIDTH_READ),
+    DIRECTION("write", 1, BANDWIDTH_WRITE),
+    DIRECTION("read_write", 2, BANDWIDTH_READ_WRITE),
+    { "mem.bandwidth.saturated", CLUSTER_BANDWIDTH, 3, PM_TYPE_U32, INDOM_BANDWIDTH_REQUESTOR, PM_SEM_INSTANT,
+      PMDA_PMUNITS(0, 0, 0, 0, 0, 0), FIELD_PRESENT(struct requestor, saturated, have, HAVE_SATURATED, FIELD_PLAIN) },
+};
+
+struct bandwidth_state {
+    struct requestor *requestor;
+    unsigned int n, cap;
+    unsigned int logged;                /* collector_note_parts' */
+};
+
+static const struct indom_def indom = {
+    .serial = INDOM_BANDWIDTH_REQUESTOR,
+    .label_name = "memory requestor",
+    .table = INSTANCES_AT(struct bandwidth_state, requestor, n, struct requestor, inst),
+};
+
+/* A requestor with no value, until the answer gives it some. */
+static void
+unread(struct requestor *r)
+{
+    r->seen = 0;
+    r->saturated = 0;
+    r->have = 0;
+}
+
+/* The requestor of that instance name, added (unread, with no reading)
+ * if new; NULL when out of memory. */
+static struct requestor *
+requestor_named(struct bandwidth_state *s, const char *name)
+{
+    struct requestor *r;
+
+    for (unsigned int i = 0; i < s->n; i++)
+        if (strcmp(s->requestor[i].name, name) == 0)
+            return &s->requestor[i];
+    if (array_grow((void **)&s->requestor, &s->cap, s->n, sizeof(*s->requestor)) < 0)
+        return NULL;
+    r = &s->requestor[s->n++];
+    memset(r, 0, sizeof(*r));
+    unread(r);
+    entry_copy_text(r->name, sizeof(r->name), name);
+    return r;
+}
+
+/* The instance name of a channel: its requestor (spaces as '_'), "dieN_"
+ * before it on a die other than the first (a name with "DIE0 " is the one
+ * without it: macOS 27 adds the prefix to every name). */
+static void
+instance_of(const struct bandwidth_channel *c, char *out, size_t len)
+{
+    char name[PLAT_ENTRY_NAME_MAX + 16];
+
+    if (c->die > 0)
+        snprintf(name, sizeof(name), "die%d_%s", c->die, c->requestor[0] ? c->requestor : NO_REQUESTOR);
+    else
+        snprintf(name, sizeof(name), "%s", c->requestor[0] ? c->requestor : NO_REQUESTOR);
+    collector_instance_name(name, out, len);
+}
+
+/* One channel's reading: the mean since the last one, and the next
+ * baseline. A channel without a value this round gives none, and the
+ * next one starts again. */
+static int
+take(struct bandwidth_state *s, const struct plat_entry *e, unsigned int *failed)
+{
+    struct bandwidth_channel c;
+    struct bandwidth_mean mean;
+    struct requestor *r;
+    char name[PLAT_ENTRY_NAME_MAX];
+    int sts = bandwidth_channel(e, &c);
+
+    if (sts == -ENOENT) {
+        *failed |= PART_NOT_HISTOGRAM;
+        return 0;
+    }
+    instance_of(&c, name, sizeof(name));
+    if ((r = requestor_named(s, name)) == NULL)
+        return -ENOMEM;
+    r->seen = 1;
+    if (sts < 0) {
+        *failed |= PART_NO_VALUE;
+        r->had[c.direction] = 0;
+        return 0;
+    }
+    if (r->had[c.direction] && bandwidth_mean(&r->last[c.direction], &c, &mean) == 0) {
+        r->bytes[c.direction] = mean.gbps * BYTES_PER_GB;
+        r->saturated |= (unsigned int)mean.saturated;
+        r->have |= 1u << c.direction | 1u << HAVE_SATURATED;
+    }
+    r->last[c.direction] = c;
+    r->had[c.direction] = 1;
+    return 0;
+}
+
+/* The requestors this answer did not name are gone. */
+static void
+end(struct bandwidth_state *s)
+{
+    unsigned int kept = 0;
+
+    for (unsigned int i = 0; i < s->n; i++)
+        if (s->requestor[i].seen)
+            s->requestor[kept++] = s->requestor[i];
+    s->n = kept;
+}
+
+static int
+bandwidth_refresh(void *state, struct refresh_call *call)
+{
+    struct bandwidth_state *s = state;
+    const struct platform *p = call->p;
+    struct plat_entry_set set;
+    unsigned int failed = 0;
+    int sts;
+
+    names_begin(call->indom);
+    if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set)) < 0) {
+        s->n = 0;                       /* no baseline survives a gap */
+        return sts == -ENOENT ? 0 : collector_error(sts);
+    }
+    for (unsigned int i = 0; i < s->n; i++)
+        unread(&s->requestor[i]);
+    for (unsigned int i = 0; i < set.n; i++)
+        if ((sts = take(s, &set.entry[i], &failed)) < 0)
+            return sts;
+    end(s);
+    collector_note_parts(call, NULL, failed, &s->logged,
+                         failed & PART_NOT_HISTOGRAM ? "a \"DCS BW\" channel is not a whole histogram of GB/s buckets"
+                                                     : p->error(p->ctx));
+    for (unsigned int i = 0; i < s->n; i++)
+        if ((s->requestor[i].inst = names_add(call->indom, s->requestor[i].name)) < 0)
+            return s->requestor[i].inst;
+    return 0;
+}
+
+static void
+bandwidth_teardown(void *state)
+{
+    struct bandwidth_state *s = state;
+
+    free(s->requestor);
+}
+
+const struct collector bandwidth_collector = {
+    .name = "bandwidth",
+    .rows = rows,
+    .nrows = sizeof(rows) / sizeof(rows[0]),
+    .indom = &indom,
+    .state_size = sizeof(struct bandwidth_state),
+    .refresh = bandwidth_refresh,
+    .teardown = bandwidth_teardown,
+};
