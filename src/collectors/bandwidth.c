@@ -104,12 +104,13 @@ requestor_named(struct bandwidth_state *s, const char *name)
 static void
 instance_of(const struct bandwidth_channel *c, char *out, size_t len)
 {
+    const char *requestor = c->requestor[0] ? c->requestor : NO_REQUESTOR;
     char name[PLAT_ENTRY_NAME_MAX + 16];
 
     if (c->die > 0)
-        snprintf(name, sizeof(name), "die%d_%s", c->die, c->requestor[0] ? c->requestor : NO_REQUESTOR);
+        snprintf(name, sizeof(name), "die%d_%s", c->die, requestor);
     else
-        snprintf(name, sizeof(name), "%s", c->requestor[0] ? c->requestor : NO_REQUESTOR);
+        entry_copy_text(name, sizeof(name), requestor);     /* every fetch: no snprintf */
     collector_instance_name(name, out, len);
 }
 
