@@ -126,7 +126,9 @@ take(struct bandwidth_state *s, const struct plat_entry *e, unsigned int *failed
     char name[PLAT_ENTRY_NAME_MAX];
     int sts = bandwidth_channel(e, &c);
 
-    if (sts == -ENOENT) {
+    if (sts == -ENOENT)
+        return 0;                       /* no requestor's reads or writes */
+    if (sts == -EDOM) {
         *failed |= PART_NOT_HISTOGRAM;
         return 0;
     }
@@ -182,7 +184,7 @@ bandwidth_refresh(void *state, struct refresh_call *call)
             return sts;
     end(s);
     collector_note_parts(call, NULL, failed, &s->logged,
-                         failed & PART_NOT_HISTOGRAM ? "a \"DCS BW\" channel is not a whole histogram of GB/s buckets"
+                         failed & PART_NOT_HISTOGRAM ? "a bandwidth channel is not a whole histogram of GB/s buckets"
                                                      : p->error(p->ctx));
     for (unsigned int i = 0; i < s->n; i++)
         if ((s->requestor[i].inst = names_add(call->indom, s->requestor[i].name)) < 0)

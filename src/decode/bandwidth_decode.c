@@ -92,7 +92,7 @@ bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out)
             continue;
         if (n == BANDWIDTH_MAX_BUCKETS || entry_path_part(p->path + 6, state, sizeof(state)) < 0 ||
             (label[n] = gbps_of(state)) == 0)
-            return -ENOENT;
+            return -EDOM;
         invalid |= v == INVALID_RESIDENCY;
         value[n] = v;
         if (step == 0 || label[n] < step)
@@ -103,7 +103,7 @@ bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out)
         unsigned int k = label[i] / step - 1;
 
         if (label[i] % step != 0 || k >= n || filled[k]++)
-            return -ENOENT;             /* not the whole series from the lowest bucket up */
+            return -EDOM;               /* not the whole series from the lowest bucket up */
         out->residency[k] = value[i];
     }
     out->n = n;

@@ -36,12 +36,15 @@ struct bandwidth_channel {
 };
 
 /*
- * The channel at e: 0; -ENOENT when it is not a bandwidth histogram (a
- * name without a direction, a state not named "<N>GB/s", more than
- * BANDWIDTH_MAX_BUCKETS) or not a whole one: its buckets are not the
- * series step, 2 step, ... n step, whose lowest label is its step, as an
- * M4 Max's 1 ... 32 GB/s and an M4 Pro's 16 GB/s floor in 16 GB/s steps
- * are (mactop pull request 91); one cut short below cannot give a mean;
+ * The channel at e: 0; -ENOENT when its name has no direction, so that
+ * it is no requestor's reads or writes (an M1's "Bandwidth" subgroup
+ * also has "ECPU DCS", "GPU DCS": shared/real-macs/ioreport's M1 legend);
+ * -EDOM when it is not a bandwidth histogram (a state not named
+ * "<N>GB/s", more than BANDWIDTH_MAX_BUCKETS) or not a whole one: its
+ * buckets are not the series step, 2 step, ... n step, whose lowest label
+ * is its step, as an M4 Max's 1 ... 32 GB/s and an M4 Pro's 16 GB/s floor
+ * in 16 GB/s steps are (mactop pull request 91); one cut short below
+ * cannot give a mean;
  * -ENODATA when it has no residencies this round, or one is libIOReport's
  * kIOReportInvalidValue (INT64_MIN), which is no time at all.
  */

@@ -22,6 +22,8 @@
 #include "entry_set.h"
 
 #define SECOND 24000000ull              /* 24 MHz ticks */
+#define M1_LEGEND "ioreport/m1-macbookair10-1-macos11.0.1-ioreportlegend-amc-pmp-h11ane.txt"
+#define M1_BANDWIDTH_MAX 64             /* channels, and so requestors, a test reads */
 
 static struct entry_builder builder[PLAT_QUERY_N];
 
@@ -621,9 +623,10 @@ bandwidth_reading(uint64_t eacc0_1, uint64_t eacc0_3, uint64_t agx_1)
 static double
 bandwidth_of(const char *metric, const char *requestor)
 {
-    pmAtomValue v[8];
-    int inst[8], n = harness_fetch(metric, PM_TYPE_DOUBLE, v, 8, inst);
+    pmAtomValue v[M1_BANDWIDTH_MAX];
+    int inst[M1_BANDWIDTH_MAX], n = harness_fetch(metric, PM_TYPE_DOUBLE, v, M1_BANDWIDTH_MAX, inst);
 
+    assert_true(n <= M1_BANDWIDTH_MAX);
     for (int i = 0; i < n; i++)
         if (inst[i] == harness_inst(INDOM_BANDWIDTH_REQUESTOR, requestor))
             return v[i].d;
@@ -686,6 +689,104 @@ a_channel_without_a_value_has_none_until_it_has_two(void **state_)
     assert_int_equal(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "EACC0"), -1);
 }
 
+
+struct legend_channel {
+    char name[PLAT_ENTRY_NAME_MAX];
+    unsigned int buckets;
+};
+
+/* The channels of the M1's PMP "Bandwidth" subgroup, from its legend's
+ * "(id, type, name)" triples: a state channel's count is bits 32-47 of
+ * its type (the file's header says how the type is packed). */
+static unsigned int
+m1_bandwidth_legend(struct legend_channel *out, unsigned int max)
+{
+    static const char group[] = "{\"IOReportGroupName\"=\"PMP\"";
+    static const char subgroup[] = "\"IOReportSubGroupName\"=\"Bandwidth\"";
+    FILE *f = fopen(real_macs_file(M1_LEGEND), "r");
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned int n = 0;
+
+    assert_non_null(f);
+    while (getline(&line, &cap, f) > 0) {
+        for (char *g = strstr(line, group); g != NULL; g = strstr(g + 1, group)) {
+            char *next = strstr(g + 1, group), *sub = strstr(g, subgroup);
+            unsigned long long id, type;
+            int used;
+
+            if (sub == NULL || (next != NULL && sub > next))
+                continue;
+            for (char *c = strstr(g, "=(("); c != NULL && c < sub; c = strstr(c + 1, "),(")) {
+                assert_true(n < max);
+                if (sscanf(c + 3, "%llu,%llu,\"%63[^\"]\"%n", &id, &type, out[n].name, &used) < 3)
+                    continue;
+                out[n].buckets = (unsigned int)(type >> 32 & 0xffff);
+                n++;
+            }
+        }
+    }
+    free(line);
+    fclose(f);
+    return n;
+}
+
+/* A reading of those channels: each with ticks in its lowest bucket and
+ * in its top one. The legend holds no state names: the buckets are named
+ * as the M4 Max's are ("1GB/s" up, SiliconScope's histograms). */
+static void
+m1_bandwidth_reading(const struct legend_channel *c, unsigned int n, uint64_t ticks)
+{
+    char label[32];
+
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    for (unsigned int i = 0; i < n; i++) {
+        channel(PLAT_QUERY_BANDWIDTH, i + 1, c[i].name);
+        for (unsigned int k = 1; k <= c[i].buckets; k++) {
+            snprintf(label, sizeof(label), "%uGB/s", k);
+            state(PLAT_QUERY_BANDWIDTH, label, k == 1 || k == c[i].buckets ? ticks : 0);
+        }
+    }
+    answer(PLAT_QUERY_BANDWIDTH);
+}
+
+/* The M1 (macOS 11) has no "DCS BW" but a "Bandwidth" subgroup of the
+ * same histograms, reads and writes per requestor ("DCS RD", "GPU WR",
+ * "ANE RD"), beside channels with no direction ("ECPU DCS", "GPU DCS"),
+ * which are not bandwidth per requestor and no fault: each read and write
+ * is served (the mean of the lowest and top buckets, equal time in each
+ * between fetches),
+ * and nothing is logged as unavailable. */
+static void
+an_m1s_bandwidth_subgroup_is_served(void **state_)
+{
+    struct legend_channel c[M1_BANDWIDTH_MAX];
+    unsigned int n = m1_bandwidth_legend(c, M1_BANDWIDTH_MAX), served = 0, unavailable;
+
+    (void)state_;
+    assert_true(n > 0);
+    harness_log_start();
+    m1_bandwidth_reading(c, n, SECOND);
+    harness_fetch("mem.bandwidth.read", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    for (unsigned int i = 0; i < n; i++) {
+        size_t len = strlen(c[i].name);
+        int read = len > 3 && strcmp(c[i].name + len - 3, " RD") == 0;
+        char requestor[PLAT_ENTRY_NAME_MAX];
+
+        if (!read && (len <= 3 || strcmp(c[i].name + len - 3, " WR") != 0))
+            continue;
+        snprintf(requestor, sizeof(requestor), "%.*s", (int)(len - 3), c[i].name);
+        m1_bandwidth_reading(c, n, (served + 2) * SECOND);     /* each fetch is a refresh */
+        assert_float_equal(bandwidth_of(read ? "mem.bandwidth.read" : "mem.bandwidth.write", requestor),
+                           (1 + c[i].buckets) / 2.0 * 1e9, 1e-3);
+        served++;
+    }
+    unavailable = harness_log_lines("bandwidth: some metrics unavailable");
+    harness_log_stop();
+    assert_true(served > 0 && served < n);
+    assert_int_equal(unavailable, 0);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -701,6 +802,7 @@ main(void)
         T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
         T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
+        T(an_m1s_bandwidth_subgroup_is_served),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
