@@ -58,21 +58,29 @@ enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOR
 /* The groups the queries name ("IOReport:energy"), each with the one
  * subgroup it needs (NULL: all of them), so that a subscription holds no
  * channel nobody reads: "CPU Stats" also has voltage-state times, per
- * cluster and per core, that no collector reads; and the name the group
- * has on other chips, tried where the first lists no channels: the power
- * manager's group is "PMP" up to the M4 and "PMP0" on the M5
- * (kennss/SiliconScope issue 30, an M5 Max on 26.5.2; issue 46, an M3 Max
- * on 27.0). Its "DCS BW" subgroup holds the memory bandwidth histograms
- * (bandwidth_decode.h); the rest of it (about 540 channels on an M4 Pro:
- * metaspartan/mactop pull request 91) no collector reads. */
+ * cluster and per core, that no collector reads; and the places the same
+ * channels have on other chips, tried in turn where one lists no
+ * channels. The power manager's group is "PMP" up to the M4 and "PMP0"
+ * on the M5 (kennss/SiliconScope issue 30, an M5 Max on 26.5.2; issue 46,
+ * an M3 Max on 27.0); its "DCS BW" subgroup holds the memory bandwidth
+ * histograms (bandwidth_decode.h), which an M1 on macOS 11 has as the
+ * "Bandwidth" subgroup instead (its IOReportLegend: "DCS RD", "GPU WR",
+ * ... in shared/real-macs/ioreport); the rest of the group (about 540
+ * channels on an M4 Pro: metaspartan/mactop pull request 91) no collector
+ * reads. */
+#define MAX_PLACES 3
+struct place {
+    const char *group, *subgroup;
+};
 static const struct {
-    const char *token, *group, *subgroup, *also;
+    const char *token;
+    struct place place[MAX_PLACES];     /* up to the first without a group */
 } groups[] = {
-    { "energy", "Energy Model", NULL, NULL },
-    { "cpu-clusters", "CPU Stats", "CPU Complex Performance States", NULL },
-    { "cpu-cores", "CPU Stats", "CPU Core Performance States", NULL },
-    { "gpu", "GPU Stats", "GPU Performance States", NULL },
-    { "bandwidth", "PMP", "DCS BW", "PMP0" },
+    { "energy", { { "Energy Model", NULL } } },
+    { "cpu-clusters", { { "CPU Stats", "CPU Complex Performance States" } } },
+    { "cpu-cores", { { "CPU Stats", "CPU Core Performance States" } } },
+    { "gpu", { { "GPU Stats", "GPU Performance States" } } },
+    { "bandwidth", { { "PMP", "DCS BW" }, { "PMP0", "DCS BW" }, { "PMP", "Bandwidth" } } },
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
@@ -209,24 +217,23 @@ copy_channels(struct live_source *src, struct live_ioreport *r, struct subscript
     return 0;
 }
 
-/* Group g's subscription, asked once: a group without channels under
- * either of its names (Intel Macs and VMs have no "Energy Model" and no
- * "CPU Stats") is not subscribed, as every peer checks first; one
- * IOReport refuses stays refused (SiliconScope saw groups that list
- * channels and are never subscribable). */
+/* Group g's subscription, asked once: a group without channels in any of
+ * its places (Intel Macs and VMs have no "Energy Model" and no "CPU
+ * Stats") is not subscribed, as every peer checks first; one IOReport
+ * refuses stays refused (SiliconScope saw groups that list channels and
+ * are never subscribable). */
 static int
 subscribe(struct live_source *src, struct live_ioreport *r, size_t g)
 {
     struct subscription *s = &r->group[g];
-    CFArrayRef list;
+    CFArrayRef list = NULL;
     int sts;
 
-    if ((sts = copy_channels(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
-        return sts;
-    if (((list = channels_of(r, s->channels)) == NULL || CFArrayGetCount(list) == 0) && groups[g].also != NULL) {
-        if ((sts = copy_channels(src, r, s, groups[g].also, groups[g].subgroup)) < 0)
+    for (size_t k = 0; k < MAX_PLACES && groups[g].place[k].group != NULL; k++) {
+        if ((sts = copy_channels(src, r, s, groups[g].place[k].group, groups[g].place[k].subgroup)) < 0)
             return sts;
-        list = channels_of(r, s->channels);
+        if ((list = channels_of(r, s->channels)) != NULL && CFArrayGetCount(list) > 0)
+            break;
     }
     s->tried = 1;
     if (list == NULL || CFArrayGetCount(list) == 0)

@@ -701,7 +701,29 @@ test_bandwidth_is_read_from_either_name_of_the_group(void **state)
     }
 }
 
-/* Intel Macs and VMs have neither name: no channels, said of the last. */
+/* The M1 on macOS 11 has no "DCS BW" but a PMP "Bandwidth" subgroup of
+ * the same histograms per requestor ("DCS RD", "GPU WR"), beside the
+ * group's other subgroups ("Energy Counters" "ANE", not read here): names
+ * and subgroups as the M1's legend has them
+ * (shared/real-macs/ioreport/m1-macbookair10-1-macos11.0.1-*). */
+static void
+test_an_m1s_bandwidth_subgroup_is_read(void **state)
+{
+    struct platform *p = *state;
+    struct plat_entry_set set;
+    unsigned int dcs;
+
+    dbl_ioreport_simple("PMP", "ANE", "Energy Counters", "mJ", 7);
+    dcs = dbl_ioreport_states("PMP", "DCS RD", "Bandwidth", "");
+    dbl_ioreport_state(dcs, "1GB/s", 24);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), 0);
+    assert_int_equal(set.n, 1);
+    assert_string_equal(set.entry[0].name, "DCS RD");
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
+}
+
+/* Intel Macs and VMs have none of its places: no channels, said of the
+ * last one asked ("PMP" "Bandwidth"). */
 static void
 test_without_the_power_manager_bandwidth_is_absent(void **state)
 {
@@ -710,8 +732,8 @@ test_without_the_power_manager_bandwidth_is_absent(void **state)
 
     dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
     assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), -ENOENT);
-    assert_error_has(p, "no channels in \"PMP0\"");
-    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 2);
+    assert_error_has(p, "no channels in \"PMP\"");
+    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 3);
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
 }
 
@@ -734,7 +756,7 @@ main(void)
         T(test_reads_hold_nothing_more_than_the_subscription),
         T(test_each_cpu_subgroup_is_its_own_subscription), T(test_without_cpu_stats_the_clusters_are_absent),
         cmocka_unit_test(test_bandwidth_is_read_from_either_name_of_the_group),
-        T(test_without_the_power_manager_bandwidth_is_absent),
+        T(test_without_the_power_manager_bandwidth_is_absent), T(test_an_m1s_bandwidth_subgroup_is_read),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
