@@ -39,11 +39,25 @@ struct requestor {
     int inst;
     char name[PLAT_ENTRY_NAME_MAX];     /* the instance's */
     int seen;                           /* in this refresh's answer */
-    int had[NDIRECTIONS];               /* last[] holds a reading */
-    struct bandwidth_channel last[NDIRECTIONS];
+    int had[NDIRECTIONS];               /* last[] holds a reading of n buckets step GB/s apart */
+    unsigned int n[NDIRECTIONS], step[NDIRECTIONS];
+    uint64_t last[NDIRECTIONS][BANDWIDTH_MAX_BUCKETS];
     double bytes[NDIRECTIONS];          /* per second, since the refresh before */
     unsigned int saturated;
     unsigned int have;                  /* bit direction: bytes[direction]; HAVE_SATURATED */
+};
+
+/* What the channel at one place of the answer was at the last refresh:
+ * its layout and requestor, kept while the answer names the same channel
+ * there, so that bucket labels and instance names are read once per
+ * subscription, not at every fetch. */
+struct channel_slot {
+    int laid;                           /* the rest is set */
+    uint64_t id;
+    char name[PLAT_ENTRY_NAME_MAX];
+    int sts;                            /* bandwidth_layout's */
+    struct bandwidth_layout layout;
+    unsigned int requestor;             /* index in requestor[] */
 };
 
 #define DIRECTION(name, item, dir)                                                                      \
@@ -61,6 +75,8 @@ static const struct metric_row rows[] = {
 struct bandwidth_state {
     struct requestor *requestor;
     unsigned int n, cap;
+    struct channel_slot *slot;          /* one per entry of the last answer */
+    unsigned int nslots, slot_cap;
     unsigned int logged;                /* collector_note_parts' */
 };
 
@@ -79,79 +95,118 @@ unread(struct requestor *r)
     r->have = 0;
 }
 
-/* The requestor of that instance name, added (unread, with no reading)
- * if new; NULL when out of memory. */
-static struct requestor *
+/* The index of the requestor of that instance name, added (unread, with
+ * no reading) if new; -ENOMEM. */
+static int
 requestor_named(struct bandwidth_state *s, const char *name)
 {
     struct requestor *r;
 
     for (unsigned int i = 0; i < s->n; i++)
         if (strcmp(s->requestor[i].name, name) == 0)
-            return &s->requestor[i];
+            return (int)i;
     if (array_grow((void **)&s->requestor, &s->cap, s->n, sizeof(*s->requestor)) < 0)
-        return NULL;
-    r = &s->requestor[s->n++];
+        return -ENOMEM;
+    r = &s->requestor[s->n];
     memset(r, 0, sizeof(*r));
     unread(r);
     entry_copy_text(r->name, sizeof(r->name), name);
-    return r;
+    return (int)s->n++;
 }
 
 /* The instance name of a channel: its requestor (spaces as '_'), "dieN_"
  * before it on a die other than the first (a name with "DIE0 " is the one
  * without it: macOS 27 adds the prefix to every name). */
 static void
-instance_of(const struct bandwidth_channel *c, char *out, size_t len)
+instance_of(const struct bandwidth_layout *l, char *out, size_t len)
 {
-    const char *requestor = c->requestor[0] ? c->requestor : NO_REQUESTOR;
+    const char *requestor = l->requestor[0] ? l->requestor : NO_REQUESTOR;
     char name[PLAT_ENTRY_NAME_MAX + 16];
 
-    if (c->die > 0)
-        snprintf(name, sizeof(name), "die%d_%s", c->die, requestor);
+    if (l->die > 0)
+        snprintf(name, sizeof(name), "die%d_%s", l->die, requestor);
     else
-        entry_copy_text(name, sizeof(name), requestor);     /* every fetch: no snprintf */
+        entry_copy_text(name, sizeof(name), requestor);
     collector_instance_name(name, out, len);
+}
+
+/* The slot of the answer's i-th entry e: as the last refresh left it when
+ * it names the same channel, else laid out again; NULL when out of memory. */
+static struct channel_slot *
+slot_of(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e)
+{
+    struct channel_slot *c;
+    char name[PLAT_ENTRY_NAME_MAX];
+    int r;
+
+    if (i == s->nslots) {
+        if (array_grow((void **)&s->slot, &s->slot_cap, s->nslots, sizeof(*s->slot)) < 0)
+            return NULL;
+        s->slot[s->nslots++].laid = 0;
+    }
+    c = &s->slot[i];
+    if (c->laid && c->id == e->id && c->layout.nprops == e->nprops && strcmp(c->name, e->name) == 0)
+        return c;
+    c->laid = 1;
+    c->id = e->id;
+    entry_copy_text(c->name, sizeof(c->name), e->name);
+    c->layout.nprops = e->nprops;
+    if ((c->sts = bandwidth_layout(e, &c->layout)) == -ENOENT || c->sts == -EDOM)
+        return c;
+    instance_of(&c->layout, name, sizeof(name));
+    if ((r = requestor_named(s, name)) < 0) {
+        c->laid = 0;
+        return NULL;
+    }
+    c->requestor = (unsigned int)r;
+    return c;
 }
 
 /* One channel's reading: the mean since the last one, and the next
  * baseline. A channel without a value this round gives none, and the
  * next one starts again. */
 static int
-take(struct bandwidth_state *s, const struct plat_entry *e, unsigned int *failed)
+take(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e, unsigned int *failed)
 {
-    struct bandwidth_channel c;
+    uint64_t now[BANDWIDTH_MAX_BUCKETS];
     struct bandwidth_mean mean;
+    struct channel_slot *c = slot_of(s, i, e);
+    const struct bandwidth_layout *l;
     struct requestor *r;
-    char name[PLAT_ENTRY_NAME_MAX];
-    int sts = bandwidth_channel(e, &c);
+    enum bandwidth_direction d;
 
-    if (sts == -ENOENT)
+    if (c == NULL)
+        return -ENOMEM;
+    if (c->sts == -ENOENT)
         return 0;                       /* no requestor's reads or writes */
-    if (sts == -EDOM) {
+    if (c->sts == -EDOM) {
         *failed |= PART_NOT_HISTOGRAM;
         return 0;
     }
-    instance_of(&c, name, sizeof(name));
-    if ((r = requestor_named(s, name)) == NULL)
-        return -ENOMEM;
+    l = &c->layout;
+    d = l->direction;
+    r = &s->requestor[c->requestor];
     r->seen = 1;
-    if (sts < 0) {
+    if (c->sts < 0 || bandwidth_residencies(e, l, now) < 0) {
         *failed |= PART_NO_VALUE;
-        r->had[c.direction] = 0;
+        r->had[d] = 0;
         return 0;
     }
-    if (r->had[c.direction] && bandwidth_mean(&r->last[c.direction], &c, &mean) == 0) {
-        r->bytes[c.direction] = mean.gbps * BYTES_PER_GB;
+    if (r->had[d] && r->n[d] == l->n && r->step[d] == l->step &&
+        bandwidth_mean_of(l->n, l->step, r->last[d], now, &mean) == 0) {
+        r->bytes[d] = mean.gbps * BYTES_PER_GB;
         r->saturated |= (unsigned int)mean.saturated;
-        r->have |= 1u << c.direction | 1u << HAVE_SATURATED;
+        r->have |= 1u << d | 1u << HAVE_SATURATED;
     }
-    r->last[c.direction] = c;
-    r->had[c.direction] = 1;
+    memcpy(r->last[d], now, l->n * sizeof(now[0]));
+    r->n[d] = l->n;
+    r->step[d] = l->step;
+    r->had[d] = 1;
     return 0;
 }
 
-/* The requestors this answer did not name are gone. */
+/* The requestors this answer did not name are gone (and the slots, which
+ * point at requestors by place, are laid out again). */
 static void
 end(struct bandwidth_state *s)
 {
@@ -160,6 +215,8 @@ end(struct bandwidth_state *s)
     for (unsigned int i = 0; i < s->n; i++)
         if (s->requestor[i].seen)
             s->requestor[kept++] = s->requestor[i];
+    if (kept < s->n)
+        s->nslots = 0;
     s->n = kept;
 }
 
@@ -174,14 +231,15 @@ bandwidth_refresh(void *state, struct refresh_call *call)
 
     names_begin(call->indom);
     if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set)) < 0) {
-        s->n = 0;                       /* no baseline survives a gap */
+        s->n = s->nslots = 0;           /* no baseline survives a gap */
         return sts == -ENOENT ? 0 : collector_error(sts);
     }
     for (unsigned int i = 0; i < s->n; i++)
         unread(&s->requestor[i]);
     for (unsigned int i = 0; i < set.n; i++)
-        if ((sts = take(s, &set.entry[i], &failed)) < 0)
+        if ((sts = take(s, i, &set.entry[i], &failed)) < 0)
             return sts;
+    s->nslots = set.n < s->nslots ? set.n : s->nslots;
     end(s);
     collector_note_parts(call, NULL, failed, &s->logged,
                          failed & PART_NOT_HISTOGRAM ? "a bandwidth channel is not a whole histogram of GB/s buckets"
@@ -198,6 +256,7 @@ bandwidth_teardown(void *state)
     struct bandwidth_state *s = state;
 
     free(s->requestor);
+    free(s->slot);
 }
 
 const struct collector bandwidth_collector = {

@@ -68,21 +68,23 @@ gbps_of(const char *state)
 }
 
 int
-bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out)
+bandwidth_layout(const struct plat_entry *e, struct bandwidth_layout *out)
 {
-    unsigned int label[BANDWIDTH_MAX_BUCKETS];
-    uint64_t value[BANDWIDTH_MAX_BUCKETS];
+    unsigned int label[BANDWIDTH_MAX_BUCKETS], at[BANDWIDTH_MAX_BUCKETS];
     unsigned int filled[BANDWIDTH_MAX_BUCKETS] = { 0 };
     unsigned int n = 0, step = 0;
     const char *rest;
     size_t len;
-    int invalid = 0;
 
-    memset(out, 0, sizeof(*out));
     out->die = die_of(e->name, &rest);
     if (direction_of(rest, &out->direction, &len) < 0)
         return -ENOENT;
     memcpy(out->requestor, rest, len);
+    out->requestor[len] = '\0';
+    if (e->nprops > BANDWIDTH_MAX_PROPS)
+        return -EDOM;
+    out->nprops = e->nprops;
+    memset(out->bucket, BANDWIDTH_NOT_A_BUCKET, sizeof(out->bucket));
     for (unsigned int k = 0; k < e->nprops; k++) {
         const struct plat_prop *p = &e->prop[k];
         char state[PLAT_ENTRY_NAME_MAX];
@@ -93,43 +95,85 @@ bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out)
         if (n == BANDWIDTH_MAX_BUCKETS || entry_path_part(p->path + 6, state, sizeof(state)) < 0 ||
             (label[n] = gbps_of(state)) == 0)
             return -EDOM;
-        invalid |= v == INVALID_RESIDENCY;
-        value[n] = v;
         if (step == 0 || label[n] < step)
             step = label[n];
-        n++;
+        at[n++] = k;
     }
     for (unsigned int i = 0; i < n; i++) {
         unsigned int k = label[i] / step - 1;
 
         if (label[i] % step != 0 || k >= n || filled[k]++)
             return -EDOM;               /* not the whole series from the lowest bucket up */
-        out->residency[k] = value[i];
+        out->bucket[at[i]] = (unsigned char)k;
     }
     out->n = n;
     out->step = step;
-    return n == 0 || invalid ? -ENODATA : 0;
+    return n == 0 ? -ENODATA : 0;
+}
+
+int
+bandwidth_residencies(const struct plat_entry *e, const struct bandwidth_layout *l, uint64_t *residency)
+{
+    int invalid = 0;
+
+    if (e->nprops != l->nprops)
+        return -ESTALE;
+    for (unsigned int k = 0; k < e->nprops; k++) {
+        uint64_t v;
+
+        if (l->bucket[k] == BANDWIDTH_NOT_A_BUCKET)
+            continue;
+        if (!entry_number(&e->prop[k], &v))
+            return -ESTALE;
+        invalid |= v == INVALID_RESIDENCY;
+        residency[l->bucket[k]] = v;
+    }
+    return invalid ? -ENODATA : 0;
+}
+
+int
+bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out)
+{
+    struct bandwidth_layout l;
+    int sts;
+
+    memset(out, 0, sizeof(*out));
+    if ((sts = bandwidth_layout(e, &l)) < 0 && sts != -ENODATA)
+        return sts;
+    memcpy(out->requestor, l.requestor, sizeof(out->requestor));
+    out->die = l.die;
+    out->direction = l.direction;
+    out->n = l.n;
+    out->step = l.step;
+    return sts < 0 ? sts : bandwidth_residencies(e, &l, out->residency);
+}
+
+int
+bandwidth_mean_of(unsigned int n, unsigned int step, const uint64_t *before, const uint64_t *after,
+                  struct bandwidth_mean *out)
+{
+    double weighted = 0, time = 0;
+
+    for (unsigned int k = 0; k < n; k++) {
+        uint64_t gained = after[k] - before[k];
+
+        if (after[k] < before[k])
+            return -ERANGE;
+        weighted += (double)gained * (double)((k + 1) * step);
+        time += (double)gained;
+    }
+    if (time == 0)
+        return -ENODATA;
+    out->gbps = weighted / time;
+    out->saturated = after[n - 1] > before[n - 1];
+    return 0;
 }
 
 int
 bandwidth_mean(const struct bandwidth_channel *before, const struct bandwidth_channel *after,
                struct bandwidth_mean *out)
 {
-    double weighted = 0, time = 0;
-
     if (before->n != after->n || before->step != after->step || after->n == 0)
         return -EINVAL;
-    for (unsigned int k = 0; k < after->n; k++) {
-        uint64_t gained = after->residency[k] - before->residency[k];
-
-        if (after->residency[k] < before->residency[k])
-            return -ERANGE;
-        weighted += (double)gained * (double)((k + 1) * after->step);
-        time += (double)gained;
-    }
-    if (time == 0)
-        return -ENODATA;
-    out->gbps = weighted / time;
-    out->saturated = after->residency[after->n - 1] > before->residency[after->n - 1];
-    return 0;
+    return bandwidth_mean_of(after->n, after->step, before->residency, after->residency, out);
 }

@@ -21,33 +21,59 @@
 #include "platform.h"
 
 /* Buckets a channel may have: 32 on an M4 Max, at most 30 in an M1's
- * legend; a channel with more is refused. */
+ * legend; a channel with more is refused. Its other properties are its
+ * subgroup and unit (ioreport_channels.h). */
 #define BANDWIDTH_MAX_BUCKETS 64
+#define BANDWIDTH_MAX_PROPS (BANDWIDTH_MAX_BUCKETS + 4)
+#define BANDWIDTH_NOT_A_BUCKET 0xff
 
 enum bandwidth_direction { BANDWIDTH_READ, BANDWIDTH_WRITE, BANDWIDTH_READ_WRITE };
 
-struct bandwidth_channel {
+/* What a channel is and where its numbers are: the same for every reading
+ * of one subscription, so read once. */
+struct bandwidth_layout {
     char requestor[PLAT_ENTRY_NAME_MAX];  /* "AGX", "EACC0", "ANE L0", "AMCC"; "" for a bare "RD+WR" */
     int die;                            /* n of a "DIE<n> " prefix, or -1 */
     enum bandwidth_direction direction;
     unsigned int n;                     /* buckets: the k-th (from 0) is (k + 1) * step GB/s */
     unsigned int step;                  /* GB/s */
-    uint64_t residency[BANDWIDTH_MAX_BUCKETS];
+    unsigned int nprops;                /* the entry's */
+    unsigned char bucket[BANDWIDTH_MAX_PROPS];  /* per property: its bucket, or BANDWIDTH_NOT_A_BUCKET */
 };
 
 /*
- * The channel at e: 0; -ENOENT when its name has no direction, so that
- * it is no requestor's reads or writes (an M1's "Bandwidth" subgroup
- * also has "ECPU DCS", "GPU DCS": shared/real-macs/ioreport's M1 legend);
- * -EDOM when it is not a bandwidth histogram (a state not named
- * "<N>GB/s", more than BANDWIDTH_MAX_BUCKETS) or not a whole one: its
- * buckets are not the series step, 2 step, ... n step, whose lowest label
- * is its step, as an M4 Max's 1 ... 32 GB/s and an M4 Pro's 16 GB/s floor
- * in 16 GB/s steps are (mactop pull request 91); one cut short below
- * cannot give a mean;
- * -ENODATA when it has no residencies this round, or one is libIOReport's
- * kIOReportInvalidValue (INT64_MIN), which is no time at all.
+ * The layout of the channel at e: 0; -ENOENT when its name has no
+ * direction, so that it is no requestor's reads or writes (an M1's
+ * "Bandwidth" subgroup also has "ECPU DCS", "GPU DCS":
+ * shared/real-macs/ioreport's M1 legend); -EDOM when it is not a bandwidth
+ * histogram (a state not named "<N>GB/s", more than BANDWIDTH_MAX_BUCKETS)
+ * or not a whole one: its buckets are not the series step, 2 step, ... n
+ * step, whose lowest label is its step, as an M4 Max's 1 ... 32 GB/s and
+ * an M4 Pro's 16 GB/s floor in 16 GB/s steps are (mactop pull request
+ * 91); one cut short below cannot give a mean; -ENODATA when it has no
+ * states this round (the live layer leaves out the states of a channel
+ * libIOReport gave no residency for).
  */
+int bandwidth_layout(const struct plat_entry *e, struct bandwidth_layout *out);
+
+/*
+ * The residencies of the channel at e, laid out as l, into residency
+ * (l->n of them): 0; -ESTALE when e is not laid out so (another number of
+ * properties, a bucket that holds no number); -ENODATA when one is
+ * libIOReport's kIOReportInvalidValue (INT64_MIN), which is no time at all.
+ */
+int bandwidth_residencies(const struct plat_entry *e, const struct bandwidth_layout *l, uint64_t *residency);
+
+struct bandwidth_channel {
+    char requestor[PLAT_ENTRY_NAME_MAX];
+    int die;
+    enum bandwidth_direction direction;
+    unsigned int n, step;
+    uint64_t residency[BANDWIDTH_MAX_BUCKETS];
+};
+
+/* The channel at e, laid out and read: bandwidth_layout's answers, and
+ * bandwidth_residencies' -ENODATA. */
 int bandwidth_channel(const struct plat_entry *e, struct bandwidth_channel *out);
 
 struct bandwidth_mean {
@@ -56,11 +82,10 @@ struct bandwidth_mean {
 };
 
 /*
- * The mean bandwidth of a channel between two readings (before, then
- * after): the sum over buckets of the bucket's value times the time
- * gained in it, over the time gained in all. 0; -EINVAL when the two are
- * not the same channel's buckets; -ERANGE when a residency stepped back;
- * -ENODATA when no time passed in any bucket.
+ * The mean bandwidth of n buckets step GB/s apart between two readings
+ * (before, then after): the sum over buckets of the bucket's value times
+ * the time gained in it, over the time gained in all. 0; -ERANGE when a
+ * residency stepped back; -ENODATA when no time passed in any bucket.
  *
  * A bucket's value is its label, which is its top edge: time at no
  * traffic at all is counted in the lowest bucket (an idle M4 Pro reads
@@ -74,6 +99,11 @@ struct bandwidth_mean {
  * 32 GB/s label: SiliconScope pull request 29), so with time there the
  * mean may be short of the traffic: saturated.
  */
+int bandwidth_mean_of(unsigned int n, unsigned int step, const uint64_t *before, const uint64_t *after,
+                      struct bandwidth_mean *out);
+
+/* The same of two readings of a channel; -EINVAL when they are not the
+ * same channel's buckets. */
 int bandwidth_mean(const struct bandwidth_channel *before, const struct bandwidth_channel *after,
                    struct bandwidth_mean *out);
 
