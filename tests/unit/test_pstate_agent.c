@@ -657,6 +657,25 @@ bandwidth_is_the_mean_between_fetches(void **state_)
     assert_int_equal(harness_fetch("mem.bandwidth.write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
 }
 
+/* The channels in another order (a subscription made again lists them as
+ * it will): each reading still goes to its own requestor and direction. */
+static void
+channels_that_change_places_keep_their_readings(void **state_)
+{
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    channel(PLAT_QUERY_BANDWIDTH, 1, "DIE0 AGX RD");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", 2 * SECOND);
+    channel(PLAT_QUERY_BANDWIDTH, 2, "EACC0 RD+WR");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", SECOND);
+    state(PLAT_QUERY_BANDWIDTH, "2GB/s", 0);
+    state(PLAT_QUERY_BANDWIDTH, "3GB/s", SECOND);
+    answer(PLAT_QUERY_BANDWIDTH);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 3e9, 1e-3);
+}
+
 /* A residency libIOReport could not give (the live reader leaves the
  * channel without states) is no value, logged once as it starts and once
  * as it ends; an Intel Mac has no requestors. */
@@ -802,7 +821,7 @@ main(void)
         T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
         T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
-        T(an_m1s_bandwidth_subgroup_is_served),
+        T(an_m1s_bandwidth_subgroup_is_served), T(channels_that_change_places_keep_their_readings),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
