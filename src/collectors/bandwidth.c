@@ -1,13 +1,19 @@
 /*
  * Cluster 131: memory bandwidth per requestor (CPU clusters, GPU, Neural
- * Engine, media engines, the memory controllers' own total), from the
- * power manager's "DCS BW" histograms (IOReport:bandwidth,
- * bandwidth_decode.h), without root. A histogram gives the mean over an
- * interval, so each value is the mean between this refresh and the one
- * before: the first refresh, and one after a channel had no value, give
- * none, as a direction the Mac does not report for a requestor (an M3 Max
- * on macOS 27 has only "AMCC RD+WR": SiliconScope issue 46). Where the Mac
- * has no such histograms (Intel Macs, VMs), no requestors.
+ * Engine, media engines, the memory controllers' own total), without
+ * root, from two sources (bandwidth_decode.h):
+ *  - the power manager's "DCS BW" histograms (IOReport:bandwidth). A
+ *    histogram gives the mean over an interval, so each value is the mean
+ *    between this refresh and the one before: the first refresh, and one
+ *    after a channel had no value, give none, as a direction the Mac does
+ *    not report for a requestor (an M3 Max on macOS 27 has only "AMCC
+ *    RD+WR": SiliconScope issue 46);
+ *  - the memory controllers' byte counters (IOReport:memory-traffic, "AMC
+ *    Stats"), where they count: on macOS 27 they give no value or cannot
+ *    be subscribed (SiliconScope issues 14, 46), which is logged once as
+ *    it starts and once as it ends, and never served as a number.
+ * Where the Mac has neither (Intel Macs, VMs), no requestors and nothing
+ * logged.
  */
 #include "collector.h"
 #include "metric_ids.h"
@@ -23,31 +29,35 @@
 #include <string.h>
 
 #define BYTES_PER_SEC PMDA_PMUNITS(1, -1, 0, PM_SPACE_BYTE, PM_TIME_SEC, 0)
+#define BYTES PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 #define BYTES_PER_GB 1e9                /* the buckets' "GB/s" */
 #define NDIRECTIONS (BANDWIDTH_READ_WRITE + 1)
 /* The instance of a channel that names no requestor (an M1 Pro's bare
  * "RD+WR"): the controllers' traffic, as the subgroup calls them. */
 #define NO_REQUESTOR "DCS"
+#define COUNTERS_PART "AMC Stats"       /* collector_note_parts' name for the counters */
 
-/* Parts collector_note_parts logs. */
-enum { PART_NO_VALUE = 1u, PART_NOT_HISTOGRAM = 2u };
-/* The bit of struct requestor's have that says saturated has a value
- * (those below it: bytes[direction]). */
+/* Parts collector_note_parts logs, of either source. */
+enum { PART_NO_VALUE = 1u, PART_NOT_HISTOGRAM = 2u, PART_UNREADABLE = 4u };
+/* The bits of struct requestor's have: bytes[direction] from 0, then
+ * saturated, then counted[direction]. */
 #define HAVE_SATURATED NDIRECTIONS
+#define HAVE_COUNTED (HAVE_SATURATED + 1)
 
 struct requestor {
     int inst;
     char name[PLAT_ENTRY_NAME_MAX];     /* the instance's */
-    int seen;                           /* in this refresh's answer */
+    int seen;                           /* in this refresh's answers */
     int had[NDIRECTIONS];               /* last[] holds a reading of n buckets step GB/s apart */
     unsigned int n[NDIRECTIONS], step[NDIRECTIONS];
     uint64_t last[NDIRECTIONS][BANDWIDTH_MAX_BUCKETS];
     double bytes[NDIRECTIONS];          /* per second, since the refresh before */
     unsigned int saturated;
-    unsigned int have;                  /* bit direction: bytes[direction]; HAVE_SATURATED */
+    uint64_t counted[NDIRECTIONS];      /* bytes since boot */
+    unsigned int have;                  /* HAVE_* bits */
 };
 
-/* What the channel at one place of the answer was at the last refresh:
+/* What the channel at one place of an answer was at the last refresh:
  * its layout and requestor, kept while the answer names the same channel
  * there, so that bucket labels and instance names are read once per
  * subscription, not at every fetch. */
@@ -55,14 +65,22 @@ struct channel_slot {
     int laid;                           /* the rest is set */
     uint64_t id;
     char name[PLAT_ENTRY_NAME_MAX];
-    int sts;                            /* bandwidth_layout's */
+    int sts;                            /* the layout's */
     struct bandwidth_layout layout;
     unsigned int requestor;             /* index in requestor[] */
+};
+
+struct slots {
+    struct channel_slot *slot;          /* one per entry of the last answer */
+    unsigned int n, cap;
 };
 
 #define DIRECTION(name, item, dir)                                                                      \
     { "mem.bandwidth." name, CLUSTER_BANDWIDTH, item, PM_TYPE_DOUBLE, INDOM_BANDWIDTH_REQUESTOR, PM_SEM_INSTANT, \
       BYTES_PER_SEC, FIELD_PRESENT(struct requestor, bytes[dir], have, dir, FIELD_DOUBLE) }
+#define COUNTED(name, item, dir)                                                                        \
+    { "mem.bandwidth." name, CLUSTER_BANDWIDTH, item, PM_TYPE_U64, INDOM_BANDWIDTH_REQUESTOR, PM_SEM_COUNTER, \
+      BYTES, FIELD_PRESENT(struct requestor, counted[dir], have, HAVE_COUNTED + (dir), FIELD_PLAIN) }
 
 static const struct metric_row rows[] = {
     DIRECTION("read", 0, BANDWIDTH_READ),
@@ -70,14 +88,16 @@ static const struct metric_row rows[] = {
     DIRECTION("read_write", 2, BANDWIDTH_READ_WRITE),
     { "mem.bandwidth.saturated", CLUSTER_BANDWIDTH, 3, PM_TYPE_U32, INDOM_BANDWIDTH_REQUESTOR, PM_SEM_INSTANT,
       PMDA_PMUNITS(0, 0, 0, 0, 0, 0), FIELD_PRESENT(struct requestor, saturated, have, HAVE_SATURATED, FIELD_PLAIN) },
+    COUNTED("read_bytes", 4, BANDWIDTH_READ),
+    COUNTED("write_bytes", 5, BANDWIDTH_WRITE),
 };
 
 struct bandwidth_state {
     struct requestor *requestor;
     unsigned int n, cap;
-    struct channel_slot *slot;          /* one per entry of the last answer */
-    unsigned int nslots, slot_cap;
-    unsigned int logged;                /* collector_note_parts' */
+    struct slots histograms, counters;
+    unsigned int logged, counters_logged;   /* collector_note_parts' */
+    char why[256], counters_why[256];       /* why some have no value, as the source said it */
 };
 
 static const struct indom_def indom = {
@@ -86,7 +106,7 @@ static const struct indom_def indom = {
     .table = INSTANCES_AT(struct bandwidth_state, requestor, n, struct requestor, inst),
 };
 
-/* A requestor with no value, until the answer gives it some. */
+/* A requestor with no value, until an answer gives it some. */
 static void
 unread(struct requestor *r)
 {
@@ -130,28 +150,38 @@ instance_of(const struct bandwidth_layout *l, char *out, size_t len)
     collector_instance_name(name, out, len);
 }
 
-/* The slot of the answer's i-th entry e: as the last refresh left it when
- * it names the same channel, else laid out again; NULL when out of memory. */
+/* A counter's layout: its name's requestor and direction. */
+static int
+counter_layout(const struct plat_entry *e, struct bandwidth_layout *out)
+{
+    out->nprops = e->nprops;
+    return bandwidth_name(e->name, out);
+}
+
+/* The slot of an answer's i-th entry e: as the last refresh left it when
+ * it names the same channel, else laid out again (by lay); NULL when out
+ * of memory. */
 static struct channel_slot *
-slot_of(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e)
+slot_of(struct bandwidth_state *s, struct slots *slots, unsigned int i, const struct plat_entry *e,
+        int (*lay)(const struct plat_entry *, struct bandwidth_layout *))
 {
     struct channel_slot *c;
     char name[PLAT_ENTRY_NAME_MAX];
     int r;
 
-    if (i == s->nslots) {
-        if (array_grow((void **)&s->slot, &s->slot_cap, s->nslots, sizeof(*s->slot)) < 0)
+    if (i == slots->n) {
+        if (array_grow((void **)&slots->slot, &slots->cap, slots->n, sizeof(*slots->slot)) < 0)
             return NULL;
-        s->slot[s->nslots++].laid = 0;
+        slots->slot[slots->n++].laid = 0;
     }
-    c = &s->slot[i];
+    c = &slots->slot[i];
     if (c->laid && c->id == e->id && c->layout.nprops == e->nprops && strcmp(c->name, e->name) == 0)
         return c;
     c->laid = 1;
     c->id = e->id;
     entry_copy_text(c->name, sizeof(c->name), e->name);
     c->layout.nprops = e->nprops;
-    if ((c->sts = bandwidth_layout(e, &c->layout)) == -ENOENT || c->sts == -EDOM)
+    if ((c->sts = lay(e, &c->layout)) == -ENOENT || c->sts == -EDOM)
         return c;
     instance_of(&c->layout, name, sizeof(name));
     if ((r = requestor_named(s, name)) < 0) {
@@ -162,15 +192,15 @@ slot_of(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e)
     return c;
 }
 
-/* One channel's reading: the mean since the last one, and the next
+/* One histogram's reading: the mean since the last one, and the next
  * baseline. A channel without a value this round gives none, and the
  * next one starts again. */
 static int
-take(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e, unsigned int *failed)
+take_histogram(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e, unsigned int *failed)
 {
     uint64_t now[BANDWIDTH_MAX_BUCKETS];
     struct bandwidth_mean mean;
-    struct channel_slot *c = slot_of(s, i, e);
+    struct channel_slot *c = slot_of(s, &s->histograms, i, e, bandwidth_layout);
     const struct bandwidth_layout *l;
     struct requestor *r;
     enum bandwidth_direction d;
@@ -205,8 +235,51 @@ take(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e, unsi
     return 0;
 }
 
-/* The requestors this answer did not name are gone (and the slots, which
- * point at requestors by place, are laid out again). */
+/* One byte counter's reading, served as it is. */
+static int
+take_counter(struct bandwidth_state *s, unsigned int i, const struct plat_entry *e, unsigned int *failed)
+{
+    struct channel_slot *c = slot_of(s, &s->counters, i, e, counter_layout);
+    struct requestor *r;
+    enum bandwidth_direction d;
+
+    if (c == NULL)
+        return -ENOMEM;
+    if (c->sts < 0)
+        return 0;                       /* no requestor's reads or writes ("DCS CAS", "DIE0 AFC RD/WR") */
+    d = c->layout.direction;
+    r = &s->requestor[c->requestor];
+    r->seen = 1;
+    if (bandwidth_bytes(e, &r->counted[d]) < 0)
+        *failed |= PART_NO_VALUE;
+    else
+        r->have |= 1u << (HAVE_COUNTED + d);
+    return 0;
+}
+
+/* The answer to query q, each entry taken: the query's status (-ENOENT:
+ * the Mac has no such channels), or -ENOMEM. */
+static int
+read_source(struct bandwidth_state *s, const struct platform *p, enum plat_query_id q, unsigned int *failed,
+            int (*take)(struct bandwidth_state *, unsigned int, const struct plat_entry *, unsigned int *))
+{
+    struct slots *slots = q == PLAT_QUERY_BANDWIDTH ? &s->histograms : &s->counters;
+    struct plat_entry_set set;
+    int sts;
+
+    if ((sts = p->query(p->ctx, &plat_queries[q], &set)) < 0) {
+        slots->n = 0;
+        return sts;
+    }
+    for (unsigned int i = 0; i < set.n; i++)
+        if ((sts = take(s, i, &set.entry[i], failed)) < 0)
+            return sts;
+    slots->n = set.n < slots->n ? set.n : slots->n;
+    return 0;
+}
+
+/* The requestors these answers did not name are gone (and the slots,
+ * which point at requestors by place, are laid out again). */
 static void
 end(struct bandwidth_state *s)
 {
@@ -216,7 +289,7 @@ end(struct bandwidth_state *s)
         if (s->requestor[i].seen)
             s->requestor[kept++] = s->requestor[i];
     if (kept < s->n)
-        s->nslots = 0;
+        s->histograms.n = s->counters.n = 0;
     s->n = kept;
 }
 
@@ -225,25 +298,30 @@ bandwidth_refresh(void *state, struct refresh_call *call)
 {
     struct bandwidth_state *s = state;
     const struct platform *p = call->p;
-    struct plat_entry_set set;
-    unsigned int failed = 0;
-    int sts;
+    unsigned int failed = 0, counters_failed = 0;
+    int histograms, counters;
 
     names_begin(call->indom);
-    if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set)) < 0) {
-        s->n = s->nslots = 0;           /* no baseline survives a gap */
-        return sts == -ENOENT ? 0 : collector_error(sts);
-    }
     for (unsigned int i = 0; i < s->n; i++)
         unread(&s->requestor[i]);
-    for (unsigned int i = 0; i < set.n; i++)
-        if ((sts = take(s, i, &set.entry[i], &failed)) < 0)
-            return sts;
-    s->nslots = set.n < s->nslots ? set.n : s->nslots;
+    if ((histograms = read_source(s, p, PLAT_QUERY_BANDWIDTH, &failed, take_histogram)) < 0 &&
+        histograms != -ENOENT) {
+        s->n = s->histograms.n = s->counters.n = 0;     /* no baseline survives a gap */
+        return collector_error(histograms);
+    }
+    if (failed)
+        entry_copy_text(s->why, sizeof(s->why), failed & PART_NOT_HISTOGRAM
+                                                    ? "a bandwidth channel is not a whole histogram of GB/s buckets"
+                                                    : p->error(p->ctx));
+    if ((counters = read_source(s, p, PLAT_QUERY_MEMORY_TRAFFIC, &counters_failed, take_counter)) == -ENOMEM)
+        return counters;
+    if (counters < 0 && (counters != -ENOENT || histograms == 0))
+        counters_failed |= PART_UNREADABLE;     /* the Mac has the histograms, its counters fail */
+    if (counters_failed)
+        entry_copy_text(s->counters_why, sizeof(s->counters_why), p->error(p->ctx));
     end(s);
-    collector_note_parts(call, NULL, failed, &s->logged,
-                         failed & PART_NOT_HISTOGRAM ? "a bandwidth channel is not a whole histogram of GB/s buckets"
-                                                     : p->error(p->ctx));
+    collector_note_parts(call, NULL, failed, &s->logged, s->why);
+    collector_note_parts(call, COUNTERS_PART, counters_failed, &s->counters_logged, s->counters_why);
     for (unsigned int i = 0; i < s->n; i++)
         if ((s->requestor[i].inst = names_add(call->indom, s->requestor[i].name)) < 0)
             return s->requestor[i].inst;
@@ -256,7 +334,8 @@ bandwidth_teardown(void *state)
     struct bandwidth_state *s = state;
 
     free(s->requestor);
-    free(s->slot);
+    free(s->histograms.slot);
+    free(s->counters.slot);
 }
 
 const struct collector bandwidth_collector = {

@@ -7,7 +7,8 @@
 #include <string.h>
 
 /* libIOReport's kIOReportInvalidValue (xnu-11417.101.15
- * iokit/IOKit/IOReportTypes.h:40-50) as the 64 bits a residency holds. */
+ * iokit/IOKit/IOReportTypes.h:40-50) as the 64 bits a residency or count
+ * holds. */
 #define INVALID_RESIDENCY ((uint64_t)INT64_MIN)
 #define DIE_PREFIX "DIE"
 
@@ -68,19 +69,35 @@ gbps_of(const char *state)
 }
 
 int
+bandwidth_name(const char *name, struct bandwidth_layout *out)
+{
+    const char *rest;
+    size_t len;
+
+    out->die = die_of(name, &rest);
+    if (direction_of(rest, &out->direction, &len) < 0)
+        return -ENOENT;
+    memcpy(out->requestor, rest, len);
+    out->requestor[len] = '\0';
+    return 0;
+}
+
+int
+bandwidth_bytes(const struct plat_entry *e, uint64_t *bytes)
+{
+    return entry_number(entry_prop(e, "value"), bytes) && *bytes != INVALID_RESIDENCY ? 0 : -ENODATA;
+}
+
+int
 bandwidth_layout(const struct plat_entry *e, struct bandwidth_layout *out)
 {
     unsigned int label[BANDWIDTH_MAX_BUCKETS], at[BANDWIDTH_MAX_BUCKETS];
     unsigned int filled[BANDWIDTH_MAX_BUCKETS] = { 0 };
     unsigned int n = 0, step = 0;
-    const char *rest;
-    size_t len;
+    int sts;
 
-    out->die = die_of(e->name, &rest);
-    if (direction_of(rest, &out->direction, &len) < 0)
-        return -ENOENT;
-    memcpy(out->requestor, rest, len);
-    out->requestor[len] = '\0';
+    if ((sts = bandwidth_name(e->name, out)) < 0)
+        return sts;
     if (e->nprops > BANDWIDTH_MAX_PROPS)
         return -EDOM;
     out->nprops = e->nprops;

@@ -64,6 +64,27 @@ int bandwidth_layout(const struct plat_entry *e, struct bandwidth_layout *out);
  */
 int bandwidth_residencies(const struct plat_entry *e, const struct bandwidth_layout *l, uint64_t *residency);
 
+/* The requestor, die and direction of a channel named name (the fields
+ * of out before n): 0, or -ENOENT when the name has no direction. */
+int bandwidth_name(const char *name, struct bandwidth_layout *out);
+
+/*
+ * The bytes the memory controllers counted for a requestor and direction
+ * since boot: a simple channel of "AMC Stats" "Perf Counters" ("DCS RD",
+ * "GFX WR", "PCPU DCS RD", ... in an M1's legend, with no "RD+WR"),
+ * named as the histograms are (bandwidth_name). 0; -ENODATA when it has
+ * no value this round (the live layer leaves out a value libIOReport gave
+ * as kIOReportInvalidValue, as every one of an M3 Max's on the macOS 27
+ * beta was: SiliconScope issue 14), or holds INT64_MIN itself: no count.
+ * The M1's legend declares these channels' unit as 0x09 << 56, quantity
+ * "data" at scale 1, which is kIOReportUnitBits (xnu-11417.101.15
+ * iokit/IOKit/IOReportTypes.h:216-217, 241, 298, 374-375);
+ * the peers proven on real Macs read them as bytes (SiliconScope's
+ * bandwidth sampler; mactop pull request 91), whose GB/s agree with the
+ * "DCS BW" histograms, and so does the agent.
+ */
+int bandwidth_bytes(const struct plat_entry *e, uint64_t *bytes);
+
 struct bandwidth_channel {
     char requestor[PLAT_ENTRY_NAME_MAX];
     int die;

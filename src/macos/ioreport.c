@@ -67,7 +67,11 @@ enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOR
  * "Bandwidth" subgroup instead (its IOReportLegend: "DCS RD", "GPU WR",
  * ... in shared/real-macs/ioreport); the rest of the group (about 540
  * channels on an M4 Pro: metaspartan/mactop pull request 91) no collector
- * reads. */
+ * reads. The memory controllers' byte counters per requestor are "AMC
+ * Stats" "Perf Counters" (simple channels "DCS RD", "GFX WR", ... in the
+ * same M1's legend, read by mactop pull request 91); on macOS 27 the group
+ * gives INT64_MIN for every value (SiliconScope issue 14, an M3 Max) or
+ * cannot be subscribed (issue 46; issue 30, an M5 Max on 26.5.2). */
 #define MAX_PLACES 3
 struct place {
     const char *group, *subgroup;
@@ -81,6 +85,7 @@ static const struct {
     { "cpu-cores", { { "CPU Stats", "CPU Core Performance States" } } },
     { "gpu", { { "GPU Stats", "GPU Performance States" } } },
     { "bandwidth", { { "PMP", "DCS BW" }, { "PMP0", "DCS BW" }, { "PMP", "Bandwidth" } } },
+    { "memory-traffic", { { "AMC Stats", "Perf Counters" } } },
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 

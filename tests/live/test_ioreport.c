@@ -722,6 +722,41 @@ test_an_m1s_bandwidth_subgroup_is_read(void **state)
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
 }
 
+/* The memory controllers' byte counters are "AMC Stats" "Perf Counters"
+ * alone (not its "DSID Group Stats": the M1's legend in
+ * shared/real-macs/ioreport); a counter libIOReport gives INT64_MIN for,
+ * as every one of an M3 Max's on the macOS 27 beta (SiliconScope issue
+ * 14), is a channel without a value; a group that cannot be subscribed
+ * (issue 46) is absent, said so. */
+static void
+test_memory_traffic_is_the_amc_perf_counters(void **state)
+{
+    struct platform p;
+    struct plat_entry_set set;
+    uint64_t bytes;
+
+    (void)state;
+    live_setup(&p);
+    dbl_ioreport_simple("AMC Stats", "DSID 0 Hits", "DSID Group Stats", "", 3);
+    dbl_ioreport_simple("AMC Stats", "DCS RD", "Perf Counters", "", 4096);
+    dbl_ioreport_simple("AMC Stats", "DCS WR", "Perf Counters", "", INT64_MIN);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_MEMORY_TRAFFIC], &set), 0);
+    assert_int_equal(set.n, 2);
+    assert_int_equal(bandwidth_bytes(&set.entry[0], &bytes), 0);
+    assert_int_equal(bytes, 4096);
+    assert_string_equal(set.entry[1].name, "DCS WR");
+    assert_int_equal(bandwidth_bytes(&set.entry[1], &bytes), -ENODATA);
+    assert_error_has(&p, "\"DCS WR\": no value (kIOReportInvalidValue)");
+    live_teardown(&p);
+    live_setup(&p);
+    dbl_ioreport_simple("AMC Stats", "DCS RD", "Perf Counters", "", 4096);
+    dbl_fail("IOReportCreateSubscription Perf Counters", 1, 1);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_MEMORY_TRAFFIC], &set), -ENOENT);
+    assert_error_has(&p, "no subscription to \"AMC Stats\"");
+    live_teardown(&p);
+    assert_int_equal(dbl_held().cf, 0);
+}
+
 /* Intel Macs and VMs have none of its places: no channels, said of the
  * last one asked ("PMP" "Bandwidth"). */
 static void
@@ -757,6 +792,7 @@ main(void)
         T(test_each_cpu_subgroup_is_its_own_subscription), T(test_without_cpu_stats_the_clusters_are_absent),
         cmocka_unit_test(test_bandwidth_is_read_from_either_name_of_the_group),
         T(test_without_the_power_manager_bandwidth_is_absent), T(test_an_m1s_bandwidth_subgroup_is_read),
+        cmocka_unit_test(test_memory_traffic_is_the_amc_perf_counters),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,8 @@
 
 #define SECOND 24000000ull              /* 24 MHz ticks */
 #define M1_LEGEND "ioreport/m1-macbookair10-1-macos11.0.1-ioreportlegend-amc-pmp-h11ane.txt"
-#define M1_BANDWIDTH_MAX 64             /* channels, and so requestors, a test reads */
+#define M3_MAX_27 "ioreport/m3max-macos27.0b-siliconscope14-amc-stats-int64min-partial.txt"
+#define LEGEND_MAX 128                  /* channels, and so requestors, a test reads */
 
 static struct entry_builder builder[PLAT_QUERY_N];
 
@@ -620,18 +621,24 @@ bandwidth_reading(uint64_t eacc0_1, uint64_t eacc0_3, uint64_t agx_1)
 }
 
 /* A metric's value for one requestor, failing when it has none. */
+static pmAtomValue
+requestor_value(const char *metric, int type, const char *requestor)
+{
+    pmAtomValue v[LEGEND_MAX];
+    int inst[LEGEND_MAX], n = harness_fetch(metric, type, v, LEGEND_MAX, inst);
+
+    assert_true(n <= LEGEND_MAX);
+    for (int i = 0; i < n; i++)
+        if (inst[i] == harness_inst(INDOM_BANDWIDTH_REQUESTOR, requestor))
+            return v[i];
+    fail_msg("%s has no value for %s", metric, requestor);
+    return v[0];
+}
+
 static double
 bandwidth_of(const char *metric, const char *requestor)
 {
-    pmAtomValue v[M1_BANDWIDTH_MAX];
-    int inst[M1_BANDWIDTH_MAX], n = harness_fetch(metric, PM_TYPE_DOUBLE, v, M1_BANDWIDTH_MAX, inst);
-
-    assert_true(n <= M1_BANDWIDTH_MAX);
-    for (int i = 0; i < n; i++)
-        if (inst[i] == harness_inst(INDOM_BANDWIDTH_REQUESTOR, requestor))
-            return v[i].d;
-    fail_msg("%s has no value for %s", metric, requestor);
-    return -1;
+    return requestor_value(metric, PM_TYPE_DOUBLE, requestor).d;
 }
 
 /* The mean between two fetches, per requestor and direction: none at the
@@ -714,20 +721,21 @@ struct legend_channel {
     unsigned int buckets;
 };
 
-/* The channels of the M1's PMP "Bandwidth" subgroup, from its legend's
+/* The channels of a subgroup of a group in the M1's legend, from its
  * "(id, type, name)" triples: a state channel's count is bits 32-47 of
  * its type (the file's header says how the type is packed). */
 static unsigned int
-m1_bandwidth_legend(struct legend_channel *out, unsigned int max)
+m1_legend(const char *group_name, const char *subgroup_name, struct legend_channel *out, unsigned int max)
 {
-    static const char group[] = "{\"IOReportGroupName\"=\"PMP\"";
-    static const char subgroup[] = "\"IOReportSubGroupName\"=\"Bandwidth\"";
+    char group[128], subgroup[128];
     FILE *f = fopen(real_macs_file(M1_LEGEND), "r");
     char *line = NULL;
     size_t cap = 0;
     unsigned int n = 0;
 
     assert_non_null(f);
+    snprintf(group, sizeof(group), "{\"IOReportGroupName\"=\"%s\"", group_name);
+    snprintf(subgroup, sizeof(subgroup), "\"IOReportSubGroupName\"=\"%s\"", subgroup_name);
     while (getline(&line, &cap, f) > 0) {
         for (char *g = strstr(line, group); g != NULL; g = strstr(g + 1, group)) {
             char *next = strstr(g + 1, group), *sub = strstr(g, subgroup);
@@ -779,8 +787,8 @@ m1_bandwidth_reading(const struct legend_channel *c, unsigned int n, uint64_t ti
 static void
 an_m1s_bandwidth_subgroup_is_served(void **state_)
 {
-    struct legend_channel c[M1_BANDWIDTH_MAX];
-    unsigned int n = m1_bandwidth_legend(c, M1_BANDWIDTH_MAX), served = 0, unavailable;
+    struct legend_channel c[LEGEND_MAX];
+    unsigned int n = m1_legend("PMP", "Bandwidth", c, LEGEND_MAX), served = 0, unavailable;
 
     (void)state_;
     assert_true(n > 0);
@@ -806,6 +814,146 @@ an_m1s_bandwidth_subgroup_is_served(void **state_)
     assert_int_equal(unavailable, 0);
 }
 
+/* A reading of byte counters named as names[0..n) ("AMC Stats" "Perf
+ * Counters"): the k-th (from 0) has counted (k + 1) * step bytes, or, with
+ * sentinel set, holds that value instead; no_value leaves the value out,
+ * as the live layer does where libIOReport gave none. */
+enum counter_value { COUNTED_BYTES, SENTINEL, NO_VALUE };
+static void
+counters_reading(const struct legend_channel *c, unsigned int n, uint64_t step, enum counter_value kind,
+                 int64_t sentinel)
+{
+    struct entry_builder *b = &builder[PLAT_QUERY_MEMORY_TRAFFIC];
+
+    entry_builder_reset(b);
+    for (unsigned int i = 0; i < n; i++) {
+        assert_int_equal(entry_builder_entry(b, i + 1, 0, c[i].name, "IOReportChannel"), 0);
+        assert_int_equal(entry_builder_string(b, "subgroup", "Perf Counters"), 0);
+        if (kind != NO_VALUE)
+            assert_int_equal(entry_builder_number(b, "value", kind == SENTINEL ? (uint64_t)sentinel : (i + 1) * step),
+                             0);
+    }
+    answer(PLAT_QUERY_MEMORY_TRAFFIC);
+}
+
+/* The requestor of a counter named "<requestor> RD" or "... WR", as an
+ * instance name (spaces as '_'); 0 for any other name. */
+static int
+counter_requestor(const char *name, char *requestor, size_t len, int *read)
+{
+    size_t n = strlen(name);
+
+    *read = n > 3 && strcmp(name + n - 3, " RD") == 0;
+    if (!*read && (n <= 3 || strcmp(name + n - 3, " WR") != 0))
+        return 0;
+    snprintf(requestor, len, "%.*s", (int)(n - 3), name);
+    for (char *s = requestor; *s != '\0'; s++)
+        if (*s == ' ')
+            *s = '_';
+    return 1;
+}
+
+/* The M1's "AMC Stats" "Perf Counters", by its legend's names ("DCS RD",
+ * "GFX WR", "PCPU DCS RD", ... and "DCS CAS", "DCS", which count no
+ * requestor's bytes), where the Mac has no bandwidth histograms: each
+ * read and write counter is served as it is, per requestor, and nothing
+ * is logged. */
+static void
+an_m1s_byte_counters_are_served_per_requestor(void **state_)
+{
+    static const uint64_t step = 1000003;
+    struct legend_channel c[LEGEND_MAX];
+    unsigned int n = m1_legend("AMC Stats", "Perf Counters", c, LEGEND_MAX), served = 0, unavailable;
+
+    (void)state_;
+    assert_true(n > 0);
+    harness_log_start();
+    counters_reading(c, n, step, COUNTED_BYTES, 0);
+    for (unsigned int i = 0; i < n; i++) {
+        char requestor[PLAT_ENTRY_NAME_MAX];
+        int read;
+
+        if (!counter_requestor(c[i].name, requestor, sizeof(requestor), &read))
+            continue;
+        assert_int_equal(requestor_value(read ? "mem.bandwidth.read_bytes" : "mem.bandwidth.write_bytes",
+                                         PM_TYPE_U64, requestor).ull,
+                         (i + 1) * step);
+        served++;
+    }
+    unavailable = harness_log_lines("some metrics unavailable");
+    harness_log_stop();
+    assert_true(served > 0 && served < n);
+    assert_int_equal(unavailable, 0);
+}
+
+/* The M3 Max's "AMC Stats" on the macOS 27 beta (SiliconScope issue 14:
+ * its channel names, every value INT64_MIN), beside working "DCS BW"
+ * histograms: the counters have no value, neither as the sentinel nor as
+ * the live layer gives them (no value at all), and that is logged once as
+ * it starts and once as it ends, when they count again; the histograms
+ * are served throughout. */
+static void
+counters_that_read_int64_min_have_no_value(void **state_)
+{
+    struct legend_channel c[LEGEND_MAX];
+    char line[512];
+    unsigned int n = 0, unavailable, available;
+    int64_t sentinel;
+    FILE *f = fopen(real_macs_file(M3_MAX_27), "r");
+
+    (void)state_;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f) != NULL && n < LEGEND_MAX) {
+        char *gap = strstr(line, "  ");
+
+        if (line[0] == '#' || line[0] == '[' || strstr(line, " Simple ") == NULL || gap == NULL)
+            continue;
+        snprintf(c[n++].name, sizeof(c[0].name), "%.*s", (int)(gap - line), line);
+    }
+    fclose(f);
+    real_macs_line(M3_MAX_27, 1, "INT64_MIN (", line, sizeof(line));
+    sentinel = strtoll(strstr(line, "INT64_MIN (") + 11, NULL, 10);
+    assert_true(n > 0 && sentinel == INT64_MIN);
+    harness_log_start();
+    for (unsigned int round = 0; round < 4; round++) {
+        bandwidth_reading((round + 1) * SECOND, round * SECOND, SECOND);
+        counters_reading(c, n, 0, round % 2 ? NO_VALUE : SENTINEL, sentinel);
+        assert_int_equal(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL), 0);
+    }
+    bandwidth_reading(5 * SECOND, 4 * SECOND, SECOND);
+    counters_reading(c, n, 1, COUNTED_BYTES, 0);
+    assert_true(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL) > 0);
+    bandwidth_reading(6 * SECOND, 5 * SECOND, SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 2e9, 1e-3);
+    unavailable = harness_log_lines("bandwidth (AMC Stats): some metrics unavailable");
+    available = harness_log_lines("bandwidth (AMC Stats): all metrics available again");
+    harness_log_stop();
+    assert_int_equal(unavailable, 1);
+    assert_int_equal(available, 1);
+}
+
+/* "AMC Stats" that cannot be subscribed (SiliconScope issue 46, macOS
+ * 27.0; the live layer answers as for a group without channels) beside
+ * working histograms is logged once; a Mac with neither (Intel) logs
+ * nothing. */
+static void
+counters_that_cannot_be_read_are_logged_once(void **state_)
+{
+    unsigned int unavailable;
+
+    (void)state_;
+    harness_log_start();
+    harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL);
+    unavailable = harness_log_lines("some metrics unavailable");
+    for (unsigned int round = 0; round < 3; round++) {
+        bandwidth_reading((round + 1) * SECOND, 0, SECOND);
+        assert_int_equal(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL), 0);
+    }
+    assert_int_equal(unavailable, 0);
+    assert_int_equal(harness_log_lines("bandwidth (AMC Stats): some metrics unavailable"), 1);
+    harness_log_stop();
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -822,6 +970,8 @@ main(void)
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
         T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
         T(an_m1s_bandwidth_subgroup_is_served), T(channels_that_change_places_keep_their_readings),
+        T(an_m1s_byte_counters_are_served_per_requestor), T(counters_that_read_int64_min_have_no_value),
+        T(counters_that_cannot_be_read_are_logged_once),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
