@@ -80,8 +80,8 @@ int bandwidth_name(const char *name, struct bandwidth_layout *out);
  * "data" at scale 1, which is kIOReportUnitBits (xnu-11417.101.15
  * iokit/IOKit/IOReportTypes.h:216-217, 241, 298, 374-375);
  * the peers proven on real Macs read them as bytes (SiliconScope's
- * bandwidth sampler; mactop pull request 91), whose GB/s agree with the
- * "DCS BW" histograms, and so does the agent.
+ * bandwidth sampler; mactop, whose byte arithmetic on "DCS RD" and "DCS
+ * WR" its pull request 91 describes), and so does the agent.
  */
 int bandwidth_bytes(const struct plat_entry *e, uint64_t *bytes);
 

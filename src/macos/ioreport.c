@@ -69,9 +69,10 @@ enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOR
  * channels on an M4 Pro: metaspartan/mactop pull request 91) no collector
  * reads. The memory controllers' byte counters per requestor are "AMC
  * Stats" "Perf Counters" (simple channels "DCS RD", "GFX WR", ... in the
- * same M1's legend, read by mactop pull request 91); on macOS 27 the group
- * gives INT64_MIN for every value (SiliconScope issue 14, an M3 Max) or
- * cannot be subscribed (issue 46; issue 30, an M5 Max on 26.5.2). */
+ * same M1's legend); on macOS 27 the group gives INT64_MIN for every value
+ * (SiliconScope issue 14, an M3 Max) or cannot be subscribed (issue 46, an
+ * M3 Max; metaspartan/mactop pull request 91, an M4 Pro; SiliconScope
+ * issue 30, an M5 Max on 26.5.2). */
 #define MAX_PLACES 3
 struct place {
     const char *group, *subgroup;
