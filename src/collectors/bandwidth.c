@@ -13,7 +13,7 @@
  *    be subscribed (SiliconScope issues 14, 46), which is logged once as
  *    it starts and once as it ends, and never served as a number.
  * Where the Mac has neither (Intel Macs, VMs), no requestors and nothing
- * logged.
+ * logged. Each source is read only when one of its metrics is asked.
  */
 #include "collector.h"
 #include "metric_ids.h"
@@ -37,6 +37,11 @@
 #define NO_REQUESTOR "DCS"
 #define COUNTERS_PART "AMC Stats"       /* collector_note_parts' name for the counters */
 
+/* The sources, as bits: those a refresh reads, those that named a
+ * requestor. */
+enum { SOURCE_HISTOGRAMS = 1u, SOURCE_COUNTERS = 2u, SOURCE_ALL = 3u };
+#define FIRST_COUNTED_ITEM 4            /* rows from this item on are the counters' */
+
 /* Parts collector_note_parts logs, of either source. */
 enum { PART_NO_VALUE = 1u, PART_NOT_HISTOGRAM = 2u, PART_UNREADABLE = 4u };
 /* The bits of struct requestor's have: bytes[direction] from 0, then
@@ -47,7 +52,7 @@ enum { PART_NO_VALUE = 1u, PART_NOT_HISTOGRAM = 2u, PART_UNREADABLE = 4u };
 struct requestor {
     int inst;
     char name[PLAT_ENTRY_NAME_MAX];     /* the instance's */
-    int seen;                           /* in this refresh's answers */
+    unsigned int seen;                  /* SOURCE_* bits: the sources whose last answer named it */
     int had[NDIRECTIONS];               /* last[] holds a reading of n buckets step GB/s apart */
     unsigned int n[NDIRECTIONS], step[NDIRECTIONS];
     uint64_t last[NDIRECTIONS][BANDWIDTH_MAX_BUCKETS];
@@ -88,14 +93,16 @@ static const struct metric_row rows[] = {
     DIRECTION("read_write", 2, BANDWIDTH_READ_WRITE),
     { "mem.bandwidth.saturated", CLUSTER_BANDWIDTH, 3, PM_TYPE_U32, INDOM_BANDWIDTH_REQUESTOR, PM_SEM_INSTANT,
       PMDA_PMUNITS(0, 0, 0, 0, 0, 0), FIELD_PRESENT(struct requestor, saturated, have, HAVE_SATURATED, FIELD_PLAIN) },
-    COUNTED("read_bytes", 4, BANDWIDTH_READ),
-    COUNTED("write_bytes", 5, BANDWIDTH_WRITE),
+    COUNTED("read_bytes", FIRST_COUNTED_ITEM, BANDWIDTH_READ),
+    COUNTED("write_bytes", FIRST_COUNTED_ITEM + 1, BANDWIDTH_WRITE),
 };
 
 struct bandwidth_state {
     struct requestor *requestor;
     unsigned int n, cap;
     struct slots histograms, counters;
+    unsigned int wanted;                    /* SOURCE_* bits the coming refresh must read; 0: all */
+    int histograms_read, histograms_sts;    /* the histograms' query was made; its status when last made */
     unsigned int logged, counters_logged;   /* collector_note_parts' */
     char why[256], counters_why[256];       /* why some have no value, as the source said it */
 };
@@ -106,11 +113,12 @@ static const struct indom_def indom = {
     .table = INSTANCES_AT(struct bandwidth_state, requestor, n, struct requestor, inst),
 };
 
-/* A requestor with no value, until an answer gives it some. */
+/* A requestor with no value, and not named by the sources about to be
+ * read, until an answer gives it some. */
 static void
-unread(struct requestor *r)
+unread(struct requestor *r, unsigned int sources)
 {
-    r->seen = 0;
+    r->seen &= ~sources;
     r->saturated = 0;
     r->have = 0;
 }
@@ -129,7 +137,6 @@ requestor_named(struct bandwidth_state *s, const char *name)
         return -ENOMEM;
     r = &s->requestor[s->n];
     memset(r, 0, sizeof(*r));
-    unread(r);
     entry_copy_text(r->name, sizeof(r->name), name);
     return (int)s->n++;
 }
@@ -216,7 +223,7 @@ take_histogram(struct bandwidth_state *s, unsigned int i, const struct plat_entr
     l = &c->layout;
     d = l->direction;
     r = &s->requestor[c->requestor];
-    r->seen = 1;
+    r->seen |= SOURCE_HISTOGRAMS;
     if (c->sts < 0 || bandwidth_residencies(e, l, now) < 0) {
         *failed |= PART_NO_VALUE;
         r->had[d] = 0;
@@ -249,7 +256,7 @@ take_counter(struct bandwidth_state *s, unsigned int i, const struct plat_entry 
         return 0;                       /* no requestor's reads or writes ("DCS CAS", "DIE0 AFC RD/WR") */
     d = c->layout.direction;
     r = &s->requestor[c->requestor];
-    r->seen = 1;
+    r->seen |= SOURCE_COUNTERS;
     if (bandwidth_bytes(e, &r->counted[d]) < 0)
         *failed |= PART_NO_VALUE;
     else
@@ -293,35 +300,50 @@ end(struct bandwidth_state *s)
     s->n = kept;
 }
 
+/* The source a row reads. */
+static void
+bandwidth_want(void *state, const struct metric_row *row)
+{
+    struct bandwidth_state *s = state;
+
+    s->wanted |= row->item >= FIRST_COUNTED_ITEM ? SOURCE_COUNTERS : SOURCE_HISTOGRAMS;
+}
+
 static int
 bandwidth_refresh(void *state, struct refresh_call *call)
 {
     struct bandwidth_state *s = state;
     const struct platform *p = call->p;
-    unsigned int failed = 0, counters_failed = 0;
-    int histograms, counters;
+    unsigned int sources = s->wanted ? s->wanted : SOURCE_ALL, failed = 0, counters_failed = 0;
+    int sts;
 
+    s->wanted = 0;
     names_begin(call->indom);
     for (unsigned int i = 0; i < s->n; i++)
-        unread(&s->requestor[i]);
-    if ((histograms = read_source(s, p, PLAT_QUERY_BANDWIDTH, &failed, take_histogram)) < 0 &&
-        histograms != -ENOENT) {
-        s->n = s->histograms.n = s->counters.n = 0;     /* no baseline survives a gap */
-        return collector_error(histograms);
+        unread(&s->requestor[i], sources);
+    if (sources & SOURCE_HISTOGRAMS) {
+        sts = s->histograms_sts = read_source(s, p, PLAT_QUERY_BANDWIDTH, &failed, take_histogram);
+        s->histograms_read = 1;
+        if (sts < 0 && sts != -ENOENT) {
+            s->n = s->histograms.n = s->counters.n = 0;     /* no baseline survives a gap */
+            return collector_error(sts);
+        }
+        if (failed)
+            entry_copy_text(s->why, sizeof(s->why), failed & PART_NOT_HISTOGRAM
+                                                        ? "a bandwidth channel is not a whole histogram of GB/s buckets"
+                                                        : p->error(p->ctx));
+        collector_note_parts(call, NULL, failed, &s->logged, s->why);
     }
-    if (failed)
-        entry_copy_text(s->why, sizeof(s->why), failed & PART_NOT_HISTOGRAM
-                                                    ? "a bandwidth channel is not a whole histogram of GB/s buckets"
-                                                    : p->error(p->ctx));
-    if ((counters = read_source(s, p, PLAT_QUERY_MEMORY_TRAFFIC, &counters_failed, take_counter)) == -ENOMEM)
-        return counters;
-    if (counters < 0 && (counters != -ENOENT || histograms == 0))
-        counters_failed |= PART_UNREADABLE;     /* the Mac has the histograms, its counters fail */
-    if (counters_failed)
-        entry_copy_text(s->counters_why, sizeof(s->counters_why), p->error(p->ctx));
+    if (sources & SOURCE_COUNTERS) {
+        if ((sts = read_source(s, p, PLAT_QUERY_MEMORY_TRAFFIC, &counters_failed, take_counter)) == -ENOMEM)
+            return sts;
+        if (sts < 0 && (sts != -ENOENT || (s->histograms_read && s->histograms_sts == 0)))
+            counters_failed |= PART_UNREADABLE;     /* the Mac has the histograms, its counters fail */
+        if (counters_failed)
+            entry_copy_text(s->counters_why, sizeof(s->counters_why), p->error(p->ctx));
+        collector_note_parts(call, COUNTERS_PART, counters_failed, &s->counters_logged, s->counters_why);
+    }
     end(s);
-    collector_note_parts(call, NULL, failed, &s->logged, s->why);
-    collector_note_parts(call, COUNTERS_PART, counters_failed, &s->counters_logged, s->counters_why);
     for (unsigned int i = 0; i < s->n; i++)
         if ((s->requestor[i].inst = names_add(call->indom, s->requestor[i].name)) < 0)
             return s->requestor[i].inst;
@@ -345,5 +367,6 @@ const struct collector bandwidth_collector = {
     .indom = &indom,
     .state_size = sizeof(struct bandwidth_state),
     .refresh = bandwidth_refresh,
+    .want = bandwidth_want,
     .teardown = bandwidth_teardown,
 };

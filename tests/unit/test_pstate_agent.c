@@ -891,7 +891,7 @@ an_m1s_byte_counters_are_served_per_requestor(void **state_)
  * histograms: the counters have no value, neither as the sentinel nor as
  * the live layer gives them (no value at all), and that is logged once as
  * it starts and once as it ends, when they count again; the histograms
- * are served throughout. */
+ * still give their mean. */
 static void
 counters_that_read_int64_min_have_no_value(void **state_)
 {
@@ -915,12 +915,12 @@ counters_that_read_int64_min_have_no_value(void **state_)
     sentinel = strtoll(strstr(line, "INT64_MIN (") + 11, NULL, 10);
     assert_true(n > 0 && sentinel == INT64_MIN);
     harness_log_start();
+    bandwidth_reading(SECOND, 0, SECOND);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
     for (unsigned int round = 0; round < 4; round++) {
-        bandwidth_reading((round + 1) * SECOND, round * SECOND, SECOND);
         counters_reading(c, n, 0, round % 2 ? NO_VALUE : SENTINEL, sentinel);
         assert_int_equal(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL), 0);
     }
-    bandwidth_reading(5 * SECOND, 4 * SECOND, SECOND);
     counters_reading(c, n, 1, COUNTED_BYTES, 0);
     assert_true(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL) > 0);
     bandwidth_reading(6 * SECOND, 5 * SECOND, SECOND);
@@ -943,15 +943,37 @@ counters_that_cannot_be_read_are_logged_once(void **state_)
 
     (void)state_;
     harness_log_start();
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
     harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL);
     unavailable = harness_log_lines("some metrics unavailable");
-    for (unsigned int round = 0; round < 3; round++) {
-        bandwidth_reading((round + 1) * SECOND, 0, SECOND);
+    bandwidth_reading(SECOND, 0, SECOND);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    for (unsigned int round = 0; round < 3; round++)
         assert_int_equal(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL), 0);
-    }
     assert_int_equal(unavailable, 0);
     assert_int_equal(harness_log_lines("bandwidth (AMC Stats): some metrics unavailable"), 1);
     harness_log_stop();
+}
+
+/* Each source is read only when one of its metrics is asked: the
+ * histograms for the means, the counters for the bytes; a requestor of the
+ * source not read keeps its baseline, so that the next mean spans the time
+ * since its last reading. */
+static void
+each_source_is_read_only_when_asked(void **state_)
+{
+    static const struct legend_channel counters[] = { { "DCS RD", 0 } };
+
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    counters_reading(counters, 1, 4096, COUNTED_BYTES, 0);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_MEMORY_TRAFFIC], 0);
+    assert_int_equal(requestor_value("mem.bandwidth.read_bytes", PM_TYPE_U64, "DCS").ull, 4096);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_BANDWIDTH], 1);
+    bandwidth_reading(2 * SECOND, SECOND, SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 2e9, 1e-3);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_MEMORY_TRAFFIC], 1);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
@@ -971,7 +993,7 @@ main(void)
         T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
         T(an_m1s_bandwidth_subgroup_is_served), T(channels_that_change_places_keep_their_readings),
         T(an_m1s_byte_counters_are_served_per_requestor), T(counters_that_read_int64_min_have_no_value),
-        T(counters_that_cannot_be_read_are_logged_once),
+        T(counters_that_cannot_be_read_are_logged_once), T(each_source_is_read_only_when_asked),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
