@@ -392,7 +392,9 @@ struct plat_query {
  *                    "cpu-cores" ("CPU Stats", its subgroups "CPU Complex
  *                    Performance States" and "CPU Core Performance
  *                    States"), "gpu" ("GPU Stats", "GPU Performance
- *                    States"): entries are channels (class IOReportChannel)
+ *                    States"), "bandwidth" ("PMP", on the M5 "PMP0": its
+ *                    "DCS BW" memory bandwidth histograms): entries are
+ *                    channels (class IOReportChannel)
  *                    named as the channel; props "subgroup" and "unit"
  *                    (text), "value" (simple channels) and "state.STATE"
  *                    (state residencies, in the order IOReport gives them);
@@ -428,7 +430,8 @@ enum plat_query_id {
     PLAT_QUERY_ENERGY,
     PLAT_QUERY_HID_TEMPERATURES, PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_THERMAL_PRESSURE,
     PLAT_QUERY_PMGR, PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_SMC_POWER,
-    PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_WIFI,
+    PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_WIFI, PLAT_QUERY_BANDWIDTH,
+    PLAT_QUERY_MEMORY_TRAFFIC,
     PLAT_QUERY_N
 };
 extern const struct plat_query plat_queries[PLAT_QUERY_N];

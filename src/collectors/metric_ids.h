@@ -53,6 +53,7 @@ enum darwin_cluster {
     CLUSTER_CPU_CORE = 128,
     CLUSTER_GPU_PSTATE = 129,
     CLUSTER_SYSTEM_POWER = 130,
+    CLUSTER_BANDWIDTH = 131,
     CLUSTER_WIFI = 136,
 };
 
@@ -72,6 +73,7 @@ enum darwin_indom {
     INDOM_ENERGY_CHANNEL = 102,
     INDOM_CPU_CLUSTER = 103,
     INDOM_CPU_CORE = 104,
+    INDOM_BANDWIDTH_REQUESTOR = 105,
 };
 
 #endif

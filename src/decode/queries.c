@@ -115,4 +115,6 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_SMC_POWER] = { "SMC:power", 0, smc_power_keys, 0 },
     [PLAT_QUERY_SMC_CPU_DIE] = { "SMC:cpu-die", 0, smc_cpu_die_keys, 0 },
     [PLAT_QUERY_WIFI] = { "IONetworkInterface", 0, wifi_keys, 1 },
+    [PLAT_QUERY_BANDWIDTH] = { "IOReport:bandwidth", 0, NULL, 0 },
+    [PLAT_QUERY_MEMORY_TRAFFIC] = { "IOReport:memory-traffic", 0, NULL, 0 },
 };

@@ -58,14 +58,35 @@ enum { FORMAT_SIMPLE = 1, FORMAT_STATE = 2 };     /* kIOReportFormatSimple, kIOR
 /* The groups the queries name ("IOReport:energy"), each with the one
  * subgroup it needs (NULL: all of them), so that a subscription holds no
  * channel nobody reads: "CPU Stats" also has voltage-state times, per
- * cluster and per core, that no collector reads. */
+ * cluster and per core, that no collector reads; and the places the same
+ * channels have on other chips, tried in turn where one lists no
+ * channels. The power manager's group is "PMP" up to the M4 and "PMP0"
+ * on the M5 (kennss/SiliconScope issue 30, an M5 Max on 26.5.2; issue 46,
+ * an M3 Max on 27.0); its "DCS BW" subgroup holds the memory bandwidth
+ * histograms (bandwidth_decode.h), which an M1 on macOS 11 has as the
+ * "Bandwidth" subgroup instead (its IOReportLegend: "DCS RD", "GPU WR",
+ * ... in shared/real-macs/ioreport); the rest of the group (about 540
+ * channels on an M4 Pro: metaspartan/mactop pull request 91) no collector
+ * reads. The memory controllers' byte counters per requestor are "AMC
+ * Stats" "Perf Counters" (simple channels "DCS RD", "GFX WR", ... in the
+ * same M1's legend); on macOS 27 the group gives INT64_MIN for every value
+ * (SiliconScope issue 14, an M3 Max) or cannot be subscribed (issue 46, an
+ * M3 Max; metaspartan/mactop pull request 91, an M4 Pro; SiliconScope
+ * issue 30, an M5 Max on 26.5.2). */
+#define MAX_PLACES 3
+struct place {
+    const char *group, *subgroup;
+};
 static const struct {
-    const char *token, *group, *subgroup;
+    const char *token;
+    struct place place[MAX_PLACES];     /* up to the first without a group */
 } groups[] = {
-    { "energy", "Energy Model", NULL },
-    { "cpu-clusters", "CPU Stats", "CPU Complex Performance States" },
-    { "cpu-cores", "CPU Stats", "CPU Core Performance States" },
-    { "gpu", "GPU Stats", "GPU Performance States" },
+    { "energy", { { "Energy Model", NULL } } },
+    { "cpu-clusters", { { "CPU Stats", "CPU Complex Performance States" } } },
+    { "cpu-cores", { { "CPU Stats", "CPU Core Performance States" } } },
+    { "gpu", { { "GPU Stats", "GPU Performance States" } } },
+    { "bandwidth", { { "PMP", "DCS BW" }, { "PMP0", "DCS BW" }, { "PMP", "Bandwidth" } } },
+    { "memory-traffic", { { "AMC Stats", "Perf Counters" } } },
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
@@ -85,7 +106,7 @@ struct ioreport_api {
 
 struct subscription {
     int tried;                      /* the group was asked: sub, or why there is none */
-    const char *why;
+    const char *why, *group;        /* group: the name it was last asked by */
     CFMutableDictionaryRef channels, subscribed;
     CFTypeRef sub;
     int lost;                       /* a subscription gave no sample: made again */
@@ -177,30 +198,51 @@ unsubscribe(struct subscription *s)
     s->sub = s->subscribed = s->channels = NULL;
 }
 
-/* The group's subscription, asked once: a group without channels (Intel
- * Macs and VMs have no "Energy Model" and no "CPU Stats") is not subscribed, as every peer
- * checks first; one IOReport refuses stays refused (SiliconScope saw
- * groups that list channels and are never subscribable). */
+/* The channels IOReport lists for group (and subgroup) into s->channels,
+ * or -ENOMEM (asked again at the next read). */
 static int
-subscribe(struct live_source *src, struct live_ioreport *r, struct subscription *s, const char *group,
-          const char *subgroup)
+copy_channels(struct live_source *src, struct live_ioreport *r, struct subscription *s, const char *group,
+              const char *subgroup)
 {
     CFStringRef name = CFStringCreateWithCString(kCFAllocatorDefault, group, kCFStringEncodingUTF8);
     CFStringRef sub = subgroup != NULL ? CFStringCreateWithCString(kCFAllocatorDefault, subgroup,
                                                                    kCFStringEncodingUTF8) : NULL;
-    CFArrayRef list;
 
     if (name == NULL || (subgroup != NULL && sub == NULL)) {
         if (name != NULL)
             CFRelease(name);
-        return live_fail(src, -ENOMEM, "IOReport \"%s\": out of memory", group);   /* asked again */
+        return live_fail(src, -ENOMEM, "IOReport \"%s\": out of memory", group);
     }
-    s->tried = 1;
+    if (s->channels != NULL)
+        CFRelease(s->channels);
     s->channels = r->api.copy_channels_in_group(name, sub, 0, 0, 0);
+    s->group = group;
     CFRelease(name);
     if (sub != NULL)
         CFRelease(sub);
-    if ((list = channels_of(r, s->channels)) == NULL || CFArrayGetCount(list) == 0)
+    return 0;
+}
+
+/* Group g's subscription, asked once: a group without channels in any of
+ * its places (Intel Macs and VMs have no "Energy Model" and no "CPU
+ * Stats") is not subscribed, as every peer checks first; one IOReport
+ * refuses stays refused (SiliconScope saw groups that list channels and
+ * are never subscribable). */
+static int
+subscribe(struct live_source *src, struct live_ioreport *r, size_t g)
+{
+    struct subscription *s = &r->group[g];
+    CFArrayRef list = NULL;
+    int sts;
+
+    for (size_t k = 0; k < MAX_PLACES && groups[g].place[k].group != NULL; k++) {
+        if ((sts = copy_channels(src, r, s, groups[g].place[k].group, groups[g].place[k].subgroup)) < 0)
+            return sts;
+        if ((list = channels_of(r, s->channels)) != NULL && CFArrayGetCount(list) > 0)
+            break;
+    }
+    s->tried = 1;
+    if (list == NULL || CFArrayGetCount(list) == 0)
         s->why = "no channels in";
     else if ((s->sub = r->api.create_subscription(NULL, s->channels, &s->subscribed, 0, NULL)) == NULL)
         s->why = "no subscription to";
@@ -309,10 +351,10 @@ resample(struct live_source *src, struct live_ioreport *r, size_t g, const char 
     struct subscription *s = &r->group[g];
     int sts;
 
-    if ((sts = subscribe(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
+    if ((sts = subscribe(src, r, g)) < 0)
         return sts;
     if (s->sub == NULL)
-        return live_fail(src, -EIO, "IOReport %s: no sample; %s \"%s\"", match, s->why, groups[g].group);
+        return live_fail(src, -EIO, "IOReport %s: no sample; %s \"%s\"", match, s->why, s->group);
     counter_baseline_new_source(&s->counters);
     if ((*out = r->api.create_samples(s->sub, s->subscribed, NULL)) == NULL)
         return live_fail(src, -EIO, "IOReport %s: no sample from a subscription made again", match);
@@ -373,10 +415,10 @@ live_ioreport(struct live_source *src, const struct plat_query *q, struct plat_e
     if ((sts = library(src, &r)) < 0)
         return sts;
     s = &r->group[g];
-    if (!s->tried && (sts = subscribe(src, r, s, groups[g].group, groups[g].subgroup)) < 0)
+    if (!s->tried && (sts = subscribe(src, r, g)) < 0)
         return sts;
     if (s->sub == NULL && !s->lost)
-        return live_fail(src, -ENOENT, "IOReport: %s \"%s\"", s->why, groups[g].group);
+        return live_fail(src, -ENOENT, "IOReport: %s \"%s\"", s->why, s->group);
     if ((sts = sample_of(src, r, g, q->match, &sample)) < 0)
         return sts;
     counter_baseline_reading(&s->counters);

@@ -434,17 +434,19 @@ rec_sysctl_listed_before(enum plat_sysctl_group group, const char *name)
 
 /* Registry properties whose numbers only grow, by query: key path prefixes. */
 static const char *const statistics[] = { "Statistics.", NULL };
-static const char *const energy_value[] = { "value", NULL };
+static const char *const simple_value[] = { "value", NULL };   /* an IOReport simple channel's */
 static const char *const residencies[] = { "state.", NULL };
 static const char *const gpu_usage[] = { GPU_CLIENT_USAGE_KEY ".", NULL };
 static const char *const *const registry_counters[PLAT_QUERY_N] = {
     [PLAT_QUERY_DISKS] = statistics,
     [PLAT_QUERY_APFS] = statistics,
-    [PLAT_QUERY_ENERGY] = energy_value,
+    [PLAT_QUERY_ENERGY] = simple_value,
     [PLAT_QUERY_CPU_CLUSTERS] = residencies,
     [PLAT_QUERY_CPU_CORES] = residencies,
     [PLAT_QUERY_GPU_STATES] = residencies,
     [PLAT_QUERY_GPU_CLIENTS] = gpu_usage,
+    [PLAT_QUERY_BANDWIDTH] = residencies,
+    [PLAT_QUERY_MEMORY_TRAFFIC] = simple_value,
 };
 
 int

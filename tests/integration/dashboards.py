@@ -75,6 +75,7 @@ SAMPLES = int(os.environ.get("PMLOGGER_SAMPLES", "0"))  # fleet.sh's pmlogger
 DISK0_READS, WIFI_RX, WIFI_WIDTH = 220, 2000000, 80
 BATTERY, CPU_WATTS, SYSTEM_WATTS, CPU_DIE = 72, 4.2, 12.5, 55.875
 FOOTPRINT = 900 * 2**20 * 3 // 4              # python3.12: 3/4 of its 900 MiB resident, bytes
+AGX_BYTES, EACC0_READ = 2.4e9, 1.5e9          # memory bandwidth, bytes a second
 VALUES = [
     (PMSERIES, "Cluster clock while active", "ECPU", *near(ECPU_MHZ, 0.001), "ECPU: 10 % at 600 MHz, 30 % at 1800"),
     (PMSERIES, "Cluster clock while active", "PCPU", *near(PCPU_MHZ, 0.001), "PCPU 25 % at 2000 MHz, 25 % at 3500"),
@@ -91,6 +92,9 @@ VALUES = [
     (PROMETHEUS, "Wi-Fi channel width", "en0", WIFI_WIDTH, WIFI_WIDTH, "en0's channel"),
     (PMSERIES, "GPU clock while active", "MHz", *near(GPU_MHZ, 0.001), "the GPU while active"),
     (PROMETHEUS, "GPU clock while active", "MHz", *near(GPU_MHZ, 0.001), "the GPU while active"),
+    (PMSERIES, "Memory bandwidth by requestor", "AGX", *near(AGX_BYTES, 0.001), "AGX: 20/30/40/10 % at 1-4 GB/s"),
+    (PROMETHEUS, "Memory bandwidth by requestor", "AGX", *near(AGX_BYTES, 0.001), "AGX reads and writes"),
+    (PMSERIES, "Memory bandwidth by requestor", "EACC0 read", *near(EACC0_READ, 0.001), "EACC0: half at 1, half at 2"),
     (PMSERIES, "Battery charge", "charge", BATTERY, BATTERY, "battery charge"),
     (PROMETHEUS, "Battery charge", "charge", BATTERY, BATTERY, "battery charge"),
     (PMSERIES, "Energy by unit", "CPU", *near(CPU_WATTS, 0.01), "CPU power from its energy counter"),

@@ -20,8 +20,11 @@ no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
 # Nor shared, buffer and slab memory, I/O wait, interrupt and steal time or interrupt counts (Linux's names).
 no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compactions$|^mem\.util\.(shmem|bufmem|slabReclaimable)$|^kernel\.(all|percpu)\.(intr|cpu\.(wait\.total|irq\.hard|irq\.soft|steal))$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
 # What the Apple Silicon fixture's Mac lacks: memory of the GPU's own (unified memory), an adapter
-# (on battery), fans (a MacBook Air), and the proximity and ambient sensors Apple Silicon has not.
-not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$'
+# (on battery), fans (a MacBook Air), the proximity and ambient sensors Apple Silicon has not,
+# and the memory controllers' byte counters ("AMC Stats", which it cannot subscribe, as an M4
+# Pro on macOS 27 cannot, metaspartan/mactop pull request 91, nor an M5 Max on 26.5.2,
+# kennss/SiliconScope issue 30).
+not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$|^mem\.bandwidth\.(read|write)_bytes$'
 as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source|$not_on_this_mac")
 nnames=$(echo "$as_names" | wc -l)
 
@@ -120,6 +123,14 @@ hardware_checks() {
     pminfo -h 127.0.0.1 -f power.system.watts > "$work/system.watts" 2>&1
     check "the whole Mac draws 12.5 W (SMC PSTR, flt)" sh -c "grep -A1 '^power.system.watts' '$work/system.watts' | grep -q 'value 12.5\$'"
     pstate_checks
+    # Memory bandwidth (tests/fixtures/model): AGX's histogram averages 2.4 GB/s, a tenth of
+    # the time in its top bucket; EACC0 reads 1.5 GB/s and never reaches its top.
+    pmval -h 127.0.0.1 -t 1 -s 4 -f 0 -i AGX mem.bandwidth.read_write > "$work/pmval.agxbw" 2>&1
+    check "pmval: the GPU moves 2.4 GB/s to and from memory" values_within_int "$work/pmval.agxbw" 2399000000 2401000000 3
+    pminfo -h 127.0.0.1 -f mem.bandwidth.read mem.bandwidth.saturated > "$work/bandwidth" 2>&1
+    check "EACC0 reads 1.5 GB/s; only AGX reached its top bucket" sh -c \
+        "grep -A1 '^mem.bandwidth.read\$' '$work/bandwidth' | grep -q 'or \"EACC0\"\] value 1500000000\$' &&
+         grep -q 'or \"AGX\"\] value 1\$' '$work/bandwidth' && grep -q 'or \"EACC0\"\] value 0\$' '$work/bandwidth'"
     pminfo -h 127.0.0.1 -l thermal.sensor.temperature > "$work/sensors.labels" 2>&1
     check "HID sensors are labelled where they sit; the -9200 junk reading has no value" sh -c \
         "grep 'or \"gas_gauge_battery\"] labels' '$work/sensors.labels' | grep -q '\"location\":\"battery\"' &&
@@ -160,6 +171,11 @@ check "the PMNS has the metrics of the metric table, and no other" [ "$names" = 
 pminfo -h 127.0.0.1 -f disk.dev.await disk.all.avgrq_sz > "$work/first-await" 2>&1
 check "disk await and avgrq_sz have no value before there is an interval" \
     sh -c "[ \$(grep -c 'No value' '$work/first-await') -eq 2 ]"
+# Nor has memory bandwidth, a mean between two readings of its histograms
+# (nor its byte counters, which this Mac has not).
+pminfo -h 127.0.0.1 -f mem.bandwidth > "$work/first-bandwidth" 2>&1
+check "memory bandwidth has no value before there is an interval" sh -c \
+    "[ \$(grep -c 'No value' '$work/first-bandwidth') -eq 6 ] && ! grep -q ' value ' '$work/first-bandwidth'"
 sleep 1
 pminfo -h 127.0.0.1 -fdlT $as_names > "$work/fdlT" 2>&1
 check "pminfo -fdlT: every metric has a value" every_block " value " "$work/fdlT"

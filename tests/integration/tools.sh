@@ -36,7 +36,8 @@ check "pmstat: cache column is the file cache (5072m), bi and bo have values, bu
 # and 675 MB; 4.2 W on the CPU, battery at 72%; the E and P clusters at
 # 1500 and 2750 MHz while active, 40 and 50% of the time (the derived
 # metrics Install puts in PCP's derived folder), drawing 0.9 and 3.3 W; en0 on
-# Wi-Fi channel 149, 80 MHz wide (5745 MHz, 5 GHz, US rules). Rates are checked within
+# Wi-Fi channel 149, 80 MHz wide (5745 MHz, 5 GHz, US rules); EACC0 and AGX
+# at 2.1 and 2.4 GB/s (2003 and 2289 MB/s), AGX's top bucket reached. Rates are checked within
 # the 1% that sampling jitter gives (a full run saw 79.9 for 80.0 and 4.18
 # for 4.20). The fixture's CPU load
 # differs from one recorded interval to the next, so the CPU report is
@@ -50,6 +51,7 @@ declare -A last_row=(
     [darwin-power]=' 4\.(1[6-9]|2[0-4]) +1\.(4[89]|5[0-2]) +0\.00 +0\.3[4-6] +72 +-9\.73 +Battery Power '
     [darwin-clocks]=' 1500 +2750 +40 +50 +1800 +3500 +0\.9 +3\.[23] +800 +10 +4\.[12] +1\.[45] +12\.5$'
     [darwin-wifi]=' 149 +80 +5745 +5 GHz +US$'
+    [darwin-bandwidth]=' 2003 +2289 +0 +1$'
 )
 reports=$(sed -n 's/^\[\(darwin-[a-z-]*\)\]$/\1/p' "$config/pmrep/darwin.conf")
 check "pmrep config has the ${#last_row[@]} reports this test knows" sh -c "[ $(echo "$reports" | wc -l) -eq ${#last_row[@]} ]"

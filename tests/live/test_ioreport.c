@@ -11,6 +11,7 @@
 #include "real_macs.h"
 #include "energy_decode.h"
 #include "pstate_decode.h"
+#include "bandwidth_decode.h"
 #include "entry_props.h"
 #include "entry_set.h"
 
@@ -666,6 +667,111 @@ test_without_cpu_stats_the_clusters_are_absent(void **state)
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
 }
 
+/* The memory bandwidth histograms are the power manager's group's "DCS
+ * BW" subgroup: "PMP" up to the M4, "PMP0" on the M5 (SiliconScope issue
+ * 30), each Mac having one of them; the group's other subgroups ("AF BW",
+ * the same requestors' fabric traffic) are not subscribed. Buckets named
+ * as an M4 Max's (SiliconScope's histograms in shared/real-macs/ioreport). */
+static void
+test_bandwidth_is_read_from_either_name_of_the_group(void **state)
+{
+    static const char *const group[] = { "PMP", "PMP0" };
+
+    (void)state;
+    for (size_t g = 0; g < sizeof(group) / sizeof(group[0]); g++) {
+        struct platform p;
+        struct plat_entry_set set;
+        struct bandwidth_channel ch;
+        unsigned int agx;
+
+        live_setup(&p);
+        dbl_ioreport_simple(group[g], "AGX RD", "AF BW", "", 5);
+        agx = dbl_ioreport_states(group[g], "AGX RD+WR", "DCS BW", "");
+        dbl_ioreport_state(agx, "1GB/s", 319);
+        dbl_ioreport_state(agx, "2GB/s", 16);
+        assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), 0);
+        assert_int_equal(set.n, 1);
+        assert_int_equal(bandwidth_channel(&set.entry[0], &ch), 0);
+        assert_string_equal(ch.requestor, "AGX");
+        assert_int_equal(ch.residency[1], 16);
+        assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), g + 1);
+        assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
+        live_teardown(&p);
+        assert_int_equal(dbl_held().cf, 0);
+    }
+}
+
+/* The M1 on macOS 11 has no "DCS BW" but a PMP "Bandwidth" subgroup of
+ * the same histograms per requestor ("DCS RD", "GPU WR"), beside the
+ * group's other subgroups ("Energy Counters" "ANE", not read here): names
+ * and subgroups as the M1's legend has them
+ * (shared/real-macs/ioreport/m1-macbookair10-1-macos11.0.1-*). */
+static void
+test_an_m1s_bandwidth_subgroup_is_read(void **state)
+{
+    struct platform *p = *state;
+    struct plat_entry_set set;
+    unsigned int dcs;
+
+    dbl_ioreport_simple("PMP", "ANE", "Energy Counters", "mJ", 7);
+    dcs = dbl_ioreport_states("PMP", "DCS RD", "Bandwidth", "");
+    dbl_ioreport_state(dcs, "1GB/s", 24);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), 0);
+    assert_int_equal(set.n, 1);
+    assert_string_equal(set.entry[0].name, "DCS RD");
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 1);
+}
+
+/* The memory controllers' byte counters are "AMC Stats" "Perf Counters"
+ * alone (not its "DSID Group Stats": the M1's legend in
+ * shared/real-macs/ioreport); a counter libIOReport gives INT64_MIN for,
+ * as every one of an M3 Max's on the macOS 27 beta (SiliconScope issue
+ * 14), is a channel without a value; a group that cannot be subscribed
+ * (issue 46) is absent, said so. */
+static void
+test_memory_traffic_is_the_amc_perf_counters(void **state)
+{
+    struct platform p;
+    struct plat_entry_set set;
+    uint64_t bytes;
+
+    (void)state;
+    live_setup(&p);
+    dbl_ioreport_simple("AMC Stats", "DSID 0 Hits", "DSID Group Stats", "", 3);
+    dbl_ioreport_simple("AMC Stats", "DCS RD", "Perf Counters", "", 4096);
+    dbl_ioreport_simple("AMC Stats", "DCS WR", "Perf Counters", "", INT64_MIN);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_MEMORY_TRAFFIC], &set), 0);
+    assert_int_equal(set.n, 2);
+    assert_int_equal(bandwidth_bytes(&set.entry[0], &bytes), 0);
+    assert_int_equal(bytes, 4096);
+    assert_string_equal(set.entry[1].name, "DCS WR");
+    assert_int_equal(bandwidth_bytes(&set.entry[1], &bytes), -ENODATA);
+    assert_error_has(&p, "\"DCS WR\": no value (kIOReportInvalidValue)");
+    live_teardown(&p);
+    live_setup(&p);
+    dbl_ioreport_simple("AMC Stats", "DCS RD", "Perf Counters", "", 4096);
+    dbl_fail("IOReportCreateSubscription Perf Counters", 1, 1);
+    assert_int_equal(p.query(p.ctx, &plat_queries[PLAT_QUERY_MEMORY_TRAFFIC], &set), -ENOENT);
+    assert_error_has(&p, "no subscription to \"AMC Stats\"");
+    live_teardown(&p);
+    assert_int_equal(dbl_held().cf, 0);
+}
+
+/* Intel Macs and VMs have none of its places: no channels, said of the
+ * last one asked ("PMP" "Bandwidth"). */
+static void
+test_without_the_power_manager_bandwidth_is_absent(void **state)
+{
+    struct platform *p = *state;
+    struct plat_entry_set set;
+
+    dbl_ioreport_simple("Energy Model", "CPU Energy", NULL, "mJ", 4200);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_BANDWIDTH], &set), -ENOENT);
+    assert_error_has(p, "no channels in \"PMP\"");
+    assert_int_equal(dbl_calls("IOReportCopyChannelsInGroup"), 3);
+    assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
+}
+
 int
 main(void)
 {
@@ -684,6 +790,9 @@ main(void)
         T(test_an_m5_max_reports_its_units_from_its_own_channels),
         T(test_reads_hold_nothing_more_than_the_subscription),
         T(test_each_cpu_subgroup_is_its_own_subscription), T(test_without_cpu_stats_the_clusters_are_absent),
+        cmocka_unit_test(test_bandwidth_is_read_from_either_name_of_the_group),
+        T(test_without_the_power_manager_bandwidth_is_absent), T(test_an_m1s_bandwidth_subgroup_is_read),
+        cmocka_unit_test(test_memory_traffic_is_the_amc_perf_counters),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,3 +46,19 @@ real_macs_file_awaited(const char *relative)
 {
     return corpus_file(relative, 0);
 }
+
+void
+real_macs_line(const char *relative, int header, const char *needle, char *line, size_t len)
+{
+    FILE *f = fopen(real_macs_file(relative), "r");
+
+    assert_non_null(f);
+    while (fgets(line, (int)len, f) != NULL)
+        if ((line[0] == '#') == header && strstr(line, needle) != NULL) {
+            line[strcspn(line, "\r\n")] = '\0';
+            fclose(f);
+            return;
+        }
+    fclose(f);
+    fail_msg("%s: no line with \"%s\"", relative, needle);
+}

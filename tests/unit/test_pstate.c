@@ -30,25 +30,6 @@
 #include "replay.h"
 #include "snapshot_write.h"
 
-/* The first line of a corpus file that contains needle, a data line or
- * (header set) one of the '#' lines that say what the data is, into line;
- * fails the test when there is none. */
-static void
-find_line(const char *relative, int header, const char *needle, char *line, size_t len)
-{
-    FILE *f = fopen(real_macs_file(relative), "r");
-
-    assert_non_null(f);
-    while (fgets(line, (int)len, f) != NULL)
-        if ((line[0] == '#') == header && strstr(line, needle) != NULL) {
-            line[strcspn(line, "\r\n")] = '\0';
-            fclose(f);
-            return;
-        }
-    fclose(f);
-    fail_msg("%s: no line with \"%s\"", relative, needle);
-}
-
 /* The numbers after "after" on a line, into v (at most max): how many. */
 static unsigned int
 numbers_after(const char *line, const char *after, double *v, unsigned int max)
@@ -102,7 +83,7 @@ hex_bytes(const char *hex, unsigned char *raw, size_t cap)
     return n;
 }
 
-#define line_with(relative, needle, line, len) find_line(relative, 0, needle, line, len)
+#define line_with(relative, needle, line, len) real_macs_line(relative, 0, needle, line, len)
 
 static void
 ioreg_data(const char *relative, const char *key)
@@ -248,7 +229,7 @@ m1_p_table_is_in_hz(void **state)
     entry(1, 0, "pmgr", "AppleARMIODevice");
     bytes("voltage-states5-sram", raw, n);
     d = decoded();
-    find_line(file, 1, "Full decode:", line, sizeof(line));
+    real_macs_line(file, 1, "Full decode:", line, sizeof(line));
     assert_int_equal(numbers_after(line, "Full decode:", mhz, DVFS_MAX_STATES), 15);
     assert_khz(dvfs_table(&d, 5, 1), mhz, 15);
     assert_ptr_equal(dvfs_cpu_table(&d, 'P', 0, 15), dvfs_table(&d, 5, 1));

@@ -1,6 +1,6 @@
 /*
- * The performance-state collectors and the energy collector's frozen channels,
- * through the agent as pmcd drives it, over a fake Apple Silicon machine
+ * The performance-state collectors, the energy collector's frozen channels
+ * and the memory bandwidth collector, through the agent as pmcd drives it, over a fake Apple Silicon machine
  * (synthetic numbers, chosen so that each expected value is exact: a
  * 24 MHz tick is 1000/24 ns, so 24 million ticks are one second).
  */
@@ -22,6 +22,9 @@
 #include "entry_set.h"
 
 #define SECOND 24000000ull              /* 24 MHz ticks */
+#define M1_LEGEND "ioreport/m1-macbookair10-1-macos11.0.1-ioreportlegend-amc-pmp-h11ane.txt"
+#define M3_MAX_27 "ioreport/m3max-macos27.0b-siliconscope14-amc-stats-int64min-partial.txt"
+#define LEGEND_MAX 128                  /* channels, and so requestors, a test reads */
 
 static struct entry_builder builder[PLAT_QUERY_N];
 
@@ -601,6 +604,378 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
     assert_int_equal(harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, NULL), 364);
 }
 
+/* A reading of the power manager's "DCS BW" histograms: EACC0's combined
+ * channel (buckets 1, 2, 3 GB/s) and, named as macOS 27 names it, AGX's
+ * reads (bucket 1 GB/s alone: no second bucket to be short of). */
+static void
+bandwidth_reading(uint64_t eacc0_1, uint64_t eacc0_3, uint64_t agx_1)
+{
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    channel(PLAT_QUERY_BANDWIDTH, 1, "EACC0 RD+WR");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", eacc0_1);
+    state(PLAT_QUERY_BANDWIDTH, "2GB/s", 0);
+    state(PLAT_QUERY_BANDWIDTH, "3GB/s", eacc0_3);
+    channel(PLAT_QUERY_BANDWIDTH, 2, "DIE0 AGX RD");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", agx_1);
+    answer(PLAT_QUERY_BANDWIDTH);
+}
+
+/* A metric's value for one requestor, failing when it has none. */
+static pmAtomValue
+requestor_value(const char *metric, int type, const char *requestor)
+{
+    pmAtomValue v[LEGEND_MAX];
+    int inst[LEGEND_MAX], n = harness_fetch(metric, type, v, LEGEND_MAX, inst);
+
+    assert_true(n <= LEGEND_MAX);
+    for (int i = 0; i < n; i++)
+        if (inst[i] == harness_inst(INDOM_BANDWIDTH_REQUESTOR, requestor))
+            return v[i];
+    fail_msg("%s has no value for %s", metric, requestor);
+    return v[0];
+}
+
+static double
+bandwidth_of(const char *metric, const char *requestor)
+{
+    return requestor_value(metric, PM_TYPE_DOUBLE, requestor).d;
+}
+
+/* The mean between two fetches, per requestor and direction: none at the
+ * first fetch, then EACC0's 1 s at 1 GB/s and 1 s at 3 GB/s are 2 GB/s
+ * (its top bucket: saturated), AGX's reads 1 GB/s; AGX has no combined
+ * channel and nobody a write channel: no values for those. */
+static void
+bandwidth_is_the_mean_between_fetches(void **state_)
+{
+    pmAtomValue v[4];
+
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    assert_true(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "EACC0") >= 0);
+    assert_true(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "AGX") >= 0);
+    bandwidth_reading(2 * SECOND, SECOND, 3 * SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 2e9, 1e-3);
+    bandwidth_reading(3 * SECOND, SECOND, 4 * SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read", "AGX"), 1e9, 1e-3);
+    bandwidth_reading(4 * SECOND, 2 * SECOND, 5 * SECOND);
+    assert_int_equal(harness_inst_value("mem.bandwidth.saturated", PM_TYPE_U32, "EACC0"), 1);
+    assert_int_equal(harness_fetch("mem.bandwidth.write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+}
+
+/* The channels in another order (a subscription made again lists them as
+ * it will): each reading still goes to its own requestor and direction. */
+static void
+channels_that_change_places_keep_their_readings(void **state_)
+{
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    channel(PLAT_QUERY_BANDWIDTH, 1, "DIE0 AGX RD");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", 2 * SECOND);
+    channel(PLAT_QUERY_BANDWIDTH, 2, "EACC0 RD+WR");
+    state(PLAT_QUERY_BANDWIDTH, "1GB/s", SECOND);
+    state(PLAT_QUERY_BANDWIDTH, "2GB/s", 0);
+    state(PLAT_QUERY_BANDWIDTH, "3GB/s", SECOND);
+    answer(PLAT_QUERY_BANDWIDTH);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 3e9, 1e-3);
+}
+
+/* A residency libIOReport could not give (the live reader leaves the
+ * channel without states) is no value, logged once as it starts and once
+ * as it ends; an Intel Mac has no requestors. */
+static void
+a_channel_without_a_value_has_none_until_it_has_two(void **state_)
+{
+    pmAtomValue v[4];
+    unsigned int unavailable, available;
+
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    harness_log_start();
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    channel(PLAT_QUERY_BANDWIDTH, 1, "EACC0 RD+WR");
+    answer(PLAT_QUERY_BANDWIDTH);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    bandwidth_reading(2 * SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    bandwidth_reading(3 * SECOND, 0, SECOND);
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 1);
+    assert_float_equal(v[0].d, 1e9, 1e-3);
+    unavailable = harness_log_lines("bandwidth: some metrics unavailable");
+    available = harness_log_lines("bandwidth: all metrics available again");
+    harness_log_stop();
+    assert_int_equal(unavailable, 1);
+    assert_int_equal(available, 1);
+    fake.reg[PLAT_QUERY_BANDWIDTH].n = 0;
+    assert_int_equal(harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, v, 4, NULL), 0);
+    assert_int_equal(harness_inst(INDOM_BANDWIDTH_REQUESTOR, "EACC0"), -1);
+}
+
+
+struct legend_channel {
+    char name[PLAT_ENTRY_NAME_MAX];
+    unsigned int buckets;
+};
+
+/* The channels of a subgroup of a group in the M1's legend, from its
+ * "(id, type, name)" triples: a state channel's count is bits 32-47 of
+ * its type (the file's header says how the type is packed). */
+static unsigned int
+m1_legend(const char *group_name, const char *subgroup_name, struct legend_channel *out, unsigned int max)
+{
+    char group[128], subgroup[128];
+    FILE *f = fopen(real_macs_file(M1_LEGEND), "r");
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned int n = 0;
+
+    assert_non_null(f);
+    snprintf(group, sizeof(group), "{\"IOReportGroupName\"=\"%s\"", group_name);
+    snprintf(subgroup, sizeof(subgroup), "\"IOReportSubGroupName\"=\"%s\"", subgroup_name);
+    while (getline(&line, &cap, f) > 0) {
+        for (char *g = strstr(line, group); g != NULL; g = strstr(g + 1, group)) {
+            char *next = strstr(g + 1, group), *sub = strstr(g, subgroup);
+            unsigned long long id, type;
+            int used;
+
+            if (sub == NULL || (next != NULL && sub > next))
+                continue;
+            for (char *c = strstr(g, "=(("); c != NULL && c < sub; c = strstr(c + 1, "),(")) {
+                assert_true(n < max);
+                if (sscanf(c + 3, "%llu,%llu,\"%63[^\"]\"%n", &id, &type, out[n].name, &used) < 3)
+                    continue;
+                out[n].buckets = (unsigned int)(type >> 32 & 0xffff);
+                n++;
+            }
+        }
+    }
+    free(line);
+    fclose(f);
+    return n;
+}
+
+/* A reading of those channels: each with ticks in its lowest bucket and
+ * in its top one. The legend holds no state names: the buckets are named
+ * as the M4 Max's are ("1GB/s" up, SiliconScope's histograms). */
+static void
+m1_bandwidth_reading(const struct legend_channel *c, unsigned int n, uint64_t ticks)
+{
+    char label[32];
+
+    entry_builder_reset(&builder[PLAT_QUERY_BANDWIDTH]);
+    for (unsigned int i = 0; i < n; i++) {
+        channel(PLAT_QUERY_BANDWIDTH, i + 1, c[i].name);
+        for (unsigned int k = 1; k <= c[i].buckets; k++) {
+            snprintf(label, sizeof(label), "%uGB/s", k);
+            state(PLAT_QUERY_BANDWIDTH, label, k == 1 || k == c[i].buckets ? ticks : 0);
+        }
+    }
+    answer(PLAT_QUERY_BANDWIDTH);
+}
+
+/* The M1 (macOS 11) has no "DCS BW" but a "Bandwidth" subgroup of the
+ * same histograms, reads and writes per requestor ("DCS RD", "GPU WR",
+ * "ANE RD"), beside channels with no direction ("ECPU DCS", "GPU DCS"),
+ * which are not bandwidth per requestor and no fault: each read and write
+ * is served (the mean of the lowest and top buckets, equal time in each
+ * between fetches),
+ * and nothing is logged as unavailable. */
+static void
+an_m1s_bandwidth_subgroup_is_served(void **state_)
+{
+    struct legend_channel c[LEGEND_MAX];
+    unsigned int n = m1_legend("PMP", "Bandwidth", c, LEGEND_MAX), served = 0, unavailable;
+
+    (void)state_;
+    assert_true(n > 0);
+    harness_log_start();
+    m1_bandwidth_reading(c, n, SECOND);
+    harness_fetch("mem.bandwidth.read", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    for (unsigned int i = 0; i < n; i++) {
+        size_t len = strlen(c[i].name);
+        int read = len > 3 && strcmp(c[i].name + len - 3, " RD") == 0;
+        char requestor[PLAT_ENTRY_NAME_MAX];
+
+        if (!read && (len <= 3 || strcmp(c[i].name + len - 3, " WR") != 0))
+            continue;
+        snprintf(requestor, sizeof(requestor), "%.*s", (int)(len - 3), c[i].name);
+        m1_bandwidth_reading(c, n, (served + 2) * SECOND);     /* each fetch is a refresh */
+        assert_float_equal(bandwidth_of(read ? "mem.bandwidth.read" : "mem.bandwidth.write", requestor),
+                           (1 + c[i].buckets) / 2.0 * 1e9, 1e-3);
+        served++;
+    }
+    unavailable = harness_log_lines("bandwidth: some metrics unavailable");
+    harness_log_stop();
+    assert_true(served > 0 && served < n);
+    assert_int_equal(unavailable, 0);
+}
+
+/* A reading of byte counters named as names[0..n) ("AMC Stats" "Perf
+ * Counters"): the k-th (from 0) has counted (k + 1) * step bytes, or, with
+ * sentinel set, holds that value instead; no_value leaves the value out,
+ * as the live layer does where libIOReport gave none. */
+enum counter_value { COUNTED_BYTES, SENTINEL, NO_VALUE };
+static void
+counters_reading(const struct legend_channel *c, unsigned int n, uint64_t step, enum counter_value kind,
+                 int64_t sentinel)
+{
+    struct entry_builder *b = &builder[PLAT_QUERY_MEMORY_TRAFFIC];
+
+    entry_builder_reset(b);
+    for (unsigned int i = 0; i < n; i++) {
+        assert_int_equal(entry_builder_entry(b, i + 1, 0, c[i].name, "IOReportChannel"), 0);
+        assert_int_equal(entry_builder_string(b, "subgroup", "Perf Counters"), 0);
+        if (kind != NO_VALUE)
+            assert_int_equal(entry_builder_number(b, "value", kind == SENTINEL ? (uint64_t)sentinel : (i + 1) * step),
+                             0);
+    }
+    answer(PLAT_QUERY_MEMORY_TRAFFIC);
+}
+
+/* The requestor of a counter named "<requestor> RD" or "... WR", as an
+ * instance name (spaces as '_'); 0 for any other name. */
+static int
+counter_requestor(const char *name, char *requestor, size_t len, int *read)
+{
+    size_t n = strlen(name);
+
+    *read = n > 3 && strcmp(name + n - 3, " RD") == 0;
+    if (!*read && (n <= 3 || strcmp(name + n - 3, " WR") != 0))
+        return 0;
+    snprintf(requestor, len, "%.*s", (int)(n - 3), name);
+    for (char *s = requestor; *s != '\0'; s++)
+        if (*s == ' ')
+            *s = '_';
+    return 1;
+}
+
+/* The M1's "AMC Stats" "Perf Counters", by its legend's names ("DCS RD",
+ * "GFX WR", "PCPU DCS RD", ... and "DCS CAS", "DCS", which count no
+ * requestor's bytes), where the Mac has no bandwidth histograms: each
+ * read and write counter is served as it is, per requestor, and nothing
+ * is logged. */
+static void
+an_m1s_byte_counters_are_served_per_requestor(void **state_)
+{
+    static const uint64_t step = 1000003;
+    struct legend_channel c[LEGEND_MAX];
+    unsigned int n = m1_legend("AMC Stats", "Perf Counters", c, LEGEND_MAX), served = 0, unavailable;
+
+    (void)state_;
+    assert_true(n > 0);
+    harness_log_start();
+    counters_reading(c, n, step, COUNTED_BYTES, 0);
+    for (unsigned int i = 0; i < n; i++) {
+        char requestor[PLAT_ENTRY_NAME_MAX];
+        int read;
+
+        if (!counter_requestor(c[i].name, requestor, sizeof(requestor), &read))
+            continue;
+        assert_int_equal(requestor_value(read ? "mem.bandwidth.read_bytes" : "mem.bandwidth.write_bytes",
+                                         PM_TYPE_U64, requestor).ull,
+                         (i + 1) * step);
+        served++;
+    }
+    unavailable = harness_log_lines("some metrics unavailable");
+    harness_log_stop();
+    assert_true(served > 0 && served < n);
+    assert_int_equal(unavailable, 0);
+}
+
+/* The M3 Max's "AMC Stats" on the macOS 27 beta (SiliconScope issue 14:
+ * its channel names, every value INT64_MIN), beside working "DCS BW"
+ * histograms: the counters have no value, neither as the sentinel nor as
+ * the live layer gives them (no value at all), and that is logged once as
+ * it starts and once as it ends, when they count again; the histograms
+ * still give their mean. */
+static void
+counters_that_read_int64_min_have_no_value(void **state_)
+{
+    struct legend_channel c[LEGEND_MAX];
+    char line[512];
+    unsigned int n = 0, unavailable, available;
+    int64_t sentinel;
+    FILE *f = fopen(real_macs_file(M3_MAX_27), "r");
+
+    (void)state_;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f) != NULL && n < LEGEND_MAX) {
+        char *gap = strstr(line, "  ");
+
+        if (line[0] == '#' || line[0] == '[' || strstr(line, " Simple ") == NULL || gap == NULL)
+            continue;
+        snprintf(c[n++].name, sizeof(c[0].name), "%.*s", (int)(gap - line), line);
+    }
+    fclose(f);
+    real_macs_line(M3_MAX_27, 1, "INT64_MIN (", line, sizeof(line));
+    sentinel = strtoll(strstr(line, "INT64_MIN (") + 11, NULL, 10);
+    assert_true(n > 0 && sentinel == INT64_MIN);
+    harness_log_start();
+    bandwidth_reading(SECOND, 0, SECOND);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    for (unsigned int round = 0; round < 4; round++) {
+        counters_reading(c, n, 0, round % 2 ? NO_VALUE : SENTINEL, sentinel);
+        assert_int_equal(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL), 0);
+    }
+    counters_reading(c, n, 1, COUNTED_BYTES, 0);
+    assert_true(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL) > 0);
+    bandwidth_reading(6 * SECOND, 5 * SECOND, SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 2e9, 1e-3);
+    unavailable = harness_log_lines("bandwidth (AMC Stats): some metrics unavailable");
+    available = harness_log_lines("bandwidth (AMC Stats): all metrics available again");
+    harness_log_stop();
+    assert_int_equal(unavailable, 1);
+    assert_int_equal(available, 1);
+}
+
+/* "AMC Stats" that cannot be subscribed (SiliconScope issue 46, macOS
+ * 27.0; the live layer answers as for a group without channels) beside
+ * working histograms is logged once; a Mac with neither (Intel) logs
+ * nothing. */
+static void
+counters_that_cannot_be_read_are_logged_once(void **state_)
+{
+    unsigned int unavailable;
+
+    (void)state_;
+    harness_log_start();
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL);
+    unavailable = harness_log_lines("some metrics unavailable");
+    bandwidth_reading(SECOND, 0, SECOND);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    for (unsigned int round = 0; round < 3; round++)
+        assert_int_equal(harness_fetch("mem.bandwidth.read_bytes", PM_TYPE_U64, NULL, 0, NULL), 0);
+    assert_int_equal(unavailable, 0);
+    assert_int_equal(harness_log_lines("bandwidth (AMC Stats): some metrics unavailable"), 1);
+    harness_log_stop();
+}
+
+/* Each source is read only when one of its metrics is asked: the
+ * histograms for the means, the counters for the bytes; a requestor of the
+ * source not read keeps its baseline, so that the next mean spans the time
+ * since its last reading. */
+static void
+each_source_is_read_only_when_asked(void **state_)
+{
+    static const struct legend_channel counters[] = { { "DCS RD", 0 } };
+
+    (void)state_;
+    bandwidth_reading(SECOND, 0, SECOND);
+    counters_reading(counters, 1, 4096, COUNTED_BYTES, 0);
+    harness_fetch("mem.bandwidth.read_write", PM_TYPE_DOUBLE, NULL, 0, NULL);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_MEMORY_TRAFFIC], 0);
+    assert_int_equal(requestor_value("mem.bandwidth.read_bytes", PM_TYPE_U64, "DCS").ull, 4096);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_BANDWIDTH], 1);
+    bandwidth_reading(2 * SECOND, SECOND, SECOND);
+    assert_float_equal(bandwidth_of("mem.bandwidth.read_write", "EACC0"), 2e9, 1e-3);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_MEMORY_TRAFFIC], 1);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -615,6 +990,10 @@ main(void)
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
         T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
+        T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
+        T(an_m1s_bandwidth_subgroup_is_served), T(channels_that_change_places_keep_their_readings),
+        T(an_m1s_byte_counters_are_served_per_requestor), T(counters_that_read_int64_min_have_no_value),
+        T(counters_that_cannot_be_read_are_logged_once), T(each_source_is_read_only_when_asked),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

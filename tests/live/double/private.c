@@ -28,7 +28,10 @@
  *    new subscription, and *subscribed a new dictionary of the channels it
  *    took (Stats releases both); it may be NULL for a group that lists
  *    channels (SiliconScope issues 14 and 30: "AMC Stats" on M4 Max and M5
- *    Max); subscribing to no channel at all no peer does: NULL here;
+ *    Max; issue 46: "AMC Stats" on an M3 Max under macOS 27.0 26A5388g,
+ *    shared/real-macs/ioreport/m3max-macos27.0b-*; metaspartan/mactop
+ *    pull request 91: "AMC Stats" alone on an M4 Pro under macOS 27);
+ *    subscribing to no channel at all no peer does: NULL here;
  *  - IOReportCreateSamples(subscription, channels, NULL) is a new
  *    dictionary with an "IOReportChannels" array of the channels' values at
  *    that moment; every peer checks it for NULL at each sample;
