@@ -84,7 +84,7 @@ done
 # give them (the GPU's top three are not the CPU's), with their values.
 rank=$(awk '/^\[/ { on = $0 == "[darwin-top]" } on && $1 == "rank" { print $3 }' "$config/pmrep/darwin.conf")
 check "pmrep :darwin-top names the top $rank processes by CPU, GPU and power, with the fixture's rates" \
-    python3 "$src/tests/integration/top_expected.py" "$src/tests/fixtures/apple-silicon.snapshot" pmrep "$rank" \
+    python3 "$src/tests/integration/expected_rates.py" "$src/tests/fixtures/apple-silicon.snapshot" pmrep "$rank" \
     "$work/pmrep.darwin-top"
 # Each level's user, sys and idle add up to 100%, to what the replay's whole
 # ticks allow: it floors each CPU's four counters (user, nice, sys, idle),

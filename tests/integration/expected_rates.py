@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""What the per-process rates of config/derived/darwin.conf must read, from a
-snapshot's own numbers: each process's CPU use (percent of one CPU), GPU use
-(percent of the GPU), power (W) and share of CPU time on performance cores
-(percent), over the span from the snapshot's first sample to its last, for
-the processes in both (their counters grow steadily in the fixtures).
+"""What the rates of the process and power views must read, from a
+snapshot's own numbers, over the span from its first sample to its last
+(the fixtures' counters grow steadily): each process's CPU use (percent of
+one CPU), GPU use (percent of the GPU), power (W) and share of CPU time on
+performance cores (percent), for the processes in both samples; the SoC's
+power by IOReport energy channel (W) and the GPU's active residency
+(percent).
 
-usage: top_expected.py SNAPSHOT table
+usage: expected_rates.py SNAPSHOT table
          one line per process: "NNNNNN comm" cpu gpu watts pcore (tab-separated)
-       top_expected.py SNAPSHOT pmrep N PMREP_OUTPUT
+       expected_rates.py SNAPSHOT soc
+         one line per energy channel: name watts, then "GPU busy" percent
+       expected_rates.py SNAPSHOT pmrep N PMREP_OUTPUT
          exit 0 when the output of pmrep :darwin-top (rank N, dynamic headers)
          names, for each of its metrics, the N processes that rank first, and
          its last row has their values to 1 %
@@ -89,6 +93,43 @@ def rates(path):
     return out
 
 
+# the units of an IOReport energy channel, in joules
+JOULES = {"mJ": 1e-3, "uJ": 1e-6, "nJ": 1e-9}
+CHANNEL = re.compile(r"^ioreg\[IOReport:(energy|gpu)#(\w+)\]\.(name|prop\.unit|prop\.value|prop\.state\.(\w+))$")
+
+
+def channels(records):
+    """{(group, id): {name, unit, value, states: {state: residency}}} of one sample."""
+    out = {}
+    for key, value in records.items():
+        m = CHANNEL.match(key)
+        if not m:
+            continue
+        ch = out.setdefault((m.group(1), m.group(2)), {"states": {}})
+        if m.group(3) == "name":
+            ch["name"] = value
+        elif m.group(3) == "prop.unit":
+            ch["unit"] = value.split()[1]
+        elif m.group(3) == "prop.value":
+            ch["value"] = int(value.split()[1])
+        else:
+            ch["states"][m.group(4)] = int(value.split()[1])
+    return out
+
+
+def soc(path):
+    """[(energy channel, watts)...] and the GPU's active residency, percent."""
+    recorded = samples(path)
+    (t0, first), (t1, last) = recorded[0], recorded[-1]
+    a, b = channels(first), channels(last)
+    watts = [(b[k]["name"], (b[k]["value"] - a[k]["value"]) * JOULES[b[k]["unit"]] / (t1 - t0))
+             for k in sorted(b) if k[0] == "energy"]
+    gpu = next(k for k in b if k[0] == "gpu")
+    residency = {s: b[gpu]["states"][s] - a[gpu]["states"][s] for s in b[gpu]["states"]}
+    busy = 100 * sum(v for s, v in residency.items() if s != "OFF") / sum(residency.values())
+    return watts, busy
+
+
 def near(value, want):
     return abs(value - want) <= TOLERANCE * abs(want) + 0.05
 
@@ -115,12 +156,17 @@ def check_pmrep(expected, rank, output):
 
 
 def main():
-    expected = rates(sys.argv[1])
+    if sys.argv[2] == "soc":
+        watts, busy = soc(sys.argv[1])
+        for name, w in watts:
+            print("%s\t%.3f" % (name, w))
+        print("GPU busy\t%.3f" % busy)
+        return 0
     if sys.argv[2] == "table":
-        for name, r in expected.items():
+        for name, r in rates(sys.argv[1]).items():
             print("%s\t%.3f\t%.3f\t%.3f\t%.3f" % (name, r["cpu"], r["gpu"], r["watts"], r["pcore"]))
         return 0
-    return 0 if check_pmrep(expected, int(sys.argv[3]), sys.argv[4]) else 1
+    return 0 if check_pmrep(rates(sys.argv[1]), int(sys.argv[3]), sys.argv[4]) else 1
 
 
 if __name__ == "__main__":
