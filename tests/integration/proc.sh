@@ -138,19 +138,21 @@ if command -v tmux >/dev/null; then
         "grep 'Mem\\[' '$work/htop.screen' | grep -q -F '$used/16.0G]' &&
          grep -q -E 'Swp\\[.*51[0-9]M/2\\.00G\\]' '$work/htop.screen'"
     # The columns and meters of config/htop, laid out as Install leaves them
-    # in PCP's configuration directory, on a screen of their own (htoprc in
-    # a home of its own): each process's GPU share, power and P-core share,
+    # in PCP's configuration directory, on a screen of their own (an htoprc
+    # named by HTOPRC: PCP 6's pcp-htop looks for it in ~/.config/htop,
+    # PCP 7's in ~/.pcp/htop; and a home of its own, where pcp-htop writes
+    # its settings back): each process's GPU share, power and P-core share,
     # and the SoC's power and the GPU's clock and busy share, as the
     # fixture's counters give them (tests/integration/expected_rates.py).
-    mkdir -p "$work/sysconf" "$work/htop-home/.config/htop"
+    mkdir -p "$work/sysconf" "$work/htop-home"
     cp -r "$src/config/htop" "$work/sysconf/"
     printf '%s\n' config_reader_min_version=3 hide_userland_threads=1 header_layout=two_50_50 \
         'column_meters_0=LeftCPUs Memory Dynamic(darwin_gpu)' 'column_meter_modes_0=1 1 2' \
         'column_meters_1=RightCPUs Tasks Dynamic(darwin_power)' 'column_meter_modes_1=1 2 2' \
         'screen:Main=PID USER PERCENT_CPU Dynamic(darwin_gpu) Dynamic(darwin_watts) Dynamic(darwin_pcore) Command' \
-        .sort_key=PID > "$work/htop-home/.config/htop/htoprc"
+        .sort_key=PID > "$work/htoprc"
     tmux new-session -d -s pmda-proc -x 200 -y 50 \
-        "HOME='$work/htop-home' PCP_SYSCONF_DIR='$work/sysconf' TERM=xterm PCP_DERIVED_CONFIG= PMCD_PORT=$PMCD_PORT \
+        "HTOPRC='$work/htoprc' HOME='$work/htop-home' PCP_SYSCONF_DIR='$work/sysconf' TERM=xterm PCP_DERIVED_CONFIG= PMCD_PORT=$PMCD_PORT \
          /usr/lib/pcp/bin/pcp-htop --host=127.0.0.1 2> '$work/htop-darwin.err'"
     expected() { python3 "$src/tests/integration/expected_rates.py" "$src/tests/fixtures/apple-silicon.snapshot" "$1"; }
     expected table > "$work/expected.table"
