@@ -143,11 +143,13 @@ if command -v tmux >/dev/null; then
     # PCP 7's in ~/.pcp/htop; and a home of its own, where pcp-htop writes
     # its settings back): each process's GPU share, power and P-core share,
     # and the SoC's power and the GPU's clock and busy share, as the
-    # fixture's counters give them (tests/integration/expected_rates.py).
+    # fixture's counters give them (tests/integration/expected_rates.py),
+    # and each CPU cluster's clock.
     mkdir -p "$work/sysconf" "$work/htop-home"
     cp -r "$src/config/htop" "$work/sysconf/"
     printf '%s\n' config_reader_min_version=3 hide_userland_threads=1 header_layout=two_50_50 \
-        'column_meters_0=LeftCPUs Memory Dynamic(darwin_gpu)' 'column_meter_modes_0=1 1 2' \
+        'column_meters_0=LeftCPUs Memory Dynamic(darwin_clusters) Dynamic(darwin_gpu)' \
+        'column_meter_modes_0=1 1 2 2' \
         'column_meters_1=RightCPUs Tasks Dynamic(darwin_power)' 'column_meter_modes_1=1 2 2' \
         'screen:Main=PID USER PERCENT_CPU Dynamic(darwin_gpu) Dynamic(darwin_watts) Dynamic(darwin_pcore) Command' \
         .sort_key=PID > "$work/htoprc"
@@ -184,6 +186,13 @@ if command -v tmux >/dev/null; then
         columns_right
     check "pcp-htop's darwin meters: the SoC's power by channel and the GPU's busy share, as the fixture's counters give them" \
         meters_right
+    # one item a cluster of the fixture, labelled as its name less "CPU"
+    clusters=$(sed -n 's/^ioreg\[IOReport:cpu-clusters#[^]]*\]\.name \(.*\)CPU\(.*\)$/\1\2/p' \
+        "$src/tests/fixtures/apple-silicon.snapshot" | sort -u)
+    check "pcp-htop's darwin clusters meter draws a clock for each cluster of the fixture ($(echo $clusters))" awk -v want="$clusters" '
+        /Clusters:/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^[0-9]+\.[0-9]+MHz$/) { sub(/:$/, "", $i); shown[$i] = 1; n++ } }
+        END { k = split(want, c, "\n"); for (j = 1; j <= k; j++) if (!(c[j] in shown)) exit 1; exit !(n == k) }' \
+        "$work/htop-darwin.screen"
     check "pcp-htop's darwin columns compute what derived metrics of config/derived/darwin.conf do, to the letter" awk '
         FILENAME ~ /derived/ && / = / && $1 !~ /\(/ { sub(/^[^=]*= /, ""); derived[$0] = 1; next }
         FILENAME ~ /columns/ && $1 == "metric" { columns++; sub(/^metric = /, ""); if ($0 in derived) same++ }
