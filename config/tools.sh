@@ -2,8 +2,8 @@
 # it back with the agent's other files): pmchart views, pmieconf rules,
 # pmlogconf groups, pmrep reports, derived metrics (PCP's clients read every
 # file of $PCP_VAR_DIR/config/derived unless PCP_DERIVED_CONFIG names
-# others) and pcp-dstat plugins. Sourced by Install from the agent's
-# directory, after installer/agent.sh.
+# others), pcp-htop columns and meters and pcp-dstat plugins. Sourced by
+# Install from the agent's directory, after installer/agent.sh.
 #
 # pcp-dstat merges its plugin files by section name, so the macOS plugins
 # take the place of PCP's Linux cpu, mem, net and swap files, and PCP's
@@ -20,13 +20,14 @@ place_tool_configs()
     place_file config/derived/darwin.conf "$PCP_VAR_DIR/config/derived/darwin.conf" &&
         place_tree config/pmieconf/darwin "$PCP_VAR_DIR/config/pmieconf/darwin" &&
         place_tree config/pmlogconf/darwin "$PCP_VAR_DIR/config/pmlogconf/darwin" &&
-        place_file config/pmrep/darwin.conf "$PCP_SYSCONF_DIR/pmrep/darwin.conf" || return 1
+        place_file config/pmrep/darwin.conf "$PCP_SYSCONF_DIR/pmrep/darwin.conf" &&
+        place_tree config/htop "$PCP_SYSCONF_DIR/htop" || return 1
     if [ -d "$PCP_SYSCONF_DIR/dstat" ]
     then
         place_tree config/dstat "$PCP_SYSCONF_DIR/dstat" &&
             place_none "$PCP_SYSCONF_DIR/dstat/sys" || return 1
     fi
     echo "Installed pmchart views (macOS.*), pmie rules (pmieconf darwin), pmlogger groups"
-    echo "(pmlogconf darwin), pmrep reports (:darwin-*), derived metrics (derived/darwin.conf)"
-    echo "and pcp-dstat plugins for macOS."
+    echo "(pmlogconf darwin), pmrep reports (:darwin-*), derived metrics (derived/darwin.conf),"
+    echo "pcp-htop columns and meters (htop/*/darwin) and pcp-dstat plugins for macOS."
 }

@@ -108,7 +108,8 @@ check "with threads on, named threads are instances 'PID.TID comm'; nprocs still
 pmstore $local_host proc.control.all.threads 0 > /dev/null 2>&1
 
 # pcp-htop: the fixture's processes, drawn by PCP's own tool (pcp ps and the
-# other commands: integration.tools).
+# other commands: integration.tools), and the columns and meters of
+# config/htop.
 if command -v tmux >/dev/null; then
     tmux kill-session -t pmda-proc 2>/dev/null
     tmux new-session -d -s pmda-proc -x 200 -y 50 \
@@ -136,6 +137,66 @@ if command -v tmux >/dev/null; then
     check "pcp-htop's memory bar reads $used of 16.0G used and its swap bar 512M of 2.00G" sh -c \
         "grep 'Mem\\[' '$work/htop.screen' | grep -q -F '$used/16.0G]' &&
          grep -q -E 'Swp\\[.*51[0-9]M/2\\.00G\\]' '$work/htop.screen'"
+    # The columns and meters of config/htop, laid out as Install leaves them
+    # in PCP's configuration directory, on a screen of their own (an htoprc
+    # named by HTOPRC: PCP 6's pcp-htop looks for it in ~/.config/htop,
+    # PCP 7's in ~/.pcp/htop; and a home of its own, where pcp-htop writes
+    # its settings back): each process's GPU share, power and P-core share,
+    # and the SoC's power and the GPU's clock and busy share, as the
+    # fixture's counters give them (tests/integration/expected_rates.py),
+    # and each CPU cluster's clock.
+    mkdir -p "$work/sysconf" "$work/htop-home"
+    cp -r "$src/config/htop" "$work/sysconf/"
+    printf '%s\n' config_reader_min_version=3 hide_userland_threads=1 header_layout=two_50_50 \
+        'column_meters_0=LeftCPUs Memory Dynamic(darwin_clusters) Dynamic(darwin_gpu)' \
+        'column_meter_modes_0=1 1 2 2' \
+        'column_meters_1=RightCPUs Tasks Dynamic(darwin_power)' 'column_meter_modes_1=1 2 2' \
+        'screen:Main=PID USER PERCENT_CPU Dynamic(darwin_gpu) Dynamic(darwin_watts) Dynamic(darwin_pcore) Command' \
+        .sort_key=PID > "$work/htoprc"
+    tmux new-session -d -s pmda-proc -x 200 -y 50 \
+        "HTOPRC='$work/htoprc' HOME='$work/htop-home' PCP_SYSCONF_DIR='$work/sysconf' TERM=xterm PCP_DERIVED_CONFIG= PMCD_PORT=$PMCD_PORT \
+         /usr/lib/pcp/bin/pcp-htop --host=127.0.0.1 2> '$work/htop-darwin.err'"
+    expected() { python3 "$src/tests/integration/expected_rates.py" "$src/tests/fixtures/apple-silicon.snapshot" "$1"; }
+    expected table > "$work/expected.table"
+    expected soc > "$work/expected.soc"
+    # within 1% and pcp-htop's rounding to hundredths
+    near='function near(v, want) { return v - want <= want / 100 + 0.005 && want - v <= want / 100 + 0.005 }'
+    columns_right() {
+        awk "$near"'
+            FILENAME ~ /table$/ { split($1, id, " "); pid = id[1] + 0; gpu[pid] = $3; watts[pid] = $4; pcore[pid] = $5; next }
+            $1 in gpu { rows++; if (near($4, gpu[$1]) && near($5, watts[$1]) && near($6, pcore[$1])) good++ }
+            END { exit !(rows == length(gpu) && good == rows) }' FS='\t' "$work/expected.table" FS=' ' "$work/htop-darwin.screen"
+    }
+    meters_right() {
+        awk "$near"'
+            FILENAME ~ /soc$/ { want[$1] = $2; next }
+            /SoC power:/ { for (i = 1; i < NF; i++) { v = $(i + 1); sub(/W$/, "", v); shown[$i] = v } }
+            /GPU: mhz: [0-9.]+MHz busy:/ { for (i = 1; i < NF; i++) if ($i == "busy:") { v = $(i + 1); sub(/%$/, "", v); busy = v } }
+            END { exit !(near(shown["cpu:"], want["CPU Energy"]) && near(shown["gpu:"], want["GPU Energy"]) &&
+                         near(shown["ane:"], want["ANE"]) && near(shown["dram:"], want["DRAM"]) &&
+                         shown["mac:"] ~ /^[0-9.]+$/ && busy != "" && near(busy, want["GPU busy"])) }' \
+            FS='\t' "$work/expected.soc" FS=' ' "$work/htop-darwin.screen"
+    }
+    # The first screens have the rates of pcp-htop's first, shorter
+    # intervals: the screen once they settle.
+    settled() { tmux capture-pane -p -t pmda-proc > "$work/htop-darwin.screen" 2>&1 && columns_right && meters_right; }
+    wait_for 60 settled
+    tmux kill-session -t pmda-proc 2>/dev/null
+    check "pcp-htop's darwin columns: each process's GPU %, watts and P-core % as the fixture's counters give them" \
+        columns_right
+    check "pcp-htop's darwin meters: the SoC's power by channel and the GPU's busy share, as the fixture's counters give them" \
+        meters_right
+    # one item a cluster of the fixture, labelled as its name less "CPU"
+    clusters=$(sed -n 's/^ioreg\[IOReport:cpu-clusters#[^]]*\]\.name \(.*\)CPU\(.*\)$/\1\2/p' \
+        "$src/tests/fixtures/apple-silicon.snapshot" | sort -u)
+    check "pcp-htop's darwin clusters meter draws a clock for each cluster of the fixture ($(echo $clusters))" awk -v want="$clusters" '
+        /Clusters:/ { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^[0-9]+\.[0-9]+MHz$/) { sub(/:$/, "", $i); shown[$i] = 1; n++ } }
+        END { k = split(want, c, "\n"); for (j = 1; j <= k; j++) if (!(c[j] in shown)) exit 1; exit !(n == k) }' \
+        "$work/htop-darwin.screen"
+    check "pcp-htop's darwin columns compute what derived metrics of config/derived/darwin.conf do, to the letter" awk '
+        FILENAME ~ /derived/ && / = / && $1 !~ /\(/ { sub(/^[^=]*= /, ""); derived[$0] = 1; next }
+        FILENAME ~ /columns/ && $1 == "metric" { columns++; sub(/^metric = /, ""); if ($0 in derived) same++ }
+        END { exit !(columns > 0 && same == columns) }' "$src/config/derived/darwin.conf" "$src/config/htop/columns/darwin"
 else
     not_ok "pcp-htop needs tmux (scripts/deps.sh installs it)"
 fi

@@ -47,6 +47,7 @@ declare -A last_row=(
     [darwin-cpu]='^[0-9:]+( +[0-9]+\.[0-9]){6}$'
     [darwin-disk]=' 2[12][0-9] +1[34][0-9] +52[78][0-9] +44[78][0-9] '
     [darwin-top-cpu]=' (17\.9|18\.[01]) +1\.[456] +(79\.[2-9]|80\.[0-8]) +(5\.9|6\.[01]) +(4\.9|5\.[01])$'
+    [darwin-top]='^[0-9:]+( +[0-9]+\.[0-9]+){9}$'
     [darwin-top-memory]=' 240 +105 +675 +158 '
     [darwin-power]=' 4\.(1[6-9]|2[0-4]) +1\.(4[89]|5[0-2]) +0\.00 +0\.3[4-6] +72 +-9\.73 +Battery Power '
     [darwin-clocks]=' 1500 +2750 +40 +50 +1800 +3500 +0\.9 +3\.[23] +800 +10 +4\.[12] +1\.[45] +12\.5$'
@@ -63,9 +64,17 @@ check "pmrep config has the ${#last_row[@]} reports this test knows" sh -c "[ $(
 # longer and met disk4).
 disk4_here() { pminfo $host -f disk.dev.read | grep -q '"disk4"'; }
 disk4_away() { ! disk4_here; }
+# pid 2001 (cc, then ld) runs from 5 s to 15 s of each lap: the top report
+# starts as it leaves, and has the 10 s it is away, over which the
+# fixture's first and last samples give every other process's rates.
+pid2001_here() { pminfo $host -f proc.psinfo.pid | grep -q '"002001 '; }
+pid2001_away() { ! pid2001_here; }
 for report in $reports; do
     if [ "$report" = darwin-disk ]; then
         wait_for 30 disk4_here && wait_for 30 disk4_away || not_ok "disk4 comes and goes, once in 20 s"
+    fi
+    if [ "$report" = darwin-top ]; then
+        wait_for 30 pid2001_here && wait_for 30 pid2001_away || not_ok "pid 2001 comes and goes, once in 20 s"
     fi
     PCP_DERIVED_CONFIG=$config/derived/darwin.conf \
         pmrep $host -c "$config/pmrep/darwin.conf" -t 1 -s 3 ":$report" > "$work/pmrep.$report" 2>&1
@@ -74,6 +83,13 @@ for report in $reports; do
         END { exit !(rows == 3 && good == 2) }' '$work/pmrep.$report' &&
         tail -1 '$work/pmrep.$report' | grep -q -E -- '${last_row[$report]:-no expectation}'"
 done
+# :darwin-top ranks by each of its columns: the processes using the most
+# CPU, the most GPU time and the most power, as the fixture's counters
+# give them (the GPU's top three are not the CPU's), with their values.
+rank=$(awk '/^\[/ { on = $0 == "[darwin-top]" } on && $1 == "rank" { print $3 }' "$config/pmrep/darwin.conf")
+check "pmrep :darwin-top names the top $rank processes by CPU, GPU and power, with the fixture's rates" \
+    python3 "$src/tests/integration/expected_rates.py" "$src/tests/fixtures/apple-silicon.snapshot" pmrep "$rank" \
+    "$work/pmrep.darwin-top"
 # Each level's user, sys and idle add up to 100%, to what the replay's whole
 # ticks allow: it floors each CPU's four counters (user, nice, sys, idle),
 # so a level's ticks over the interval are off by fewer than 4 a CPU, of

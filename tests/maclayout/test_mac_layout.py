@@ -351,6 +351,9 @@ def tools_work(mac):
     check("pcp dstat's default report works with the macOS plugins, PCP's Linux ones set aside",
           "usr sys idl" in out and not re.search("invalid|traceback", out, re.I)
           and os.path.exists(mac.root.at(STATE + "/aside" + mac.conf["PCP_SYSCONF_DIR"] + "/dstat/sys")), out)
+    htop = mac.root.at(mac.conf["PCP_SYSCONF_DIR"] + "/htop/")
+    check("the pcp-htop columns and meters are where pcp-htop looks: %s{columns,meters}/darwin" % htop,
+          all(same(os.path.join(config, "htop", d, "darwin"), htop + d + "/darwin") for d in ("columns", "meters")))
     rules = mac.root.at(var + "/config/pmlogrewrite/")
     check("the pmlogrewrite rules are in place: darwin.conf (PCP's set aside) and darwin_proc.conf",
           same(os.path.join(SOURCE, "pmlogrewrite", "darwin.conf"), rules + "darwin.conf")
