@@ -106,4 +106,5 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_GPU_STATES] = { "IOReport:gpu", 0, NULL, 0 },
     [PLAT_QUERY_SMC_POWER] = { "SMC:power", 0, smc_power_keys, 0 },
     [PLAT_QUERY_SMC_CPU_DIE] = { "SMC:cpu-die", 0, smc_cpu_die_keys, 0 },
+    [PLAT_QUERY_NVME_HEALTH] = { "NVMe:health", 0, NULL, 0 },
 };
