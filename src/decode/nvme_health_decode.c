@@ -6,12 +6,7 @@
 
 #include <errno.h>
 
-#define TEMPERATURE_AT 1
-#define COUNTERS_AT 32
-#define COUNTER_BYTES 16
 #define KELVIN_AT_0C 273            /* the specification's own conversion (5.16.1.3, Composite Temperature) */
-
-enum { CRITICAL_WARNING_AT = 0, AVAILABLE_SPARE_AT = 3, SPARE_THRESHOLD_AT = 4, PERCENTAGE_USED_AT = 5 };
 
 /* The low 64 bits of a little-endian 128-bit field; *above is set where
  * its high 64 bits are not 0. */
@@ -21,9 +16,9 @@ le128_low(const unsigned char *p, int *above)
     uint64_t v = 0;
 
     *above = 0;
-    for (unsigned int i = COUNTER_BYTES / 2; i < COUNTER_BYTES; i++)
+    for (unsigned int i = NVME_COUNTER_BYTES / 2; i < NVME_COUNTER_BYTES; i++)
         *above |= p[i] != 0;
-    for (unsigned int i = COUNTER_BYTES / 2; i-- > 0;)
+    for (unsigned int i = NVME_COUNTER_BYTES / 2; i-- > 0;)
         v = v << 8 | p[i];
     return v;
 }
@@ -35,18 +30,18 @@ nvme_health_decode(const unsigned char *page, size_t len, struct nvme_health *ou
 
     if (page == NULL || len != NVME_HEALTH_LOG_BYTES)
         return -EINVAL;
-    out->critical_warning = page[CRITICAL_WARNING_AT];
-    kelvin = (int32_t)(page[TEMPERATURE_AT] | page[TEMPERATURE_AT + 1] << 8);
+    out->critical_warning = page[NVME_AT_CRITICAL_WARNING];
+    kelvin = (int32_t)(page[NVME_AT_TEMPERATURE] | page[NVME_AT_TEMPERATURE + 1] << 8);
     out->temperature_known = kelvin != 0;
     out->temperature_c = kelvin - KELVIN_AT_0C;
-    out->available_spare = page[AVAILABLE_SPARE_AT];
-    out->spare_threshold = page[SPARE_THRESHOLD_AT];
-    out->percentage_used = page[PERCENTAGE_USED_AT];
+    out->available_spare = page[NVME_AT_AVAILABLE_SPARE];
+    out->spare_threshold = page[NVME_AT_SPARE_THRESHOLD];
+    out->percentage_used = page[NVME_AT_PERCENTAGE_USED];
     out->too_large = 0;
     for (unsigned int c = 0; c < NVME_COUNTERS; c++) {
         int above;
 
-        out->counter[c] = le128_low(page + COUNTERS_AT + c * COUNTER_BYTES, &above);
+        out->counter[c] = le128_low(page + NVME_COUNTER_AT(c), &above);
         if (above)
             out->too_large |= 1u << c;
     }

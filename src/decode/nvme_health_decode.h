@@ -15,6 +15,14 @@
 /* A data unit is 1000 units of 512 bytes (5.16.1.3, Data Units Read). */
 #define NVME_DATA_UNIT_BYTES 512000ull
 
+/* Where the fields are: bytes 0 to 5, then from byte 32 the 128-bit
+ * counters, 16 bytes each, in enum nvme_counter's order. */
+enum {
+    NVME_AT_CRITICAL_WARNING = 0, NVME_AT_TEMPERATURE = 1, NVME_AT_AVAILABLE_SPARE = 3, NVME_AT_SPARE_THRESHOLD = 4,
+    NVME_AT_PERCENTAGE_USED = 5, NVME_AT_COUNTERS = 32, NVME_COUNTER_BYTES = 16
+};
+#define NVME_COUNTER_AT(c) (NVME_AT_COUNTERS + (c) * NVME_COUNTER_BYTES)
+
 /* The 128-bit counters, in the page's order. */
 enum nvme_counter {
     NVME_DATA_UNITS_READ, NVME_DATA_UNITS_WRITTEN, NVME_HOST_READ_COMMANDS, NVME_HOST_WRITE_COMMANDS,
