@@ -35,7 +35,9 @@ check "pmstat: cache column is the file cache (5072m), bi and bo have values, bu
 # pressure normal, swap 512; disk0 about 220 reads/s; python3 at 80% CPU
 # and 675 MB; 4.2 W on the CPU, battery at 72%; the E and P clusters at
 # 1500 and 2750 MHz while active, 40 and 50% of the time (the derived
-# metrics Install puts in PCP's derived folder), drawing 0.9 and 3.3 W. Rates are checked within
+# metrics Install puts in PCP's derived folder), drawing 0.9 and 3.3 W; the
+# SSD 2% used, spare 100% (threshold 10%), 33 C, 7152 GiB written and 5722
+# read (data units of 512000 bytes), 2600 hours, 7 unsafe shutdowns. Rates are checked within
 # the 1% that sampling jitter gives (a full run saw 79.9 for 80.0 and 4.18
 # for 4.20). The fixture's CPU load
 # differs from one recorded interval to the next, so the CPU report is
@@ -48,6 +50,7 @@ declare -A last_row=(
     [darwin-top-memory]=' 240 +105 +675 +158 '
     [darwin-power]=' 4\.(1[6-9]|2[0-4]) +1\.(4[89]|5[0-2]) +0\.00 +0\.3[4-6] +72 +-9\.73 +Battery Power '
     [darwin-clocks]=' 1500 +2750 +40 +50 +1800 +3500 +0\.9 +3\.[23] +800 +10 +4\.[12] +1\.[45] +12\.5$'
+    [darwin-nvme]=' 2 +100 +10 +0 +33 +715[23] +572[23] +2600 +7 +0$'
 )
 reports=$(sed -n 's/^\[\(darwin-[a-z-]*\)\]$/\1/p' "$config/pmrep/darwin.conf")
 check "pmrep config has the ${#last_row[@]} reports this test knows" sh -c "[ $(echo "$reports" | wc -l) -eq ${#last_row[@]} ]"
