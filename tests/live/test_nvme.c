@@ -111,19 +111,26 @@ test_read_once_per_interval(void **state)
     assert_int_equal(sessions_made(), 2);
 }
 
+/* The first round fails with expect, saying why; made plug-ins were made, and destroyed. */
+static void
+round_fails(struct platform *p, int expect, const char *why, unsigned int made)
+{
+    struct plat_entry_set set;
+
+    assert_int_equal(read_round(p, &set), expect);
+    assert_error_has(p, why);
+    assert_int_equal(sessions_made(), made);
+}
+
 /* smartctl 7.2 on macOS 12.2: "IOCreatePlugInInterfaceForService failed". */
 static void
 test_plugin_refused(void **state)
 {
-    struct platform *p = *state;
     unsigned char page[NVME_HEALTH_LOG_BYTES];
-    struct plat_entry_set set;
 
     m1_page(page);
     dbl_nvme_create_fails(NS_01_ID, D_IO_UNSUPPORTED);
-    assert_int_equal(read_round(p, &set), -D_ENOTSUP);
-    assert_error_has(p, "NVMe NS_01: IOCreatePlugInInterfaceForService");
-    assert_int_equal(sessions_made(), 0);
+    round_fails(*state, -D_ENOTSUP, "NVMe NS_01: IOCreatePlugInInterfaceForService", 0);
 }
 
 /* The M1 Max of netdata 23443: the read times out (errno 60); the plug-in
@@ -131,15 +138,11 @@ test_plugin_refused(void **state)
 static void
 test_read_times_out(void **state)
 {
-    struct platform *p = *state;
     unsigned char page[NVME_HEALTH_LOG_BYTES];
-    struct plat_entry_set set;
 
     m1_page(page);
     dbl_nvme_read_fails(NS_01_ID, D_IO_TIMEOUT);
-    assert_int_equal(read_round(p, &set), -D_ETIMEDOUT);
-    assert_error_has(p, "NVMe NS_01: SMARTReadData");
-    assert_int_equal(sessions_made(), 1);
+    round_fails(*state, -D_ETIMEDOUT, "NVMe NS_01: SMARTReadData", 1);
 }
 
 /* A read that does not return holds no query, starts no second read, and
