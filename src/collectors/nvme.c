@@ -5,7 +5,9 @@
  * them ("disk0"): the device is the provider of the disk's driver
  * (disk.h). The page is read at most once per PLAT_NVME_INTERVAL_NS
  * (platform.h), so a value can be that old. Where the page cannot be read
- * (the plug-in refused, a read that timed out) the metrics have no value.
+ * (the plug-in refused, a read that timed out) the metrics have no value;
+ * a device that fails while another is read is logged once when it starts
+ * and once when it ends.
  */
 #include "array_grow.h"
 #include "collector.h"
@@ -39,6 +41,7 @@ struct nvme_entry {
 struct nvme_state {
     struct nvme_entry *disks;
     unsigned int ndisks, disks_cap;
+    unsigned int logged;            /* collector_note_parts': a device without its page */
 };
 
 #define ROW(name, item, type, sem, units, member, kind) \
@@ -110,12 +113,15 @@ nvme_refresh(void *state, struct refresh_call *call)
     struct nvme_state *s = state;
     const struct platform *p = call->p;
     struct plat_entry_set set;
+    const char *why;
     int sts;
 
     s->ndisks = 0;
     names_begin(call->indom);
     if ((sts = p->query(p->ctx, &plat_queries[PLAT_QUERY_NVME_HEALTH], &set)) < 0)
         return collector_error(sts);
+    why = p->error(p->ctx);                 /* a device read while another failed: the call succeeds */
+    collector_note_parts(call, NULL, why[0] != '\0', &s->logged, why);
     for (unsigned int i = 0; i < set.n; i++) {
         const struct plat_prop *page = entry_prop_key(&set.entry[i], "smart");
         const char *disk = disk_name_of_device(call->depends[0], set.entry[i].id);

@@ -31,8 +31,17 @@
 #define M4_HEALTH "nvme/m4-macmini-macos15.6.1-stats2759-smartctl-health.txt"
 #define M1_NS_01 "0x100000503"      /* NS_01's registry id in the M1's dump */
 
-static struct platform replay;
+static struct platform replay, source;
 static const char *smartctl;
+static const char *device_failing;  /* what the source says of a second device it could not read, or NULL */
+
+/* The replay, saying what device_failing says: as the live source does
+ * when one device's read fails while another's passes (the call succeeds). */
+static const char *
+source_error(void *ctx)
+{
+    return device_failing != NULL ? device_failing : replay.error(ctx);
+}
 
 /* The replay: the M1's disks, NS_01's page, one sample. */
 static int
@@ -58,7 +67,10 @@ replay_setup(void **state)
     if (platform_snapshot_open(&replay, path, msg, sizeof(msg)) != 0)
         fail_msg("%s", msg);
     unlink(path);
-    harness_source = &replay;
+    source = replay;
+    source.error = source_error;
+    device_failing = NULL;
+    harness_source = &source;
     return harness_start();
 }
 
@@ -101,11 +113,41 @@ health_of_disk0_is_what_smartctl_printed(void **state)
     }
 }
 
+/* A second device whose page could not be read is logged once when it
+ * starts and once when it ends; disk0 keeps its values meanwhile. */
+static void
+a_device_failing_is_logged_once_it_starts_and_once_it_ends(void **state)
+{
+    const char *metric = "disk.nvme.percentage_used";
+    int64_t used = (int64_t)smartctl_value(smartctl, "Percentage Used");
+
+    (void)state;
+    harness_log_start();
+    assert_int_equal(harness_inst_value(metric, PM_TYPE_U32, "disk0"), used);
+    device_failing = "NVMe NS_02: SMARTReadData: (iokit/common) I/O Timeout";
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(harness_inst_value(metric, PM_TYPE_U32, "disk0"), used);
+    device_failing = NULL;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(harness_inst_value(metric, PM_TYPE_U32, "disk0"), used);
+    {
+        unsigned int started = harness_log_lines("nvme: some metrics unavailable: NVMe NS_02: SMARTReadData"),
+                     ended = harness_log_lines("nvme: all metrics available again"), all = harness_log_lines("");
+
+        harness_log_stop();
+        assert_int_equal(started, 1);
+        assert_int_equal(ended, 1);
+        assert_int_equal(all, 2);
+    }
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(health_of_disk0_is_what_smartctl_printed, replay_setup, replay_teardown),
+        cmocka_unit_test_setup_teardown(a_device_failing_is_logged_once_it_starts_and_once_it_ends, replay_setup,
+                                        replay_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
