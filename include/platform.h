@@ -411,7 +411,16 @@ struct plat_query {
  *                    data type) and "bytes" (its raw value)
  *   "notify:NAME"    the state of a notify(3) name (src/macos/notify_state.c):
  *                    one entry, prop "state" (number)
+ *   "NVMe:health"    the NVMe SMART / Health log page of each NVMe block
+ *                    storage device (src/macos/nvme_health.c): entries are
+ *                    the devices (id, name and class the registry's), prop
+ *                    "smart" (the page's 512 bytes), read in a thread of
+ *                    their own at most once per PLAT_NVME_INTERVAL_NS while
+ *                    asked, each answer the last finished read's, never one
+ *                    older than PLAT_NVME_STALE_NS
  */
+#define PLAT_NVME_INTERVAL_NS (600 * 1000000000ull)   /* the log changes slowly: wear, hours, totals */
+#define PLAT_NVME_STALE_NS (2 * PLAT_NVME_INTERVAL_NS)
 /* A private source that fails (no HID temperature service, an SMC that
  * refuses or is busy, an IOReport subscription that gives no sample) is asked again after a wait that starts at
  * PLAT_RETRY_FIRST_NS and doubles up to PLAT_RETRY_CAP_NS: a Mac without
@@ -431,7 +440,7 @@ enum plat_query_id {
     PLAT_QUERY_HID_TEMPERATURES, PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_THERMAL_PRESSURE,
     PLAT_QUERY_PMGR, PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_SMC_POWER,
     PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_WIFI, PLAT_QUERY_BANDWIDTH,
-    PLAT_QUERY_MEMORY_TRAFFIC,
+    PLAT_QUERY_MEMORY_TRAFFIC, PLAT_QUERY_NVME_HEALTH,
     PLAT_QUERY_N
 };
 extern const struct plat_query plat_queries[PLAT_QUERY_N];

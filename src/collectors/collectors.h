@@ -44,5 +44,6 @@ extern const struct collector gpu_pstate_collector;
 extern const struct collector energy_collector;
 extern const struct collector system_power_collector;
 extern const struct collector bandwidth_collector;
+extern const struct collector nvme_collector;
 
 #endif

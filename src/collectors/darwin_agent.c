@@ -44,6 +44,7 @@ static const struct collector *const darwin_collectors[] = {
     &energy_collector,
     &system_power_collector,
     &bandwidth_collector,
+    &nvme_collector,
 };
 
 extern const char darwin_help_source[];

@@ -21,6 +21,7 @@
 #include "convert.h"
 #include "delta_sum.h"
 #include "registry_decode.h"
+#include "disk.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -268,6 +269,15 @@ disk_refresh(void *state, struct refresh_call *call)
             s->disks[kept++] = s->disks[i];
     s->ndisks = kept;
     return sum_all(s);
+}
+
+const char *
+disk_name_of_device(const struct disk_state *s, uint64_t device)
+{
+    for (unsigned int i = 0; i < s->ndisks; i++)
+        if (s->disks[i].d.device == device)
+            return s->disks[i].d.name;
+    return NULL;
 }
 
 /* The counts a row reads: its disk's, or disk.all's. */

@@ -54,6 +54,7 @@ enum darwin_cluster {
     CLUSTER_GPU_PSTATE = 129,
     CLUSTER_SYSTEM_POWER = 130,
     CLUSTER_BANDWIDTH = 131,
+    CLUSTER_NVME = 133,
     CLUSTER_WIFI = 136,
 };
 
@@ -74,6 +75,7 @@ enum darwin_indom {
     INDOM_CPU_CLUSTER = 103,
     INDOM_CPU_CORE = 104,
     INDOM_BANDWIDTH_REQUESTOR = 105,
+    INDOM_NVME = 106,
 };
 
 #endif

@@ -15,5 +15,11 @@
 #define UNITS_MSEC PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
 #define UNITS_MHZ PMDA_PMUNITS(0, -1, 0, 0, PM_TIME_USEC, 0)     /* a clock: per microsecond */
 #define UNITS_MINUTES PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MIN, 0)
+#define UNITS_HOURS PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_HOUR, 0)
+#ifdef PM_UNIT_TEMPERATURE
+#define UNITS_CELSIUS PMDA_EXTRAUNITS(0, 0, 0, 0, 0, 0, PM_UNIT_TEMPERATURE, PM_TEMPERATURE_C)
+#else
+#define UNITS_CELSIUS UNITS_NONE    /* PCP 6 has no unit for temperature */
+#endif
 
 #endif

@@ -117,4 +117,5 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_WIFI] = { "IONetworkInterface", 0, wifi_keys, 1 },
     [PLAT_QUERY_BANDWIDTH] = { "IOReport:bandwidth", 0, NULL, 0 },
     [PLAT_QUERY_MEMORY_TRAFFIC] = { "IOReport:memory-traffic", 0, NULL, 0 },
+    [PLAT_QUERY_NVME_HEALTH] = { "NVMe:health", 0, NULL, 0 },
 };

@@ -102,6 +102,7 @@ reg_disks(const struct plat_entry_set *set, struct reg_disk *out, unsigned int c
             !bsd_name_of(media, d->name, sizeof(d->name)) || name_taken(d->name, out, sizeof(*out), *n))
             continue;
         memset(d->stat, 0, sizeof(d->stat));
+        d->device = driver->parent;
         d->have = 0;
         read_key_places(driver, disk_places, REG_NPLACES(disk_places), &d->have, d->stat);
         if (d->have == 0)

@@ -61,6 +61,7 @@ enum reg_disk_stat { DISK_STATISTICS_KEYS(REG_FIELD_ENUM) REG_DISK_NSTATS };
 
 struct reg_disk {
     char name[PLAT_NAME_MAX];           /* the whole disk's BSD name: "disk0" */
+    uint64_t device;                    /* the driver's provider, the block storage device (its id) */
     unsigned int have;                  /* bit (1u << stat) for each statistic the driver gave */
     uint64_t stat[REG_DISK_NSTATS];
     uint64_t block_size;                /* "Preferred Block Size", bytes; 0: unknown */

@@ -61,6 +61,7 @@ live_close(void *ctx)
     live_hid_close(src);
     live_smc_close(src);
     live_notify_close(src);
+    live_nvme_close(src);
     free(src->cpus);
     free(src->logins);
     free(src->iflist.data);

@@ -53,6 +53,7 @@ struct live_source {
     struct live_hid *hid;           /* the HID event system client (hid_sensors.c), made at first use */
     struct live_smc *smc;           /* the AppleSMC connection and key cache (smc.c), made at first use */
     struct live_notify *notify;     /* notify_state.c's registrations, one per name */
+    struct live_nvme *nvme;         /* nvme_health.c's rounds, made at first use */
     char error[512];                /* every failure of the current call */
 };
 
@@ -160,5 +161,7 @@ int live_smc(struct live_source *src, const struct plat_query *q, struct plat_en
 void live_smc_close(struct live_source *src);
 int live_notify_state(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
 void live_notify_close(struct live_source *src);
+int live_nvme_health(struct live_source *src, const struct plat_query *q, struct plat_entry_set *out);
+void live_nvme_close(struct live_source *src);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * The platform's query call: each source that answers in entries (the
- * IORegistry, IOReport, HID, the SMC, notify) is named by its match's
+ * IORegistry, IOReport, HID, the SMC, notify, NVMe SMART) is named by its match's
  * prefix (platform.h); a match without one is the IORegistry's.
  */
 #include "live_source.h"
@@ -17,6 +17,7 @@ static const struct {
     { "HID:", live_hid_sensors },
     { "SMC:", live_smc },
     { "notify:", live_notify_state },
+    { "NVMe:", live_nvme_health },
 };
 
 int

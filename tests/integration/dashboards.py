@@ -76,6 +76,7 @@ DISK0_READS, WIFI_RX, WIFI_WIDTH = 220, 2000000, 80
 BATTERY, CPU_WATTS, SYSTEM_WATTS, CPU_DIE = 72, 4.2, 12.5, 55.875
 FOOTPRINT = 900 * 2**20 * 3 // 4              # python3.12: 3/4 of its 900 MiB resident, bytes
 AGX_BYTES, EACC0_READ = 2.4e9, 1.5e9          # memory bandwidth, bytes a second
+NVME_USED = 2                                 # disk0's SMART / Health log: percentage used
 VALUES = [
     (PMSERIES, "Cluster clock while active", "ECPU", *near(ECPU_MHZ, 0.001), "ECPU: 10 % at 600 MHz, 30 % at 1800"),
     (PMSERIES, "Cluster clock while active", "PCPU", *near(PCPU_MHZ, 0.001), "PCPU 25 % at 2000 MHz, 25 % at 3500"),
@@ -105,6 +106,8 @@ VALUES = [
     (PROMETHEUS, "CPU and GPU die", "CPU", CPU_DIE, CPU_DIE, "the hottest CPU sensor"),
     (PROMETHEUS, "Top processes by memory footprint", "000731 python3.12", FOOTPRINT, FOOTPRINT,
      "python3.12's footprint"),
+    (PMSERIES, "NVMe wear and spare", "disk0 used", NVME_USED, NVME_USED, "the internal SSD's life used"),
+    (PROMETHEUS, "NVMe wear and spare", "disk0 used", NVME_USED, NVME_USED, "the internal SSD's life used"),
 ]
 
 def report(good, desc):

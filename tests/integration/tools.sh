@@ -37,7 +37,9 @@ check "pmstat: cache column is the file cache (5072m), bi and bo have values, bu
 # 1500 and 2750 MHz while active, 40 and 50% of the time (the derived
 # metrics Install puts in PCP's derived folder), drawing 0.9 and 3.3 W; en0 on
 # Wi-Fi channel 149, 80 MHz wide (5745 MHz, 5 GHz, US rules); EACC0 and AGX
-# at 2.1 and 2.4 GB/s (2003 and 2289 MB/s), AGX's top bucket reached. Rates are checked within
+# at 2.1 and 2.4 GB/s (2003 and 2289 MB/s), AGX's top bucket reached. The
+# SSD 2% used, spare 100% (threshold 10%), 33 C, 7152 GiB written and 5722
+# read (data units of 512000 bytes), 2600 hours, 7 unsafe shutdowns. Rates are checked within
 # the 1% that sampling jitter gives (a full run saw 79.9 for 80.0 and 4.18
 # for 4.20). The fixture's CPU load
 # differs from one recorded interval to the next, so the CPU report is
@@ -53,6 +55,7 @@ declare -A last_row=(
     [darwin-clocks]=' 1500 +2750 +40 +50 +1800 +3500 +0\.9 +3\.[23] +800 +10 +4\.[12] +1\.[45] +12\.5$'
     [darwin-wifi]=' 149 +80 +5745 +5 GHz +US$'
     [darwin-bandwidth]=' 2003 +2289 +0 +1$'
+    [darwin-nvme]=' 2 +100 +10 +0 +33 +715[23] +572[23] +2600 +7 +0$'
 )
 reports=$(sed -n 's/^\[\(darwin-[a-z-]*\)\]$/\1/p' "$config/pmrep/darwin.conf")
 check "pmrep config has the ${#last_row[@]} reports this test knows" sh -c "[ $(echo "$reports" | wc -l) -eq ${#last_row[@]} ]"

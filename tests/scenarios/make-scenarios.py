@@ -17,6 +17,11 @@ TICKS = 500                                     # ticks per CPU per sample (hz 1
 DATA_MOUNT = "/System/Volumes/Data"
 DISK_DRIVER = "IOBlockStorageDriver#0x1000005d0"
 PROCESS = "731"                                 # python3.12, 675 MiB
+NVME_PAGE = "ioreg[NVMe:health#0x1000005e0].prop.smart"
+# The SSD's SMART / Health page under stress, by byte (NVMe Base Specification
+# 2.0c 5.16.1.3): a critical warning (bit 0: spare below its threshold), 5 %
+# spare left (its threshold is 10 %), 95 % of its rated life used.
+NVME_STRESSED = {0: 0x01, 3: 5, 5: 95}
 
 # Busy fraction of the P and E cores over each of the 4 intervals.
 BUSY = {
@@ -63,6 +68,17 @@ def values(scenario, k):
     return v
 
 
+def nvme_page(scenario, value):
+    """The page record as the scenario has it: the fixture's, or worn out."""
+    kind, _, hexbytes = value.partition(" ")
+    if scenario != "stressed":
+        return value
+    page = bytearray.fromhex(hexbytes)
+    for at, byte in NVME_STRESSED.items():
+        page[at] = byte
+    return f"{kind} {page.hex()}"
+
+
 def cpu_ticks(scenario, cpu, k, start):
     """user and idle ticks of a CPU at sample k: its level's busy share of each interval."""
     user, idle = start
@@ -105,6 +121,8 @@ def rewrite(lines, scenario):
         if k < 0:
             out.append(f"{key} {value}\n")
             continue
+        if key == NVME_PAGE:
+            value = nvme_page(scenario, value)
         m = re.match(r"mount\[(\d+)\]\.(\w+)$", key)
         if m:
             if m.group(2) == "on" and value == DATA_MOUNT:

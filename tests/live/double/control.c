@@ -107,6 +107,7 @@ dbl_reset(void)
     dbl_procs_reset();
     dbl_libc_reset();
     dbl_notify_reset();
+    dbl_nvme_reset();
 }
 
 struct dbl_held

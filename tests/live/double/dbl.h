@@ -271,6 +271,20 @@ void dbl_smc_sleep_wake(uint64_t ns);
 /* notify(3): the state a name holds (a name never set holds 0). */
 void dbl_notify_state(const char *name, uint64_t state);
 
+/* NVMe SMART plug-ins (nvme_smart.c), per registry entry id: the log page
+ * a read gives, IOCreatePlugInInterfaceForService or SMARTReadData failing
+ * with kr, reads held (they return when let go; dbl_nvme_wait_held
+ * returns once a read is held); how many plug-ins are
+ * made and not destroyed (and in *made, how many were made). Threads the live code starts run for real:
+ * dbl_threads_wait returns when every one has returned. */
+void dbl_nvme_page(uint64_t id, const unsigned char *page);
+void dbl_nvme_create_fails(uint64_t id, int kr);
+void dbl_nvme_read_fails(uint64_t id, int kr);
+void dbl_nvme_hold_reads(int hold);
+void dbl_nvme_wait_held(void);
+unsigned int dbl_nvme_sessions(unsigned int *made);
+void dbl_threads_wait(void);
+
 /* Provided by the test program: print what the double found wrong. */
 void dbl_report(const char *text);
 

@@ -46,6 +46,20 @@ int dbl_service_open(const char *class_name, uint32_t type);
 int dbl_service_call(const char *class_name, uint32_t selector, const void *in, size_t in_size, void *out,
                      size_t *out_size);
 
+/* The id and properties (the double's own) of the registry entry an
+ * object names, or NULL (iokit.c, for the NVMe SMART plug-ins). */
+const void *dbl_io_entry(unsigned int object, uint64_t *id, const char *caller);
+
+/* Threads (harness/threads.c, built with glibc): start fn(arg) in a new
+ * thread (NULL: none could be made), wait for it to return. Reads that
+ * wait while dbl_nvme_hold_reads holds them wait here. */
+void *dbl_thread_start(void *(*fn)(void *), void *arg);
+void dbl_thread_join(void *thread);
+void dbl_gate_wait(void);
+void dbl_gate_set(int open);
+void dbl_gate_reached(void);        /* returns once a thread waits at the gate */
+void dbl_nvme_reset(void);
+
 /* A vm_statistics64 as the kernel fills it at virtual time ns
  * (kernel_structs.c), from each field's value then (mach.c). */
 void dbl_vm_fill(void *vs, uint64_t ns);

@@ -56,7 +56,6 @@
 #define kIOReturnBadArgument ((kern_return_t)0xe00002c2)
 #define kIOReturnNoDevice ((kern_return_t)0xe00002c0)
 #define kIOReturnNotFound ((kern_return_t)0xe00002f0)
-#define kIOReturnUnsupported ((kern_return_t)0xe00002c7)
 
 #define MAX_ENTRIES 65536
 #define MAX_SUPERS 8
@@ -237,6 +236,17 @@ static struct entry *
 entry_of(io_object_t object, const char *caller)
 {
     return dbl_port_get(object, DBL_PORT_IO_ENTRY, caller);
+}
+
+const void *
+dbl_io_entry(unsigned int object, uint64_t *id, const char *caller)
+{
+    struct entry *e = entry_of(object, caller);
+
+    if (e == NULL)
+        return NULL;
+    *id = e->id;
+    return e->props;
 }
 
 static struct iterator *

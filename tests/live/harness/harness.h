@@ -29,6 +29,7 @@
 #define D_ENOTSUP 45
 #define D_ENOSYS 78
 #define D_ENODATA 96
+#define D_ETIMEDOUT 60
 
 /* kern_return_t values (mach/kern_return.h, iokit/IOKit/IOReturn.h). */
 #define D_KERN_FAILURE 5
@@ -36,6 +37,8 @@
 #define D_IO_NOT_PRIVILEGED ((int)0xe00002c1)
 #define D_IO_NO_DEVICE ((int)0xe00002c0)
 #define D_IO_NOT_PERMITTED ((int)0xe00002e2)
+#define D_IO_UNSUPPORTED ((int)0xe00002c7)
+#define D_IO_TIMEOUT ((int)0xe00002d6)
 
 /* A fresh double and the live platform opened on it. */
 void live_setup(struct platform *p);

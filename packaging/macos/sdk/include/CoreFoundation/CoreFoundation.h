@@ -1,7 +1,8 @@
 /*
  * For the macOS build from Linux (cmake/zig-macos.cmake): the part of
  * CoreFoundation that src/macos/ uses, declared as Apple documents it
- * (CFBase.h, CFNumber.h, CFString.h, CFData.h, CFDictionary.h, CFArray.h),
+ * (CFBase.h, CFNumber.h, CFString.h, CFData.h, CFDictionary.h, CFArray.h,
+ * CFUUID.h, CFPlugInCOM.h),
  * because the Zig toolchain carries no framework headers. Written here, not
  * copied; on a Mac the real SDK is used instead.
  * packaging/macos/sdk/CoreFoundation.tbd lets the linker resolve these
@@ -14,7 +15,9 @@
 
 typedef unsigned char Boolean;
 typedef unsigned char UInt8;
+typedef uint16_t UInt16;
 typedef uint32_t UInt32;
+typedef int32_t SInt32;
 typedef int64_t SInt64;
 typedef long CFIndex;
 typedef unsigned long CFTypeID;
@@ -76,5 +79,30 @@ void CFDictionaryApplyFunction(CFDictionaryRef theDict, CFDictionaryApplierFunct
 CFTypeID CFArrayGetTypeID(void);
 CFIndex CFArrayGetCount(CFArrayRef theArray);
 const void *CFArrayGetValueAtIndex(CFArrayRef theArray, CFIndex idx);
+
+/* CF-1153.18 CFUUID.h:37-87 */
+typedef const struct __CFUUID *CFUUIDRef;
+typedef struct {
+    UInt8 byte0, byte1, byte2, byte3, byte4, byte5, byte6, byte7;
+    UInt8 byte8, byte9, byte10, byte11, byte12, byte13, byte14, byte15;
+} CFUUIDBytes;
+CFUUIDRef CFUUIDGetConstantUUIDWithBytes(CFAllocatorRef alloc, UInt8 byte0, UInt8 byte1, UInt8 byte2, UInt8 byte3,
+                                         UInt8 byte4, UInt8 byte5, UInt8 byte6, UInt8 byte7, UInt8 byte8,
+                                         UInt8 byte9, UInt8 byte10, UInt8 byte11, UInt8 byte12, UInt8 byte13,
+                                         UInt8 byte14, UInt8 byte15);
+CFUUIDBytes CFUUIDGetUUIDBytes(CFUUIDRef uuid);
+
+/* CF-1153.18 CFPlugInCOM.h:41-89: a COM-style interface is a pointer to a
+ * pointer to its function table, which begins with IUnknown's. */
+typedef SInt32 HRESULT;
+typedef UInt32 ULONG;
+typedef void *LPVOID;
+typedef CFUUIDBytes REFIID;
+#define S_OK ((HRESULT)0x00000000L)
+#define IUNKNOWN_C_GUTS                                                      \
+    void *_reserved;                                                         \
+    HRESULT (*QueryInterface)(void *thisPointer, REFIID iid, LPVOID *ppv);   \
+    ULONG (*AddRef)(void *thisPointer);                                      \
+    ULONG (*Release)(void *thisPointer)
 
 #endif

@@ -22,13 +22,18 @@ typedef mach_port_t task_port_t;
 typedef char io_name_t[128];
 typedef char io_string_t[512];
 typedef UInt32 IOOptionBits;
+typedef kern_return_t IOReturn;            /* xnu-11417.101.15 iokit/IOKit/IOReturn.h:86 */
 
 #define IO_OBJECT_NULL ((io_object_t)0)
 
-/* IOReturn.h (xnu-11417.101.15 iokit/IOKit/IOReturn.h:146, :168, :183):
- * iokit_common_err(0x2c1), (0x2d5), (0x2e2). */
+/* IOReturn.h (xnu-11417.101.15 iokit/IOKit/IOReturn.h:143, :146, :154, :168,
+ * :169, :183): iokit_common_err(0x2be), (0x2c1), (0x2c7), (0x2d5), (0x2d6), (0x2e2). */
+#define kIOReturnSuccess ((kern_return_t)0)
+#define kIOReturnNoResources ((kern_return_t)0xe00002be)
 #define kIOReturnNotPrivileged ((kern_return_t)0xe00002c1)
+#define kIOReturnUnsupported ((kern_return_t)0xe00002c7)
 #define kIOReturnBusy ((kern_return_t)0xe00002d5)
+#define kIOReturnTimeout ((kern_return_t)0xe00002d6)
 #define kIOReturnNotPermitted ((kern_return_t)0xe00002e2)
 #define kIOServicePlane "IOService"
 #define kIODeviceTreePlane "IODeviceTree"
