@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -573,15 +574,16 @@ unknown_work_judges_nothing(void **state_)
 
 /* Every channel of a real M5 Max's "Energy Model" (macOS 27.0, the 364 of
  * shared/real-macs/ioreport, all-smi's list) is an instance: none is cut. */
-static void
-every_energy_channel_of_an_m5_max_is_served(void **state_)
+/* Every channel of a real "Energy Model" list (shared/real-macs/ioreport),
+ * the n-th at n joules (1000 n mJ: every list's per-channel unit is mJ but
+ * the GPU's nJ and the PCIe ports' uJ, scaled as labelled); the count. */
+static unsigned int
+channel_list(const char *file)
 {
-    FILE *f = fopen(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"), "r");
+    FILE *f = fopen(real_macs_file(file), "r");
     char line[256];
     unsigned int n = 0;
-    pmAtomValue v[400];
 
-    (void)state_;
     assert_non_null(f);
     entry_builder_reset(&builder[PLAT_QUERY_ENERGY]);
     while (fgets(line, sizeof(line), f) != NULL) {
@@ -597,8 +599,50 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
     }
     fclose(f);
     answer(PLAT_QUERY_ENERGY);
-    assert_int_equal(n, 364);
+    return n;
+}
+
+static void
+every_energy_channel_of_an_m5_max_is_served(void **state_)
+{
+    pmAtomValue v[400];
+
+    (void)state_;
+    assert_int_equal(channel_list("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"), 364);
     assert_int_equal(harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, NULL), 364);
+}
+
+/* The joules power.energy.channel serves for the channel called name
+ * (its instance name), or -1 when it serves none. */
+static double
+channel_joules(const char *name)
+{
+    pmAtomValue v[400];
+    int inst[400], n = harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, inst);
+
+    for (int i = 0; i < n; i++)
+        if (inst[i] == harness_inst(INDOM_ENERGY_CHANNEL, name))
+            return v[i].d;
+    return -1;
+}
+
+/* An M1 Ultra on macOS 27.0 (all-smi's channel list): its Neural Engine is
+ * one channel per die, "ANE0_0" and "ANE0_1" (channels 297 and 304 of the
+ * list), each served as an instance, and power.energy.ane is their sum;
+ * its CPU is "DIE_0_CPU Energy" and "DIE_1_CPU Energy" (17 and 34). */
+static void
+an_ultras_neural_engine_is_the_sum_of_its_dies(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    assert_int_equal(channel_list("ioreport/m1ultra-mac13-2-macos27.0-energy-model-channels.tsv"), 321);
+    assert_int_equal(energy_of("power.energy.ane", v), 1);
+    assert_true(fabs(v[0].d - (297 + 304)) < 1e-9);
+    assert_true(fabs(channel_joules("ANE0_0") - 297) < 1e-9);
+    assert_true(fabs(channel_joules("ANE0_1") - 304) < 1e-9);
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);
+    assert_true(fabs(v[0].d - (17 + 34)) < 1e-9);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
@@ -613,7 +657,7 @@ main(void)
         T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
-        T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
+        T(every_energy_channel_of_an_m5_max_is_served), T(an_ultras_neural_engine_is_the_sum_of_its_dies), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
     };
 
