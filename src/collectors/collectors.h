@@ -42,5 +42,6 @@ extern const struct collector cpucore_collector;
 extern const struct collector gpu_pstate_collector;
 extern const struct collector energy_collector;
 extern const struct collector system_power_collector;
+extern const struct collector cpu_power_collector;
 
 #endif

@@ -42,6 +42,7 @@ static const struct collector *const darwin_collectors[] = {
     &gpu_pstate_collector,
     &energy_collector,
     &system_power_collector,
+    &cpu_power_collector,
 };
 
 extern const char darwin_help_source[];

@@ -53,6 +53,7 @@ enum darwin_cluster {
     CLUSTER_CPU_CORE = 128,
     CLUSTER_GPU_PSTATE = 129,
     CLUSTER_SYSTEM_POWER = 130,
+    CLUSTER_CPU_POWER = 135,
 };
 
 enum darwin_indom {
@@ -71,6 +72,7 @@ enum darwin_indom {
     INDOM_ENERGY_CHANNEL = 102,
     INDOM_CPU_CLUSTER = 103,
     INDOM_CPU_CORE = 104,
+    INDOM_CPU_POWER_SOURCE = 108,
 };
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "platform.h"
 #include "battery_decode.h"
+#include "cpu_rails.h"
 #include "gpu_decode.h"
 #include "gpu_clients_decode.h"
 #include "registry_decode.h"
@@ -87,6 +88,9 @@ static const char *const pmgr_keys[] = {
 static const char *const smc_power_keys[] = { "PSTR", NULL };
 static const char *const smc_cpu_die_keys[] = { "TCMz", "TCMb", NULL };
 
+/* The CPU's power rails, on the chips whose rails are known (cpu_rails.h). */
+static const char *const smc_cpu_rail_keys[] = { CPU_RAILS_M3_MAX, NULL };
+
 const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_CPUS] = { "IODeviceTree:/cpus", 0, cpu_keys, 0 },
     [PLAT_QUERY_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2 },
@@ -106,4 +110,5 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_GPU_STATES] = { "IOReport:gpu", 0, NULL, 0 },
     [PLAT_QUERY_SMC_POWER] = { "SMC:power", 0, smc_power_keys, 0 },
     [PLAT_QUERY_SMC_CPU_DIE] = { "SMC:cpu-die", 0, smc_cpu_die_keys, 0 },
+    [PLAT_QUERY_SMC_CPU_RAILS] = { "SMC:cpu-rails", 0, smc_cpu_rail_keys, 0 },
 };

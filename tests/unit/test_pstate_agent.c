@@ -645,6 +645,81 @@ an_ultras_neural_engine_is_the_sum_of_its_dies(void **state_)
     assert_true(fabs(v[0].d - (17 + 34)) < 1e-9);
 }
 
+/* An M3 Max's CPU rail keys (cpu_rails.h) as flt watts. Synthetic: the
+ * five values are made up to add up to the 0.04 W its owner stated for an
+ * idle CPU (shared/real-macs/smc, macmon pull request 77), whose per-key
+ * values were not published. */
+static const float idle_rails[] = { 0.01f, 0.005f, 0.01f, 0.005f, 0.01f };
+#define IDLE_RAILS_WATTS 0.04
+
+static void
+m3_max_rails(void)
+{
+    static const char *const keys[] = { "PC02", "PC03", "PC42", "PC43", "PP5b" };
+    struct entry_builder *b = &builder[PLAT_QUERY_SMC_CPU_RAILS];
+
+    snprintf(fake.topology.brand, sizeof(fake.topology.brand), "Apple M3 Max");
+    entry_builder_reset(b);
+    for (unsigned int i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        unsigned char bytes[4];
+
+        memcpy(bytes, &idle_rails[i], 4);       /* little-endian, as Apple Silicon's SMC stores a flt */
+        entry_in(PLAT_QUERY_SMC_CPU_RAILS, i + 1, keys[i], "SMCKey");
+        assert_int_equal(entry_builder_string(b, "type", "flt "), 0);
+        assert_int_equal(entry_builder_data(b, "bytes", bytes, 4), 0);
+    }
+    answer(PLAT_QUERY_SMC_CPU_RAILS);
+}
+
+static int
+rails_of(pmAtomValue *v)
+{
+    return harness_fetch("power.cpu.watts", PM_TYPE_DOUBLE, v, 1, NULL);
+}
+
+/* An M3 Max on macOS 27: while "CPU Energy" counts, power.cpu.watts has no
+ * value and the SMC is not read; once it stands still for 11 s as the
+ * clusters work 2 s (energy.c's frozen rule), the rails' sum is served as
+ * the "smc_rails" instance, labelled so; once it moves, none again. */
+static void
+an_m3_max_serves_its_rails_while_the_cpu_counter_stands_still(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    m3_max_rails();                     /* the brand is read at the first fetch */
+    energy(1000, 2000, 0);
+    assert_int_equal(rails_of(v), PM_ERR_AGAIN);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS], 0);
+    clusters(2, 22);
+    energy(1000, 3000, 0);
+    assert_int_equal(rails_of(v), 1);
+    assert_true(fabs(v[0].d - IDLE_RAILS_WATTS) < 1e-6);
+    assert_true(harness_inst(INDOM_CPU_POWER_SOURCE, "smc_rails") >= 0);
+    energy(1200, 3000, 0);
+    assert_int_equal(rails_of(v), PM_ERR_AGAIN);
+}
+
+/* Where IOReport has no CPU counter at all, the rails are served at once;
+ * on a chip whose rails are not known, nothing is, and the SMC is not read. */
+static void
+rails_serve_where_ioreport_has_none_and_only_on_their_chip(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    m3_max_rails();
+    fake.reg_sts[PLAT_QUERY_ENERGY] = -ENOENT;
+    assert_int_equal(rails_of(v), 1);
+    assert_true(fabs(v[0].d - IDLE_RAILS_WATTS) < 1e-6);
+    harness_stop();                     /* another Mac */
+    snprintf(fake.topology.brand, sizeof(fake.topology.brand), "Apple M3 Pro");
+    fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS] = 0;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(rails_of(v), PM_ERR_APPVERSION);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS], 0);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -657,7 +732,9 @@ main(void)
         T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
-        T(every_energy_channel_of_an_m5_max_is_served), T(an_ultras_neural_engine_is_the_sum_of_its_dies), T(a_unit_short_of_a_channel_has_no_value),
+        T(every_energy_channel_of_an_m5_max_is_served), T(an_ultras_neural_engine_is_the_sum_of_its_dies),
+        T(an_m3_max_serves_its_rails_while_the_cpu_counter_stands_still),
+        T(rails_serve_where_ioreport_has_none_and_only_on_their_chip), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
     };
 
