@@ -392,7 +392,7 @@ struct plat_query {
  *                    "cpu-cores" ("CPU Stats", its subgroups "CPU Complex
  *                    Performance States" and "CPU Core Performance
  *                    States"), "gpu" ("GPU Stats", "GPU Performance
- *                    States"): entries are channels (class IOReportChannel)
+ *                    States"), "ane" ("ANE", "IOP State"): entries are channels (class IOReportChannel)
  *                    named as the channel; props "subgroup" and "unit"
  *                    (text), "value" (simple channels) and "state.STATE"
  *                    (state residencies, in the order IOReport gives them);
@@ -424,7 +424,7 @@ enum plat_query_id {
     PLAT_QUERY_ENERGY,
     PLAT_QUERY_HID_TEMPERATURES, PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_THERMAL_PRESSURE,
     PLAT_QUERY_PMGR, PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_SMC_POWER,
-    PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_SMC_CPU_RAILS,
+    PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_SMC_CPU_RAILS, PLAT_QUERY_ANE, PLAT_QUERY_ANE_STATES,
     PLAT_QUERY_N
 };
 extern const struct plat_query plat_queries[PLAT_QUERY_N];

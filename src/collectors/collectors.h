@@ -43,5 +43,6 @@ extern const struct collector gpu_pstate_collector;
 extern const struct collector energy_collector;
 extern const struct collector system_power_collector;
 extern const struct collector cpu_power_collector;
+extern const struct collector ane_collector;
 
 #endif

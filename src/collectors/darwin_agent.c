@@ -43,6 +43,7 @@ static const struct collector *const darwin_collectors[] = {
     &energy_collector,
     &system_power_collector,
     &cpu_power_collector,
+    &ane_collector,
 };
 
 extern const char darwin_help_source[];

@@ -53,6 +53,7 @@ enum darwin_cluster {
     CLUSTER_CPU_CORE = 128,
     CLUSTER_GPU_PSTATE = 129,
     CLUSTER_SYSTEM_POWER = 130,
+    CLUSTER_ANE = 134,
     CLUSTER_CPU_POWER = 135,
 };
 

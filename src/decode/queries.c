@@ -7,6 +7,7 @@
  * and recorded (the rest of that dictionary holds serial numbers).
  */
 #include "platform.h"
+#include "ane_decode.h"
 #include "battery_decode.h"
 #include "cpu_rails.h"
 #include "gpu_decode.h"
@@ -88,6 +89,9 @@ static const char *const pmgr_keys[] = {
 static const char *const smc_power_keys[] = { "PSTR", NULL };
 static const char *const smc_cpu_die_keys[] = { "TCMz", "TCMb", NULL };
 
+/* The Neural Engine's driver, and its power state (ane_decode.h). */
+static const char *const ane_keys[] = { ANE_STATE_KEY, ANE_STATE_MAX_KEY, NULL };
+
 /* The CPU's power rails, on the chips whose rails are known (cpu_rails.h). */
 static const char *const smc_cpu_rail_keys[] = { CPU_RAILS_M3_MAX, NULL };
 
@@ -111,4 +115,6 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_SMC_POWER] = { "SMC:power", 0, smc_power_keys, 0 },
     [PLAT_QUERY_SMC_CPU_DIE] = { "SMC:cpu-die", 0, smc_cpu_die_keys, 0 },
     [PLAT_QUERY_SMC_CPU_RAILS] = { "SMC:cpu-rails", 0, smc_cpu_rail_keys, 0 },
+    [PLAT_QUERY_ANE] = { "H11ANEIn", 0, ane_keys, 0 },
+    [PLAT_QUERY_ANE_STATES] = { "IOReport:ane", 0, NULL, 0 },
 };

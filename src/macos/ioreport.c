@@ -66,6 +66,7 @@ static const struct {
     { "cpu-clusters", "CPU Stats", "CPU Complex Performance States" },
     { "cpu-cores", "CPU Stats", "CPU Core Performance States" },
     { "gpu", "GPU Stats", "GPU Performance States" },
+    { "ane", "ANE", "IOP State" },
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 

@@ -720,6 +720,62 @@ rails_serve_where_ioreport_has_none_and_only_on_their_chip(void **state_)
     assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS], 0);
 }
 
+/* The Neural Engine's controller states at these residencies
+ * (synthetic; the state names as test_ioreport.c has them). */
+static void
+ane_states(uint64_t off, uint64_t running)
+{
+    struct entry_builder *b = &builder[PLAT_QUERY_ANE_STATES];
+
+    entry_builder_reset(b);
+    state_channel(b, 1, "status", "");
+    channel_state(b, "Off", off);
+    channel_state(b, "Running", running);
+    answer(PLAT_QUERY_ANE_STATES);
+}
+
+/* ane.busy is the running share since the last read: none at the first,
+ * 3 of 4 units when the controller ran 3 of the 4 that passed, none when
+ * no time passed; the power state is not read for it. */
+static void
+the_neural_engines_busy_share_is_its_running_share_between_reads(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    ane_states(300, 100);
+    assert_int_equal(harness_fetch("ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
+    ane_states(301, 103);
+    assert_int_equal(harness_fetch("ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_true(fabs(v[0].d - 0.75) < 1e-12);
+    assert_int_equal(harness_fetch("ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_ANE], 0);
+}
+
+/* An Ultra's two engines (one driver entry per die, synthetic values): the
+ * power state is the higher of theirs, so powered while either is; a Mac
+ * without the driver has none. */
+static void
+the_neural_engines_power_state_is_its_highest_drivers(void **state_)
+{
+    static const uint64_t current[] = { 0, 1 };
+    struct entry_builder *b = &builder[PLAT_QUERY_ANE];
+
+    (void)state_;
+    entry_builder_reset(b);
+    for (unsigned int i = 0; i < 2; i++) {
+        entry_in(PLAT_QUERY_ANE, i + 1, "H11ANEIn", "H11ANEIn");
+        assert_int_equal(entry_builder_number(b, "IOPowerManagement.CurrentPowerState", current[i]), 0);
+        assert_int_equal(entry_builder_number(b, "IOPowerManagement.MaxPowerState", 1), 0);
+    }
+    answer(PLAT_QUERY_ANE);
+    assert_int_equal(harness_u32("ane.power_state"), 1);
+    assert_int_equal(harness_u32("ane.power_state_max"), 1);
+    entry_builder_reset(b);
+    answer(PLAT_QUERY_ANE);
+    assert_int_equal(harness_fetch("ane.power_state", PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_APPVERSION);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -734,7 +790,9 @@ main(void)
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
         T(every_energy_channel_of_an_m5_max_is_served), T(an_ultras_neural_engine_is_the_sum_of_its_dies),
         T(an_m3_max_serves_its_rails_while_the_cpu_counter_stands_still),
-        T(rails_serve_where_ioreport_has_none_and_only_on_their_chip), T(a_unit_short_of_a_channel_has_no_value),
+        T(rails_serve_where_ioreport_has_none_and_only_on_their_chip),
+        T(the_neural_engines_busy_share_is_its_running_share_between_reads),
+        T(the_neural_engines_power_state_is_its_highest_drivers), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
     };
 
