@@ -671,6 +671,22 @@ m3_max_rails(void)
     answer(PLAT_QUERY_SMC_CPU_RAILS);
 }
 
+/* The CPU power source's instance labels, as pmcd hands them out. */
+static const char *
+source_labels(void)
+{
+    static char json[PM_MAXLABELJSONLEN];
+    pmLabelSet *sets = NULL;
+    int n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_POWER_SOURCE), PM_LABEL_INSTANCES,
+                                           &sets, harness_ext());
+
+    assert_int_equal(n, 1);
+    json[0] = '\0';
+    pmMergeLabelSets(&sets, 1, json, (int)sizeof(json), NULL, NULL);
+    pmFreeLabelSets(sets, n);
+    return json;
+}
+
 static int
 rails_of(pmAtomValue *v)
 {
@@ -696,6 +712,7 @@ an_m3_max_serves_its_rails_while_the_cpu_counter_stands_still(void **state_)
     assert_int_equal(rails_of(v), 1);
     assert_true(fabs(v[0].d - IDLE_RAILS_WATTS) < 1e-6);
     assert_true(harness_inst(INDOM_CPU_POWER_SOURCE, "smc_rails") >= 0);
+    assert_string_equal(source_labels(), "{\"power_source\":\"smc_rails\"}");
     energy(1200, 3000, 0);
     assert_int_equal(rails_of(v), PM_ERR_AGAIN);
 }
