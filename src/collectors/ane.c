@@ -32,7 +32,7 @@ struct ane_state {
 };
 
 #define ROW(name, item, type, sem, units, field) \
-    { "ane." name, CLUSTER_ANE, item, type, COLLECTOR_NO_INDOM, sem, units, field }
+    { "kernel.ane." name, CLUSTER_ANE, item, type, COLLECTOR_NO_INDOM, sem, units, field }
 
 static const struct metric_row rows[] = {
     ROW("power_state", 0, PM_TYPE_U32, PM_SEM_INSTANT, UNITS_NONE,

@@ -53,7 +53,7 @@ RAILLESS = "the fixture is an M2, whose CPU rails are not known, and its IORepor
 ANELESS = "the fixture's registry and IOReport have no Neural Engine"
 ABSENT = {(PMSERIES, "thermal.fan."): FANLESS, (PROMETHEUS, "thermal_fan_"): FANLESS,
           (PMSERIES, "power.cpu.watts"): RAILLESS, (PROMETHEUS, "power_cpu_watts"): RAILLESS,
-          (PMSERIES, "ane."): ANELESS, (PROMETHEUS, "ane_"): ANELESS,
+          (PMSERIES, "kernel.ane."): ANELESS, (PROMETHEUS, "kernel_ane_"): ANELESS,
           (PMSERIES, "proc."): "pmseries --load skips proc.* (pmproxy.conf's [discover] exclude.metrics; "
                                "pmseries -c crashes in PCP 6.0.3)"}
 

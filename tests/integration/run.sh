@@ -22,7 +22,7 @@ no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compacti
 # What the Apple Silicon fixture's Mac lacks: memory of the GPU's own (unified memory), an adapter
 # (on battery), fans (a MacBook Air), the proximity and ambient sensors Apple Silicon has not, a
 # Neural Engine (its model has none), and CPU rails (known on the M3 Max only; it is an M2).
-not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$|^ane\.|^power\.cpu\.watts$'
+not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$|^kernel\.ane\.|^power\.cpu\.watts$'
 as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source|$not_on_this_mac")
 nnames=$(echo "$as_names" | wc -l)
 

@@ -751,7 +751,7 @@ ane_states(uint64_t off, uint64_t running)
     answer(PLAT_QUERY_ANE_STATES);
 }
 
-/* ane.busy is the running share since the last read: none at the first,
+/* kernel.ane.busy is the running share since the last read: none at the first,
  * 3 of 4 units when the controller ran 3 of the 4 that passed, none when
  * no time passed; the power state is not read for it. */
 static void
@@ -761,11 +761,11 @@ the_neural_engines_busy_share_is_its_running_share_between_reads(void **state_)
 
     (void)state_;
     ane_states(300, 100);
-    assert_int_equal(harness_fetch("ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("kernel.ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
     ane_states(301, 103);
-    assert_int_equal(harness_fetch("ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_int_equal(harness_fetch("kernel.ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), 1);
     assert_true(fabs(v[0].d - 0.75) < 1e-12);
-    assert_int_equal(harness_fetch("ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(harness_fetch("kernel.ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
     assert_int_equal(fake.calls.query[PLAT_QUERY_ANE], 0);
 }
 
@@ -786,11 +786,11 @@ the_neural_engines_power_state_is_its_highest_drivers(void **state_)
         assert_int_equal(entry_builder_number(b, "IOPowerManagement.MaxPowerState", 1), 0);
     }
     answer(PLAT_QUERY_ANE);
-    assert_int_equal(harness_u32("ane.power_state"), 1);
-    assert_int_equal(harness_u32("ane.power_state_max"), 1);
+    assert_int_equal(harness_u32("kernel.ane.power_state"), 1);
+    assert_int_equal(harness_u32("kernel.ane.power_state_max"), 1);
     entry_builder_reset(b);
     answer(PLAT_QUERY_ANE);
-    assert_int_equal(harness_fetch("ane.power_state", PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_APPVERSION);
+    assert_int_equal(harness_fetch("kernel.ane.power_state", PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_APPVERSION);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
