@@ -393,7 +393,8 @@ struct plat_query {
  *                    Performance States" and "CPU Core Performance
  *                    States"), "gpu" ("GPU Stats", "GPU Performance
  *                    States"), "bandwidth" ("PMP", on the M5 "PMP0": its
- *                    "DCS BW" memory bandwidth histograms): entries are
+ *                    "DCS BW" memory bandwidth histograms), "ane" ("ANE",
+ *                    "IOP State"): entries are
  *                    channels (class IOReportChannel)
  *                    named as the channel; props "subgroup" and "unit"
  *                    (text), "value" (simple channels) and "state.STATE"
@@ -441,6 +442,7 @@ enum plat_query_id {
     PLAT_QUERY_PMGR, PLAT_QUERY_CPU_CLUSTERS, PLAT_QUERY_CPU_CORES, PLAT_QUERY_GPU_STATES, PLAT_QUERY_SMC_POWER,
     PLAT_QUERY_SMC_CPU_DIE, PLAT_QUERY_GPU_CLIENTS, PLAT_QUERY_WIFI, PLAT_QUERY_BANDWIDTH,
     PLAT_QUERY_MEMORY_TRAFFIC, PLAT_QUERY_NVME_HEALTH,
+    PLAT_QUERY_SMC_CPU_RAILS, PLAT_QUERY_ANE, PLAT_QUERY_ANE_STATES,
     PLAT_QUERY_N
 };
 extern const struct plat_query plat_queries[PLAT_QUERY_N];

@@ -45,5 +45,7 @@ extern const struct collector energy_collector;
 extern const struct collector system_power_collector;
 extern const struct collector bandwidth_collector;
 extern const struct collector nvme_collector;
+extern const struct collector cpu_power_collector;
+extern const struct collector ane_collector;
 
 #endif

@@ -45,6 +45,8 @@ static const struct collector *const darwin_collectors[] = {
     &system_power_collector,
     &bandwidth_collector,
     &nvme_collector,
+    &cpu_power_collector,
+    &ane_collector,
 };
 
 extern const char darwin_help_source[];

@@ -24,6 +24,7 @@
 #include "collectors.h"
 #include "instance_names.h"
 #include "energy_decode.h"
+#include "energy.h"
 #include "pstate.h"
 #include "pstate_decode.h"
 #include "array_grow.h"
@@ -264,6 +265,18 @@ unit_joules(const void *state, const void *entry, const struct metric_row *row, 
         return PM_ERR_AGAIN;
     atom->d = s->energy.unit[row->index];
     return PMDA_FETCH_STATIC;
+}
+
+int
+energy_cpu_counted(const struct energy_state *s)
+{
+    unsigned int bit = 1u << ENERGY_CPU;
+
+    if (s->energy_sts == -ENOENT || (s->energy_sts == 0 && !(s->energy.have & bit) && !(s->energy.short_of & bit)))
+        return 0;
+    if (s->energy_sts < 0 || (s->energy.short_of & bit))
+        return -1;
+    return !(s->frozen_units & bit);
 }
 
 static void

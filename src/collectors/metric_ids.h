@@ -55,6 +55,8 @@ enum darwin_cluster {
     CLUSTER_SYSTEM_POWER = 130,
     CLUSTER_BANDWIDTH = 131,
     CLUSTER_NVME = 133,
+    CLUSTER_ANE = 134,
+    CLUSTER_CPU_POWER = 135,
     CLUSTER_WIFI = 136,
 };
 
@@ -76,6 +78,7 @@ enum darwin_indom {
     INDOM_CPU_CORE = 104,
     INDOM_BANDWIDTH_REQUESTOR = 105,
     INDOM_NVME = 106,
+    INDOM_CPU_POWER_SOURCE = 108,
 };
 
 #endif

@@ -209,6 +209,12 @@ unloaded(struct topology_state *topo, int status)
         topo->t.counts.status[i] = status;
 }
 
+const char *
+topology_brand(const struct topology_state *topo)
+{
+    return topo->loaded && topo->t.brand_status == 0 ? topo->t.brand : NULL;
+}
+
 static int
 topology_refresh(void *state, struct refresh_call *call)
 {

@@ -23,6 +23,10 @@ void topology_level_labels(const struct topology_state *topo, int level, char *j
  * when no CPU has it or the levels are not known. */
 int topology_type_level(const struct topology_state *topo, char type);
 
+/* The CPU's brand string (machdep.cpu.brand_string, "Apple M3 Max"), or
+ * NULL when it was not read. */
+const char *topology_brand(const struct topology_state *topo);
+
 /* The level whose instance in the performance-level indom is inst, or -1. */
 int topology_level_index(const struct topology_state *topo, unsigned int inst);
 

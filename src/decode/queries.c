@@ -7,7 +7,9 @@
  * and recorded (the rest of that dictionary holds serial numbers).
  */
 #include "platform.h"
+#include "ane_decode.h"
 #include "battery_decode.h"
+#include "cpu_rails.h"
 #include "gpu_decode.h"
 #include "gpu_clients_decode.h"
 #include "registry_decode.h"
@@ -95,6 +97,12 @@ static const char *const pmgr_keys[] = {
 static const char *const smc_power_keys[] = { "PSTR", NULL };
 static const char *const smc_cpu_die_keys[] = { "TCMz", "TCMb", NULL };
 
+/* The Neural Engine's driver, and its power state (ane_decode.h). */
+static const char *const ane_keys[] = { ANE_STATE_KEY, ANE_STATE_MAX_KEY, NULL };
+
+/* The CPU's power rails, on the chips whose rails are known (cpu_rails.h). */
+static const char *const smc_cpu_rail_keys[] = { CPU_RAILS_M3_MAX, NULL };
+
 const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_CPUS] = { "IODeviceTree:/cpus", 0, cpu_keys, 0 },
     [PLAT_QUERY_DISKS] = { "IOBlockStorageDriver", 1, disk_keys, 2 },
@@ -118,4 +126,7 @@ const struct plat_query plat_queries[PLAT_QUERY_N] = {
     [PLAT_QUERY_BANDWIDTH] = { "IOReport:bandwidth", 0, NULL, 0 },
     [PLAT_QUERY_MEMORY_TRAFFIC] = { "IOReport:memory-traffic", 0, NULL, 0 },
     [PLAT_QUERY_NVME_HEALTH] = { "NVMe:health", 0, NULL, 0 },
+    [PLAT_QUERY_SMC_CPU_RAILS] = { "SMC:cpu-rails", 0, smc_cpu_rail_keys, 0 },
+    [PLAT_QUERY_ANE] = { "H11ANEIn", 0, ane_keys, 0 },
+    [PLAT_QUERY_ANE_STATES] = { "IOReport:ane", 0, NULL, 0 },
 };

@@ -87,6 +87,7 @@ static const struct {
     { "gpu", { { "GPU Stats", "GPU Performance States" } } },
     { "bandwidth", { { "PMP", "DCS BW" }, { "PMP0", "DCS BW" }, { "PMP", "Bandwidth" } } },
     { "memory-traffic", { { "AMC Stats", "Perf Counters" } } },
+    { "ane", { { "ANE", "IOP State" } } },
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 

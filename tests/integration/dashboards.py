@@ -49,7 +49,11 @@ TIME_UNITS = {"nanosec": 1e9, "microsec": 1e6, "millisec": 1e3}
 # Targets with no series here, and why: they must stay empty (their names
 # are still checked against the PMNS).
 FANLESS = "the fixture is a fanless MacBook Air (SMC FNum 0)"
+RAILLESS = "the fixture is an M2, whose CPU rails are not known, and its IOReport CPU counter moves"
+ANELESS = "the fixture's registry and IOReport have no Neural Engine"
 ABSENT = {(PMSERIES, "thermal.fan."): FANLESS, (PROMETHEUS, "thermal_fan_"): FANLESS,
+          (PMSERIES, "power.cpu.watts"): RAILLESS, (PROMETHEUS, "power_cpu_watts"): RAILLESS,
+          (PMSERIES, "kernel.ane."): ANELESS, (PROMETHEUS, "kernel_ane_"): ANELESS,
           (PMSERIES, "proc."): "pmseries --load skips proc.* (pmproxy.conf's [discover] exclude.metrics; "
                                "pmseries -c crashes in PCP 6.0.3)"}
 
@@ -100,8 +104,8 @@ VALUES = [
     (PROMETHEUS, "Battery charge", "charge", BATTERY, BATTERY, "battery charge"),
     (PMSERIES, "Energy by unit", "CPU", *near(CPU_WATTS, 0.01), "CPU power from its energy counter"),
     (PROMETHEUS, "Energy by unit", "CPU", *near(CPU_WATTS, PROM_RATE), "CPU power from its energy counter"),
-    (PMSERIES, "System and battery power", "system", SYSTEM_WATTS, SYSTEM_WATTS, "the whole Mac (SMC PSTR)"),
-    (PROMETHEUS, "System and battery power", "system", SYSTEM_WATTS, SYSTEM_WATTS, "the whole Mac (SMC PSTR)"),
+    (PMSERIES, "System, battery and CPU power", "system", SYSTEM_WATTS, SYSTEM_WATTS, "the whole Mac (SMC PSTR)"),
+    (PROMETHEUS, "System, battery and CPU power", "system", SYSTEM_WATTS, SYSTEM_WATTS, "the whole Mac (SMC PSTR)"),
     (PMSERIES, "CPU and GPU die", "CPU", CPU_DIE, CPU_DIE, "pACC MTR Temp Sensor1, the hottest CPU sensor"),
     (PROMETHEUS, "CPU and GPU die", "CPU", CPU_DIE, CPU_DIE, "the hottest CPU sensor"),
     (PROMETHEUS, "Top processes by memory footprint", "000731 python3.12", FOOTPRINT, FOOTPRINT,

@@ -21,10 +21,11 @@ no_l3='^hinv\.perflevel\.(l3cache|cpus_per_l3)$'
 no_macos_source='^nfs3\.server\.|^rpc\.server\.|^mem\.compressor\.major_compactions$|^mem\.util\.(shmem|bufmem|slabReclaimable)$|^kernel\.(all|percpu)\.(intr|cpu\.(wait\.total|irq\.hard|irq\.soft|steal))$|^network\.tcp\.(activeopens|passiveopens|attemptfails|estabresets|insegs|outsegs|retranssegs|inerrs\..*|outrsts|incsumerrors|rtoalgorithm|rtomin|rtomax|maxconn)$|^network\.tcpconn\.time_wait$'
 # What the Apple Silicon fixture's Mac lacks: memory of the GPU's own (unified memory), an adapter
 # (on battery), fans (a MacBook Air), the proximity and ambient sensors Apple Silicon has not,
-# and the memory controllers' byte counters ("AMC Stats", which it cannot subscribe, as an M4
+# the memory controllers' byte counters ("AMC Stats", which it cannot subscribe, as an M4
 # Pro on macOS 27 cannot, metaspartan/mactop pull request 91, nor an M5 Max on 26.5.2,
-# kennss/SiliconScope issue 30).
-not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$|^mem\.bandwidth\.(read|write)_bytes$'
+# kennss/SiliconScope issue 30), a Neural Engine (its model has none), and CPU rails (known on
+# the M3 Max only; it is an M2).
+not_on_this_mac='^gpu\.memory\.(free|total)$|^power\.adapter\.|^thermal\.fan\.|^thermal\.(cpu\.proximity|ambient)$|^mem\.bandwidth\.(read|write)_bytes$|^kernel\.ane\.|^power\.cpu\.watts$'
 as_names=$(echo "$names" | grep -v -E "$no_l3|$no_macos_source|$not_on_this_mac")
 nnames=$(echo "$as_names" | wc -l)
 

@@ -9,6 +9,7 @@
  */
 #include "harness.h"
 #include "real_macs.h"
+#include "ane_decode.h"
 #include "energy_decode.h"
 #include "pstate_decode.h"
 #include "bandwidth_decode.h"
@@ -772,6 +773,44 @@ test_without_the_power_manager_bandwidth_is_absent(void **state)
     assert_int_equal(dbl_calls("IOReportCreateSubscription"), 0);
 }
 
+/* The Neural Engine's controller: IOReport's "ANE" group, subgroup "IOP
+ * State", a state channel "status" with a "Running" state on an M3 Pro
+ * under macOS 26.6 (wieslawsoltes/ActivityMonitor pull request 39). Only
+ * "Running" is named there; "Off" stands here for its other states, whose
+ * names were not published: every state counts in the total whatever its
+ * name. Its unit label was not published either (empty here): only the
+ * ratio of the residencies is used. */
+static void
+test_the_neural_engines_controller_states_are_read(void **state)
+{
+    struct platform *p = *state;
+    unsigned int ch = dbl_ioreport_states("ANE", "status", "IOP State", "");
+    struct plat_entry_set set = { 0 };
+    uint64_t running, total;
+
+    dbl_ioreport_state(ch, "Off", 300);
+    dbl_ioreport_state(ch, "Running", 100);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_ANE_STATES], &set), 0);
+    assert_int_equal(ane_residency(&set, &running, &total), 0);
+    assert_int_equal(running, 100);
+    assert_int_equal(total, 400);
+}
+
+/* An M1's Neural Engine driver reports no "ANE" group: its "H11ANE" group's
+ * "H11ANE Power State" channels "ANE Power" and "ANE Fast" are simple
+ * channels (the legend in shared/real-macs/ioreport, M1 on macOS 11.0.1),
+ * so the engine's running share is absent there. */
+static void
+test_an_m1_has_no_neural_engine_controller_states(void **state)
+{
+    struct platform *p = *state;
+    struct plat_entry_set set = { 0 };
+
+    dbl_ioreport_simple("H11ANE", "ANE Power", "H11ANE Power State", "", 0);
+    dbl_ioreport_simple("H11ANE", "ANE Fast", "H11ANE Power State", "", 0);
+    assert_int_equal(p->query(p->ctx, &plat_queries[PLAT_QUERY_ANE_STATES], &set), -ENOENT);
+}
+
 int
 main(void)
 {
@@ -788,6 +827,7 @@ main(void)
         T(test_a_refused_subscription_is_not_asked_again), cmocka_unit_test(test_strings_that_cannot_be_made_are_tried_again),
         T(test_an_unknown_group_is_refused), T(test_an_ultra_reports_its_cpu_energy_as_the_sum_of_its_dies),
         T(test_an_m5_max_reports_its_units_from_its_own_channels),
+        T(test_the_neural_engines_controller_states_are_read), T(test_an_m1_has_no_neural_engine_controller_states),
         T(test_reads_hold_nothing_more_than_the_subscription),
         T(test_each_cpu_subgroup_is_its_own_subscription), T(test_without_cpu_stats_the_clusters_are_absent),
         cmocka_unit_test(test_bandwidth_is_read_from_either_name_of_the_group),

@@ -10,6 +10,7 @@
 #include "entry_props.h"
 #include "entry_set.h"
 #include "thermal_decode.h"
+#include "cpu_rails.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -120,6 +121,7 @@ test_every_dumped_smc_reads_back_as_dumped(void **state)
         if (real_smc_keys(path) > 0) {      /* smcread dumps; not the M3 Max's power watch */
             static const enum plat_query_id queries[] = {
                 PLAT_QUERY_SMC_TEMPERATURES, PLAT_QUERY_SMC_FANS, PLAT_QUERY_SMC_POWER, PLAT_QUERY_SMC_CPU_DIE,
+                PLAT_QUERY_SMC_CPU_RAILS,
             };
 
             for (size_t q = 0; q < sizeof(queries) / sizeof(queries[0]); q++) {
@@ -163,6 +165,32 @@ test_system_power_of_sp96_and_flt_dumps(void **state)
         assert_true(fabs(watts - macs[i].watts) < 0.001);
         live_teardown(&p);
     }
+}
+
+/* An M3 Max's CPU rails (cpu_rails.h) read through smc.c and added up.
+ * Synthetic: its owner published only the rails' sum, about 11.30 W under
+ * a CPU stress (shared/real-macs/smc, macmon pull request 77); the five
+ * flt values here are made up to add up to it. */
+static void
+test_an_m3_max_cpu_is_the_sum_of_its_rails(void **state)
+{
+    static const struct {
+        const char *key;
+        float watts;
+    } rails[] = { { "PC02", 4.0f }, { "PC03", 0.5f }, { "PC42", 4.0f }, { "PC43", 0.5f }, { "PP5b", 2.3f } };
+    const double stated = 11.30;
+    struct platform *p = *state;
+    struct plat_entry_set set;
+    double watts;
+
+    applesmc();
+    for (size_t i = 0; i < sizeof(rails) / sizeof(rails[0]); i++)
+        dbl_smc_key(rails[i].key, "flt ", &rails[i].watts, sizeof(rails[i].watts));   /* little-endian */
+    set = read_keys(p, &plat_queries[PLAT_QUERY_SMC_CPU_RAILS], 0);
+    assert_int_equal(set.n, sizeof(rails) / sizeof(rails[0]));
+    assert_int_equal(cpu_rails_watts("Apple M3 Max", &set, &watts), 0);
+    assert_true(fabs(watts - stated) < 1e-5);
+    assert_int_equal(cpu_rails_watts("Apple M4 Max", &set, &watts), -ENOENT);
 }
 
 /* An M5 Pro's SMC as iSMC listed it (shared/real-macs/hid, iSMC issue 31):
@@ -456,7 +484,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dumped_smc_reads_back_as_dumped),
         cmocka_unit_test(test_system_power_of_sp96_and_flt_dumps),
-        T(test_an_apple_silicon_smc_gives_its_cpu_and_gpu), T(test_each_keys_info_is_asked_once),
+        T(test_an_m3_max_cpu_is_the_sum_of_its_rails), T(test_an_apple_silicon_smc_gives_its_cpu_and_gpu),
+        T(test_each_keys_info_is_asked_once),
         T(test_a_passing_smc_error_is_not_a_missing_key), T(test_a_key_that_cannot_be_read_has_a_type_and_no_bytes),
         T(test_without_an_smc_every_read_says_it_is_absent), T(test_a_refused_connection_says_why_at_every_read),
         T(test_an_open_not_permitted_says_so_and_is_asked_again_at_a_bounded_rate),

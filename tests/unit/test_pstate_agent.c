@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -576,15 +577,16 @@ unknown_work_judges_nothing(void **state_)
 
 /* Every channel of a real M5 Max's "Energy Model" (macOS 27.0, the 364 of
  * shared/real-macs/ioreport, all-smi's list) is an instance: none is cut. */
-static void
-every_energy_channel_of_an_m5_max_is_served(void **state_)
+/* Every channel of a real "Energy Model" list (shared/real-macs/ioreport),
+ * the n-th at n joules (1000 n mJ: every list's per-channel unit is mJ but
+ * the GPU's nJ and the PCIe ports' uJ, scaled as labelled); the count. */
+static unsigned int
+channel_list(const char *file)
 {
-    FILE *f = fopen(real_macs_file("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"), "r");
+    FILE *f = fopen(real_macs_file(file), "r");
     char line[256];
     unsigned int n = 0;
-    pmAtomValue v[400];
 
-    (void)state_;
     assert_non_null(f);
     entry_builder_reset(&builder[PLAT_QUERY_ENERGY]);
     while (fgets(line, sizeof(line), f) != NULL) {
@@ -600,7 +602,16 @@ every_energy_channel_of_an_m5_max_is_served(void **state_)
     }
     fclose(f);
     answer(PLAT_QUERY_ENERGY);
-    assert_int_equal(n, 364);
+    return n;
+}
+
+static void
+every_energy_channel_of_an_m5_max_is_served(void **state_)
+{
+    pmAtomValue v[400];
+
+    (void)state_;
+    assert_int_equal(channel_list("ioreport/m5max-mac17-7-macos27.0-energy-model-channels.tsv"), 364);
     assert_int_equal(harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, NULL), 364);
 }
 
@@ -976,6 +987,187 @@ each_source_is_read_only_when_asked(void **state_)
     assert_int_equal(fake.calls.query[PLAT_QUERY_MEMORY_TRAFFIC], 1);
 }
 
+/* The joules power.energy.channel serves for the channel called name
+ * (its instance name), or -1 when it serves none. */
+static double
+channel_joules(const char *name)
+{
+    pmAtomValue v[400];
+    int inst[400], n = harness_fetch("power.energy.channel", PM_TYPE_DOUBLE, v, 400, inst);
+
+    for (int i = 0; i < n; i++)
+        if (inst[i] == harness_inst(INDOM_ENERGY_CHANNEL, name))
+            return v[i].d;
+    return -1;
+}
+
+/* An M1 Ultra on macOS 27.0 (all-smi's channel list): its Neural Engine is
+ * one channel per die, "ANE0_0" and "ANE0_1" (channels 297 and 304 of the
+ * list), each served as an instance, and power.energy.ane is their sum;
+ * its CPU is "DIE_0_CPU Energy" and "DIE_1_CPU Energy" (17 and 34). */
+static void
+an_ultras_neural_engine_is_the_sum_of_its_dies(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    assert_int_equal(channel_list("ioreport/m1ultra-mac13-2-macos27.0-energy-model-channels.tsv"), 321);
+    assert_int_equal(energy_of("power.energy.ane", v), 1);
+    assert_true(fabs(v[0].d - (297 + 304)) < 1e-9);
+    assert_true(fabs(channel_joules("ANE0_0") - 297) < 1e-9);
+    assert_true(fabs(channel_joules("ANE0_1") - 304) < 1e-9);
+    assert_int_equal(energy_of("power.energy.cpu", v), 1);
+    assert_true(fabs(v[0].d - (17 + 34)) < 1e-9);
+}
+
+/* An M3 Max's CPU rail keys (cpu_rails.h) as flt watts. Synthetic: the
+ * five values are made up to add up to the 0.04 W its owner stated for an
+ * idle CPU (shared/real-macs/smc, macmon pull request 77), whose per-key
+ * values were not published. */
+static const float idle_rails[] = { 0.01f, 0.005f, 0.01f, 0.005f, 0.01f };
+#define IDLE_RAILS_WATTS 0.04
+
+static void
+m3_max_rails(void)
+{
+    static const char *const keys[] = { "PC02", "PC03", "PC42", "PC43", "PP5b" };
+    struct entry_builder *b = &builder[PLAT_QUERY_SMC_CPU_RAILS];
+
+    snprintf(fake.topology.brand, sizeof(fake.topology.brand), "Apple M3 Max");
+    entry_builder_reset(b);
+    for (unsigned int i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        unsigned char bytes[4];
+
+        memcpy(bytes, &idle_rails[i], 4);       /* little-endian, as Apple Silicon's SMC stores a flt */
+        entry_in(PLAT_QUERY_SMC_CPU_RAILS, i + 1, keys[i], "SMCKey");
+        assert_int_equal(entry_builder_string(b, "type", "flt "), 0);
+        assert_int_equal(entry_builder_data(b, "bytes", bytes, 4), 0);
+    }
+    answer(PLAT_QUERY_SMC_CPU_RAILS);
+}
+
+/* The CPU power source's instance labels, as pmcd hands them out. */
+static const char *
+source_labels(void)
+{
+    static char json[PM_MAXLABELJSONLEN];
+    pmLabelSet *sets = NULL;
+    int n = harness_dp.version.seven.label((int)pmInDom_build(78, INDOM_CPU_POWER_SOURCE), PM_LABEL_INSTANCES,
+                                           &sets, harness_ext());
+
+    assert_int_equal(n, 1);
+    json[0] = '\0';
+    pmMergeLabelSets(&sets, 1, json, (int)sizeof(json), NULL, NULL);
+    pmFreeLabelSets(sets, n);
+    return json;
+}
+
+static int
+rails_of(pmAtomValue *v)
+{
+    return harness_fetch("power.cpu.watts", PM_TYPE_DOUBLE, v, 1, NULL);
+}
+
+/* An M3 Max on macOS 27: while "CPU Energy" counts, power.cpu.watts has no
+ * value and the SMC is not read; once it stands still for 11 s as the
+ * clusters work 2 s (energy.c's frozen rule), the rails' sum is served as
+ * the "smc_rails" instance, labelled so; once it moves, none again. */
+static void
+an_m3_max_serves_its_rails_while_the_cpu_counter_stands_still(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    m3_max_rails();                     /* the brand is read at the first fetch */
+    energy(1000, 2000, 0);
+    assert_int_equal(rails_of(v), PM_ERR_AGAIN);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS], 0);
+    clusters(2, 22);
+    energy(1000, 3000, 0);
+    assert_int_equal(rails_of(v), 1);
+    assert_true(fabs(v[0].d - IDLE_RAILS_WATTS) < 1e-6);
+    assert_true(harness_inst(INDOM_CPU_POWER_SOURCE, "smc_rails") >= 0);
+    assert_string_equal(source_labels(), "{\"power_source\":\"smc_rails\"}");
+    energy(1200, 3000, 0);
+    assert_int_equal(rails_of(v), PM_ERR_AGAIN);
+}
+
+/* Where IOReport has no CPU counter at all, the rails are served at once;
+ * on a chip whose rails are not known, nothing is, and the SMC is not read. */
+static void
+rails_serve_where_ioreport_has_none_and_only_on_their_chip(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    m3_max_rails();
+    fake.reg_sts[PLAT_QUERY_ENERGY] = -ENOENT;
+    assert_int_equal(rails_of(v), 1);
+    assert_true(fabs(v[0].d - IDLE_RAILS_WATTS) < 1e-6);
+    harness_stop();                     /* another Mac */
+    snprintf(fake.topology.brand, sizeof(fake.topology.brand), "Apple M3 Pro");
+    fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS] = 0;
+    assert_int_equal(harness_start(), 0);
+    assert_int_equal(rails_of(v), PM_ERR_APPVERSION);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_SMC_CPU_RAILS], 0);
+}
+
+/* The Neural Engine's controller states at these residencies
+ * (synthetic; the state names as test_ioreport.c has them). */
+static void
+ane_states(uint64_t off, uint64_t running)
+{
+    struct entry_builder *b = &builder[PLAT_QUERY_ANE_STATES];
+
+    entry_builder_reset(b);
+    state_channel(b, 1, "status", "");
+    channel_state(b, "Off", off);
+    channel_state(b, "Running", running);
+    answer(PLAT_QUERY_ANE_STATES);
+}
+
+/* kernel.ane.busy is the running share since the last read: none at the first,
+ * 3 of 4 units when the controller ran 3 of the 4 that passed, none when
+ * no time passed; the power state is not read for it. */
+static void
+the_neural_engines_busy_share_is_its_running_share_between_reads(void **state_)
+{
+    pmAtomValue v[1];
+
+    (void)state_;
+    ane_states(300, 100);
+    assert_int_equal(harness_fetch("kernel.ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
+    ane_states(301, 103);
+    assert_int_equal(harness_fetch("kernel.ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), 1);
+    assert_true(fabs(v[0].d - 0.75) < 1e-12);
+    assert_int_equal(harness_fetch("kernel.ane.busy", PM_TYPE_DOUBLE, v, 1, NULL), PM_ERR_AGAIN);
+    assert_int_equal(fake.calls.query[PLAT_QUERY_ANE], 0);
+}
+
+/* An Ultra's two engines (one driver entry per die, synthetic values): the
+ * power state is the higher of theirs, so powered while either is; a Mac
+ * without the driver has none. */
+static void
+the_neural_engines_power_state_is_its_highest_drivers(void **state_)
+{
+    static const uint64_t current[] = { 0, 1 };
+    struct entry_builder *b = &builder[PLAT_QUERY_ANE];
+
+    (void)state_;
+    entry_builder_reset(b);
+    for (unsigned int i = 0; i < 2; i++) {
+        entry_in(PLAT_QUERY_ANE, i + 1, "H11ANEIn", "H11ANEIn");
+        assert_int_equal(entry_builder_number(b, "IOPowerManagement.CurrentPowerState", current[i]), 0);
+        assert_int_equal(entry_builder_number(b, "IOPowerManagement.MaxPowerState", 1), 0);
+    }
+    answer(PLAT_QUERY_ANE);
+    assert_int_equal(harness_u32("kernel.ane.power_state"), 1);
+    assert_int_equal(harness_u32("kernel.ane.power_state_max"), 1);
+    entry_builder_reset(b);
+    answer(PLAT_QUERY_ANE);
+    assert_int_equal(harness_fetch("kernel.ane.power_state", PM_TYPE_U32, (pmAtomValue[1]){ 0 }, 1, NULL), PM_ERR_APPVERSION);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, harness_teardown)
 
 int
@@ -988,7 +1180,11 @@ main(void)
         T(a_failing_cluster_sample_leaves_energy),
         T(a_cpu_counter_that_stands_still_while_the_cpu_works_is_unavailable),
         T(a_cluster_counter_is_judged_by_its_own_cluster), T(unknown_work_judges_nothing),
-        T(every_energy_channel_of_an_m5_max_is_served), T(a_unit_short_of_a_channel_has_no_value),
+        T(every_energy_channel_of_an_m5_max_is_served), T(an_ultras_neural_engine_is_the_sum_of_its_dies),
+        T(an_m3_max_serves_its_rails_while_the_cpu_counter_stands_still),
+        T(rails_serve_where_ioreport_has_none_and_only_on_their_chip),
+        T(the_neural_engines_busy_share_is_its_running_share_between_reads),
+        T(the_neural_engines_power_state_is_its_highest_drivers), T(a_unit_short_of_a_channel_has_no_value),
         T(a_cluster_without_states_has_no_value), T(a_counter_is_not_judged_across_failed_reads),
         T(bandwidth_is_the_mean_between_fetches), T(a_channel_without_a_value_has_none_until_it_has_two),
         T(an_m1s_bandwidth_subgroup_is_served), T(channels_that_change_places_keep_their_readings),
