@@ -22,7 +22,7 @@ max_rss_kb=20000
 
 # The families whose share of a round is given: the round's cost less that
 # of a round without them (PMNS subtrees).
-families="kernel.cpucluster kernel.cpucore gpu.pstate power.energy power.system mem.bandwidth"
+families="kernel.cpucluster kernel.cpucore gpu.pstate power.energy power.system mem.bandwidth kernel.ane"
 
 # instructions ROUNDS [PMNS]: the whole run's, and the replay's share (every
 # call into the replay's platform entry points, snapshot_*: a platform
