@@ -151,7 +151,7 @@ if command -v tmux >/dev/null; then
         'column_meters_0=LeftCPUs Memory Dynamic(darwin_clusters) Dynamic(darwin_gpu)' \
         'column_meter_modes_0=1 1 2 2' \
         'column_meters_1=RightCPUs Tasks Dynamic(darwin_power)' 'column_meter_modes_1=1 2 2' \
-        'screen:Main=PID USER PERCENT_CPU Dynamic(darwin_gpu) Dynamic(darwin_watts) Dynamic(darwin_pcore) Command' \
+        'screen:Main=PID USER PERCENT_CPU Dynamic(darwin_gpu) Dynamic(darwin_milliwatts) Dynamic(darwin_pcore) Command' \
         .sort_key=PID > "$work/htoprc"
     tmux new-session -d -s pmda-proc -x 200 -y 50 \
         "HTOPRC='$work/htoprc' HOME='$work/htop-home' PCP_SYSCONF_DIR='$work/sysconf' TERM=xterm PCP_DERIVED_CONFIG= PMCD_PORT=$PMCD_PORT \
@@ -164,7 +164,7 @@ if command -v tmux >/dev/null; then
     columns_right() {
         awk "$near"'
             FILENAME ~ /table$/ { split($1, id, " "); pid = id[1] + 0; gpu[pid] = $3; watts[pid] = $4; pcore[pid] = $5; next }
-            $1 in gpu { rows++; if (near($4, gpu[$1]) && near($5, watts[$1]) && near($6, pcore[$1])) good++ }
+            $1 in gpu { rows++; if (near($4, gpu[$1]) && near($5 / 1000, watts[$1]) && near($6, pcore[$1])) good++ }
             END { exit !(rows == length(gpu) && good == rows) }' FS='\t' "$work/expected.table" FS=' ' "$work/htop-darwin.screen"
     }
     meters_right() {
