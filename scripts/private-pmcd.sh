@@ -13,10 +13,12 @@ if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import pcp' 2>/dev/null; then
     export PCP_PYTHON_PROG=/usr/bin/python3   # pmrep needs the python3 that has PCP's module
 fi
 
-# A port nothing listens on, from a range the system pmcd does not use.
+# free_port [TAKEN...]: a port nothing listens on, from a range the system
+# pmcd does not use, and none of TAKEN (ports handed to servers that may not
+# listen yet: each call of one shell starts its search at the same port).
 free_port() {
     port=$((45000 + $$ % 4000))
-    while (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null; do port=$((port + 1)); done
+    while (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null || [[ " $* " == *" $port "* ]]; do port=$((port + 1)); done
     echo $port
 }
 

@@ -133,7 +133,7 @@ else
 fi
 
 echo "# pmproxy"
-proxy_port=$(free_port)
+proxy_port=$(free_port "$store_port")
 mkdir -p "$work/pmproxy"
 # The key server's section as the installed PCP's own pmproxy.conf names it:
 # [keys] (and resp.enabled) in PCP 7, [redis] (and redis.enabled) in PCP 6.0.
@@ -189,7 +189,7 @@ check "/series/query by hostname finds hinv.ncpu" sh -c \
     "curl -s -m 10 -G '$url/series/query' --data-urlencode 'expr=hinv.ncpu{hostname==\"$host\"}' | grep -q '[0-9a-f]\{40\}'"
 
 echo "# Prometheus"
-prom_port=$(free_port)
+prom_port=$(free_port "$store_port" "$proxy_port")
 cat > "$work/prometheus.yml" <<EOF
 global:
   scrape_interval: ${scrape}s
