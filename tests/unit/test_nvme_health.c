@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "nvme_health_decode.h"
@@ -33,13 +34,16 @@ printed_terabytes(const char *p, double *step)
     const char *open = strchr(p, '[');
     char number[32];
     size_t n = 0;
+    bool fraction = false;
 
     assert_non_null(open);
     *step = 1;
     for (p = open + 1; (isdigit((unsigned char)*p) || *p == '.' || *p == ',') && n + 1 < sizeof(number); p++) {
-        number[n++] = *p == ',' ? '.' : *p;
-        if (strchr(number, '.') != NULL && *p != '.' && *p != ',')
+        if (*p == '.' || *p == ',')
+            fraction = true;
+        else if (fraction)
             *step /= 10;
+        number[n++] = *p == ',' ? '.' : *p;
     }
     number[n] = '\0';
     assert_string_equal(p, strstr(p, " TB]"));
