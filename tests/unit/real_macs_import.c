@@ -33,21 +33,42 @@ real_macs_import(FILE *out, const struct plat_query *q, const char *relative, co
     pclose(in);
 }
 
-struct plat_entry_set
-real_macs_replayed(const struct plat_query *q, const char *relative, const char *subclass, struct platform *replay)
+void
+replay_open(struct platform *replay, void (*records)(FILE *out, const void *arg), const void *arg)
 {
-    char path[] = "/tmp/pmda-darwin-real-macs-XXXXXX", msg[512];
-    struct plat_entry_set set;
+    char path[] = "/tmp/pmda-darwin-replay-XXXXXX", msg[512];
     FILE *out;
 
     assert_non_null(out = fdopen(mkstemp(path), "w"));
     fputs("pmda-darwin-snapshot 1\n", out);
-    real_macs_import(out, q, relative, subclass);
+    records(out, arg);
     fputs("sample 1\n", out);                   /* the records above hold for it */
     fclose(out);
     if (platform_snapshot_open(replay, path, msg, sizeof(msg)) != 0)
         fail_msg("%s", msg);
     unlink(path);
+}
+
+struct import_args {
+    const struct plat_query *q;
+    const char *relative, *subclass;
+};
+
+static void
+imported(FILE *out, const void *arg)
+{
+    const struct import_args *a = arg;
+
+    real_macs_import(out, a->q, a->relative, a->subclass);
+}
+
+struct plat_entry_set
+real_macs_replayed(const struct plat_query *q, const char *relative, const char *subclass, struct platform *replay)
+{
+    const struct import_args args = { q, relative, subclass };
+    struct plat_entry_set set;
+
+    replay_open(replay, imported, &args);
     assert_int_equal(replay->query(replay->ctx, q, &set), 0);
     return set;
 }

@@ -17,6 +17,10 @@
  * checks the entries it reads. */
 void real_macs_import(FILE *out, const struct plat_query *q, const char *relative, const char *subclass);
 
+/* A replay (opened into *replay, for the caller to close) of a snapshot of
+ * one sample whose records records(out, arg) writes. */
+void replay_open(struct platform *replay, void (*records)(FILE *out, const void *arg), const void *arg);
+
 /* The query q's answer from a replay (opened into *replay, for the caller
  * to close) of the corpus's dump relative imported as above: valid until
  * *replay is closed. */

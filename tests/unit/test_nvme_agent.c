@@ -43,30 +43,30 @@ source_error(void *ctx)
     return device_failing != NULL ? device_failing : replay.error(ctx);
 }
 
-/* The replay: the M1's disks, NS_01's page, one sample. */
-static int
-replay_setup(void **state)
+/* The M1's disks, and NS_01's page built from what smartctl printed. */
+static void
+m1_disks_and_page(FILE *out, const void *arg)
 {
-    char path[] = "/tmp/pmda-darwin-nvme-XXXXXX", msg[512];
     unsigned char page[NVME_HEALTH_LOG_BYTES];
-    FILE *out;
 
-    (void)state;
-    real_macs_file(M1_WHOLE);                   /* skip before opening anything */
-    smartctl = smartctl_read(M4_HEALTH);
+    (void)arg;
     smartctl_page(smartctl, page);
-    assert_non_null(out = fdopen(mkstemp(path), "w"));
-    fputs("pmda-darwin-snapshot 1\n", out);
     real_macs_import(out, &plat_queries[PLAT_QUERY_DISKS], M1_WHOLE, NULL);
     fprintf(out, "ioreg[NVMe:health#%s].class IOEmbeddedNVMeBlockDevice\nioreg[NVMe:health#%s].name NS_01\n"
                  "ioreg[NVMe:health#%s].prop.smart data ", M1_NS_01, M1_NS_01, M1_NS_01);
     for (unsigned int i = 0; i < sizeof(page); i++)
         fprintf(out, "%02x", page[i]);
-    fputs("\nsample 1\n", out);
-    fclose(out);
-    if (platform_snapshot_open(&replay, path, msg, sizeof(msg)) != 0)
-        fail_msg("%s", msg);
-    unlink(path);
+    fputc('\n', out);
+}
+
+/* The replay: the M1's disks, NS_01's page, one sample. */
+static int
+replay_setup(void **state)
+{
+    (void)state;
+    real_macs_file(M1_WHOLE);                   /* skip before opening anything */
+    smartctl = smartctl_read(M4_HEALTH);
+    replay_open(&replay, m1_disks_and_page, NULL);
     source = replay;
     source.error = source_error;
     device_failing = NULL;
